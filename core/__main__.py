@@ -1,0 +1,5 @@
+"""``python -m core`` runs the onnxpack command line."""
+
+from .cli import run
+
+run()

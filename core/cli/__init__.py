@@ -1,0 +1,79 @@
+"""The `onnxpack` command line: a thin layer over the engine (``main(argv, env) -> ExitStatus``)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import OnnxpackError
+from .env import Environment, ExitStatus
+from .output import emit_error
+
+__all__ = ["Environment", "ExitStatus", "build_parser", "main", "run"]
+
+# One module per group of subcommands; each defines ``register(subparsers)``.
+_COMMAND_MODULES = ("cmd_inspect", "cmd_merge", "cmd_smoke", "cmd_bundle")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors through our error path (exit 2, no traceback)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise OnnxpackError(f"{self.prog}: {message}", f"Run `{self.prog} --help` for usage.", code="USAGE")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import importlib
+
+    parser = _Parser(
+        prog="onnxpack",
+        description="Inspect, validate, merge, smoke-run and bundle ONNX models for release.",
+    )
+    parser.add_argument("--version", action="version", version=f"onnxpack {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in _COMMAND_MODULES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> ExitStatus:
+    """Run one command; never raises (errors become messages and exit codes)."""
+    env = env or Environment.from_process()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in args_list
+    try:
+        parser = build_parser()
+        try:
+            args = parser.parse_args(args_list)
+        except SystemExit as e:  # --help / --version
+            return ExitStatus(int(e.code or 0))
+        if not getattr(args, "handler", None):
+            parser.print_help(env.stdout)
+            return ExitStatus.USAGE
+        return ExitStatus(args.handler(args, env))
+    except OnnxpackError as e:
+        emit_error(env, e, as_json)
+        return ExitStatus(e.exit_status)
+    except KeyboardInterrupt:
+        env.stderr.write("Interrupted.\n")
+        return ExitStatus.CANCELLED
+    except Exception as e:  # last line of defence: a clear message, never a traceback
+        if os.environ.get("ONNXPACK_DEBUG"):
+            raise
+        err = OnnxpackError(
+            f"Internal error: {type(e).__name__}: {e}",
+            "This is a bug in onnxpack; please report it with the command you ran "
+            "(set ONNXPACK_DEBUG=1 to see the traceback).",
+            code="INTERNAL",
+        )
+        emit_error(env, err, as_json)
+        return ExitStatus.INTERNAL
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(int(main()))

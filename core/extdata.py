@@ -1,0 +1,516 @@
+"""Resolve and read external tensor data ourselves, under the rules of security.md.
+
+onnx and onnxruntime each resolve ``external_data`` paths, with different (and historically
+buggy) rules, and neither verifies ``checksum``. We apply the stricter union of both and read
+validated bytes ourselves; nothing else in onnxpack opens an external-data file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import re
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from onnx import ModelProto
+
+from .errors import ExternalDataError
+from .findings import Finding, Severity
+from .progress import CancelToken, check_cancel
+from .tensors import TensorRef, dtype_name, expected_nbytes, iter_tensors, uses_external_data
+
+__all__ = [
+    "CHUNK",
+    "KNOWN_KEYS",
+    "ExternalDataReader",
+    "ExternalRef",
+    "ExternalTable",
+    "resolve_external_data",
+    "sha1_file",
+]
+
+CHUNK = 8 * 1024 * 1024
+KNOWN_KEYS = frozenset({"location", "offset", "length", "checksum"})
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_HINT_REEXPORT = "Re-export the model, or fix the external data file next to it."
+
+
+@dataclass
+class ExternalRef:
+    """One tensor whose data is stored outside the .onnx file, with what we found about it."""
+
+    ref: TensorRef
+    location: str | None
+    offset: int | None
+    length: int | None  # as declared (None when absent)
+    checksum: str | None
+    unknown_keys: list[str]
+    path: Path | None = None  # the validated file (None if invalid)
+    data_length: int | None = None  # effective length (declared, or file size - offset)
+    expected_length: int | None = None  # dims × element size
+    errors: list[Finding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.path is not None and not self.errors and self.data_length is not None
+
+    @property
+    def aligned_4k(self) -> bool:
+        return (self.offset is not None and self.offset % 4096 == 0) or self.offset in (None, 0)
+
+    @property
+    def aligned_64k(self) -> bool:
+        return (self.offset is not None and self.offset % 65536 == 0) or self.offset in (None, 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tensor": self.ref.name,
+            "where": f"{self.ref.where} in {self.ref.graph}",
+            "data_type": dtype_name(self.ref.tensor.data_type),
+            "dims": [int(d) for d in self.ref.tensor.dims],
+            "location": self.location,
+            "offset": self.offset,
+            "length": self.length,
+            "effective_length": self.data_length,
+            "expected_length": self.expected_length,
+            "checksum": self.checksum,
+            "aligned_4k": self.aligned_4k,
+            "aligned_64k": self.aligned_64k,
+            "unknown_keys": self.unknown_keys,
+            "valid": self.ok,
+        }
+
+
+@dataclass
+class ExternalTable:
+    """All external references of a model, plus the findings of resolving them."""
+
+    refs: list[ExternalRef]
+    findings: list[Finding]
+    files: dict[str, int]  # relative location -> size in bytes, for valid files
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.severity is Severity.ERROR for f in self.findings)
+
+    def raise_if_invalid(self) -> None:
+        """Raise ExternalDataError naming the first error (after listing how many there are)."""
+        errs = [f for f in self.findings if f.severity is Severity.ERROR]
+        if errs:
+            first = errs[0]
+            more = f" (and {len(errs) - 1} more problem(s); run `onnxpack check` for all)" if len(errs) > 1 else ""
+            raise ExternalDataError(first.message + more, first.hint, code=first.code)
+
+
+def sha1_file(path: Path, cancel: CancelToken | None = None) -> str:
+    """SHA-1 hex digest of a whole file, read in chunks."""
+    h = hashlib.sha1(usedforsecurity=False)
+    with open(path, "rb") as f:
+        while chunk := f.read(CHUNK):
+            check_cancel(cancel)
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _parse_int(ref: TensorRef, key: str, raw: str, errors: list[Finding]) -> int | None:
+    text = raw.strip()
+    if not text.isdigit() or not text.isascii():
+        errors.append(
+            Finding.error(
+                "EXTDATA_BAD_KEY",
+                f"Tensor {ref.label}: external_data '{key}' is {raw!r}, not a non-negative integer",
+                _HINT_REEXPORT,
+                ref.name,
+            )
+        )
+        return None
+    return int(text)
+
+
+def _check_location(ref: TensorRef, location: str) -> Finding | None:
+    """Lexical rules on the location string (no filesystem access)."""
+    def bad(code: str, why: str, hint: str) -> Finding:
+        return Finding.error(code, f"Tensor {ref.label}: external data location {location!r} {why}", hint, ref.name)
+
+    if not location:
+        return bad("EXTDATA_NO_LOCATION", "is empty", _HINT_REEXPORT)
+    if "\x00" in location:
+        return bad("EXTDATA_BAD_LOCATION", "contains a NUL character", _HINT_REEXPORT)
+    if location.startswith(("/", "\\")) or _DRIVE.match(location):
+        return bad(
+            "EXTDATA_ABSOLUTE",
+            "is absolute (or a drive-letter/UNC path); locations must be relative to the model folder",
+            "Move the data file next to the model and save the model with a relative location.",
+        )
+    parts = re.split(r"[\\/]", location)
+    if ".." in location:
+        # onnx rejects any '..' (even 'data..bin'); onnxruntime only rejects the component. We take the stricter rule.
+        return bad(
+            "EXTDATA_OUTSIDE_DIR",
+            "contains '..'; it could point outside the model folder",
+            "Keep external data inside the model folder and use a plain relative file name.",
+        )
+    if any(p in ("", ".") for p in parts[:-1]) or parts[-1] in ("", "."):
+        return bad("EXTDATA_BAD_LOCATION", "has an empty or '.' path component", _HINT_REEXPORT)
+    return None
+
+
+class _FileCheck:
+    """Filesystem checks on one external data file, done once per location."""
+
+    def __init__(self, base: Path, location: str, verify_checksum: bool) -> None:
+        self.location = location
+        self.path: Path | None = None
+        self.size = 0
+        self.finding: Finding | None = None
+        self._sha1: str | None = None
+        self._verify = verify_checksum
+        self._check(base)
+
+    def _fail(self, code: str, why: str, hint: str) -> None:
+        self.finding = Finding.error(code, f"External data file {self.location!r} {why}", hint, self.location)
+
+    def _check(self, base: Path) -> None:
+        parts = [p for p in re.split(r"[\\/]", self.location) if p]
+        cur = base
+        for i, part in enumerate(parts):
+            cur = cur / part
+            try:
+                st = os.lstat(cur)
+            except FileNotFoundError:
+                self._fail(
+                    "EXTDATA_MISSING",
+                    f"was not found (looked for {cur})",
+                    "Put the .data file next to the .onnx file (same folder, same name as written in the "
+                    "model), or give its folder with --data-dir.",
+                )
+                return
+            except OSError as e:
+                self._fail("EXTDATA_UNREADABLE", f"cannot be examined: {e.strerror}", "Check file permissions.")
+                return
+            if stat.S_ISLNK(st.st_mode):
+                self._fail(
+                    "EXTDATA_SYMLINK",
+                    f"is or passes through a symbolic link ({cur})",
+                    "Replace the link with the real file inside the model folder.",
+                )
+                return
+            last = i == len(parts) - 1
+            if not last and not stat.S_ISDIR(st.st_mode):
+                self._fail("EXTDATA_MISSING", f"has a non-folder component {part!r}", _HINT_REEXPORT)
+                return
+            if last:
+                if stat.S_ISDIR(st.st_mode):
+                    self._fail("EXTDATA_NOT_REGULAR", "is a folder, not a file", _HINT_REEXPORT)
+                    return
+                if not stat.S_ISREG(st.st_mode):
+                    self._fail(
+                        "EXTDATA_NOT_REGULAR",
+                        "is not a regular file (FIFO, device or socket)",
+                        "External data must be an ordinary file.",
+                    )
+                    return
+                if st.st_nlink > 1:
+                    self._fail(
+                        "EXTDATA_HARDLINK",
+                        f"has {st.st_nlink} hard links; it may be a link to a file outside the model folder",
+                        "Replace the hard link with a real copy of the file (e.g. `cp --no-preserve=links`).",
+                    )
+                    return
+                self.size = st.st_size
+        real_base = os.path.realpath(base)
+        real = os.path.realpath(cur)
+        if os.path.commonpath([real_base, real]) != real_base:
+            self._fail(
+                "EXTDATA_OUTSIDE_DIR",
+                f"resolves outside the model folder ({real})",
+                "Keep external data inside the model folder.",
+            )
+            return
+        self.path = cur
+
+    def sha1(self) -> str:
+        assert self.path is not None
+        if self._sha1 is None:
+            self._sha1 = sha1_file(self.path)
+        return self._sha1
+
+
+def resolve_external_data(
+    model: ModelProto,
+    data_dir: Path,
+    *,
+    verify_checksums: bool = True,
+    cancel: CancelToken | None = None,
+) -> ExternalTable:
+    """Check every external reference of ``model`` against files under ``data_dir``.
+
+    Never reads tensor bytes; reads whole files only to verify a ``checksum`` key when present
+    and ``verify_checksums`` is true. Returns every reference and every finding (errors too).
+    """
+    refs: list[ExternalRef] = []
+    findings: list[Finding] = []
+    files: dict[str, _FileCheck] = {}
+    for tref in iter_tensors(model):
+        check_cancel(cancel)
+        t = tref.tensor
+        has_entries = len(t.external_data) > 0
+        if not uses_external_data(t):
+            if has_entries:
+                findings.append(
+                    Finding.warning(
+                        "EXTDATA_IGNORED",
+                        f"Tensor {tref.label} has external_data entries but data_location is not EXTERNAL; "
+                        "they are ignored",
+                        "Remove the stray external_data entries or set data_location to EXTERNAL.",
+                        tref.name,
+                    )
+                )
+            continue
+        kv: dict[str, str] = {}
+        errors: list[Finding] = []
+        for entry in t.external_data:
+            if entry.key in kv:
+                errors.append(
+                    Finding.error(
+                        "EXTDATA_DUPLICATE_KEY",
+                        f"Tensor {tref.label}: external_data key '{entry.key}' appears twice",
+                        _HINT_REEXPORT,
+                        tref.name,
+                    )
+                )
+            kv[entry.key] = entry.value
+        unknown = sorted(k for k in kv if k not in KNOWN_KEYS)
+        for k in unknown:
+            findings.append(
+                Finding.warning(
+                    "EXTDATA_UNKNOWN_KEY",
+                    f"Tensor {tref.label}: unknown external_data key '{k}' (ignored)",
+                    "onnxpack never acts on unknown keys; remove it to silence this warning.",
+                    tref.name,
+                )
+            )
+        location = kv.get("location")
+        offset = _parse_int(tref, "offset", kv["offset"], errors) if "offset" in kv else 0
+        length = _parse_int(tref, "length", kv["length"], errors) if "length" in kv else None
+        checksum = kv.get("checksum")
+        er = ExternalRef(tref, location, offset if "offset" in kv else None, length, checksum, unknown)
+        er.expected_length = expected_nbytes(t)
+        if dtype_name(t.data_type) == "STRING":
+            errors.append(
+                Finding.error(
+                    "EXTDATA_STRING",
+                    f"Tensor {tref.label} is a STRING tensor stored as external data, which ONNX does not allow",
+                    "Store string tensors inline.",
+                    tref.name,
+                )
+            )
+        if t.HasField("raw_data") or len(t.float_data) or len(t.int32_data) or len(t.int64_data) or len(
+            t.double_data
+        ) or len(t.uint64_data) or len(t.string_data):
+            errors.append(
+                Finding.error(
+                    "EXTDATA_ALSO_INLINE",
+                    f"Tensor {tref.label} is marked EXTERNAL but also carries inline data",
+                    _HINT_REEXPORT,
+                    tref.name,
+                )
+            )
+        if location is None:
+            errors.append(
+                Finding.error(
+                    "EXTDATA_NO_LOCATION",
+                    f"Tensor {tref.label} is marked EXTERNAL but has no 'location' key",
+                    _HINT_REEXPORT,
+                    tref.name,
+                )
+            )
+        else:
+            lex = _check_location(tref, location)
+            if lex is not None:
+                errors.append(lex)
+            else:
+                fc = files.get(location)
+                if fc is None:
+                    fc = files[location] = _FileCheck(data_dir, location, verify_checksums)
+                    if fc.finding is not None:
+                        findings.append(fc.finding)
+                if fc.path is not None and offset is not None and not errors:
+                    er.path = fc.path
+                    if offset > fc.size:
+                        errors.append(
+                            Finding.error(
+                                "EXTDATA_OUT_OF_RANGE",
+                                f"Tensor {tref.label}: offset {offset} is beyond the end of {location!r} "
+                                f"({fc.size} bytes)",
+                                "The data file is truncated or belongs to another model; export again.",
+                                tref.name,
+                            )
+                        )
+                    else:
+                        eff = length if length is not None else fc.size - offset
+                        if offset + eff > fc.size:
+                            errors.append(
+                                Finding.error(
+                                    "EXTDATA_OUT_OF_RANGE",
+                                    f"Tensor {tref.label}: bytes {offset}..{offset + eff} lie beyond the end of "
+                                    f"{location!r} ({fc.size} bytes)",
+                                    "The data file is truncated or belongs to another model; export again.",
+                                    tref.name,
+                                )
+                            )
+                        else:
+                            er.data_length = eff
+                            if er.expected_length is not None and eff != er.expected_length:
+                                errors.append(
+                                    Finding.error(
+                                        "EXTDATA_LENGTH_MISMATCH",
+                                        f"Tensor {tref.label}: {eff} bytes of external data, but "
+                                        f"{dtype_name(t.data_type)} {list(t.dims)} needs {er.expected_length}",
+                                        "The model and its data file do not match; export them again together.",
+                                        tref.name,
+                                    )
+                                )
+                    if checksum is not None and verify_checksums and not errors:
+                        check_cancel(cancel)
+                        if not re.fullmatch(r"[0-9a-fA-F]{40}", checksum):
+                            errors.append(
+                                Finding.error(
+                                    "EXTDATA_BAD_CHECKSUM",
+                                    f"Tensor {tref.label}: checksum {checksum!r} is not a SHA-1 hex digest",
+                                    _HINT_REEXPORT,
+                                    tref.name,
+                                )
+                            )
+                        elif fc.sha1() != checksum.lower():
+                            errors.append(
+                                Finding.error(
+                                    "EXTDATA_CHECKSUM_MISMATCH",
+                                    f"Tensor {tref.label}: SHA-1 of {location!r} is {fc.sha1()}, but the model "
+                                    f"records {checksum}",
+                                    "The data file was modified or replaced; restore the original.",
+                                    tref.name,
+                                )
+                            )
+        er.errors = errors
+        findings.extend(errors)
+        refs.append(er)
+    _check_overlaps(refs, findings)
+    sizes = {loc: fc.size for loc, fc in files.items() if fc.path is not None}
+    return ExternalTable(refs, findings, sizes)
+
+
+def _check_overlaps(refs: list[ExternalRef], findings: list[Finding]) -> None:
+    by_file: dict[Path, list[ExternalRef]] = {}
+    for r in refs:
+        if r.ok and r.path is not None and r.data_length:
+            by_file.setdefault(r.path, []).append(r)
+    for rs in by_file.values():
+        rs.sort(key=lambda r: (r.offset or 0))
+        for a, b in itertools.pairwise(rs):
+            a_end = (a.offset or 0) + (a.data_length or 0)
+            if (b.offset or 0) < a_end:
+                findings.append(
+                    Finding.warning(
+                        "EXTDATA_OVERLAP",
+                        f"Tensors {a.ref.name!r} and {b.ref.name!r} share bytes of {a.location!r}",
+                        "Overlapping tensors are unusual; check the exporter. A merge copies each separately.",
+                        b.ref.name,
+                    )
+                )
+
+
+class ExternalDataReader:
+    """Read the bytes of validated external references; files are opened without following links.
+
+    Use as a context manager. Each file is opened once, re-checked through its descriptor
+    (regular file, one link, same inode as validated), and read with ``pread``-style seeks.
+    """
+
+    def __init__(self, table: ExternalTable) -> None:
+        table.raise_if_invalid()
+        self._table = table
+        self._files: dict[Path, BinaryIO] = {}
+
+    def __enter__(self) -> ExternalDataReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for f in self._files.values():
+            f.close()
+        self._files.clear()
+
+    def _open(self, path: Path) -> BinaryIO:
+        f = self._files.get(path)
+        if f is not None:
+            return f
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(path, flags)
+        except OSError as e:
+            raise ExternalDataError(
+                f"Cannot open external data file {path}: {e.strerror}",
+                "It changed since it was checked; run the command again.",
+                code="EXTDATA_UNREADABLE",
+            ) from None
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+            os.close(fd)
+            raise ExternalDataError(
+                f"External data file {path} changed into a non-regular or multiply-linked file while in use",
+                "Make sure nothing else modifies the model folder while onnxpack runs.",
+                code="EXTDATA_NOT_REGULAR",
+            )
+        fobj = os.fdopen(fd, "rb", buffering=0)
+        self._files[path] = fobj  # type: ignore[assignment]
+        return fobj  # type: ignore[return-value]
+
+    def iter_chunks(
+        self, ref: ExternalRef, chunk: int = CHUNK, cancel: CancelToken | None = None
+    ) -> Iterator[bytes]:
+        """Yield the tensor's bytes in chunks; raise if the file is shorter than validated."""
+        if not ref.ok or ref.path is None or ref.data_length is None:
+            raise ExternalDataError(f"Tensor {ref.ref.label} has invalid external data", _HINT_REEXPORT)
+        f = self._open(ref.path)
+        pos = ref.offset or 0
+        remaining = ref.data_length
+        while remaining > 0:
+            check_cancel(cancel)
+            n = min(chunk, remaining)
+            f.seek(pos)
+            data = f.read(n)
+            if len(data) != n:
+                raise ExternalDataError(
+                    f"External data file {ref.path} got shorter while reading tensor {ref.ref.name!r}",
+                    "Make sure nothing else modifies the model folder while onnxpack runs.",
+                    code="EXTDATA_OUT_OF_RANGE",
+                )
+            pos += n
+            remaining -= n
+            yield data
+
+    def read(self, ref: ExternalRef, cancel: CancelToken | None = None) -> bytes:
+        """The tensor's bytes in one piece (for small tensors and in-memory use)."""
+        return b"".join(self.iter_chunks(ref, cancel=cancel))
+
+    def copy_to(
+        self,
+        ref: ExternalRef,
+        sink: Callable[[bytes], Any],
+        chunk: int = CHUNK,
+        cancel: CancelToken | None = None,
+    ) -> int:
+        """Stream the tensor's bytes into ``sink`` (e.g. ``file.write``); return the byte count."""
+        n = 0
+        for data in self.iter_chunks(ref, chunk, cancel):
+            sink(data)
+            n += len(data)
+        return n

@@ -1,0 +1,60 @@
+"""Findings: one validation result with severity, stable code, message and fix hint."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Finding", "Severity", "worst"]
+
+
+class Severity(str, enum.Enum):
+    """How bad a finding is; ``error`` makes `check` exit 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A single validation finding; ``subject`` names the file or tensor concerned."""
+
+    severity: Severity
+    code: str
+    message: str
+    hint: str = ""
+    subject: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+            "subject": self.subject,
+        }
+
+    @classmethod
+    def error(cls, code: str, message: str, hint: str = "", subject: str = "") -> Finding:
+        return cls(Severity.ERROR, code, message, hint, subject)
+
+    @classmethod
+    def warning(cls, code: str, message: str, hint: str = "", subject: str = "") -> Finding:
+        return cls(Severity.WARNING, code, message, hint, subject)
+
+    @classmethod
+    def info(cls, code: str, message: str, hint: str = "", subject: str = "") -> Finding:
+        return cls(Severity.INFO, code, message, hint, subject)
+
+
+def worst(findings: list[Finding]) -> Severity | None:
+    """The most severe level among ``findings`` (None when empty)."""
+    if not findings:
+        return None
+    return max((f.severity for f in findings), key=lambda s: s.rank)

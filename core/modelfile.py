@@ -1,0 +1,184 @@
+"""Find a model on disk, recognise its format by content, and parse its structure safely."""
+
+from __future__ import annotations
+
+import enum
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+import onnx
+from google.protobuf.message import DecodeError
+from onnx import ModelProto
+
+from .errors import InputError, ModelFormatError
+
+__all__ = [
+    "PROTOBUF_LIMIT",
+    "FileKind",
+    "ModelLocation",
+    "load_structure",
+    "locate_model",
+    "sniff",
+]
+
+#: Protobuf cannot serialize or parse a message of 2 GiB or more.
+PROTOBUF_LIMIT = 2**31
+
+
+class FileKind(str, enum.Enum):
+    """What a file is, judged by its content (never by its extension)."""
+
+    ONNX = "onnx"
+    ORT = "ort"
+    ZIP = "zip"
+    EMPTY = "empty"
+    TEXT = "text"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class ModelLocation:
+    """A model file and the folder its external data is resolved against."""
+
+    model: Path
+    data_dir: Path  # the model's folder unless the user gave --data-dir
+
+    @property
+    def model_dir(self) -> Path:
+        return self.model.parent
+
+
+def sniff(path: Path) -> FileKind:
+    """Recognise the file kind from its first bytes.
+
+    An ORT-format model is a FlatBuffer whose file identifier ``ORTM`` sits at bytes 4–8.
+    """
+    with open(path, "rb") as f:
+        head = f.read(64)
+    if not head:
+        return FileKind.EMPTY
+    if len(head) >= 8 and head[4:8] == b"ORTM":
+        return FileKind.ORT
+    if head[:4] in (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08"):
+        return FileKind.ZIP
+    # A serialized ModelProto starts with a field tag; ir_version (field 1, varint) is 0x08, but
+    # writers may order fields freely, so any plausible tag byte is accepted and parsing decides.
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return FileKind.ONNX
+    if text.isprintable() or all(c.isprintable() or c in "\r\n\t" for c in text):
+        return FileKind.TEXT
+    return FileKind.ONNX
+
+
+def _regular_file(path: Path, what: str) -> None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise InputError(f"{what} not found: {path}", "Check the path; quote it if it contains spaces.") from None
+    except OSError as e:
+        raise InputError(f"Cannot read {what} {path}: {e.strerror}", "Check the path and its permissions.") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(
+            f"{what} is not a regular file: {path}",
+            "Give the path of a .onnx/.ort file or of the folder that holds it.",
+        )
+
+
+def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None = None) -> ModelLocation:
+    """Resolve ``path`` (a model file or a folder holding exactly one model) and the data folder."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"No such file or folder: {p}", "Check the path; quote it if it contains spaces.")
+    if p.is_dir():
+        candidates = sorted(
+            c for c in p.iterdir() if c.suffix.lower() in (".onnx", ".ort") and c.is_file()
+        )
+        onnx_files = [c for c in candidates if c.suffix.lower() == ".onnx"]
+        chosen = onnx_files or candidates
+        if not chosen:
+            raise InputError(
+                f"No .onnx or .ort model in folder {p}",
+                "Give the model file itself, or a folder that contains one .onnx file.",
+            )
+        if len(chosen) > 1:
+            names = ", ".join(c.name for c in chosen)
+            raise InputError(
+                f"Folder {p} holds several models ({names})",
+                "Give the path of the one you mean.",
+            )
+        p = chosen[0]
+    _regular_file(p, "Model file")
+    if data_dir is None:
+        d = p.parent
+    else:
+        d = Path(data_dir)
+        if not d.is_dir():
+            raise InputError(
+                f"Data folder not found or not a folder: {d}",
+                "--data-dir must name the folder that holds the external data files.",
+            )
+    return ModelLocation(p.absolute(), d.absolute())
+
+
+def load_structure(path: Path) -> ModelProto:
+    """Parse a .onnx file WITHOUT loading external data; every parse failure becomes ModelFormatError.
+
+    The bytes of inline tensors are part of the structure and are read; external data never is.
+    """
+    kind = sniff(path)
+    size = path.stat().st_size
+    if kind is FileKind.EMPTY:
+        raise ModelFormatError(
+            f"{path.name} is empty (0 bytes)",
+            "The export or copy was probably interrupted; export the model again.",
+        )
+    if kind is FileKind.ORT:
+        raise ModelFormatError(
+            f"{path.name} is an ORT-format model (FlatBuffer 'ORTM'), not an ONNX protobuf",
+            "Rename it to .ort; ORT-format models can be inspected and smoke-run but not merged or "
+            "re-bundled — give the original .onnx for that.",
+            code="MODEL_IS_ORT",
+        )
+    if kind is FileKind.ZIP:
+        raise ModelFormatError(
+            f"{path.name} is a ZIP archive, not an ONNX model",
+            "If it is an onnxpack bundle, use `onnxpack verify`; otherwise extract the model first.",
+            code="MODEL_IS_ZIP",
+        )
+    if kind is FileKind.TEXT:
+        raise ModelFormatError(
+            f"{path.name} is a text file, not a binary ONNX model",
+            "Textual ONNX (onnx.printer / .onnxtxt) is not supported; save the model with onnx.save().",
+            code="MODEL_IS_TEXT",
+        )
+    if size >= PROTOBUF_LIMIT:
+        raise ModelFormatError(
+            f"{path.name} is {size} bytes, at or above protobuf's 2 GiB limit",
+            "Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).",
+            code="MODEL_TOO_LARGE",
+        )
+    try:
+        model = onnx.load(str(path), load_external_data=False)
+    except (DecodeError, RecursionError) as e:
+        raise ModelFormatError(
+            f"{path.name} is not a valid ONNX model: protobuf could not parse it ({e or type(e).__name__})",
+            "The file may be truncated, corrupted, or nested deeper than protobuf allows; export it again.",
+            details=repr(e),
+        ) from None
+    except Exception as e:  # onnx wraps some parse failures in its own or generic errors
+        raise ModelFormatError(
+            f"{path.name} could not be read as ONNX: {e}",
+            "Export the model again, or check it is really an ONNX file.",
+            details=repr(e),
+        ) from None
+    if not model.HasField("graph") or model.ir_version <= 0:
+        raise ModelFormatError(
+            f"{path.name} parsed, but holds no ONNX graph (ir_version={model.ir_version})",
+            "This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); "
+            "export the model again.",
+        )
+    return model

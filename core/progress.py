@@ -1,0 +1,64 @@
+"""Progress reporting and cooperative cancellation shared by all long operations."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .errors import Cancelled
+
+__all__ = ["CancelToken", "ProgressCallback", "ProgressEvent", "check_cancel", "report"]
+
+
+@dataclass(frozen=True)
+class ProgressEvent:
+    """One progress report: ``stage`` name, ``done`` of ``total`` units (bytes unless said)."""
+
+    stage: str
+    done: int
+    total: int
+    message: str = ""
+
+    @property
+    def fraction(self) -> float:
+        return 1.0 if self.total <= 0 else min(1.0, self.done / self.total)
+
+
+ProgressCallback = Callable[[ProgressEvent], None]
+
+
+class CancelToken:
+    """Thread-safe cancellation flag; long operations poll it between chunks."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def raise_if_cancelled(self) -> None:
+        if self._event.is_set():
+            raise Cancelled()
+
+    def wait(self, timeout: float) -> bool:
+        """Sleep up to ``timeout`` seconds; return True as soon as cancellation is requested."""
+        return self._event.wait(timeout)
+
+
+def check_cancel(cancel: CancelToken | None) -> None:
+    """Raise :class:`Cancelled` when ``cancel`` is set (``None`` means not cancellable)."""
+    if cancel is not None:
+        cancel.raise_if_cancelled()
+
+
+def report(
+    progress: ProgressCallback | None, stage: str, done: int, total: int, message: str = ""
+) -> None:
+    """Call ``progress`` if given."""
+    if progress is not None:
+        progress(ProgressEvent(stage, done, total, message))
