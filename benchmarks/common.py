@@ -1,0 +1,104 @@
+"""Shared helpers for the benchmarks: synthetic external-data models and time/peak-RSS measurement.
+
+Benchmarks run on demand (`python benchmarks/<name>.py`), never in the test suite.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from onnx import TensorProto, helper
+from onnx.external_data_helper import set_external_data
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+__all__ = ["ROOT", "Measurement", "make_external_model", "measure", "print_rows"]
+
+
+def make_external_model(folder: Path, total_bytes: int, tensor_bytes: int = 64 * 2**20, name: str = "big") -> Path:
+    """Write ``folder/NAME.onnx`` + ``NAME.onnx.data`` holding ~``total_bytes`` of float32 weights.
+
+    The data file is written tensor by tensor (never the whole model in memory). The graph sums all
+    weights' first elements so every tensor is used: Y = X + sum_i Slice(W_i)[0:1].
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    location = f"{name}.onnx.data"
+    n_tensors = max(1, total_bytes // tensor_bytes)
+    count = tensor_bytes // 4
+    rng = np.random.default_rng(1)
+    inits, nodes = [], []
+    acc = "X"
+    offset = 0
+    with open(folder / location, "wb") as f:
+        for i in range(n_tensors):
+            arr = rng.standard_normal(min(count, 2**20)).astype(np.float32)
+            reps = count // arr.size
+            for _ in range(reps):
+                f.write(arr.tobytes())
+            nbytes = reps * arr.nbytes
+            t = TensorProto(name=f"W{i}", data_type=TensorProto.FLOAT, dims=[nbytes // 4])
+            set_external_data(t, location=location, offset=offset, length=nbytes)
+            t.data_location = TensorProto.EXTERNAL
+            offset += nbytes
+            inits.append(t)
+            nodes.append(helper.make_node("Slice", [f"W{i}", "zero", "one"], [f"s{i}"]))
+            nodes.append(helper.make_node("Add", [acc, f"s{i}"], [f"a{i}"]))
+            acc = f"a{i}"
+    inits += [helper.make_tensor("zero", TensorProto.INT64, [1], [0]), helper.make_tensor("one", TensorProto.INT64, [1], [1])]
+    nodes.append(helper.make_node("Identity", [acc], ["Y"]))
+    graph = helper.make_graph(
+        nodes, "big", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1])], initializer=inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="bench")
+    model.ir_version = 8
+    path = folder / f"{name}.onnx"
+    path.write_bytes(model.SerializeToString())
+    return path
+
+
+@dataclass
+class Measurement:
+    label: str
+    seconds: float
+    peak_rss_mb: float
+    returncode: int
+
+
+def measure(label: str, argv: list[str], env: dict[str, str] | None = None) -> Measurement:
+    """Run ``argv`` as a child process; return wall time and the child's peak RSS (ru_maxrss)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0 and proc.stderr is not None:
+        sys.stderr.write(f"[{label}] exit {proc.returncode}: {proc.stderr.read().decode(errors='replace')[-2000:]}\n")
+    rss_kb = usage.ru_maxrss  # kilobytes on Linux
+    return Measurement(label, seconds, rss_kb / 1024, proc.returncode)
+
+
+def print_rows(title: str, rows: list[Measurement], reference: str | None = None) -> None:
+    print(f"\n{title}")
+    ref = next((r for r in rows if r.label == reference), None)
+    print(f"  {'what':<44} {'time s':>8} {'peak RSS MB':>12} {'x ref':>7}")
+    for r in rows:
+        ratio = f"{r.seconds / ref.seconds:6.2f}x" if ref and ref.seconds > 0 else ""
+        flag = "" if r.returncode == 0 else f"  (exit {r.returncode})"
+        print(f"  {r.label:<44} {r.seconds:8.2f} {r.peak_rss_mb:12.1f} {ratio:>7}{flag}")
+
+
+def drop_caches_hint() -> str:
+    return "page cache is warm (same run); figures compare like with like"
+
+
+_ = resource  # resource.getrusage is the alternative on platforms without wait4

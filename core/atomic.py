@@ -1,0 +1,156 @@
+"""Safe output: temp file/folder beside the destination (O_EXCL), fsync, os.replace; no partial files.
+
+Rules from security.md (rule 9): never modify an input, refuse outputs equal to or inside an input,
+write into a new temporary file beside the destination, then rename it into place; a cancelled or
+failed run leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import shutil
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import OutputError
+
+__all__ = [
+    "atomic_dir",
+    "atomic_file",
+    "check_free_space",
+    "check_output_path",
+    "output_error_from_oserror",
+    "replace_with_retry",
+]
+
+_TMP_TAG = ".onnxpack-tmp-"
+
+
+def check_output_path(out: Path, inputs: Iterable[Path], *, overwrite: bool = True) -> Path:
+    """Refuse an output that is one of the inputs, lies inside an input folder, or holds an input."""
+    out_abs = Path(os.path.realpath(out))
+    for inp in inputs:
+        in_abs = Path(os.path.realpath(inp))
+        if out_abs == in_abs:
+            raise OutputError(
+                f"Output {out} is the same file as the input {inp}",
+                "Choose another output path; onnxpack never modifies its inputs.",
+                code="OUTPUT_IS_INPUT",
+            )
+        if in_abs.is_dir() and out_abs.is_relative_to(in_abs) and inp.is_dir():
+            raise OutputError(
+                f"Output {out} lies inside the input folder {inp}",
+                "Write the output to a different folder.",
+                code="OUTPUT_INSIDE_INPUT",
+            )
+    if out_abs.exists() and out_abs.is_dir():
+        raise OutputError(f"Output {out} is an existing folder", "Give a file path.", code="OUTPUT_IS_DIR")
+    if out_abs.exists() and not overwrite:
+        raise OutputError(
+            f"Output {out} already exists", "Remove it or pass --force to replace it.", code="OUTPUT_EXISTS"
+        )
+    if not out_abs.parent.is_dir():
+        raise OutputError(
+            f"Output folder {out.parent} does not exist", "Create it first.", code="OUTPUT_NO_FOLDER"
+        )
+    return out_abs
+
+
+def check_free_space(folder: Path, needed: int) -> None:
+    """Raise before writing when ``folder``'s file system cannot hold ``needed`` more bytes."""
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return  # unknown: ENOSPC mid-write is still handled
+    if needed > free:
+        raise OutputError(
+            f"Not enough free space in {folder}: {needed} bytes needed, {free} available",
+            "Free some space or choose another output folder.",
+            code="OUTPUT_NO_SPACE",
+        )
+
+
+def output_error_from_oserror(e: OSError, target: Path) -> OutputError:
+    if e.errno == errno.ENOSPC:
+        return OutputError(
+            f"Disk full while writing {target}; the partial output was removed",
+            "Free some space or choose another output folder.",
+            code="OUTPUT_NO_SPACE",
+        )
+    return OutputError(
+        f"Cannot write {target}: {e.strerror or e}", "Check the folder exists and is writable.", code="OUTPUT_WRITE"
+    )
+
+
+def replace_with_retry(src: Path, dst: Path) -> None:
+    """os.replace, retried briefly on Windows where virus scanners hold new files open."""
+    for attempt in range(10):
+        try:
+            os.replace(src, dst)
+            return
+        except PermissionError:
+            if sys.platform != "win32" or attempt == 9:
+                raise
+            time.sleep(0.1 * (attempt + 1))
+
+
+def _tmp_name(dest: Path) -> Path:
+    return dest.with_name(f".{dest.name}{_TMP_TAG}{secrets.token_hex(4)}")
+
+
+@contextlib.contextmanager
+def atomic_file(dest: Path) -> Iterator[BinaryIO]:
+    """Yield a new binary file beside ``dest``; on success fsync and rename it to ``dest``.
+
+    On any exception (including :class:`~core.errors.Cancelled`) the temporary file is removed and
+    ``dest`` is untouched. OSErrors become :class:`OutputError` with a hint.
+    """
+    tmp = _tmp_name(dest)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
+    except OSError as e:
+        raise output_error_from_oserror(e, dest) from None
+    f = os.fdopen(fd, "wb")
+    try:
+        try:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        finally:
+            f.close()
+        replace_with_retry(tmp, dest)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise output_error_from_oserror(e, dest) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+@contextlib.contextmanager
+def atomic_dir(dest: Path) -> Iterator[Path]:
+    """Yield a new empty folder beside ``dest``; on success rename it to ``dest`` (which must not exist)."""
+    if dest.exists():
+        raise OutputError(f"{dest} already exists", "Remove it or choose another output folder.", code="OUTPUT_EXISTS")
+    tmp = _tmp_name(dest)
+    try:
+        tmp.mkdir()
+    except OSError as e:
+        raise output_error_from_oserror(e, dest) from None
+    try:
+        yield tmp
+        replace_with_retry(tmp, dest)
+    except OSError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise output_error_from_oserror(e, dest) from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
