@@ -6,7 +6,6 @@ Benchmarks run on demand (`python benchmarks/<name>.py`), never in the test suit
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -53,7 +52,10 @@ def make_external_model(folder: Path, total_bytes: int, tensor_bytes: int = 64 *
             nodes.append(helper.make_node("Slice", [f"W{i}", "zero", "one"], [f"s{i}"]))
             nodes.append(helper.make_node("Add", [acc, f"s{i}"], [f"a{i}"]))
             acc = f"a{i}"
-    inits += [helper.make_tensor("zero", TensorProto.INT64, [1], [0]), helper.make_tensor("one", TensorProto.INT64, [1], [1])]
+    inits += [
+        helper.make_tensor("zero", TensorProto.INT64, [1], [0]),
+        helper.make_tensor("one", TensorProto.INT64, [1], [1]),
+    ]
     nodes.append(helper.make_node("Identity", [acc], ["Y"]))
     graph = helper.make_graph(
         nodes, "big", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1])],
@@ -100,5 +102,3 @@ def print_rows(title: str, rows: list[Measurement], reference: str | None = None
 def drop_caches_hint() -> str:
     return "page cache is warm (same run); figures compare like with like"
 
-
-_ = resource  # resource.getrusage is the alternative on platforms without wait4
