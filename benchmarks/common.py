@@ -45,7 +45,9 @@ def make_external_model(folder: Path, total_bytes: int, tensor_bytes: int = 64 *
                 f.write(arr.tobytes())
             nbytes = reps * arr.nbytes
             t = TensorProto(name=f"W{i}", data_type=TensorProto.FLOAT, dims=[nbytes // 4])
+            t.raw_data = b""  # onnx >= 1.23's set_external_data requires the field to be present
             set_external_data(t, location=location, offset=offset, length=nbytes)
+            t.ClearField("raw_data")
             t.data_location = TensorProto.EXTERNAL
             offset += nbytes
             inits.append(t)
