@@ -1,0 +1,195 @@
+"""Release versioning: semver, the interface diff rules of seed 004, suggested bump, model_version."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from core.errors import InputError
+from core.release import (
+    SemVer,
+    check_new_version,
+    decode_model_version,
+    diff_interfaces,
+    diff_manifests,
+    encode_model_version,
+    parse_semver,
+)
+
+
+def _v(name: str, elem: str = "FLOAT", shape: list[Any] | None = None, optional: bool = False) -> dict[str, Any]:
+    return {"name": name, "elem_type": elem, "shape": ["batch", 3] if shape is None else shape, "optional": optional}
+
+
+def _iface(inputs: list[dict[str, Any]], outputs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {"inputs": inputs, "outputs": outputs if outputs is not None else [_v("y")]}
+
+
+def _impacts(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(c.kind, c.impact) for c in diff_interfaces(old, new)]
+
+
+# -- semver ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["1.0.0", "0.0.0", "10.20.30", "1.0.0-rc.1", "1.0.0-alpha+build.5", "1.2.3+x"])
+def test_semver_roundtrip(text: str) -> None:
+    assert str(parse_semver(text)) == text
+
+
+@pytest.mark.parametrize("text", ["1.0", "v1.0.0", "01.0.0", "1.0.0-", "1.0.0-01", "1.0.0+", "a.b.c", "", "1.0.0 x"])
+def test_semver_rejects(text: str) -> None:
+    with pytest.raises(InputError) as e:
+        parse_semver(text)
+    assert e.value.code == "BAD_VERSION" and e.value.hint
+
+
+def test_semver_precedence_follows_semver_org() -> None:
+    chain = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11",
+             "1.0.0-rc.1", "1.0.0", "1.0.1", "1.1.0", "2.0.0"]
+    versions = [parse_semver(t) for t in chain]
+    assert sorted(reversed(versions)) == versions
+    assert not parse_semver("1.0.0+a") < parse_semver("1.0.0+b")  # build metadata has no precedence
+
+
+def test_bump_rules() -> None:
+    v = parse_semver("1.2.3")
+    assert (str(v.bump("major")), str(v.bump("minor")), str(v.bump("patch"))) == ("2.0.0", "1.3.0", "1.2.4")
+    assert str(parse_semver("2.0.0-rc.1").bump("major")) == "2.0.0"
+    assert str(parse_semver("1.3.0-rc.1").bump("minor")) == "1.3.0"
+    assert str(parse_semver("1.3.1-rc.1").bump("minor")) == "1.4.0"
+    assert str(parse_semver("1.2.3-rc.1").bump("patch")) == "1.2.3"
+
+
+def test_model_version_encoding() -> None:
+    assert encode_model_version(parse_semver("1.2.3")) == 1_002_003
+    assert decode_model_version(1_002_003) == "1.2.3"
+    assert encode_model_version(parse_semver("9000.999.999")) == 9_000_999_999
+    for bad in ("1.1000.0", "1.0.1000", "9223372036854.0.0"):
+        with pytest.raises(InputError) as e:
+            encode_model_version(parse_semver(bad))
+        assert e.value.code == "MODEL_VERSION_RANGE"
+
+
+# -- interface diff (seed 004) ------------------------------------------------------------------------
+
+
+def test_identical_interface_has_no_changes() -> None:
+    assert diff_interfaces(_iface([_v("x")]), _iface([_v("x")])) == []
+
+
+def test_removed_input_and_output_are_major() -> None:
+    assert _impacts(_iface([_v("x"), _v("z", "INT64", [1])]), _iface([_v("x")])) == [("input_removed", "major")]
+    assert _impacts(_iface([_v("x")], [_v("y"), _v("p")]), _iface([_v("x")], [_v("y")])) == [
+        ("output_removed", "major")
+    ]
+
+
+def test_renamed_input_and_output_are_major() -> None:
+    assert _impacts(_iface([_v("x")]), _iface([_v("image")])) == [("input_renamed", "major")]
+    assert _impacts(_iface([_v("x")], [_v("y")]), _iface([_v("x")], [_v("probs")])) == [("output_renamed", "major")]
+
+
+def test_changed_element_type_is_major() -> None:
+    assert _impacts(_iface([_v("x")]), _iface([_v("x", "FLOAT16")])) == [("input_type_changed", "major")]
+
+
+def test_changed_shape_is_major() -> None:
+    assert _impacts(_iface([_v("x", shape=["b", 3])]), _iface([_v("x", shape=["b", 1])])) == [
+        ("input_shape_changed", "major")
+    ]
+    assert _impacts(_iface([_v("x", shape=["b", 3])]), _iface([_v("x", shape=["b", 3, 1])])) == [
+        ("input_shape_changed", "major")
+    ]
+    # an input narrowed (symbolic -> fixed) breaks callers passing other sizes
+    assert _impacts(_iface([_v("x", shape=["b", 3])]), _iface([_v("x", shape=[1, 3])])) == [
+        ("input_shape_narrowed", "major")
+    ]
+
+
+def test_compatible_widening_is_minor() -> None:
+    assert _impacts(_iface([_v("x", shape=[1, 3])]), _iface([_v("x", shape=["batch", 3])])) == [
+        ("input_shape_widened", "minor")
+    ]
+    assert _impacts(_iface([_v("x", shape=[1, 3])]), _iface([_v("x", shape=None)])) == [
+        ("input_shape_widened", "minor")
+    ]
+    # outputs are the other way round: narrowing is compatible, widening is not
+    assert _impacts(_iface([_v("x")], [_v("y", shape=["b", 3])]), _iface([_v("x")], [_v("y", shape=[1, 3])])) == [
+        ("output_shape_narrowed", "minor")
+    ]
+    assert _impacts(_iface([_v("x")], [_v("y", shape=[1, 3])]), _iface([_v("x")], [_v("y", shape=["b", 3])])) == [
+        ("output_shape_widened", "major")
+    ]
+
+
+def test_new_inputs_optional_minor_required_major() -> None:
+    assert _impacts(_iface([_v("x")]), _iface([_v("x"), _v("scale", shape=[1], optional=True)])) == [
+        ("input_added_optional", "minor")
+    ]
+    assert _impacts(_iface([_v("x")]), _iface([_v("x"), _v("scale", "INT64", [1])])) == [
+        ("input_added_required", "major")
+    ]
+    assert _impacts(_iface([_v("x")], [_v("y")]), _iface([_v("x")], [_v("y"), _v("extra")])) == [
+        ("output_added", "minor")
+    ]
+
+
+def test_reorder_and_dim_rename() -> None:
+    a, b = _v("a", shape=[1]), _v("b", "INT64", [2])
+    assert ("inputs_reordered", "major") in _impacts(_iface([a, b]), _iface([b, a]))
+    assert _impacts(_iface([_v("x", shape=["batch", 3])]), _iface([_v("x", shape=["N", 3])])) == [
+        ("input_shape_renamed", "patch")
+    ]
+
+
+# -- manifest diff, suggestion, refusal ---------------------------------------------------------------
+
+
+def _manifest(version: str, inputs: list[dict[str, Any]], sha: str = "a" * 64, oldest: str = "1.13") -> dict[str, Any]:
+    return {
+        "model": {"name": "m", "version": version},
+        "inspection": {"inputs": inputs, "outputs": [_v("y")], "opsets": {"ai.onnx": 17}, "metadata": {}},
+        "compatibility": {"oldest_ort": oldest},
+        "provenance": {"files": [{"path": "m.onnx", "role": "model", "size": 1, "sha256": sha}]},
+    }
+
+
+def test_weights_only_is_patch_and_nothing_is_none() -> None:
+    old = _manifest("1.4.2", [_v("x")])
+    same = diff_manifests(old, copy.deepcopy(old))
+    assert (same.bump, str(same.suggested)) == ("none", "1.4.3")
+    weights = diff_manifests(old, _manifest("?", [_v("x")], sha="b" * 64))
+    assert (weights.bump, str(weights.suggested)) == ("patch", "1.4.3")
+    assert [c.kind for c in weights.changes] == ["content_changed"]
+
+
+def test_suggestions_per_bump() -> None:
+    old = _manifest("1.4.2", [_v("x", shape=[1, 3])])
+    minor = diff_manifests(old, _manifest("?", [_v("x", shape=["b", 3])], sha="b" * 64))
+    assert (minor.bump, str(minor.suggested)) == ("minor", "1.5.0")
+    major = diff_manifests(old, _manifest("?", [_v("image", "UINT8", [1, 3])], sha="b" * 64))
+    assert (major.bump, str(major.suggested)) == ("major", "2.0.0")
+    runtime = diff_manifests(old, _manifest("?", [_v("x", shape=[1, 3])], oldest="1.17"))
+    assert (runtime.bump, [c.kind for c in runtime.changes]) == ("major", ["runtime_raised"])
+
+
+def test_version_must_be_greater_unless_forced() -> None:
+    diff = diff_manifests(_manifest("1.4.2", [_v("x")]), _manifest("?", [_v("x")], sha="b" * 64))
+    for text in ("1.4.2", "1.4.1", "1.4.2+rebuild", "1.4.2-rc.1"):
+        with pytest.raises(InputError) as e:
+            check_new_version(parse_semver(text), diff)
+        assert e.value.code == "VERSION_NOT_GREATER" and "1.4.3" in (e.value.hint or "")
+    assert check_new_version(parse_semver("1.4.3"), diff) == []
+    forced = check_new_version(parse_semver("1.4.2"), diff, force=True)
+    assert [f.code for f in forced] == ["VERSION_NOT_GREATER"] and diff.forced
+
+
+def test_underbump_is_a_warning() -> None:
+    diff = diff_manifests(_manifest("1.4.2", [_v("x")]), _manifest("?", [_v("image")]))
+    assert diff.bump == "major"
+    assert [f.code for f in check_new_version(parse_semver("1.5.0"), diff)] == ["VERSION_UNDERBUMP"]
+    assert check_new_version(parse_semver("2.0.0-rc.1"), diff) == []
+    assert isinstance(diff.to_dict()["changes"], list) and SemVer(1, 0, 0) < SemVer(1, 0, 1)
