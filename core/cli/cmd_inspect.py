@@ -1,11 +1,208 @@
-"""Placeholder for the cmd_inspect subcommands (being written; replaced by the owning issue)."""
+"""`onnxpack inspect` and `onnxpack check`: what a model is, and whether it is fit for release."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..findings import Finding
+from ..inspect import Inspection, inspect_model
+from ..modelfile import PROTOBUF_LIMIT
+from ..validate import Validation, validate_model
+from .env import Environment, ExitStatus
+from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_bar
+
 __all__ = ["register"]
+
+_EXIT_DOC = "Exit status: 0 fine, 1 error-level findings, 2 usage error or unreadable input."
 
 
 def register(subparsers: Any) -> None:
-    """Add this module's subcommands to ``subparsers``."""
+    """Add the ``inspect`` and ``check`` subcommands."""
+    p = subparsers.add_parser(
+        "inspect",
+        help="show layout, sizes, versions, interface and operators of a model (weights are not read)",
+        description="Describe MODEL (.onnx or .ort, or a folder holding one) without loading its weights. "
+        + _EXIT_DOC,
+    )
+    p.add_argument("model", metavar="MODEL", help="the model file, or a folder holding exactly one model")
+    p.add_argument("--data-dir", metavar="DIR", help="folder of the external data files (default: the model's)")
+    add_json_flag(p)
+    p.set_defaults(handler=_inspect)
+
+    c = subparsers.add_parser(
+        "check",
+        help="validate a model: external data rules, onnx checker, shape inference, ONNX Runtime compatibility",
+        description="Validate MODEL and list every finding with a fix hint. " + _EXIT_DOC,
+    )
+    c.add_argument("model", metavar="MODEL", help="the model file, or a folder holding exactly one model")
+    c.add_argument("--data-dir", metavar="DIR", help="folder of the external data files (default: the model's)")
+    c.add_argument(
+        "--target-ort", metavar="X.Y", help="also say whether this ONNX Runtime release loads the model (e.g. 1.17)"
+    )
+    add_json_flag(c)
+    c.set_defaults(handler=_check)
+
+
+def _inspect(args: Any, env: Environment) -> int:
+    insp = inspect_model(args.model, args.data_dir)
+    if args.json:
+        emit_json(env, insp.to_dict())
+    else:
+        _print_inspection(env, insp, full=True)
+        if insp.findings:
+            _section(env, "Findings")
+            print_findings(env, insp.findings)
+    return ExitStatus.OK if insp.ok else ExitStatus.FINDINGS
+
+
+def _check(args: Any, env: Environment) -> int:
+    val = validate_model(args.model, args.data_dir, target_ort=args.target_ort, progress=progress_bar(env))
+    if args.json:
+        emit_json(env, val.to_dict())
+    else:
+        _print_inspection(env, val.inspection, full=False, val=val)
+        _section(env, "Findings")
+        print_findings(env, _ordered(val.findings))
+        _print_summary(env, val)
+    return ExitStatus.OK if val.ok else ExitStatus.FINDINGS
+
+
+# ----------------------------------------------------------------------------- human output
+
+
+def _section(env: Environment, title: str) -> None:
+    env.stdout.write(f"\n{title}\n")
+
+
+def _kv(env: Environment, key: str, value: str) -> None:
+    env.stdout.write(f"  {key:<12} {value}\n")
+
+
+def _shape(shape: list[Any]) -> str:
+    return "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
+
+
+def _ordered(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: -f.severity.rank)
+
+
+def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Validation | None = None) -> None:
+    out = env.stdout
+    fmt = "ORT format" if insp.is_ort else "ONNX"
+    layout = {"single": "single file", "external": "external data", "ort": "single file"}[insp.layout]
+    out.write(f"{insp.location.model.name}  ({fmt}, {layout})\n")
+    _kv(env, "folder", str(insp.location.model_dir))
+    if insp.location.data_dir != insp.location.model_dir:
+        _kv(env, "data folder", str(insp.location.data_dir))
+    files = ", ".join(
+        f"{f['path']} {format_bytes(f['size']) if f['size'] is not None else 'MISSING'}" for f in insp.files
+    )
+    _kv(env, "files", files)
+    size_line = f"{format_bytes(insp.total_size)} total"
+    if insp.merged_size is not None and insp.layout == "external":
+        verdict = "fits under" if insp.fits_single_file else "exceeds"
+        approx = "" if insp.merged_size_exact else "~"
+        size_line += (
+            f"; as one file {approx}{format_bytes(insp.merged_size)} ({verdict} the "
+            f"{format_bytes(PROTOBUF_LIMIT)} protobuf limit)"
+        )
+    _kv(env, "size", size_line)
+    if not insp.is_ort:
+        opsets = ", ".join(f"{d} {v}" for d, v in insp.opsets.items()) or "none"
+        _kv(env, "IR / opsets", f"IR {insp.ir_version}; {opsets}")
+    producer = " ".join(x for x in (insp.producer_name, insp.producer_version) if x) or "-"
+    _kv(env, "producer", producer)
+    extra = [f"model_version {insp.model_version}" if insp.model_version else "", f"domain {insp.domain}" if
+             insp.domain else "", f"graph {insp.graph_name}" if insp.graph_name else ""]
+    if any(extra):
+        _kv(env, "model", ", ".join(x for x in extra if x))
+    if insp.compat is not None:
+        c = insp.compat
+        if c.oldest is not None:
+            note = " (derived)" if c.oldest.derived else ""
+            line = f"{c.oldest.version}{note}"
+        elif c.too_old:
+            line = "none: " + "; ".join(c.too_old)
+        else:
+            line = f"none known (needs more than {c.newest_known.version}: {'; '.join(c.blockers)})"
+        if c.oldest_if_ir_lowered is not None:
+            line += f"; {c.oldest_if_ir_lowered.version} with ir_version lowered to {c.lowered_ir}"
+        _kv(env, "oldest ORT", line)
+    if val is not None and val.target is not None:
+        mark = {True: "yes", False: "NO", None: "unknown"}[val.target.loads]
+        _kv(env, "target ORT", f"{val.target.target}: {mark}")
+    if insp.ort is not None:
+        _kv(env, "ORT", f"loaded by onnxruntime {insp.ort['ort_version']}")
+
+    for title, values in (("Inputs", insp.inputs), ("Outputs", insp.outputs)):
+        _section(env, title)
+        if values:
+            rows = [[v["name"], v["elem_type"], _shape(v["shape"])] for v in values]
+            print_table(env, ["name", "type", "shape"], rows)
+        else:
+            out.write("  (none)\n")
+
+    if not full:
+        return
+    if insp.is_ort:
+        if insp.metadata:
+            _section(env, "Metadata")
+            for key, value in insp.metadata.items():
+                _kv(env, key, value)
+        return
+    s = insp.initializers
+    _section(env, "Weights")
+    out.write(
+        f"  {s.count} initializers, {format_bytes(s.bytes)}: {s.external_count} external "
+        f"({format_bytes(s.external_bytes)}), {s.inline_count} inline ({format_bytes(s.inline_bytes)})"
+    )
+    if insp.sparse_initializer_count:
+        out.write(f", {insp.sparse_initializer_count} sparse")
+    out.write("\n")
+    if insp.constants.count:
+        consts = insp.constants
+        out.write(
+            f"  {consts.count} constant/attribute tensors, {format_bytes(consts.bytes)} "
+            f"({consts.external_count} external)\n"
+        )
+    ops = ", ".join(
+        f"{o['op_type']}" + ("" if o["domain"] == "ai.onnx" else f" ({o['domain']})") + f" ×{o['count']}"
+        for o in insp.operators[: (None if full else 8)]
+    )
+    more = "" if full or len(insp.operators) <= 8 else f", … {len(insp.operators) - 8} more"
+    _section(env, "Operators")
+    out.write(f"  {insp.node_count} nodes: {ops or '-'}{more}\n")
+    if insp.subgraph_count or insp.functions:
+        out.write(f"  {insp.subgraph_count} subgraphs, {len(insp.functions)} model-local functions")
+        if insp.functions:
+            out.write(": " + ", ".join(f"{f['domain']}.{f['name']}" for f in insp.functions))
+        out.write("\n")
+    if insp.external is not None and insp.external.refs:
+        _section(env, f"External data ({len(insp.external.refs)} tensors)")
+        rows = []
+        for r in insp.external.refs:
+            rows.append([
+                r.ref.name,
+                r.location or "-",
+                "-" if r.offset is None else r.offset,
+                "-" if r.data_length is None else r.data_length,
+                "yes" if r.aligned_4k else "no",
+                "yes" if r.aligned_64k else "no",
+                (r.checksum[:12] + "…") if r.checksum else "-",
+                "ok" if r.ok else "INVALID",
+            ])
+        print_table(env, ["tensor", "location", "offset", "length", "4K", "64K", "checksum", "state"], rows)
+    if insp.metadata or insp.doc_string:
+        _section(env, "Metadata")
+        if insp.doc_string:
+            _kv(env, "doc_string", insp.doc_string.strip().splitlines()[0][:200])
+        for key, value in insp.metadata.items():
+            _kv(env, key, value)
+
+
+def _print_summary(env: Environment, val: Validation) -> None:
+    from ..findings import Severity
+
+    e, w, i = (val.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
+    verdict = "OK" if val.ok else "FAILED"
+    env.stdout.write(f"\nResult: {verdict} — {e} error(s), {w} warning(s), {i} note(s)\n")

@@ -1,0 +1,178 @@
+"""Exact byte size of a model once its external data is merged into one file, without reading weights.
+
+Protobuf's own ``ByteSize()`` cannot be used on the merged model: that model is never built in memory
+(weights are streamed), and ``ByteSize()`` raises above 2 GiB anyway. Instead we take the size of the
+structure we have (external tensors carry no bytes) and add, along the path from every external tensor
+up to the model, the change that inlining makes: the tensor loses its ``external_data`` entries and
+``data_location`` field and gains a ``raw_data`` field (tag + varint(length) + bytes); every enclosing
+message's length prefix grows accordingly. This module is the single definition of that arithmetic —
+the merge writer uses :func:`inline_tensor` and :class:`MergedSizer` so both agree to the byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from google.protobuf.message import Message
+from onnx import (
+    AttributeProto,
+    FunctionProto,
+    GraphProto,
+    ModelProto,
+    NodeProto,
+    SparseTensorProto,
+    TensorProto,
+    TrainingInfoProto,
+)
+
+from .extdata import ExternalTable
+from .tensors import uses_external_data
+
+__all__ = [
+    "RAW_DATA_FIELD",
+    "MergedSizer",
+    "external_lengths",
+    "inline_tensor",
+    "inlined_tensor_size",
+    "length_key",
+    "single_file_size",
+    "varint_size",
+]
+
+#: TensorProto.raw_data is field 9, wire type 2 (length-delimited): its tag is one byte.
+RAW_DATA_FIELD = 9
+_RAW_DATA_TAG_BYTES = 1
+
+
+def varint_size(n: int) -> int:
+    """Bytes of the protobuf base-128 varint encoding of the non-negative integer ``n``."""
+    if n < 0:
+        raise ValueError("varint_size of a negative number")
+    size = 1
+    while n >= 0x80:
+        n >>= 7
+        size += 1
+    return size
+
+
+def _embedded(n: int) -> int:
+    """Length prefix plus payload of a length-delimited field whose payload is ``n`` bytes (tag excluded)."""
+    return varint_size(n) + n
+
+
+def inline_tensor(tensor: TensorProto) -> None:
+    """The canonical header change when a tensor's external data is inlined (raw bytes are set by the caller).
+
+    ``external_data`` is removed and ``data_location`` set to DEFAULT (proto2 serializes it, two bytes),
+    exactly as ``onnx.load`` does, so a merged model is byte-identical to ``onnx.save(onnx.load(path))``
+    (issue 3). Merge applies exactly this before setting ``raw_data``.
+    """
+    tensor.ClearField("external_data")
+    tensor.data_location = TensorProto.DEFAULT
+
+
+def inlined_tensor_size(tensor: TensorProto, data_length: int) -> int:
+    """Serialized size of ``tensor`` after :func:`inline_tensor` and ``raw_data`` of ``data_length`` bytes."""
+    stripped = TensorProto()
+    stripped.CopyFrom(tensor)
+    inline_tensor(stripped)
+    stripped.ClearField("raw_data")
+    return int(stripped.ByteSize()) + _RAW_DATA_TAG_BYTES + _embedded(data_length)
+
+
+def length_key(tensor: TensorProto) -> bytes:
+    """Key identifying an external tensor's header (its structure bytes; it carries no weights)."""
+    return bytes(tensor.SerializeToString(deterministic=True))
+
+
+def external_lengths(table: ExternalTable) -> tuple[dict[bytes, int], bool]:
+    """``{length_key(tensor): byte count}`` for every external tensor, and whether all counts are exact.
+
+    The count is the validated effective length; for an invalid reference it falls back to the
+    declared length or dims × element size (then the result is an estimate, flagged by ``False``).
+    """
+    lengths: dict[bytes, int] = {}
+    exact = True
+    for r in table.refs:
+        n = r.data_length
+        if n is None or not r.ok:
+            exact = False
+            n = r.length if r.length is not None else (r.expected_length or 0)
+        lengths[length_key(r.ref.tensor)] = n
+    return lengths, exact
+
+
+class MergedSizer:
+    """Sizes of messages after inlining external data: ``size(msg)`` for a model, graph, node, tensor, ...
+
+    ``lengths`` maps :func:`length_key` of each external tensor to its byte count. A tensor marked
+    external but missing from ``lengths`` raises KeyError (the table must cover every tensor).
+    Recursion follows message nesting, which protobuf's parser caps at 100 levels.
+    """
+
+    def __init__(self, lengths: Mapping[bytes, int]) -> None:
+        self._lengths = lengths
+
+    def size(self, msg: Message) -> int:
+        return int(msg.ByteSize()) + self.delta(msg)
+
+    def delta(self, msg: Message) -> int:
+        """How many bytes inlining adds to ``msg``'s own serialized size."""
+        if isinstance(msg, TensorProto):
+            if not uses_external_data(msg):
+                return 0
+            return inlined_tensor_size(msg, self._lengths[length_key(msg)]) - int(msg.ByteSize())
+        return sum(self._child_delta(c) for c in self._children(msg))
+
+    def _child_delta(self, child: Message) -> int:
+        d = self.delta(child)
+        if d == 0:
+            return 0
+        old = int(child.ByteSize())
+        return _embedded(old + d) - _embedded(old)
+
+    @staticmethod
+    def _children(msg: Message) -> Iterable[Message]:
+        # Only the fields through which a TensorProto can be reached (onnx.proto).
+        if isinstance(msg, ModelProto):
+            yield msg.graph
+            yield from msg.training_info
+            yield from msg.functions
+        elif isinstance(msg, GraphProto):
+            yield from msg.initializer
+            yield from msg.sparse_initializer
+            for node in msg.node:
+                if node.attribute:
+                    yield node
+        elif isinstance(msg, NodeProto):
+            yield from msg.attribute
+        elif isinstance(msg, AttributeProto):
+            if msg.HasField("t"):
+                yield msg.t
+            yield from msg.tensors
+            if msg.HasField("sparse_tensor"):
+                yield msg.sparse_tensor
+            yield from msg.sparse_tensors
+            if msg.HasField("g"):
+                yield msg.g
+            yield from msg.graphs
+        elif isinstance(msg, SparseTensorProto):
+            yield msg.values
+            yield msg.indices
+        elif isinstance(msg, FunctionProto):
+            for node in msg.node:
+                if node.attribute:
+                    yield node
+        elif isinstance(msg, TrainingInfoProto):
+            yield msg.initialization
+            yield msg.algorithm
+
+
+def single_file_size(model: ModelProto, table: ExternalTable) -> tuple[int, bool]:
+    """Exact size in bytes of ``model`` saved as one file with all external data inlined.
+
+    Returns ``(size, exact)``; ``exact`` is False only when some external reference is invalid and
+    its length had to be taken from the declaration or the tensor's dims.
+    """
+    lengths, exact = external_lengths(table)
+    return MergedSizer(lengths).size(model), exact

@@ -1,0 +1,427 @@
+"""Validate a model: external-data rules, checker and shape inference (isolated), duplicates, sizes, runtime compat."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import onnx
+import onnx.defs
+from onnx import ModelProto
+
+from . import __version__
+from .checker_child import CHECK_TIMEOUT, ChildOutcome, check_structure
+from .compat import CompatResult, TargetVerdict, check_target, parse_version
+from .findings import Finding, Severity
+from .inspect import Inspection, domain_name, inspect_model
+from .modelfile import PROTOBUF_LIMIT
+from .progress import CancelToken, ProgressCallback, check_cancel, report
+from .tensors import dtype_name, expected_nbytes, iter_graphs, iter_tensors, uses_external_data
+
+__all__ = ["CHECK_SCHEMA", "Validation", "validate_model"]
+
+CHECK_SCHEMA = "onnxpack.check/1"
+_GIB = 2**30
+_ORT_BUILTIN_DOMAINS = ("com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental")
+_REEXPORT = "Re-export the model from its source framework."
+
+
+@dataclass
+class Validation:
+    """Result of `onnxpack check`: the inspection plus every finding."""
+
+    inspection: Inspection
+    findings: list[Finding]
+    compat: CompatResult | None
+    target: TargetVerdict | None = None
+    checker: dict[str, Any] = field(default_factory=lambda: {"status": "not run", "seconds": 0.0})
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.severity is Severity.ERROR for f in self.findings)
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity is severity)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``onnxpack.check/1`` JSON document (docs/json-schemas.md)."""
+        return {
+            "schema": CHECK_SCHEMA,
+            "ok": self.ok,
+            "onnxpack_version": __version__,
+            "summary": {
+                "errors": self.count(Severity.ERROR),
+                "warnings": self.count(Severity.WARNING),
+                "info": self.count(Severity.INFO),
+            },
+            "findings": [f.to_dict() for f in self.findings],
+            "compat": self.compat.to_dict() if self.compat else None,
+            "target": self.target.to_dict() if self.target else None,
+            "checker": dict(self.checker),
+            "inspection": self.inspection.to_dict(),
+        }
+
+
+def _tensor_findings(model: ModelProto) -> list[Finding]:
+    """Inline tensors whose data doesn't match dims × element size (ORT refuses them at load)."""
+    out: list[Finding] = []
+    for ref in iter_tensors(model):
+        t = ref.tensor
+        if uses_external_data(t) or not t.HasField("raw_data"):
+            continue
+        want = expected_nbytes(t)
+        if want is not None and len(t.raw_data) != want:
+            out.append(
+                Finding.error(
+                    "TENSOR_SIZE_MISMATCH",
+                    f"Tensor {ref.label}: {len(t.raw_data)} bytes of raw data, but "
+                    f"{dtype_name(t.data_type)} {list(t.dims)} needs {want}",
+                    _REEXPORT,
+                    ref.name,
+                )
+            )
+        if len(t.raw_data) >= PROTOBUF_LIMIT:
+            out.append(Finding.error("TENSOR_TOO_LARGE", f"Tensor {ref.label} is 2 GiB or more", _REEXPORT, ref.name))
+    return out
+
+
+def _duplicate_initializers(model: ModelProto) -> list[Finding]:
+    out: list[Finding] = []
+    for label, graph, _nodes in iter_graphs(model):
+        if graph is None:
+            continue
+        seen: dict[str, int] = {}
+        for name in [t.name for t in graph.initializer] + [s.values.name for s in graph.sparse_initializer]:
+            seen[name] = seen.get(name, 0) + 1
+        for name, n in seen.items():
+            if n > 1:
+                out.append(
+                    Finding.error(
+                        "DUPLICATE_INITIALIZER",
+                        f"Initializer {name!r} is defined {n} times in {label}; ONNX Runtime only warns and "
+                        "silently uses the last one",
+                        "Remove the duplicates (keep the intended tensor) and re-export.",
+                        name,
+                    )
+                )
+    return out
+
+
+def _alignment_findings(insp: Inspection) -> list[Finding]:
+    table = insp.external
+    if table is None or not table.refs:
+        return []
+    unaligned = [r for r in table.refs if r.offset is not None and not r.aligned_4k]
+    if not unaligned:
+        return [
+            Finding.info(
+                "EXTDATA_ALIGNED",
+                f"All {len(table.refs)} external tensors start at 4 KiB-aligned offsets "
+                f"({sum(r.aligned_64k for r in table.refs)} also at 64 KiB)",
+                "",
+            )
+        ]
+    return [
+        Finding.info(
+            "EXTDATA_UNALIGNED",
+            f"{len(unaligned)} of {len(table.refs)} external tensors start at offsets not aligned to 4 KiB "
+            f"(e.g. {unaligned[0].ref.name!r} at {unaligned[0].offset}); ONNX Runtime may then read them into "
+            "memory instead of memory-mapping them",
+            "Harmless; `onnxpack merge --layout external` writes a 64 KiB-aligned data file.",
+            unaligned[0].ref.name,
+        )
+    ]
+
+
+def _size_findings(insp: Inspection) -> list[Finding]:
+    if insp.merged_size is None:
+        return []
+    approx = "" if insp.merged_size_exact else "about "
+    name = insp.location.model.name
+    if insp.fits_single_file:
+        if insp.layout == "external":
+            return [
+                Finding.info(
+                    "MERGE_FITS",
+                    f"Merged into one file, {name} would be {approx}{insp.merged_size} bytes, under the 2 GiB "
+                    "protobuf limit",
+                    "`onnxpack merge` writes the self-contained single file.",
+                )
+            ]
+        return []
+    return [
+        Finding.info(
+            "MERGE_TOO_LARGE",
+            f"Merged into one file, {name} would be {approx}{insp.merged_size} bytes "
+            f"({insp.merged_size / _GIB:.2f} GiB), above protobuf's 2 GiB limit; it must keep external data",
+            "onnxpack keeps it as .onnx + one aligned .data file (`onnxpack merge --layout external`).",
+        )
+    ]
+
+
+def _external_tensor_size_findings(insp: Inspection) -> list[Finding]:
+    """Security.md rule 6: each tensor embedded in a single file must itself stay under 2 GiB."""
+    out: list[Finding] = []
+    if insp.external is None:
+        return out
+    for r in insp.external.refs:
+        n = r.data_length
+        if n is not None and n >= PROTOBUF_LIMIT:
+            out.append(
+                Finding.info(
+                    "TENSOR_NOT_EMBEDDABLE",
+                    f"Tensor {r.ref.label} holds {n} bytes (≥ 2 GiB): it can only ever live in external data",
+                    "Keep the external-data layout for this model.",
+                    r.ref.name,
+                )
+            )
+    return out
+
+
+def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
+    out: list[Finding] = []
+    model = insp.model
+    name = insp.location.model.name
+    assert model is not None
+    if insp.ir_version is not None and insp.ir_version < 3:
+        out.append(
+            Finding.error(
+                "IR_TOO_OLD",
+                f"{name} has IR version {insp.ir_version}; ONNX Runtime needs IR 3 or newer",
+                "Convert the model with a current exporter or onnx.version_converter.",
+            )
+        )
+    if insp.ir_version is not None and insp.ir_version > onnx.IR_VERSION:
+        out.append(
+            Finding.warning(
+                "IR_NEWER_THAN_ONNX",
+                f"{name} has IR version {insp.ir_version}, newer than this onnx package knows ({onnx.IR_VERSION})",
+                "Update onnxpack; the checks of this model may be incomplete.",
+            )
+        )
+    for t in compat.too_old:
+        out.append(
+            Finding.error(
+                "OPSET_TOO_OLD",
+                f"{name} uses {t}",
+                "Convert it to a newer opset (onnx.version_converter.convert_version) and re-check.",
+            )
+        )
+    if compat.oldest is not None:
+        rel = compat.oldest
+        src = "derived from the ONNX release it integrated" if rel.derived else "ORT's official table"
+        out.append(
+            Finding.info(
+                "ORT_OLDEST",
+                f"Oldest ONNX Runtime that loads {name}: {rel.version} (IR {rel.ir}, ai.onnx opset {rel.opset}, "
+                f"ai.onnx.ml opset {rel.ml_opset}; {src})",
+                "",
+            )
+        )
+    elif compat.newer_than_known:
+        out.append(
+            Finding.warning(
+                "ORT_NEWER_THAN_KNOWN",
+                f"{name} needs more than ONNX Runtime {compat.newest_known.version}, the newest release onnxpack "
+                f"knows: {'; '.join(compat.blockers)}",
+                "Only a newer ONNX Runtime can load it; the smoke run shows whether the installed one does. "
+                "To reach older runtimes, re-export with a lower opset.",
+            )
+        )
+    if compat.oldest_if_ir_lowered is not None and compat.lowered_ir is not None:
+        rel = compat.oldest_if_ir_lowered
+        out.append(
+            Finding.info(
+                "IR_LOWERABLE",
+                f"{name} uses nothing newer than IR {compat.min_ir}: lowering ir_version from {insp.ir_version} to "
+                f"{compat.lowered_ir} would let ONNX Runtime {rel.version} (and newer) load it",
+                "`onnxpack bundle --fix-ir` lowers ir_version in the released copy.",
+            )
+        )
+    local_domains = {f.domain for f in model.functions}
+    for d in compat.other_domains:
+        if d in _ORT_BUILTIN_DOMAINS:
+            out.append(
+                Finding.info(
+                    "DOMAIN_CONTRIB",
+                    f"{name} uses ONNX Runtime contrib operators (domain {d!r}); they ship with standard ORT "
+                    "packages but are not covered by the opset table",
+                    "The smoke run proves the installed ORT has them.",
+                    d,
+                )
+            )
+        elif d in local_domains:
+            out.append(
+                Finding.info(
+                    "DOMAIN_LOCAL_FUNCTIONS",
+                    f"{name} imports domain {d!r}, defined by its own model-local functions",
+                    "",
+                    d,
+                )
+            )
+        else:
+            out.append(
+                Finding.warning(
+                    "DOMAIN_CUSTOM",
+                    f"{name} uses operators of the non-standard domain {d!r}; ONNX Runtime needs a custom-op "
+                    "library registered for them",
+                    "Ship the custom-op library with the model, or re-export without custom operators.",
+                    d,
+                )
+            )
+    used = {domain_name(n.domain) for _l, _g, nodes in iter_graphs(model) for n in nodes}
+    for d in sorted(used - set(insp.opsets) - {f.domain for f in model.functions} - {""}):
+        out.append(
+            Finding.error(
+                "OPSET_MISSING",
+                f"{name} uses operators of domain {d!r} but does not import that operator set",
+                _REEXPORT,
+                d,
+            )
+        )
+    return out
+
+
+def _target_findings(verdict: TargetVerdict) -> list[Finding]:
+    subject = f"ORT {verdict.target}"
+    if verdict.loads is True:
+        return [Finding.info("ORT_TARGET_OK", f"Target: ONNX Runtime {verdict.target} loads the model; "
+                             f"{verdict.reason}", "", subject)]
+    if verdict.loads is None:
+        return [Finding.warning("ORT_TARGET_UNKNOWN", verdict.reason,
+                                "Smoke-run the model with that ONNX Runtime release to be sure.", subject)]
+    if verdict.fix_by_lowering_ir is not None:
+        hint = (f"`onnxpack bundle --target-ort {verdict.target} --fix-ir` writes ir_version "
+                f"{verdict.fix_by_lowering_ir}.")
+    else:
+        hint = "Re-export for a lower opset / IR, or require a newer ONNX Runtime."
+    return [Finding.error("ORT_TARGET_UNSUPPORTED", f"Target: {verdict.reason}", hint, subject)]
+
+
+def _checker_findings(insp: Inspection, outcome: ChildOutcome) -> list[Finding]:
+    name = insp.location.model.name
+    if outcome.status == "crashed":
+        return [Finding.error(
+            "CHECKER_CRASHED",
+            f"The onnx checker crashed on {name} ({outcome.detail}); the model is malformed in a way that "
+            "breaks native code",
+            "Do not ship this model; re-export it. onnxpack itself was not affected.",
+            name,
+        )]
+    if outcome.status == "timeout":
+        return [Finding.error(
+            "CHECKER_TIMEOUT",
+            f"The onnx checker did not finish on {name} ({outcome.detail})",
+            "The model may be pathological; re-export it, or check it on a faster machine.",
+            name,
+        )]
+    if outcome.status == "error":
+        return [Finding.error("CHECKER_FAILED", f"The onnx checker could not run on {name}: {outcome.detail}",
+                              _REEXPORT, name)]
+    out: list[Finding] = []
+    value = outcome.value or {}
+    if value.get("checker"):
+        out.append(Finding.error(
+            "ONNX_CHECKER",
+            f"onnx checker rejects {name}: {value['checker'].strip()}",
+            "Fix the model where the message points (or re-export it); ONNX Runtime may refuse it too.",
+            name,
+        ))
+    msg = value.get("inference")
+    if msg:
+        if "external" in msg.lower() and "tensor" in msg.lower():
+            out.append(Finding.info(
+                "SHAPE_INFERENCE_PARTIAL",
+                f"Shape inference of {name} stopped where it needed the values of a large or external tensor: "
+                f"{msg.strip()}",
+                "Harmless: ONNX Runtime infers those shapes with the data at load time.",
+                name,
+            ))
+        else:
+            out.append(Finding.error(
+                "SHAPE_INFERENCE",
+                f"Shape inference fails on {name}: {msg.strip()}",
+                "Types or shapes in the graph are inconsistent; ONNX Runtime runs the same inference at load "
+                "time and will most likely refuse the model. Re-export it.",
+                name,
+            ))
+    return out
+
+
+def _checker_skip_reason(insp: Inspection) -> str | None:
+    known_opset = onnx.defs.onnx_opset_version()
+    if insp.ir_version is not None and insp.ir_version > onnx.IR_VERSION:
+        return f"IR version {insp.ir_version} is newer than this onnx checker knows ({onnx.IR_VERSION})"
+    v = insp.opsets.get("ai.onnx")
+    if v is not None and v > known_opset:
+        return f"ai.onnx opset {v} is newer than this onnx checker knows ({known_opset})"
+    return None
+
+
+def validate_model(
+    path: str | os.PathLike[str],
+    data_dir: str | os.PathLike[str] | None = None,
+    *,
+    target_ort: str | None = None,
+    run_checker: bool = True,
+    progress: ProgressCallback | None = None,
+    cancel: CancelToken | None = None,
+    checker_timeout: float = CHECK_TIMEOUT,
+) -> Validation:
+    """Inspect and validate the model at ``path``; every problem becomes a Finding (never an exception).
+
+    Exceptions are raised only when the input is unusable as a whole (missing, not a model: InputError /
+    ModelFormatError), for a malformed ``target_ort`` (InputError) and on cancellation.
+    """
+    if target_ort is not None:
+        parse_version(target_ort)  # usage errors before any work
+    steps = 4
+    report(progress, "validate", 0, steps, "inspecting")
+    insp = inspect_model(path, data_dir, cancel=cancel, verify_checksums=True, ort_timeout=checker_timeout)
+    check_cancel(cancel)
+    findings: list[Finding] = list(insp.findings)
+    report(progress, "validate", 1, steps, "structure")
+    if insp.model is None:  # ORT format: the session in inspect_model was the check
+        val = Validation(insp, findings, None)
+        if target_ort is not None:
+            findings.append(Finding.warning(
+                "ORT_TARGET_UNKNOWN",
+                f"{insp.location.model.name} is an ORT-format model; its IR/opsets cannot be read, so "
+                f"compatibility with ONNX Runtime {target_ort} is unknown",
+                "ORT-format models generally load only in the ORT release that wrote them or newer.",
+            ))
+        val.checker = {"status": "not applicable", "seconds": 0.0}
+        report(progress, "validate", steps, steps, "done")
+        return val
+
+    model = insp.model
+    assert insp.compat is not None
+    findings += _duplicate_initializers(model)
+    findings += _tensor_findings(model)
+    findings += _alignment_findings(insp)
+    findings += _size_findings(insp)
+    findings += _external_tensor_size_findings(insp)
+    findings += _version_findings(insp, insp.compat)
+    val = Validation(insp, findings, insp.compat)
+    if target_ort is not None:
+        val.target = check_target(insp.compat, target_ort, model)
+        findings += _target_findings(val.target)
+    report(progress, "validate", 2, steps, "checker")
+
+    if run_checker:
+        skip = _checker_skip_reason(insp)
+        if skip is not None:
+            findings.append(Finding.warning(
+                "CHECKER_SKIPPED", f"onnx checker and shape inference skipped: {skip}",
+                "Update onnxpack (and its onnx) to check this model.",
+            ))
+            val.checker = {"status": "skipped", "seconds": 0.0}
+        else:
+            start = time.monotonic()
+            outcome = check_structure(insp.location.model, timeout=checker_timeout, cancel=cancel)
+            val.checker = {"status": outcome.status, "seconds": round(time.monotonic() - start, 3)}
+            findings += _checker_findings(insp, outcome)
+    report(progress, "validate", steps, steps, "done")
+    return val
