@@ -123,9 +123,13 @@ def test_cancel_and_progress_while_streaming(tmp_path: Path) -> None:
             token.cancel()
 
     dest = tmp_path / "out.zip"
-    with pytest.raises(Cancelled), atomic_file(dest) as f, DeterministicZip(f) as z:
-        with z.entry("m", 8 << 20, progress=progress, cancel=token) as sink:
-            for _ in range(8):
-                sink.write(b"\0" * (1 << 20))
+    with (
+        pytest.raises(Cancelled),
+        atomic_file(dest) as f,
+        DeterministicZip(f) as z,
+        z.entry("m", 8 << 20, progress=progress, cancel=token) as sink,
+    ):
+        for _ in range(8):
+            sink.write(b"\0" * (1 << 20))
     assert events and events[0].stage == "zip" and events[0].total == 8 << 20
     assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,817 @@
+"""The release pipeline: inspect → validate → merge → smoke + equality proof → (ORT format) → NAME-VERSION.zip.
+
+One progress stream (stages "inspect", "validate", "merge", "smoke", "ort", "zip"), cancellable at any
+point; nothing is left behind on failure: the ZIP is written through ``atomic_file`` and the private
+work folder (``.NAME-VERSION.zip.onnxpack-work-*`` inside the output folder) is always removed.
+
+Speed: the merged model streams straight into its (uncompressed) ZIP entry through a hashing sink,
+so the weights are read once and written once and memory stays bounded. When a smoke run or the ORT
+conversion needs the merged model as a file, the same bytes are *teed* into a temporary copy in the
+work folder while they stream into the ZIP (one read, two writes); the smoke run then compares the
+original with that copy, and the copy is deleted with the work folder. The source files are hashed
+for the provenance record in a background thread while the merge runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import onnx
+
+from .atomic import atomic_file, check_free_space, check_output_path
+from .compat import check_target, oldest_ort
+from .errors import InputError, OnnxpackError, RuntimeFailure
+from .findings import Finding, Severity
+from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, dumps_manifest, iso_utc, schema_errors, tool_info
+from .merge import plan_merge
+from .modelfile import locate_model
+from .progress import CancelToken, ProgressCallback, check_cancel, report
+from .release import ReleaseDiff, check_new_version, diff_manifests, encode_model_version, parse_semver
+from .resources import SAMPLE_MODEL, resource_path
+from .validate import Validation, validate_model
+from .zipcheck import check_member_name
+from .zipwriter import DeterministicZip, source_date_epoch
+
+__all__ = ["BUNDLE_SCHEMA", "BundleOptions", "BundleResult", "build_bundle", "cli_command", "default_name"]
+
+BUNDLE_SCHEMA = "onnxpack.bundle/1"
+#: Reference outputs are stored in the bundle (for cross-version verification) up to this total size.
+MAX_REFERENCE_BYTES = 16 * 2**20
+_HASH_CHUNK = 8 * 2**20
+
+
+@dataclass
+class BundleOptions:
+    """Everything ``onnxpack bundle`` takes (the GUI fills the same object)."""
+
+    model: Path | None  # None = the sample model shipped in resources/
+    out_dir: Path
+    version: str
+    name: str | None = None
+    data_dir: Path | None = None
+    previous: Path | None = None  # OLD.zip or its manifest.json
+    target_ort: str | None = None
+    fix_ir: bool = False
+    ort_format: bool = False
+    compress: bool = False
+    smoke: Any = None  # core.smoke.SmokeOptions | None (None = defaults)
+    force: bool = False
+    set_model_version: bool = False
+    run_smoke: bool = True  # --no-smoke turns the smoke run and the equality proof off
+    source_date_epoch: int | None = None  # None: read SOURCE_DATE_EPOCH from the environment
+
+
+@dataclass
+class BundleResult:
+    """What ``build_bundle`` wrote and proved."""
+
+    zip_path: Path
+    manifest: dict[str, Any]
+    files: list[dict[str, Any]]
+    smoke: dict[str, Any] | None
+    equal: dict[str, Any] | None
+    release: dict[str, Any] | None
+    findings: list[Finding] = field(default_factory=list)
+    zip_size: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": BUNDLE_SCHEMA,
+            "ok": True,
+            "bundle": str(self.zip_path),
+            "size": self.zip_size,
+            "name": self.manifest["model"]["name"],
+            "version": self.manifest["model"]["version"],
+            "layout": self.manifest["model"]["layout"],
+            "files": self.files,
+            "smoke": self.smoke,
+            "equal": self.equal,
+            "release": self.release,
+            "findings": [f.to_dict() for f in self.findings],
+            "manifest": self.manifest,
+        }
+
+
+# -- small helpers ----------------------------------------------------------------------------------
+
+
+def default_name(model: Path | None) -> str:
+    """The bundle name used when --name is not given: the model file's stem."""
+    path = model if model is not None else resource_path(*SAMPLE_MODEL)
+    return Path(path).stem if Path(path).suffix else Path(path).name
+
+
+def _check_name(name: str) -> str:
+    why = None
+    if not 1 <= len(name) <= 100:
+        why = "must have 1 to 100 characters"
+    elif name.startswith(".") or name.startswith("-"):
+        why = "must not start with '.' or '-'"
+    elif "/" in name:
+        why = "contains '/'"
+    else:
+        why = check_member_name(f"{name}.onnx")
+        if why is None and name.split(".")[0].upper() in ("CON", "PRN", "AUX", "NUL"):
+            why = "is a reserved Windows device name"
+    if why is not None:
+        raise InputError(
+            f"Bundle name {name!r} {why}",
+            "Use a plain file name such as 'victory' (letters, digits, '-', '_', '.'); "
+            "the files in the bundle are NAME.onnx and NAME-VERSION.zip.",
+            code="BAD_NAME",
+        )
+    return name
+
+
+def _hash_files(paths: list[Path], out: dict[Path, tuple[int, str]], cancel: CancelToken | None) -> None:
+    for p in paths:
+        h = hashlib.sha256()
+        n = 0
+        with open(p, "rb", buffering=0) as f:
+            while chunk := f.read(_HASH_CHUNK):
+                if cancel is not None and cancel.cancelled:
+                    return
+                h.update(chunk)
+                n += len(chunk)
+        out[p] = (n, h.hexdigest())
+
+
+class _Hasher:
+    """SHA-256 of the source files in a background thread (the provenance record)."""
+
+    def __init__(self, paths: list[Path], cancel: CancelToken | None) -> None:
+        self.paths = paths
+        self.result: dict[Path, tuple[int, str]] = {}
+        self.error: BaseException | None = None
+        self._stop = CancelToken()
+        self._cancel = cancel
+
+        def run() -> None:
+            try:
+                _hash_files(paths, self.result, self._stop)
+            except BaseException as e:  # reported by join()
+                self.error = e
+
+        self._thread = threading.Thread(target=run, name="onnxpack-provenance", daemon=True)
+        self._thread.start()
+
+    def join(self) -> dict[Path, tuple[int, str]]:
+        while self._thread.is_alive():
+            self._thread.join(0.1)
+            if self._cancel is not None and self._cancel.cancelled:
+                self.stop()
+                check_cancel(self._cancel)
+        if self.error is not None:
+            raise InputError(f"Cannot read a source file for hashing: {self.error}", "Check the model folder.")
+        return self.result
+
+    def stop(self) -> None:
+        self._stop.cancel()
+        self._thread.join()
+
+
+def _interface(model: onnx.ModelProto) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Inputs (with optional ones: initializer-backed or of optional type) and outputs, symbolic dims kept."""
+    from .inspect import describe_type
+
+    inits = {t.name for t in model.graph.initializer}
+
+    def value(vi: onnx.ValueInfoProto, optional: bool) -> dict[str, Any]:
+        elem, shape = describe_type(vi.type)
+        has_shape = vi.type.WhichOneof("value") in ("tensor_type", "sparse_tensor_type", "optional_type")
+        return {"name": vi.name, "elem_type": elem, "shape": shape if has_shape else None, "optional": optional}
+
+    inputs = [value(v, v.name in inits or v.type.WhichOneof("value") == "optional_type") for v in model.graph.input]
+    outputs = [value(v, False) for v in model.graph.output]
+    return inputs, outputs
+
+
+def _errors(findings: list[Finding]) -> list[Finding]:
+    return [f for f in findings if f.severity is Severity.ERROR]
+
+
+def _refuse(message: str, hint: str, code: str) -> OnnxpackError:
+    err = OnnxpackError(message, hint, code=code)
+    err.exit_status = 1
+    return err
+
+
+@contextlib.contextmanager
+def _work_dir(out_dir: Path, zip_name: str) -> Iterator[Path]:
+    path = Path(tempfile.mkdtemp(prefix=f".{zip_name}.onnxpack-work-", dir=out_dir))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+# -- the pipeline -------------------------------------------------------------------------------------
+
+
+@dataclass
+class _State:
+    opts: BundleOptions
+    progress: ProgressCallback | None
+    cancel: CancelToken | None
+    findings: list[Finding] = field(default_factory=list)
+    fixes: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _apply_fixes(
+    st: _State, val: Validation, version_model: int | None, work: Path
+) -> tuple[Path | None, onnx.ModelProto]:
+    """Lower ir_version / set model_version in a copy of the structure; return (fixed path or None, model)."""
+    opts = st.opts
+    insp = val.inspection
+    model = insp.model
+    assert model is not None
+    new_ir: int | None = None
+    if opts.fix_ir:
+        if opts.target_ort is None:
+            raise InputError(
+                "--fix-ir needs --target-ort X.Y", "Say which ONNX Runtime must load the model.", code="USAGE"
+            )
+        assert val.target is not None
+        if val.target.loads is True:
+            st.findings.append(
+                Finding.info(
+                    "FIX_IR_NOT_NEEDED",
+                    f"ONNX Runtime {val.target.target} already loads the model; ir_version left as it is",
+                )
+            )
+        elif val.target.fix_by_lowering_ir is not None:
+            new_ir = val.target.fix_by_lowering_ir
+        else:
+            raise _refuse(
+                f"--fix-ir cannot make the model load in ONNX Runtime {val.target.target}: {val.target.reason}",
+                "Re-export the model for a lower opset, or target a newer ORT.",
+                "FIX_IR_NOT_POSSIBLE",
+            )
+    if new_ir is None and version_model is None:
+        return None, model
+    fixed = onnx.ModelProto()
+    fixed.CopyFrom(model)
+    if new_ir is not None:
+        st.fixes.append(
+            {
+                "code": "IR_LOWERED",
+                "message": f"ir_version lowered from {model.ir_version} to {new_ir} "
+                f"so that ONNX Runtime {opts.target_ort} loads the model",
+                "before": int(model.ir_version),
+                "after": new_ir,
+            }
+        )
+        fixed.ir_version = new_ir
+    if version_model is not None:
+        st.fixes.append(
+            {
+                "code": "MODEL_VERSION_SET",
+                "message": f"model_version set to {version_model} "
+                f"(MAJOR*1000000 + MINOR*1000 + PATCH of {opts.version})",
+                "before": int(model.model_version),
+                "after": version_model,
+            }
+        )
+        fixed.model_version = version_model
+    path = work / "fixed" / insp.location.model.name
+    path.parent.mkdir()
+    path.write_bytes(fixed.SerializeToString())
+    return path, fixed
+
+
+def _inspection_facts(val: Validation, model: onnx.ModelProto, layout: str, align: int | None) -> dict[str, Any]:
+    insp = val.inspection
+    inputs, outputs = _interface(model)
+    return {
+        "ir_version": int(model.ir_version),
+        "opsets": dict(insp.opsets),
+        "producer_name": insp.producer_name,
+        "producer_version": insp.producer_version,
+        "domain": insp.domain,
+        "model_version": int(model.model_version),
+        "doc_string": insp.doc_string,
+        "metadata": dict(insp.metadata),
+        "inputs": inputs,
+        "outputs": outputs,
+        "layout": layout,
+        "alignment": align,
+        "initializers": {**insp.initializers.to_dict(), "sparse_count": insp.sparse_initializer_count},
+        "operators": {f"{o['domain']}:{o['op_type']}": o["count"] for o in insp.operators},
+    }
+
+
+def _compatibility(val: Validation, model: onnx.ModelProto, target: str | None) -> dict[str, Any]:
+    compat = oldest_ort(int(model.ir_version), dict(val.inspection.opsets), model)
+    verdict = check_target(compat, target, model) if target else None
+    import onnxruntime
+
+    return {
+        "oldest_ort": compat.oldest.version if compat.oldest else None,
+        "target_ort": verdict.target if verdict else None,
+        "target_ok": verdict.loads if verdict else None,
+        "checked_with_ort": str(onnxruntime.__version__),
+        "details": {**compat.to_dict(), "target": verdict.to_dict() if verdict else None},
+    }
+
+
+def build_bundle(
+    options: BundleOptions,
+    *,
+    progress: ProgressCallback | None = None,
+    cancel: CancelToken | None = None,
+) -> BundleResult:
+    """Run the whole pipeline and write ``OUT_DIR/NAME-VERSION.zip``; see the module docstring."""
+    st = _State(options, progress, cancel)
+    opts = options
+    version = parse_semver(opts.version)
+    model_path = opts.model if opts.model is not None else resource_path(*SAMPLE_MODEL)
+    loc = locate_model(model_path, opts.data_dir)
+    name = _check_name(opts.name if opts.name is not None else default_name(loc.model))
+    epoch = opts.source_date_epoch if opts.source_date_epoch is not None else source_date_epoch()
+    version_model = encode_model_version(version) if opts.set_model_version else None
+    if version_model is not None and (version.prerelease or version.build):
+        st.findings.append(
+            Finding.warning(
+                "MODEL_VERSION_TAGS",
+                f"model_version {version_model} cannot carry the pre-release/build part of {version}",
+                "Release managers reading model_version see only MAJOR.MINOR.PATCH.",
+                "model_version",
+            )
+        )
+    out_dir = Path(opts.out_dir)
+    if not out_dir.is_dir():
+        raise InputError(
+            f"Output folder {out_dir} does not exist",
+            "Create it first, or give another -o folder.",
+            code="OUTPUT_NO_FOLDER",
+        )
+    zip_path = out_dir / f"{name}-{version}.zip"
+    previous: dict[str, Any] | None = None
+    if opts.previous is not None:
+        from .verify import read_bundle_manifest
+
+        previous = read_bundle_manifest(opts.previous, cancel=cancel)
+
+    # 1-2. inspect + validate
+    report(progress, "inspect", 0, 1, f"reading {loc.model.name}")
+    val = validate_model(loc.model, opts.data_dir, target_ort=opts.target_ort, progress=progress, cancel=cancel)
+    report(progress, "inspect", 1, 1, "done")
+    insp = val.inspection
+    if insp.model is None:
+        raise InputError(
+            f"{loc.model.name} is an ORT-format model; bundles are built from the .onnx model",
+            "Give the original .onnx (use --ort-format to add an .ort variant).",
+            code="MODEL_IS_ORT",
+        )
+    findings = list(val.findings)
+    fixing_target = opts.fix_ir and val.target is not None and val.target.fix_by_lowering_ir is not None
+    if fixing_target:
+        findings = [f for f in findings if f.code not in ("ORT_TARGET_UNSUPPORTED", "IR_LOWERABLE")]
+    errors = _errors(findings)
+    if errors:
+        listing = "; ".join(f"{f.code}: {f.message}" for f in errors[:3])
+        more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+        hint = errors[0].hint or "Run `onnxpack check` on the model for every finding."
+        raise _refuse(
+            f"The model has error-level findings, so it is not bundled: {listing}{more}", hint, "BUNDLE_FINDINGS"
+        )
+    st.findings = findings + st.findings
+    check_output_path(zip_path, [loc.model, *[Path(p) for p in _source_files(val)]], overwrite=opts.force)
+    if zip_path.exists() and not opts.force:
+        raise InputError(
+            f"{zip_path} already exists", "Remove it, or pass --force to replace it.", code="OUTPUT_EXISTS"
+        )
+
+    with _work_dir(out_dir, zip_path.name) as work:
+        return _build(st, val, loc, name, version, version_model, epoch, zip_path, previous, work)
+
+
+def _source_files(val: Validation) -> list[Path]:
+    table = val.inspection.external
+    files: set[Path] = set()
+    if table is not None:
+        files.update(r.path for r in table.refs if r.path is not None)
+    return sorted(files)
+
+
+def _build(
+    st: _State,
+    val: Validation,
+    loc: Any,
+    name: str,
+    version: Any,
+    version_model: int | None,
+    epoch: int | None,
+    zip_path: Path,
+    previous: dict[str, Any] | None,
+    work: Path,
+) -> BundleResult:
+    opts, progress, cancel = st.opts, st.progress, st.cancel
+    fixed_path, model = _apply_fixes(st, val, version_model, work)
+    check_cancel(cancel)
+    src = fixed_path if fixed_path is not None else loc.model
+    data_name = f"{name}.onnx.data"
+    plan = plan_merge(src, loc.data_dir, layout="auto", data_location=data_name, cancel=cancel)
+    need_copy = opts.run_smoke or opts.ort_format
+    if opts.ort_format and plan.layout != "single":
+        raise InputError(
+            "--ort-format needs a model under 2 GiB (the ORT format is a single FlatBuffer)",
+            "Drop --ort-format for this model.",
+            code="ORT_FORMAT_TOO_LARGE",
+        )
+    check_free_space(zip_path.parent, plan.total_size * (2 if need_copy else 1) + (1 << 20))
+    model_entry = f"{name}.onnx"
+    sources = [loc.model, *_source_files(val)]
+    hasher = _Hasher(sources, cancel)
+    copy_dir = work / "merged"
+    copy_dir.mkdir()
+    try:
+        with atomic_file(zip_path) as f, DeterministicZip(f, epoch=epoch, compress=opts.compress) as z:
+            # 3. merge, streamed into the ZIP (and teed into the work copy when it will be run)
+            report(progress, "merge", 0, plan.total_size)
+            with contextlib.ExitStack() as stack:
+                tee = stack.enter_context(open(copy_dir / model_entry, "xb")) if need_copy else None
+                if plan.layout == "single":
+                    with z.entry(model_entry, plan.model_size, tee=tee, cancel=cancel) as sink:
+                        plan.write_single(sink, progress=progress, cancel=cancel)
+                else:
+                    data_tee = stack.enter_context(open(copy_dir / data_name, "xb")) if need_copy else None
+                    structure = io.BytesIO()
+                    with z.entry(data_name, plan.data_size, tee=data_tee, cancel=cancel) as sink:
+                        plan.write_external(structure, sink, progress=progress, cancel=cancel)
+                    with z.entry(model_entry, plan.model_size, tee=tee, cancel=cancel) as sink:
+                        sink.write(structure.getbuffer())
+            # 4. smoke: original vs merged copy, bitwise
+            smoke_doc: dict[str, Any] | None = None
+            equal: dict[str, Any] | None = None
+            refs: dict[str, bytes] = {}
+            if opts.run_smoke:
+                smoke_doc, equal, refs = _smoke(st, loc, copy_dir / model_entry, work)
+            # 5. ORT-format variant
+            ort_doc = None
+            if opts.ort_format:
+                ort_doc = _ort_variant(st, copy_dir / model_entry, name, work, z)
+                if smoke_doc is not None:
+                    smoke_doc["ort_format"] = ort_doc
+            for path, data in sorted(refs.items()):
+                z.write_bytes(path, data)
+            provenance_hashes = hasher.join()
+            manifest = _manifest(
+                st,
+                val,
+                model,
+                plan,
+                name,
+                version,
+                epoch,
+                z,
+                provenance_hashes,
+                sources,
+                smoke_doc,
+                ort_doc,
+                previous,
+                loc,
+            )
+            readme = _readme(manifest).encode("utf-8")
+            report(progress, "zip", 0, 2, "writing README.txt and manifest.json")
+            readme_rec = z.write_bytes("README.txt", readme)
+            manifest["files"].append(
+                {"path": readme_rec.name, "role": "readme", "size": readme_rec.size, "sha256": readme_rec.sha256}
+            )
+            manifest["files"].sort(key=lambda e: e["path"])
+            problems = schema_errors(manifest)
+            if problems:  # a bug in onnxpack, never the user's fault
+                raise OnnxpackError(
+                    "Internal error: the manifest does not match its schema: " + "; ".join(problems[:3]),
+                    "Please report this bug.",
+                    code="INTERNAL",
+                )
+            z.write_bytes(MANIFEST_NAME, dumps_manifest(manifest))
+            report(progress, "zip", 2, 2, "done")
+    finally:
+        hasher.stop()
+    files = [dict(e) for e in manifest["files"]]
+    return BundleResult(
+        zip_path, manifest, files, smoke_doc, equal, manifest["release"], st.findings, zip_path.stat().st_size
+    )
+
+
+def _smoke(st: _State, loc: Any, merged: Path, work: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, bytes]]:
+    """Run the original and the merged copy on the same inputs; require bitwise-equal outputs.
+
+    Returns the manifest's smoke record, the equality proof, and extra bundle members (the reference
+    outputs, and the user's input files so that ``verify --smoke`` can repeat the run).
+    """
+    from .smoke import SmokeOptions, compare_models
+
+    options = st.opts.smoke if st.opts.smoke is not None else SmokeOptions()
+    saved = work / "outputs"
+    res = compare_models(
+        loc.model,
+        merged,
+        data_dir=loc.data_dir,
+        other_data_dir=merged.parent,
+        options=options,
+        save_outputs_to=saved,
+        progress=st.progress,
+        cancel=st.cancel,
+    )
+    orig = res.original
+    if not orig.ok:
+        errs = _errors(orig.findings) or [Finding.error("SMOKE_FAILED", orig.error or "the smoke run failed")]
+        raise _refuse(
+            f"The smoke run of {loc.model.name} failed: {errs[0].message}",
+            errs[0].hint or "Give the sizes/inputs the model needs with --dim/--input, or pass --no-smoke.",
+            errs[0].code,
+        )
+    if not res.bitwise_equal:
+        bad = [r for r in res.outputs if not r["bitwise_equal"]]
+        detail = ", ".join(f"{r['name']} (max abs diff {r['max_abs']})" for r in bad) or "no outputs to compare"
+        raise RuntimeFailure(
+            f"The merged model does not give bitwise the same outputs as {loc.model.name}: {detail}",
+            "This is a bug in onnxpack's merge; please report it. Nothing was written.",
+            code="MERGE_NOT_EQUAL",
+        )
+    st.findings += [f for f in res.findings if f.severity is not Severity.INFO or f.code.startswith("SMOKE")]
+    extra: dict[str, bytes] = {}
+    recipe = json_copy(orig.recipe)
+    for i, (_inp, entry) in enumerate(sorted(recipe.get("inputs", {}).items())):
+        if isinstance(entry, dict) and entry.get("source") == "file":
+            src = Path(entry["file"])
+            member = f"smoke/inputs/{i:02d}{''.join(src.suffixes[-1:]).lower() or '.bin'}"
+            extra[member] = src.read_bytes()
+            entry["file"] = member
+    outputs = []
+    ref_total = sum(Path(p).stat().st_size for p in orig.saved_outputs.values())
+    for o in orig.outputs:
+        ref = None
+        saved_path = orig.saved_outputs.get(o["name"])
+        if saved_path is not None and ref_total <= MAX_REFERENCE_BYTES:
+            ref = f"smoke/outputs/{Path(saved_path).name}"
+            extra[ref] = Path(saved_path).read_bytes()
+        outputs.append(
+            {
+                "name": o["name"],
+                "elem_type": o.get("elem_type", ""),
+                "shape": o.get("shape"),
+                "finite": o.get("finite"),
+                "sha256": o["sha256"],
+                "reference": ref,
+            }
+        )
+    equal = {
+        "ok": True,
+        "bitwise": True,
+        "compared": f"{loc.model.name} (original) vs the bundled {merged.name}",
+        "outputs": [{"name": r["name"], "bitwise_equal": r["bitwise_equal"]} for r in res.outputs],
+    }
+    smoke_doc = {
+        "ok": True,
+        "ort_version": orig.ort_version,
+        "provider": orig.provider,
+        "outputs": outputs,
+        "recipe": recipe,
+        "equal": equal,
+        "ort_format": None,
+    }
+    return smoke_doc, equal, extra
+
+
+def json_copy(d: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    out = json.loads(json.dumps(d))
+    assert isinstance(out, dict)
+    return out
+
+
+def _ort_variant(st: _State, merged: Path, name: str, work: Path, z: DeterministicZip) -> dict[str, Any]:
+    raise NotImplementedError
+
+
+def _manifest(
+    st: _State,
+    val: Validation,
+    model: onnx.ModelProto,
+    plan: Any,
+    name: str,
+    version: Any,
+    epoch: int | None,
+    z: DeterministicZip,
+    hashes: dict[Path, tuple[int, str]],
+    sources: list[Path],
+    smoke_doc: dict[str, Any] | None,
+    ort_doc: dict[str, Any] | None,
+    previous: dict[str, Any] | None,
+    loc: Any,
+) -> dict[str, Any]:
+    import time
+
+    opts = st.opts
+    layout = plan.layout
+    align = plan.align if layout == "external" else None
+    roles = {
+        f"{name}.onnx": "model",
+        f"{name}.onnx.data": "external-data",
+        f"{name}.ort": "ort-model",
+        f"{name}.required_operators.config": "ort-config",
+    }
+    files = []
+    for rec in z.records:
+        role = roles.get(rec.name) or ("smoke-output" if rec.name.startswith("smoke/outputs/") else "smoke-input")
+        files.append({"path": rec.name, "role": role, "size": rec.size, "sha256": rec.sha256})
+    prov_files = []
+    for p in sources:
+        size, sha = hashes[p]
+        rel = p.name if p == loc.model else os.path.relpath(p, loc.data_dir).replace(os.sep, "/")
+        prov_files.append(
+            {"path": rel, "role": "model" if p == loc.model else "external-data", "size": size, "sha256": sha}
+        )
+    created = epoch if epoch is not None else int(time.time())
+    manifest: dict[str, Any] = {
+        "schema": MANIFEST_SCHEMA,
+        "tool": tool_info(),
+        "created": iso_utc(created),
+        "created_from": "SOURCE_DATE_EPOCH" if epoch is not None else "clock",
+        "model": {
+            "name": name,
+            "version": str(version),
+            "layout": layout,
+            "entry": f"{name}.onnx",
+            "data": f"{name}.onnx.data" if layout == "external" else None,
+            "ort_entry": f"{name}.ort" if ort_doc is not None else None,
+            "alignment": align,
+            "model_version": int(model.model_version),
+            "loadable_from_memory": layout == "single",
+        },
+        "files": files,
+        "inspection": _inspection_facts(val, model, layout, align),
+        "compatibility": _compatibility(val, model, opts.target_ort),
+        "smoke": smoke_doc,
+        "provenance": {"layout": val.inspection.layout, "model": loc.model.name, "files": prov_files},
+        "findings": [f.to_dict() for f in st.findings],
+        "fixes": list(st.fixes),
+        "release": None,
+    }
+    if previous is not None:
+        diff: ReleaseDiff = diff_manifests(previous, manifest, source=Path(opts.previous or "").name)
+        st.findings += check_new_version(version, diff, force=opts.force)
+        if previous["model"]["name"] != name:
+            st.findings.append(
+                Finding.warning(
+                    "RELEASE_NAME_CHANGED",
+                    f"The previous release is named {previous['model']['name']!r}, this one {name!r}",
+                    "",
+                    "name",
+                )
+            )
+        manifest["release"] = diff.to_dict()
+        manifest["findings"] = [f.to_dict() for f in st.findings]
+    return manifest
+
+
+def _readme(manifest: dict[str, Any]) -> str:
+    m = manifest["model"]
+    insp = manifest["inspection"]
+    name, entry = m["name"], m["entry"]
+
+    def shape(v: dict[str, Any]) -> str:
+        if v["shape"] is None:
+            return "?"
+        return "[" + ", ".join("?" if d is None else str(d) for d in v["shape"]) + "]"
+
+    lines = [
+        f"{name} {m['version']}",
+        "=" * len(f"{name} {m['version']}"),
+        "",
+    ]
+    if insp["doc_string"]:
+        lines += [insp["doc_string"].strip(), ""]
+    lines += [
+        f"An ONNX model (IR version {insp['ir_version']}, opsets "
+        + ", ".join(f"{d} {v}" for d, v in sorted(insp["opsets"].items()))
+        + f"), produced by {insp['producer_name'] or 'an unknown exporter'} {insp['producer_version']}".rstrip()
+        + ".",
+    ]
+    oldest = manifest["compatibility"]["oldest_ort"]
+    if oldest:
+        lines.append(f"It loads in ONNX Runtime {oldest} or newer.")
+    lines += ["", "Interface", "---------", "Inputs:"]
+    for v in insp["inputs"]:
+        opt = " (optional)" if v.get("optional") else ""
+        lines.append(f"  {v['name']}: {v['elem_type']} {shape(v)}{opt}")
+    lines.append("Outputs:")
+    for v in insp["outputs"]:
+        lines.append(f"  {v['name']}: {v['elem_type']} {shape(v)}")
+    symbolic = sorted({d for v in insp["inputs"] + insp["outputs"] for d in (v["shape"] or []) if isinstance(d, str)})
+    if symbolic:
+        lines.append(f"Named dimensions ({', '.join(symbolic)}) can take any size; the same name means the same size.")
+    lines += ["", "Files", "-----"]
+    for f in sorted(manifest["files"], key=lambda f: f["path"]):
+        lines.append(f"  {f['path']}  ({f['role']}, {f['size']} bytes)")
+    lines.append(f"  {MANIFEST_NAME}  (sizes and SHA-256 of every file; check with `onnxpack verify`)")
+    first_in = insp["inputs"][0]["name"] if insp["inputs"] else "input"
+    lines += [
+        "",
+        "Loading the model",
+        "-----------------",
+        "Python (pip install onnxruntime):",
+        "    import onnxruntime as ort",
+        f'    session = ort.InferenceSession("{entry}", providers=["CPUExecutionProvider"])',
+        f'    outputs = session.run(None, {{"{first_in}": x}})   # x: a numpy array',
+        "",
+        "C/C++ (onnxruntime_cxx_api.h):",
+        "    Ort::Env env; Ort::SessionOptions options;",
+        f'    Ort::Session session(env, ORT_TSTR("{entry}"), options);',
+    ]
+    if m["layout"] == "single":
+        lines += [
+            "    // or from memory: Ort::Session session(env, bytes.data(), bytes.size(), options);",
+            "",
+            "Rust (ort crate):",
+            "    let session = ort::session::Session::builder()?",
+            f'        .commit_from_file("{entry}")?;',
+            f'    // or from memory: .commit_from_memory(&std::fs::read("{entry}")?)?',
+            "",
+            f"{entry} is self-contained: all weights are inside it, so it can also be embedded in an",
+            "application and loaded from memory (commit_from_memory / CreateSessionFromArray).",
+        ]
+    else:
+        lines += [
+            "",
+            "Rust (ort crate):",
+            "    let session = ort::session::Session::builder()?",
+            f'        .commit_from_file("{entry}")?;',
+            "",
+            f"IMPORTANT: the weights are in {m['data']}, which must stay in the same folder as {entry}",
+            "and keep its name. Load the model from its file path; it cannot be loaded from memory",
+            "(commit_from_memory / CreateSessionFromArray), because ONNX Runtime then cannot find the data file.",
+            f"重要: {m['data']} は {entry} と同じフォルダーに同じ名前で置いてください。",
+        ]
+    if m.get("ort_entry"):
+        lines += [
+            "",
+            f"{m['ort_entry']} is the same model in ONNX Runtime's ORT format (for minimal/mobile builds of",
+            "ONNX Runtime); load it the same way as the .onnx file.",
+        ]
+    lines += [
+        "",
+        "Checking this bundle",
+        "--------------------",
+        f"    onnxpack verify {name}-{m['version']}.zip          (sizes, SHA-256, archive safety)",
+        f"    onnxpack verify {name}-{m['version']}.zip --smoke  (also re-runs the recorded test inference)",
+        "",
+        f"Made by {manifest['tool']['name']} {manifest['tool']['version']}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def cli_command(options: BundleOptions) -> str:
+    """The ``onnxpack bundle …`` command line equivalent to ``options`` (for "Copy CLI command")."""
+    argv = ["onnxpack", "bundle"]
+    if options.model is not None:
+        argv.append(str(options.model))
+    argv += ["-o", str(options.out_dir), "--version", options.version]
+    if options.name:
+        argv += ["--name", options.name]
+    if options.data_dir is not None:
+        argv += ["--data-dir", str(options.data_dir)]
+    if options.previous is not None:
+        argv += ["--previous", str(options.previous)]
+    if options.target_ort:
+        argv += ["--target-ort", options.target_ort]
+    for flag, on in (
+        ("--fix-ir", options.fix_ir),
+        ("--set-model-version", options.set_model_version),
+        ("--ort-format", options.ort_format),
+        ("--compress", options.compress),
+        ("--no-smoke", not options.run_smoke),
+        ("--force", options.force),
+    ):
+        if on:
+            argv.append(flag)
+    sm = options.smoke
+    if sm is not None and options.run_smoke:
+        for k, v in sorted(getattr(sm, "dims", {}).items()):
+            argv += ["--dim", f"{k}={v}"]
+        for k, v in sorted(getattr(sm, "inputs", {}).items()):
+            argv += ["--input", f"{k}={v}"]
+        if getattr(sm, "seed", 0) != 0:
+            argv += ["--seed", str(sm.seed)]
+        if getattr(sm, "timeout", 120.0) != 120.0:
+            argv += ["--timeout", f"{sm.timeout:g}"]
+        if getattr(sm, "search", True) is False:
+            argv.append("--no-search")
+    return subprocess.list2cmdline(argv) if os.name == "nt" else shlex.join(argv)
