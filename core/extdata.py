@@ -7,8 +7,10 @@ validated bytes ourselves; nothing else in onnxpack opens an external-data file.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
+import mmap
 import os
 import re
 import stat
@@ -37,6 +39,7 @@ __all__ = [
 CHUNK = 8 * 1024 * 1024
 KNOWN_KEYS = frozenset({"location", "offset", "length", "checksum"})
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_WIN_DEVICE = re.compile(r"^(CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$)(\..*)?$", re.IGNORECASE)
 _HINT_REEXPORT = "Re-export the model, or fix the external data file next to it."
 
 
@@ -157,6 +160,18 @@ def _check_location(ref: TensorRef, location: str) -> Finding | None:
         )
     if any(p in ("", ".") for p in parts[:-1]) or parts[-1] in ("", "."):
         return bad("EXTDATA_BAD_LOCATION", "has an empty or '.' path component", _HINT_REEXPORT)
+    # Windows-only traps: ':' names an NTFS alternate data stream, device names (CON, NUL, COM1...)
+    # open devices in any folder, and trailing dots/spaces are stripped (naming another file).
+    if ":" in location:
+        return bad("EXTDATA_BAD_LOCATION", "contains ':' (an NTFS alternate data stream on Windows)", _HINT_REEXPORT)
+    for p in parts:
+        if _WIN_DEVICE.match(p):
+            return bad("EXTDATA_BAD_LOCATION", f"uses the reserved Windows device name {p!r}", _HINT_REEXPORT)
+        if p.endswith((".", " ")):
+            return bad(
+                "EXTDATA_BAD_LOCATION", f"has a component ending in a dot or space ({p!r}); Windows would "
+                "open a different file", _HINT_REEXPORT,
+            )
     return None
 
 
@@ -234,10 +249,10 @@ class _FileCheck:
             return
         self.path = cur
 
-    def sha1(self) -> str:
+    def sha1(self, cancel: CancelToken | None = None) -> str:
         assert self.path is not None
         if self._sha1 is None:
-            self._sha1 = sha1_file(self.path)
+            self._sha1 = sha1_file(self.path, cancel)
         return self._sha1
 
 
@@ -387,7 +402,7 @@ def resolve_external_data(
                                     tref.name,
                                 )
                             )
-                        elif fc.sha1() != checksum.lower():
+                        elif fc.sha1(cancel) != checksum.lower():
                             errors.append(
                                 Finding.error(
                                     "EXTDATA_CHECKSUM_MISMATCH",
@@ -436,6 +451,7 @@ class ExternalDataReader:
         table.raise_if_invalid()
         self._table = table
         self._files: dict[Path, BinaryIO] = {}
+        self._maps: dict[Path, mmap.mmap] = {}
 
     def __enter__(self) -> ExternalDataReader:
         return self
@@ -444,6 +460,10 @@ class ExternalDataReader:
         self.close()
 
     def close(self) -> None:
+        for m in self._maps.values():
+            with contextlib.suppress(BufferError):  # views still exported: released with the last one
+                m.close()
+        self._maps.clear()
         for f in self._files.values():
             f.close()
         self._files.clear()
@@ -496,6 +516,28 @@ class ExternalDataReader:
             pos += n
             remaining -= n
             yield data
+
+    def view(self, ref: ExternalRef) -> memoryview:
+        """A zero-copy, read-only view of the tensor's bytes: a memory map of the validated file.
+
+        The file is mapped once (through the descriptor opened and re-checked by this reader); the
+        view stays valid after :meth:`close` until it is released.
+        """
+        if not ref.ok or ref.path is None or ref.data_length is None:
+            raise ExternalDataError(f"Tensor {ref.ref.label} has invalid external data", _HINT_REEXPORT)
+        if ref.data_length == 0:
+            return memoryview(b"")
+        m = self._maps.get(ref.path)
+        if m is None:
+            m = self._maps[ref.path] = mmap.mmap(self._open(ref.path).fileno(), 0, access=mmap.ACCESS_READ)
+        start = ref.offset or 0
+        if start + ref.data_length > len(m):
+            raise ExternalDataError(
+                f"External data file {ref.path} got shorter while reading tensor {ref.ref.name!r}",
+                "Make sure nothing else modifies the model folder while onnxpack runs.",
+                code="EXTDATA_OUT_OF_RANGE",
+            )
+        return memoryview(m)[start : start + ref.data_length]
 
     def read(self, ref: ExternalRef, cancel: CancelToken | None = None) -> bytes:
         """The tensor's bytes in one piece (for small tensors and in-memory use)."""

@@ -1,11 +1,217 @@
-"""Placeholder for the cmd_smoke subcommands (being written; replaced by the owning issue)."""
+"""`onnxpack smoke` (run a model with ONNX Runtime, optionally compare) and `onnxpack ort` (ORT format)."""
 
 from __future__ import annotations
 
+import argparse
+import json
+from pathlib import Path
 from typing import Any
+
+from ..errors import InputError
+from ..findings import Finding
+from ..ortformat import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS, convert_to_ort
+from ..smoke import CompareResult, SmokeOptions, SmokeResult, compare_models, smoke_test
+from .env import Environment, ExitStatus
+from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table
 
 __all__ = ["register"]
 
 
+def _add_input_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-dir", metavar="DIR", help="folder holding the external data (default: the model's folder)")
+    p.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE",
+                   help="size of a symbolic dimension, e.g. --dim sequence=512 (unnamed: --dim \"x[2]=64\")")
+    p.add_argument("--input", action="append", default=[], metavar="NAME=FILE|VALUE",
+                   help="input from FILE (.npy, FILE.npz[:member], ONNX TensorProto .pb) or a scalar VALUE, "
+                        "e.g. --input sr=16000")
+    p.add_argument("--range", action="append", default=[], metavar="NAME=LO:HI",
+                   help="draw a generated input uniformly from [LO, HI) instead of the standard normal")
+    p.add_argument("--seed", type=int, default=0, help="seed of the input generator (default 0)")
+    p.add_argument("--timeout", type=float, default=120.0, metavar="S",
+                   help="time limit of the child process in seconds (default 120)")
+    p.add_argument("--recipe", metavar="FILE",
+                   help="repeat a recorded run: the 'recipe' object of a previous --json result (or the whole result)")
+
+
 def register(subparsers: Any) -> None:
-    """Add this module's subcommands to ``subparsers``."""
+    """Add `smoke` and `ort` to ``subparsers``."""
+    p = subparsers.add_parser(
+        "smoke",
+        help="run a model with ONNX Runtime (CPU) in an isolated process; optionally compare with another model",
+        description="Run MODEL once or more with generated or given inputs and report outputs, timings and "
+                    "digests. With --compare, run both models on the same inputs and compare each output. "
+                    "Exit status 0 only when the run (and comparison) passed.",
+    )
+    p.add_argument("model", metavar="MODEL", help=".onnx or .ort file, or a folder holding one model")
+    _add_input_flags(p)
+    p.add_argument("--runs", type=int, default=3, help="number of timed runs (default 3)")
+    p.add_argument("--no-search", action="store_true",
+                   help="don't try other sizes for unresolved dims when the default sizes fail")
+    p.add_argument("--compare", metavar="OTHER", help="also run OTHER on the same inputs and compare the outputs")
+    p.add_argument("--other-data-dir", metavar="DIR", help="external-data folder of OTHER")
+    p.add_argument("--atol", type=float, default=0.0, help="absolute tolerance of --compare (default 0)")
+    p.add_argument("--rtol", type=float, default=0.0, help="relative tolerance of --compare (default 0)")
+    p.add_argument("--save-outputs", metavar="DIR", help="write each output to DIR/<output name>.npy")
+    add_json_flag(p)
+    p.set_defaults(handler=_smoke)
+
+    o = subparsers.add_parser(
+        "ort",
+        help="convert a model to ORT format with onnxruntime's converter and check it against the .onnx",
+        description="Convert MODEL with `python -m onnxruntime.tools.convert_onnx_models_to_ort` (from a validated "
+                    "self-contained copy), write the .ort and required_operators.config into DIR, then run the .ort "
+                    f"and the .onnx on the same inputs (pass: atol {DEFAULT_ATOL:g}, rtol {DEFAULT_RTOL:g}).",
+    )
+    o.add_argument("model", metavar="MODEL", help=".onnx file or a folder holding one")
+    o.add_argument("-o", "--output", required=True, metavar="DIR", help="new or empty output folder")
+    o.add_argument("--optimization-style", choices=OPTIMIZATION_STYLES, default="Fixed",
+                   help="Fixed (default; CPU) or Runtime (saved runtime optimizations, for NNAPI/CoreML)")
+    o.add_argument("--target-platform", choices=TARGET_PLATFORMS, default=None, help="amd64 or arm")
+    o.add_argument("--atol", type=float, default=DEFAULT_ATOL, help=f"absolute tolerance (default {DEFAULT_ATOL:g})")
+    o.add_argument("--rtol", type=float, default=DEFAULT_RTOL, help=f"relative tolerance (default {DEFAULT_RTOL:g})")
+    _add_input_flags(o)
+    add_json_flag(o)
+    o.set_defaults(handler=_ort)
+
+
+def _options(args: argparse.Namespace, **extra: Any) -> SmokeOptions:
+    if args.recipe:
+        path = Path(args.recipe)
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_duplicates,
+                             parse_constant=_no_constant)
+        except (OSError, ValueError) as e:
+            raise InputError(f"Cannot read the recipe {path}: {e}", "Give a JSON file written by onnxpack --json.",
+                             code="RECIPE") from None
+        if isinstance(doc, dict) and "recipe" in doc:
+            doc = doc["recipe"]
+        if isinstance(doc, dict) and "original" in doc:
+            doc = doc["original"].get("recipe", doc)
+        if not isinstance(doc, dict):
+            raise InputError(f"{path} holds no recipe object", "Give a JSON file written by onnxpack --json.",
+                             code="RECIPE")
+        opts = SmokeOptions.from_recipe(doc, path.parent)
+        # Explicit flags still win over the recipe.
+        cli = SmokeOptions.from_cli(dims=args.dim, inputs=args.input, ranges=args.range)
+        opts.dims.update(cli.dims)
+        opts.inputs.update(cli.inputs)
+        opts.ranges.update(cli.ranges)
+        opts.timeout = args.timeout
+        for k, v in extra.items():
+            setattr(opts, k, v)
+        return opts
+    return SmokeOptions.from_cli(dims=args.dim, inputs=args.input, ranges=args.range, seed=args.seed,
+                                 timeout=args.timeout, **extra)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"duplicate key {k!r}")
+        out[k] = v
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _ms(s: float | None) -> str:
+    return "-" if s is None else (f"{s * 1000:.1f} ms" if s < 1 else f"{s:.2f} s")
+
+
+def _print_result(env: Environment, r: SmokeResult, title: str) -> None:
+    w = env.stdout.write
+    w(f"{title}: {'PASSED' if r.ok else 'FAILED'}\n")
+    w(f"  ONNX Runtime {r.ort_version}, {r.provider}" + (f" ({r.load})" if r.load else "") + "\n")
+    if r.session_create_s is not None:
+        w(f"  session {_ms(r.session_create_s)}, first run {_ms(r.first_run_s)}, "
+          f"median of {len(r.run_times)} run(s) {_ms(r.median_run_s)}\n")
+    rows = []
+    for name, e in r.recipe.get("inputs", {}).items():
+        src = e.get("source")
+        file_text = f"{e.get('file')}" + (f":{e.get('member')}" if e.get("member") else "")
+        what = {"generated": e.get("distribution"), "value": f"value {e.get('value')}", "file": file_text}.get(
+            src, e.get("reason")
+        )
+        rows.append([name, e.get("dtype", ""), _shape(e.get("shape")), src, what])
+    if rows:
+        w("  inputs:\n")
+        print_table(env, ["name", "dtype", "shape", "source", "details"], rows, indent="    ")
+    dims = r.recipe.get("dims") or {}
+    if dims:
+        srcs = r.recipe.get("dim_sources") or {}
+        w("  dims: " + ", ".join(f"{k}={v} ({srcs.get(k, '?')})" for k, v in dims.items()) + "\n")
+    if r.outputs:
+        w("  outputs:\n")
+        print_table(env, ["name", "type", "shape", "finite", "sha256"], [
+            [o["name"], o["elem_type"], _shape(o.get("shape")), {True: "yes", False: "NO", None: "-"}[o.get("finite")],
+             o["sha256"][:16] + "…"] for o in r.outputs
+        ], indent="    ")
+    for name, p in r.saved_outputs.items():
+        w(f"  saved {name} -> {p}\n")
+
+
+def _shape(s: Any) -> str:
+    return "[" + ", ".join(str(x) for x in s) + "]" if isinstance(s, list) else "-"
+
+
+def _print_compare(env: Environment, c: CompareResult) -> None:
+    _print_result(env, c.original, f"Original {Path(c.original.model).name}")
+    if c.other is not None:
+        _print_result(env, c.other, f"Other {Path(c.other.model).name}")
+    if c.outputs:
+        env.stdout.write(f"Comparison (atol={c.atol:g}, rtol={c.rtol:g}): "
+                         f"{'bitwise identical' if c.bitwise_equal else ('PASSED' if c.ok else 'FAILED')}\n")
+        print_table(env, ["output", "bitwise", "max abs", "max rel", "pass"], [
+            [r["name"], "yes" if r["bitwise_equal"] else "no", _num(r["max_abs"]), _num(r["max_rel"]),
+             ("yes" if r["within_tolerance"] else "NO") + (f" ({r['problem']})" if r.get("problem") else "")]
+            for r in c.outputs
+        ])
+
+
+def _num(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3g}"
+
+
+def _findings(env: Environment, findings: list[Finding]) -> None:
+    env.stdout.write("Findings:\n")
+    print_findings(env, findings)
+
+
+def _smoke(args: argparse.Namespace, env: Environment) -> int:
+    opts = _options(args, runs=args.runs, search=not args.no_search, atol=args.atol, rtol=args.rtol)
+    if args.compare:
+        c = compare_models(args.model, args.compare, data_dir=args.data_dir, other_data_dir=args.other_data_dir,
+                           options=opts, save_outputs_to=args.save_outputs)
+        if args.json:
+            emit_json(env, c.to_dict())
+        else:
+            _print_compare(env, c)
+            _findings(env, c.findings)
+        return ExitStatus.OK if c.ok else ExitStatus.FINDINGS
+    r = smoke_test(args.model, args.data_dir, options=opts, save_outputs_to=args.save_outputs)
+    if args.json:
+        emit_json(env, r.to_dict())
+    else:
+        _print_result(env, r, f"Smoke run of {Path(r.model).name}")
+        _findings(env, r.findings)
+    return ExitStatus.OK if r.ok else ExitStatus.FINDINGS
+
+
+def _ort(args: argparse.Namespace, env: Environment) -> int:
+    opts = _options(args)
+    res = convert_to_ort(args.model, args.output, args.data_dir, optimization_style=args.optimization_style,
+                         target_platform=args.target_platform, options=opts, atol=args.atol, rtol=args.rtol)
+    if args.json:
+        emit_json(env, res.to_dict())
+        return ExitStatus.OK if res.ok else ExitStatus.FINDINGS
+    w = env.stdout.write
+    w(f"ORT format ({res.optimization_style}"
+      + (f", {res.target_platform}" if res.target_platform else "") + f") written to {res.out_dir}\n")
+    print_table(env, ["file", "size"], [[f["name"], format_bytes(f["size"])] for f in res.files])
+    _print_compare(env, res.compare)
+    _findings(env, res.findings)
+    w(f"ORT-format check: {'PASSED' if res.ok else 'FAILED'}\n")
+    return ExitStatus.OK if res.ok else ExitStatus.FINDINGS

@@ -1,0 +1,742 @@
+"""Smoke-run a model with ONNX Runtime on the CPU in an isolated child process, and compare two models."""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import re
+import signal
+import tempfile
+import time
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .atomic import atomic_file, check_output_path, output_error_from_oserror
+from .errors import (
+    Cancelled,
+    ExternalDataError,
+    InputError,
+    ModelFormatError,
+    OnnxpackError,
+    OutputError,
+    RuntimeFailure,
+)
+from .findings import Finding, Severity
+from .inputs import DEFAULT_DIM, InputSpec, LoadedInput, load_input_file, parse_dim, parse_range
+from .modelfile import FileKind, ModelLocation, load_structure, locate_model, sniff
+from .progress import CancelToken, ProgressCallback, report
+
+__all__ = [
+    "RECIPE_SCHEMA",
+    "SCHEMA",
+    "CompareResult",
+    "SmokeOptions",
+    "SmokeResult",
+    "compare_models",
+    "run_in_child",
+    "safe_output_filename",
+    "save_outputs",
+    "smoke_test",
+]
+
+SCHEMA = "onnxpack.smoke/1"
+RECIPE_SCHEMA = "onnxpack.smoke-recipe/1"
+_STAGE = "smoke"
+#: Test-only fault injection passed to the child ({"action": "segfault"|"sleep"|"raise", "when": ...}).
+_TEST_HOOK: dict[str, Any] | None = None
+
+
+@dataclass
+class SmokeOptions:
+    """How to run: dims, per-input files/values, seed, number of runs, time limit, search, tolerances.
+
+    ``inputs`` maps an input name to a file (``x.npy``, ``d.npz:member``, ``t.pb``) or a scalar value
+    (``"16000"``); relative paths are resolved against ``base_dir`` (default: the current folder).
+    ``ranges`` gives a per-input ``(lo, hi)`` for generated values. ``input_digests`` are SHA-256
+    values the supplied files must have (filled by :meth:`from_recipe`). ``atol``/``rtol`` are the
+    pass line of :func:`compare_models` (0/0: values must be equal).
+    """
+
+    dims: dict[str, int] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)
+    seed: int = 0
+    runs: int = 3
+    timeout: float = 120.0
+    search: bool = True
+    atol: float = 0.0
+    rtol: float = 0.0
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+    default_dim: int = DEFAULT_DIM
+    input_digests: dict[str, str] = field(default_factory=dict)
+    base_dir: Path | None = None
+
+    def validate(self) -> None:
+        """Raise InputError (exit 2) for values that cannot work."""
+
+        def bad(what: str, hint: str) -> InputError:
+            return InputError(what, hint, code="USAGE")
+
+        if not isinstance(self.runs, int) or self.runs < 1 or self.runs > 10000:
+            raise bad(f"--runs must be between 1 and 10000 (got {self.runs})", "Example: --runs 5")
+        if not isinstance(self.seed, int) or self.seed < 0:
+            raise bad(f"--seed must be a non-negative integer (got {self.seed})", "Example: --seed 0")
+        if not (isinstance(self.timeout, (int, float)) and math.isfinite(self.timeout) and self.timeout > 0):
+            raise bad(f"--timeout must be a positive number of seconds (got {self.timeout})", "Example: --timeout 600")
+        for name, v in (("--atol", self.atol), ("--rtol", self.rtol)):
+            if not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
+                raise bad(f"{name} must be a finite number ≥ 0 (got {v})", f"Example: {name} 1e-5")
+        for k, d in self.dims.items():
+            if not isinstance(d, int) or d < 0:
+                raise bad(f"--dim {k}={d}: the value must be an integer ≥ 0", "Example: --dim sequence=512")
+        if not isinstance(self.default_dim, int) or self.default_dim < 0:
+            raise bad(f"default dim must be an integer ≥ 0 (got {self.default_dim})", "Use 1.")
+        for k, (lo, hi) in self.ranges.items():
+            if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
+                raise bad(f"--range {k}={lo}:{hi}: need finite LO ≤ HI", "Example: --range x=0:1")
+
+    @classmethod
+    def from_cli(
+        cls,
+        *,
+        dims: list[str] | None = None,
+        inputs: list[str] | None = None,
+        ranges: list[str] | None = None,
+        **kw: Any,
+    ) -> SmokeOptions:
+        """Build options from the command line's repeated NAME=VALUE strings."""
+        from .inputs import parse_input
+
+        d = dict(parse_dim(x) for x in dims or [])
+        i = dict(parse_input(x) for x in inputs or [])
+        r = dict(parse_range(x) for x in ranges or [])
+        return cls(dims=d, inputs=i, ranges=r, **kw)
+
+    def to_recipe(self) -> dict[str, Any]:
+        """The recipe these options describe (a completed one comes with each SmokeResult)."""
+        return {
+            "schema": RECIPE_SCHEMA,
+            "seed": self.seed,
+            "runs": self.runs,
+            "default_dim": self.default_dim,
+            "search": self.search,
+            "dims": dict(self.dims),
+            "ranges": {k: [lo, hi] for k, (lo, hi) in self.ranges.items()},
+            "inputs": {
+                k: {"source": "spec", "spec": v}
+                | ({"sha256": self.input_digests[k]} if k in self.input_digests else {})
+                for k, v in self.inputs.items()
+            },
+            "atol": self.atol,
+            "rtol": self.rtol,
+        }
+
+    @classmethod
+    def from_recipe(cls, d: Mapping[str, Any], base_dir: Path | None = None) -> SmokeOptions:
+        """Options that repeat a recorded run; relative input files are resolved against ``base_dir``.
+
+        Every dimension the recorded run used is fixed, so no search is needed again; supplied files
+        must still have the recorded SHA-256.
+        """
+        try:
+            if d.get("schema") not in (RECIPE_SCHEMA, None):
+                raise ValueError(f"unknown recipe schema {d.get('schema')!r}")
+            inputs: dict[str, str] = {}
+            digests: dict[str, str] = {}
+            for name, e in (d.get("inputs") or {}).items():
+                src = e.get("source")
+                if src == "file":
+                    inputs[name] = str(e["file"]) + (f":{e['member']}" if e.get("format") == "npz" and e.get("member")
+                                                     else "")
+                    digests[name] = str(e["sha256"])
+                elif src == "value":
+                    inputs[name] = str(e["value"])
+                elif src == "spec":
+                    inputs[name] = str(e["spec"])
+                    if e.get("sha256"):
+                        digests[name] = str(e["sha256"])
+            opts = cls(
+                dims={str(k): int(v) for k, v in (d.get("dims") or {}).items()},
+                inputs=inputs,
+                seed=int(d.get("seed", 0)),
+                runs=int(d.get("runs", 3)),
+                search=bool(d.get("search", True)),
+                atol=float(d.get("atol", 0.0)),
+                rtol=float(d.get("rtol", 0.0)),
+                ranges={str(k): (float(v[0]), float(v[1])) for k, v in (d.get("ranges") or {}).items()},
+                default_dim=int(d.get("default_dim", DEFAULT_DIM)),
+                input_digests=digests,
+                base_dir=base_dir,
+            )
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            raise InputError(f"The smoke recipe is not valid: {e}", "Use a recipe written by onnxpack.",
+                             code="RECIPE") from None
+        opts.validate()
+        return opts
+
+    def to_job(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "runs": self.runs,
+            "search": self.search,
+            "default_dim": self.default_dim,
+            "dims": dict(self.dims),
+            "ranges": {k: [lo, hi] for k, (lo, hi) in self.ranges.items()},
+            "atol": float(self.atol),
+            "rtol": float(self.rtol),
+        }
+
+
+@dataclass
+class SmokeResult:
+    """Outcome of one smoke run (see to_dict() for the JSON form, schema onnxpack.smoke/1)."""
+
+    model: str
+    ok: bool
+    ort_version: str
+    provider: str
+    session_create_s: float | None
+    first_run_s: float | None
+    median_run_s: float | None
+    run_times: list[float]
+    outputs: list[dict[str, Any]]
+    recipe: dict[str, Any]
+    search: dict[str, Any]
+    findings: list[Finding]
+    load: str = ""
+    saved_outputs: dict[str, str] = field(default_factory=dict)
+    error: str | None = None  # ORT's message when the run failed
+
+    @property
+    def inputs(self) -> dict[str, dict[str, Any]]:
+        return dict(self.recipe.get("inputs", {}))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA,
+            "ok": self.ok,
+            "model": self.model,
+            "ort_version": self.ort_version,
+            "provider": self.provider,
+            "load": self.load,
+            "timings": {
+                "session_create_s": self.session_create_s,
+                "first_run_s": self.first_run_s,
+                "median_run_s": self.median_run_s,
+                "runs": len(self.run_times),
+                "run_times_s": list(self.run_times),
+            },
+            "outputs": self.outputs,
+            "recipe": self.recipe,
+            "search": self.search,
+            "error": self.error,
+            "saved_outputs": self.saved_outputs,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+@dataclass
+class CompareResult:
+    """Outcome of running two models on the same inputs."""
+
+    ok: bool
+    original: SmokeResult
+    other: SmokeResult | None
+    outputs: list[dict[str, Any]]  # name, bitwise_equal, max_abs, max_rel, mismatched, within_tolerance, problem
+    atol: float
+    rtol: float
+    findings: list[Finding]
+
+    @property
+    def bitwise_equal(self) -> bool:
+        """True when every output of both models is bit-for-bit identical."""
+        return bool(self.outputs) and self.other is not None and all(r["bitwise_equal"] for r in self.outputs)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA,
+            "ok": self.ok,
+            "kind": "compare",
+            "original": self.original.to_dict(),
+            "other": None if self.other is None else self.other.to_dict(),
+            "compare": {
+                "bitwise_equal": self.bitwise_equal,
+                "atol": self.atol,
+                "rtol": self.rtol,
+                "outputs": self.outputs,
+            },
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+# ---------------------------------------------------------------------------------------------- child
+
+_ERRORS: dict[str, type[OnnxpackError]] = {
+    c.__name__: c for c in (InputError, ModelFormatError, ExternalDataError, OutputError, RuntimeFailure, Cancelled)
+}
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is None:
+        return "it stopped responding"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"it was killed by {name}" + (" (a crash in native code)" if name in ("SIGSEGV", "SIGBUS", "SIGILL",
+                                                                                    "SIGFPE", "SIGABRT") else "")
+    if code in (0xC0000005, -1073741819):
+        return "it crashed with an access violation (0xC0000005)"
+    return f"it exited with status {code}"
+
+
+def run_in_child(
+    target: Callable[[Any, dict[str, Any]], None],
+    job: dict[str, Any],
+    *,
+    timeout: float,
+    what: str,
+    cancel: CancelToken | None = None,
+    progress: ProgressCallback | None = None,
+    stage: str = _STAGE,
+) -> Any:
+    """Run ``target(conn, job)`` in a 'spawn' child; return its ('result', payload) payload.
+
+    The child sends ('stage', text), ('progress', {done,total,message}), then ('result', x) or
+    ('error', {class, code, message, hint, details}). A crash, a time-out or cancellation kills the
+    child and raises RuntimeFailure / Cancelled; the caller's process is never affected.
+    """
+    ctx = multiprocessing.get_context("spawn")
+    recv_conn, send_conn = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=target, args=(send_conn, job), daemon=True, name="onnxpack-child")
+    current = "starting the child process"
+    proc.start()
+    send_conn.close()
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            if cancel is not None and cancel.cancelled:
+                raise Cancelled(f"Cancelled while {current}.")
+            got = recv_conn.poll(0.05)
+            if got:
+                try:
+                    kind, payload = recv_conn.recv()
+                except (EOFError, OSError):
+                    got = False
+                else:
+                    if kind == "stage":
+                        current = str(payload)
+                        report(progress, stage, 0, 0, current)
+                    elif kind == "progress":
+                        report(progress, stage, int(payload["done"]), int(payload["total"]), str(payload["message"]))
+                    elif kind == "result":
+                        return payload
+                    elif kind == "error":
+                        cls = _ERRORS.get(str(payload.get("class")), RuntimeFailure)
+                        raise cls(str(payload.get("message")), payload.get("hint"), code=payload.get("code"),
+                                  details=payload.get("details"))
+                    continue
+            if not got and not proc.is_alive():
+                proc.join(1)
+                raise RuntimeFailure(
+                    f"ONNX Runtime failed hard while {current} ({what}): {_describe_exit(proc.exitcode)}. "
+                    "onnxpack itself is unaffected.",
+                    "The model is probably malformed or triggers an ONNX Runtime bug. Run `onnxpack check` on it, "
+                    "or try another onnxruntime version.",
+                    code="SMOKE_CRASH",
+                    details=f"exit code {proc.exitcode}",
+                )
+            if time.monotonic() > deadline:
+                raise RuntimeFailure(
+                    f"{what} did not finish within {timeout:g} s (it was {current}); the child process was stopped",
+                    "Raise the limit with --timeout SECONDS (loading a large model can take minutes), or use "
+                    "smaller sizes with --dim NAME=VALUE.",
+                    code="SMOKE_TIMEOUT",
+                )
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+        recv_conn.close()
+        if hasattr(proc, "close") and not proc.is_alive():
+            proc.close()
+
+
+# --------------------------------------------------------------------------------------------- parent
+
+
+@dataclass
+class _Prepared:
+    location: ModelLocation
+    spec: dict[str, Any]
+    protected: list[Path]  # files that must never be written (model + its data files)
+
+
+def _prepare_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None, label: str) -> _Prepared:
+    """Locate and validate a model in the parent, so bad input fails fast with a clear message."""
+    from .extdata import resolve_external_data
+
+    loc = locate_model(path, data_dir)
+    kind = sniff(loc.model)
+    protected = [loc.model]
+    if kind is FileKind.ORT:
+        spec = {"path": str(loc.model), "data_dir": str(loc.data_dir), "kind": "ort", "label": loc.model.name}
+    else:
+        model = load_structure(loc.model)  # raises ModelFormatError for empty/text/zip/garbage
+        table = resolve_external_data(model, loc.data_dir)
+        table.raise_if_invalid()
+        protected += [loc.data_dir / name for name in table.files]
+        spec = {"path": str(loc.model), "data_dir": str(loc.data_dir), "kind": "onnx", "label": loc.model.name}
+    if label:
+        spec["label"] = f"{label} {loc.model.name}"
+    return _Prepared(loc, spec, protected)
+
+
+def _load_inputs(options: SmokeOptions) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, str], list[LoadedInput]]:
+    supplied: dict[str, np.ndarray[Any, Any]] = {}
+    values: dict[str, str] = {}
+    loaded: list[LoadedInput] = []
+    for name, text in options.inputs.items():
+        spec = InputSpec.parse(name, text, options.base_dir)
+        if spec.file is None:
+            assert spec.value is not None
+            values[name] = spec.value
+            continue
+        li = load_input_file(spec)
+        want = options.input_digests.get(name)
+        if want and want.lower() != li.sha256:
+            raise InputError(
+                f"--input {name}: {spec.file} has SHA-256 {li.sha256}, but the recipe recorded {want}",
+                "The input file changed since the recorded run; use the original file.",
+                code="INPUT_DIGEST",
+            )
+        if li.array.dtype.kind == "U" or li.array.dtype.kind == "S":
+            li.array = li.array.astype(object)
+        supplied[name] = li.array
+        loaded.append(li)
+    return supplied, values, loaded
+
+
+def _make_job(models: list[_Prepared], options: SmokeOptions, supplied: dict[str, Any], values: dict[str, str],
+              empty_dir: str, return_outputs: bool) -> dict[str, Any]:
+    opts = options.to_job()
+    opts["values"] = values
+    return {
+        "models": [m.spec for m in models],
+        "options": opts,
+        "supplied": supplied,
+        "empty_dir": empty_dir,
+        "return_outputs": return_outputs,
+        "hook": _TEST_HOOK,
+    }
+
+
+def _recipe(raw: dict[str, Any], options: SmokeOptions, loaded: list[LoadedInput]) -> dict[str, Any]:
+    inputs = dict(raw.get("inputs") or {})
+    for li in loaded:
+        inputs[li.name] = li.recipe()
+    return {
+        "schema": RECIPE_SCHEMA,
+        "seed": options.seed,
+        "runs": options.runs,
+        "default_dim": options.default_dim,
+        "search": options.search,
+        "dims": dict(raw.get("dims") or {}),
+        "dim_sources": dict(raw.get("dim_sources") or {}),
+        "ranges": {k: [lo, hi] for k, (lo, hi) in options.ranges.items()},
+        "inputs": inputs,
+        "atol": options.atol,
+        "rtol": options.rtol,
+    }
+
+
+def _fmt_shape(shape: Any) -> str:
+    return "[" + ",".join(str(s) for s in shape) + "]" if isinstance(shape, list) else "?"
+
+
+def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions) -> Finding:
+    fail = raw["failure"]
+    if fail["kind"] == "inputs":
+        return Finding.error(
+            "SMOKE_INPUT_UNSUPPORTED",
+            f"{model_name}: cannot build inputs: {fail['message']}",
+            "Only tensor inputs of numeric, bool and string types can be generated or loaded.",
+            model_name,
+        )
+    inputs = fail.get("inputs") or {}
+    gen = [f"{n} {e.get('dtype')}{_fmt_shape(e.get('shape'))}" for n, e in inputs.items()
+           if e.get("source") == "generated"]
+    dims = fail.get("dims") or {}
+    srcs = fail.get("dim_sources") or {}
+    guessed = {k: v for k, v in dims.items() if srcs.get(k) in ("default", "search")}
+    parts = [f"{model_name}: ONNX Runtime rejected the run: {fail['message']}"]
+    if gen:
+        parts.append("Generated inputs: " + ", ".join(gen) + ".")
+    if guessed:
+        parts.append("Dims not given: " + ", ".join(f"{k}={v}" for k, v in guessed.items()) + ".")
+    attempts = raw.get("search", {}).get("attempts") or []
+    if attempts:
+        tried = sorted({v for a in attempts for v in a["dims"].values()})
+        parts.append(f"The automatic search tried {len(attempts)} more size(s) ({', '.join(map(str, tried))}) "
+                     "without success.")
+    hints = []
+    named = [k for k in guessed if not k.endswith("]")]
+    if guessed:
+        k = named[0] if named else next(iter(guessed))
+        hints.append(f"give real sizes, e.g. --dim {k}=512" if named else f'give real sizes, e.g. --dim "{k}=512"')
+    scalars = [n for n, e in inputs.items() if e.get("source") == "generated" and isinstance(e.get("shape"), list)
+               and math.prod(e["shape"]) <= 1 and len(e["shape"]) <= 1]
+    if scalars:
+        hints.append(f"give real values for scalar inputs, e.g. --input {scalars[0]}=16000")
+    hints.append("or supply real data with --input NAME=FILE.npy (.npz, .pb)")
+    if not options.search and guessed:
+        hints.append("or drop --no-search to let onnxpack try common sizes")
+    return Finding.error("SMOKE_RUN_FAILED", " ".join(parts), "; ".join(hints).capitalize() + ".", model_name)
+
+
+def _output_findings(desc: dict[str, Any], model_name: str) -> list[Finding]:
+    out: list[Finding] = []
+    for o in desc["outputs"]:
+        if o.get("finite") is False:
+            out.append(Finding.warning(
+                "SMOKE_NON_FINITE",
+                f"{model_name}: output {o['name']} has {o['nan_count']} NaN and {o['inf_count']} Inf value(s) "
+                f"out of {o['size']}",
+                "Check the model with real inputs (--input NAME=FILE); generated random inputs can also overflow.",
+                o["name"],
+            ))
+        if o.get("constant"):
+            out.append(Finding.info(
+                "SMOKE_CONSTANT_OUTPUT",
+                f"{model_name}: output {o['name']} is constant everywhere ({o.get('constant_value')!s})",
+                "This can be normal (e.g. a mask); otherwise the model may ignore its input.",
+                o["name"],
+            ))
+    for name in desc.get("nondeterministic") or []:
+        out.append(Finding.warning(
+            "SMOKE_NONDETERMINISTIC",
+            f"{model_name}: output {name} differs between runs on the same inputs",
+            "The model is non-deterministic (random ops?); equality checks against it are not meaningful.",
+            name,
+        ))
+    return out
+
+
+def _input_findings(recipe: dict[str, Any], model_name: str) -> list[Finding]:
+    out: list[Finding] = []
+    for name, e in recipe["inputs"].items():
+        if e.get("source") == "omitted":
+            out.append(Finding.info("SMOKE_INPUT_OMITTED", f"{model_name}: optional input {name} was not fed",
+                                    f"Feed it with --input {name}=FILE.npy to test that path.", name))
+        elif e.get("source") == "initializer":
+            out.append(Finding.info(
+                "SMOKE_INPUT_DEFAULT",
+                f"{model_name}: input {name} has a default value (an initializer of the same name); "
+                "the default was used",
+                f"Override it with --input {name}=FILE.npy.", name))
+    return out
+
+
+def _smoke_result(raw: dict[str, Any], index: int, prepared: _Prepared, options: SmokeOptions,
+                  loaded: list[LoadedInput]) -> SmokeResult:
+    name = prepared.location.model.name
+    recipe = _recipe(raw, options, loaded)
+    findings = _input_findings(recipe, name)
+    search = dict(raw.get("search") or {})
+    models = raw.get("models") or []
+    if raw.get("failure") is not None and index == 0:
+        findings.append(_failure_finding(raw, name, options))
+        return SmokeResult(str(prepared.location.model), False, raw["ort_version"], raw["provider"], None, None, None,
+                           [], [], recipe, search, findings, error=raw["failure"]["message"])
+    desc = models[index]
+    if index == 0 and search.get("found"):
+        found = search["found"]
+        flags = " ".join(f"--dim {k}={v}" if not k.endswith("]") else f'--dim "{k}={v}"' for k, v in found.items())
+        findings.append(Finding.warning(
+            "SMOKE_DIMS_SEARCHED",
+            f"{name}: the run failed with the default sizes ({search.get('initial_error')}); it passed with "
+            + ", ".join(f"{k}={v}" for k, v in found.items())
+            + f" after {len(search.get('attempts') or [])} attempt(s)",
+            f"Pass {flags} to use these sizes directly (or the model's real sizes).",
+            name,
+        ))
+    findings += _output_findings(desc, name)
+    ok = not any(f.severity is Severity.ERROR for f in findings)
+    return SmokeResult(
+        str(prepared.location.model), ok, raw["ort_version"], raw["provider"], desc["create_s"], desc["first_run_s"],
+        desc["median_run_s"], list(desc["run_times"]), list(desc["outputs"]), recipe, search, findings,
+        load=desc.get("load", ""),
+    )
+
+
+_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)), *(f"LPT{i}" for i in range(10))}
+
+
+def safe_output_filename(name: str, taken: set[str]) -> str:
+    """A file name for output ``name``: ``<name>.npy`` with anything unsafe replaced by ``_``.
+
+    Path separators, ``..``, control characters, Windows-reserved names and case-insensitive
+    collisions are neutralised; ``taken`` (case-folded names) is updated.
+    """
+    base = unicodedata.normalize("NFC", name)
+    base = re.sub(r"[^\w.\-]+", "_", base)
+    base = base.strip(". ") or "output"
+    if base.split(".")[0].upper() in _RESERVED:
+        base = "_" + base
+    base = base[:150]
+    fname = base + ".npy"
+    i = 2
+    while fname.casefold() in taken:
+        fname = f"{base}_{i}.npy"
+        i += 1
+    taken.add(fname.casefold())
+    return fname
+
+
+def save_outputs(arrays: Mapping[str, Any], out_dir: Path, *, protected: list[Path] | None = None) -> dict[str, str]:
+    """Write each output to ``out_dir/<output name>.npy`` (atomically); return {output name: file path}.
+
+    ``out_dir`` is created if missing (its parent must exist). String outputs are saved as numpy
+    unicode arrays (never pickled objects); sequences and maps are not saved.
+    """
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"--save-outputs {out_dir} is a file, not a folder", "Give a folder.", code="OUTPUT_IS_FILE")
+    if not out_dir.exists():
+        if not out_dir.parent.is_dir():
+            raise OutputError(f"The parent folder of {out_dir} does not exist", "Create it first.",
+                              code="OUTPUT_NO_FOLDER")
+        try:
+            out_dir.mkdir()
+        except OSError as e:
+            raise output_error_from_oserror(e, out_dir) from None
+    real_dir = Path(os.path.realpath(out_dir))
+    taken: set[str] = set()
+    written: dict[str, str] = {}
+    for name, value in arrays.items():
+        if not isinstance(value, np.ndarray):
+            continue
+        fname = safe_output_filename(name, taken)
+        dest = out_dir / fname
+        if Path(os.path.realpath(dest)).parent != real_dir:
+            raise OutputError(f"Output name {name!r} would be written outside {out_dir}", "Rename the output.",
+                              code="OUTPUT_ESCAPES")
+        check_output_path(dest, protected or [])
+        arr = value.astype(str) if value.dtype.kind in "OS" else value
+        with atomic_file(dest) as f:
+            np.save(f, np.ascontiguousarray(arr), allow_pickle=False)
+        written[name] = str(dest)
+    return written
+
+
+def _execute(models: list[_Prepared], options: SmokeOptions, *, return_outputs: bool,
+             progress: ProgressCallback | None, cancel: CancelToken | None) -> tuple[dict[str, Any], list[LoadedInput]]:
+    from .smoke_child import child_main
+
+    supplied, values, loaded = _load_inputs(options)
+    with tempfile.TemporaryDirectory(prefix="onnxpack-smoke-") as empty_dir:
+        job = _make_job(models, options, supplied, values, empty_dir, return_outputs)
+        what = f"The smoke run of {models[0].location.model.name}"
+        if len(models) > 1:
+            what = f"The comparison of {models[0].location.model.name} with {models[1].location.model.name}"
+        raw = run_in_child(child_main, job, timeout=float(options.timeout), what=what, cancel=cancel,
+                           progress=progress)
+    return raw, loaded
+
+
+def smoke_test(
+    path: str | os.PathLike[str],
+    data_dir: str | os.PathLike[str] | None = None,
+    *,
+    options: SmokeOptions | None = None,
+    save_outputs_to: str | os.PathLike[str] | None = None,
+    progress: ProgressCallback | None = None,
+    cancel: CancelToken | None = None,
+) -> SmokeResult:
+    """Run ``path`` (.onnx with validated external data, or .ort) with ONNX Runtime on the CPU.
+
+    The session lives in a child process with ``options.timeout``; a crash or time-out raises
+    RuntimeFailure, a model ORT cannot load raises RuntimeFailure (code ORT_LOAD), bad external data
+    ExternalDataError. A run that fails on the generated inputs (after the bounded size search)
+    returns ``ok=False`` with an error finding that names the flags to try.
+    """
+    options = options or SmokeOptions()
+    options.validate()
+    prepared = _prepare_model(path, data_dir, "")
+    raw, loaded = _execute([prepared], options, return_outputs=save_outputs_to is not None, progress=progress,
+                           cancel=cancel)
+    result = _smoke_result(raw, 0, prepared, options, loaded)
+    if save_outputs_to is not None and raw.get("arrays"):
+        result.saved_outputs = save_outputs(raw["arrays"], Path(save_outputs_to), protected=prepared.protected)
+    return result
+
+
+def compare_models(
+    original: str | os.PathLike[str],
+    other: str | os.PathLike[str],
+    *,
+    data_dir: str | os.PathLike[str] | None = None,
+    other_data_dir: str | os.PathLike[str] | None = None,
+    options: SmokeOptions | None = None,
+    save_outputs_to: str | os.PathLike[str] | None = None,
+    progress: ProgressCallback | None = None,
+    cancel: CancelToken | None = None,
+) -> CompareResult:
+    """Run both models in one child on the same inputs (generated for ``original``) and compare outputs.
+
+    Per output: bitwise equality, else max absolute / relative difference; the pass line is
+    ``|other - original| <= atol + rtol * |original|`` (options.atol/rtol; 0/0 = equal values).
+    The sessions are created one after the other, so only one model is in memory at a time.
+    """
+    options = options or SmokeOptions()
+    options.validate()
+    first = _prepare_model(original, data_dir, "original")
+    second = _prepare_model(other, other_data_dir, "other")
+    if first.location.model == second.location.model and first.location.data_dir == second.location.data_dir:
+        raise InputError(f"Both models are the same file: {first.location.model}",
+                         "Compare the original with a different file (e.g. the merged copy).", code="USAGE")
+    raw, loaded = _execute([first, second], options, return_outputs=save_outputs_to is not None,
+                           progress=progress, cancel=cancel)
+    orig = _smoke_result(raw, 0, first, options, loaded)
+    if save_outputs_to is not None and raw.get("arrays"):
+        orig.saved_outputs = save_outputs(raw["arrays"], Path(save_outputs_to), protected=first.protected)
+    if raw.get("compare") is None:
+        return CompareResult(False, orig, None, [], options.atol, options.rtol, list(orig.findings))
+    oth = _smoke_result(raw, 1, second, options, loaded)
+    rows = list(raw["compare"]["outputs"])
+    findings: list[Finding] = []
+    tol = f"atol={options.atol:g}, rtol={options.rtol:g}"
+    nondet = set(orig_nd for o in raw["models"] for orig_nd in o.get("nondeterministic") or [])
+    for r in rows:
+        n = r["name"]
+        if r["problem"] == "missing in the other model":
+            findings.append(Finding.error("COMPARE_MISSING_OUTPUT", f"Output {n} of the original is missing in "
+                                          f"{second.location.model.name}", "Compare models with the same outputs.", n))
+        elif not r["within_tolerance"]:
+            detail = r["problem"] or (f"max abs diff {r['max_abs']:.6g}, max rel diff {r['max_rel']:.6g}, "
+                                      f"{r['mismatched']} value(s) outside the tolerance")
+            hint = (f"Tolerance is {tol}; raise --atol/--rtol if small differences are expected "
+                    "(e.g. an optimized graph).")
+            if n in nondet:
+                hint = "The output is non-deterministic, so runs differ anyway. " + hint
+            findings.append(Finding.error("COMPARE_MISMATCH", f"Output {n} differs: {detail}", hint, n))
+        elif not r["bitwise_equal"]:
+            findings.append(Finding.info(
+                "COMPARE_NOT_BITWISE",
+                f"Output {n} is within the tolerance ({tol}) but not bitwise identical "
+                f"(max abs diff {r['max_abs']:.6g}, max rel diff {r['max_rel']:.6g})",
+                "Expected for re-optimized graphs; a merged copy of the same model should be bitwise identical.",
+                n,
+            ))
+    for n in raw["compare"].get("extra_outputs") or []:
+        findings.append(Finding.warning("COMPARE_EXTRA_OUTPUT", f"{second.location.model.name} has an output {n} "
+                                        "that the original lacks", "Compare models with the same outputs.", n))
+    all_findings = orig.findings + oth.findings + findings
+    ok = orig.ok and oth.ok and not any(f.severity is Severity.ERROR for f in findings)
+    return CompareResult(ok, orig, oth, rows, options.atol, options.rtol, all_findings)
