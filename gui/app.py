@@ -1,0 +1,75 @@
+"""GUI entry point: ``create_app(argv)`` builds the QApplication, ``run()`` shows the window (onnxpack-gui)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from core import __version__
+
+from . import i18n
+from .crash import install_excepthook
+from .icons import app_icon
+from .settings import AppSettings
+
+__all__ = ["create_app", "main", "run"]
+
+ORGANIZATION = "onnxpack"
+APPLICATION = "onnxpack"
+
+
+def create_app(argv: Sequence[str] | None = None) -> QApplication:
+    """Create (or return the existing) QApplication, named for QSettings/QStandardPaths, with the
+    app icon and the translators for the saved language choice (or the system language)."""
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        app = existing
+    else:
+        # Qt 6 is always high-DPI aware; pass fractional scale factors (125 %, 150 %) through unrounded.
+        QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+        app = QApplication(list(argv) if argv is not None else sys.argv[:1])
+    QCoreApplication.setOrganizationName(ORGANIZATION)
+    QCoreApplication.setApplicationName(APPLICATION)
+    QCoreApplication.setApplicationVersion(__version__)
+    QGuiApplication.setApplicationDisplayName("onnxpack")
+    QGuiApplication.setDesktopFileName("onnxpack")
+    app.setWindowIcon(app_icon())
+    # No style sheet and no hard-coded colours: the platform style and palette follow the system's
+    # light/dark scheme (and switch live when it changes).
+    i18n.install_translators(app, AppSettings().language)
+    return app
+
+
+def _paths_from(argv: Sequence[str]) -> list[Path]:
+    """Files given on the command line (also what dropping files onto the executable's icon gives)."""
+    return [Path(a) for a in argv if not a.startswith("-")]
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Start the GUI; arguments are models, folders or bundles to open at once."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    app = create_app([sys.argv[0], *args])
+    from .main_window import MainWindow
+
+    window = MainWindow()
+    hook_owner = install_excepthook(window.show_crash, window)
+    window.show()
+    paths = _paths_from(app.arguments()[1:])
+    if paths:
+        window.open_paths(paths)
+    code = app.exec()
+    del hook_owner
+    return int(code)
+
+
+def main() -> None:
+    sys.exit(run())
+
+
+if __name__ == "__main__":
+    main()

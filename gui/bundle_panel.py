@@ -1,0 +1,391 @@
+"""The bundle form: name, version, previous release, output folder, options and the smoke-run recipe."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QRegularExpression, Qt, Signal
+from PySide6.QtGui import QRegularExpressionValidator
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.compat import ORT_RELEASES
+
+from .model_panel import field as get_field
+from .settings import AppSettings
+
+__all__ = ["KNOWN_ORT_RELEASES", "BundleDraft", "BundlePanel", "symbolic_dims"]
+
+SEMVER = r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?"
+
+#: Offered in the target-ORT box, newest first (the field stays editable for any X.Y).
+KNOWN_ORT_RELEASES = [rel.version for rel in sorted(ORT_RELEASES, key=lambda r: r.key, reverse=True)]
+
+
+@dataclass
+class BundleDraft:
+    """What the user typed for one model (kept per queue row while they switch between rows)."""
+
+    name: str = ""
+    version: str = "1.0.0"
+    previous: str = ""
+    dims: dict[str, int] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)
+    symbolic: dict[str, list[str]] = field(default_factory=dict)  # dim name → inputs that use it
+    input_names: list[str] = field(default_factory=list)
+    suggested: str = ""  # suggested version (from the previous bundle), with its reason
+    can_bundle: bool = False
+
+
+def symbolic_dims(inputs: list[Any]) -> dict[str, list[str]]:
+    """Symbolic dimension names of the model's inputs → the inputs that use them (in order)."""
+    dims: dict[str, list[str]] = {}
+    for v in inputs or []:
+        for d in get_field(v, "shape", []) or []:
+            if isinstance(d, str) and d:
+                users = dims.setdefault(d, [])
+                name = str(get_field(v, "name", ""))
+                if name not in users:
+                    users.append(name)
+    return dims
+
+
+class BundlePanel(QWidget):
+    """Form for one bundle. Emits ``bundle_requested(all_ready)`` and ``previous_changed(path)``."""
+
+    bundle_requested = Signal(bool)
+    previous_changed = Signal(str)
+
+    def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self._draft = BundleDraft()
+        self._ready_count = 0
+
+        self.name = QLineEdit()
+        self.version = QLineEdit()
+        self.version.setValidator(QRegularExpressionValidator(QRegularExpression(SEMVER), self.version))
+        self.suggestion = QLabel()
+        self.suggestion.setWordWrap(True)
+        self.use_suggestion = QPushButton()
+        self.use_suggestion.clicked.connect(self._apply_suggestion)
+        version_row = QHBoxLayout()
+        version_row.addWidget(self.version, 1)
+        version_row.addWidget(self.use_suggestion)
+        self.previous = QLineEdit()
+        self.previous.setClearButtonEnabled(True)
+        self.previous.editingFinished.connect(lambda: self.previous_changed.emit(self.previous.text().strip()))
+        self.previous_browse = QPushButton()
+        self.previous_browse.clicked.connect(self._browse_previous)
+        prev_row = QHBoxLayout()
+        prev_row.addWidget(self.previous, 1)
+        prev_row.addWidget(self.previous_browse)
+        self.out_dir = QLineEdit(settings.output_dir)
+        self.out_dir.editingFinished.connect(self._store_out_dir)
+        self.out_browse = QPushButton()
+        self.out_browse.clicked.connect(self._browse_out)
+        out_row = QHBoxLayout()
+        out_row.addWidget(self.out_dir, 1)
+        out_row.addWidget(self.out_browse)
+
+        self.target_ort = QComboBox()
+        self.target_ort.setEditable(True)
+        self.target_ort.addItem("")
+        self.target_ort.addItems(KNOWN_ORT_RELEASES)
+        self.target_ort.setCurrentText(settings.target_ort)
+        self.target_ort.lineEdit().setValidator(  # type: ignore[union-attr]
+            QRegularExpressionValidator(QRegularExpression(r"(\d+\.\d+(\.\d+)?)?"), self.target_ort)
+        )
+        self.target_ort.currentTextChanged.connect(self._store_options)
+        self.fix_ir = QCheckBox()
+        self.ort_format = QCheckBox()
+        self.compress = QCheckBox()
+        self.set_model_version = QCheckBox()
+        self.run_smoke = QCheckBox()
+        self.force = QCheckBox()  # deliberately not remembered: replacing must be chosen each time
+        for name, box in self._flags().items():
+            box.setChecked(settings.flag(name, default=name == "run_smoke"))
+            box.toggled.connect(self._store_options)
+
+        self.form_box = QGroupBox()
+        self.form = QFormLayout(self.form_box)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self._labels = [QLabel() for _ in range(5)]
+        self.form.addRow(self._labels[0], self.name)
+        self.form.addRow(self._labels[1], version_row)
+        self.form.addRow("", self.suggestion)
+        self.form.addRow(self._labels[2], prev_row)
+        self.form.addRow(self._labels[3], out_row)
+        self.form.addRow(self._labels[4], self.target_ort)
+        for lab, buddy in zip(self._labels, (self.name, self.version, self.previous, self.out_dir, self.target_ort),
+                              strict=True):
+            lab.setBuddy(buddy)
+
+        self.options_box = QGroupBox()
+        ol = QVBoxLayout(self.options_box)
+        for box in (self.fix_ir, self.ort_format, self.compress, self.set_model_version, self.force):
+            ol.addWidget(box)
+
+        self.smoke_box = QGroupBox()
+        sl = QVBoxLayout(self.smoke_box)
+        self.smoke_help = QLabel()
+        self.smoke_help.setWordWrap(True)
+        self.dims = QTableWidget(0, 3)
+        self.dims.verticalHeader().setVisible(False)
+        self.dims.horizontalHeader().setStretchLastSection(True)
+        self.dims.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.dims.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+        self.inputs = QTableWidget(0, 2)
+        self.inputs.verticalHeader().setVisible(False)
+        self.inputs.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.inputs.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.inputs.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+        self.dims_label = QLabel()
+        self.inputs_label = QLabel()
+        self.dims_label.setBuddy(self.dims)
+        self.inputs_label.setBuddy(self.inputs)
+        sl.addWidget(self.run_smoke)
+        sl.addWidget(self.smoke_help)
+        sl.addWidget(self.dims_label)
+        sl.addWidget(self.dims)
+        sl.addWidget(self.inputs_label)
+        sl.addWidget(self.inputs)
+
+        self.bundle_button = QPushButton()
+        self.bundle_button.setDefault(True)
+        self.bundle_button.clicked.connect(lambda: self.bundle_requested.emit(False))
+        self.bundle_all_button = QPushButton()
+        self.bundle_all_button.clicked.connect(lambda: self.bundle_requested.emit(True))
+        self.blocked = QLabel()
+        self.blocked.setWordWrap(True)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.blocked, 1)
+        buttons.addWidget(self.bundle_all_button)
+        buttons.addWidget(self.bundle_button)
+
+        inner = QWidget()
+        il = QVBoxLayout(inner)
+        il.addWidget(self.form_box)
+        il.addWidget(self.options_box)
+        il.addWidget(self.smoke_box)
+        il.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(inner)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll, 1)
+        layout.addLayout(buttons)
+        self.retranslate()
+        self.load_draft(BundleDraft())
+
+    # --- language -----------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.form_box.setTitle(self.tr("Release"))
+        for lab, text in zip(
+            self._labels,
+            (self.tr("&Name:"), self.tr("&Version:"), self.tr("&Previous bundle:"), self.tr("&Output folder:"),
+             self.tr("&Target ONNX Runtime:")),
+            strict=True,
+        ):
+            lab.setText(text)
+        self.name.setPlaceholderText(self.tr("model name used in the ZIP file name"))
+        self.version.setPlaceholderText(self.tr("semantic version, e.g. 1.2.0"))
+        self.previous.setPlaceholderText(self.tr("optional: the last released .zip, to compare interfaces"))
+        self.target_ort.lineEdit().setPlaceholderText(self.tr("any"))  # type: ignore[union-attr]
+        self.target_ort.setToolTip(self.tr("Oldest ONNX Runtime release the users have (X.Y); empty = no check"))
+        self.use_suggestion.setText(self.tr("&Use suggestion"))
+        self.previous_browse.setText(self.tr("Browse…"))
+        self.previous_browse.setAccessibleName(self.tr("Choose the previous bundle"))
+        self.out_browse.setText(self.tr("Browse…"))
+        self.out_browse.setAccessibleName(self.tr("Choose the output folder"))
+        self.options_box.setTitle(self.tr("Options"))
+        self.fix_ir.setText(self.tr("Lower the IR version for the target runtime if needed"))
+        self.ort_format.setText(self.tr("Also include an ORT-format (.ort) variant"))
+        self.compress.setText(self.tr("Compress the ZIP (weights rarely shrink; slower)"))
+        self.set_model_version.setText(self.tr("Write the release version into the model's model_version"))
+        self.force.setText(self.tr("Replace an existing bundle, or allow a version not above the previous one"))
+        self.run_smoke.setText(self.tr("Run the models and prove the bundled one gives identical outputs"))
+        self.smoke_box.setTitle(self.tr("Smoke run"))
+        self.smoke_help.setText(
+            self.tr(
+                "The original and the bundled model are run on CPU and must give identical outputs. "
+                "Give sizes for symbolic dimensions (0 = choose automatically) and, optionally, "
+                ".npy files with real inputs."
+            )
+        )
+        self.dims_label.setText(self.tr("Symbolic &dimensions:"))
+        self.inputs_label.setText(self.tr("&Input data (optional):"))
+        self.dims.setHorizontalHeaderLabels([self.tr("Dimension"), self.tr("Used by"), self.tr("Size")])
+        self.inputs.setHorizontalHeaderLabels([self.tr("Input"), self.tr(".npy file")])
+        self.dims.setAccessibleName(self.tr("Sizes of symbolic dimensions"))
+        self.inputs.setAccessibleName(self.tr("Input data files"))
+        self.bundle_button.setText(self.tr("&Bundle"))
+        self._update_buttons()
+        self._show_suggestion()
+
+    # --- drafts -------------------------------------------------------------------------------
+    def _flags(self) -> dict[str, QCheckBox]:
+        return {
+            "fix_ir": self.fix_ir,
+            "ort_format": self.ort_format,
+            "compress": self.compress,
+            "set_model_version": self.set_model_version,
+            "run_smoke": self.run_smoke,
+        }
+
+    def load_draft(self, draft: BundleDraft) -> None:
+        """Show ``draft`` (the selected row's values); edits go back into it via :meth:`save_draft`."""
+        self._draft = draft
+        self.name.setText(draft.name)
+        self.version.setText(draft.version)
+        self.previous.setText(draft.previous)
+        self.dims.setRowCount(len(draft.symbolic))
+        for r, (dim, users) in enumerate(draft.symbolic.items()):
+            name = QTableWidgetItem(dim)
+            name.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            used = QTableWidgetItem(", ".join(users))
+            used.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.dims.setItem(r, 0, name)
+            self.dims.setItem(r, 1, used)
+            spin = QSpinBox()
+            spin.setRange(0, 1 << 20)
+            spin.setSpecialValueText(self.tr("auto"))
+            spin.setValue(draft.dims.get(dim, 0))
+            spin.setAccessibleName(self.tr("Size of dimension %1").replace("%1", dim))
+            self.dims.setCellWidget(r, 2, spin)
+        self.dims.resizeColumnsToContents()
+        self.dims.setVisible(bool(draft.symbolic))
+        self.dims_label.setVisible(bool(draft.symbolic))
+        self.inputs.setRowCount(len(draft.input_names))
+        for r, name in enumerate(draft.input_names):
+            item = QTableWidgetItem(name)
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.inputs.setItem(r, 0, item)
+            self.inputs.setItem(r, 1, QTableWidgetItem(draft.inputs.get(name, "")))
+        self.inputs.resizeColumnToContents(0)
+        self.inputs.setVisible(bool(draft.input_names))
+        self.inputs_label.setVisible(bool(draft.input_names))
+        self._show_suggestion()
+        self._update_buttons()
+
+    def save_draft(self) -> BundleDraft:
+        d = self._draft
+        d.name = self.name.text().strip()
+        d.version = self.version.text().strip()
+        d.previous = self.previous.text().strip()
+        d.dims = {}
+        for r in range(self.dims.rowCount()):
+            spin = self.dims.cellWidget(r, 2)
+            item = self.dims.item(r, 0)
+            if isinstance(spin, QSpinBox) and item is not None and spin.value() > 0:
+                d.dims[item.text()] = spin.value()
+        d.inputs = {}
+        for r in range(self.inputs.rowCount()):
+            name, value = self.inputs.item(r, 0), self.inputs.item(r, 1)
+            if name is not None and value is not None and value.text().strip():
+                d.inputs[name.text()] = value.text().strip()
+        return d
+
+    def set_dim(self, dim: str, value: int) -> None:
+        """Set the size of a symbolic dimension (used by tests and scripts)."""
+        for r in range(self.dims.rowCount()):
+            item = self.dims.item(r, 0)
+            spin = self.dims.cellWidget(r, 2)
+            if item is not None and item.text() == dim and isinstance(spin, QSpinBox):
+                spin.setValue(value)
+                return
+        raise KeyError(dim)
+
+    def set_ready_count(self, n: int) -> None:
+        self._ready_count = n
+        self._update_buttons()
+
+    def set_suggestion(self, text: str) -> None:
+        self._draft.suggested = text
+        self._show_suggestion()
+
+    def _show_suggestion(self) -> None:
+        text = self._draft.suggested
+        self.suggestion.setVisible(bool(text))
+        self.use_suggestion.setVisible(bool(text))
+        if text:
+            version, _, reason = text.partition(" ")
+            self.suggestion.setText(self.tr("Suggested: %1 %2").replace("%1", version).replace("%2", reason))
+
+    def _apply_suggestion(self) -> None:
+        if self._draft.suggested:
+            self.version.setText(self._draft.suggested.split(" ")[0])
+
+    def _update_buttons(self) -> None:
+        self.bundle_button.setEnabled(self._draft.can_bundle)
+        self.bundle_all_button.setText(self.tr("Bundle &all (%1)").replace("%1", str(self._ready_count)))
+        self.bundle_all_button.setVisible(self._ready_count > 1)
+        self.bundle_all_button.setEnabled(self._ready_count > 1)
+
+    def set_blocked_reason(self, text: str) -> None:
+        self.blocked.setText(text)
+
+    # --- options shared by all rows -----------------------------------------------------------
+    def _store_out_dir(self) -> None:
+        self.settings.output_dir = self.out_dir.text().strip()
+
+    def _store_options(self) -> None:
+        self.settings.target_ort = self.target_ort.currentText().strip()
+        for name, box in self._flags().items():
+            self.settings.set_flag(name, box.isChecked())
+
+    def set_output_dir(self, path: str) -> None:
+        self.out_dir.setText(path)
+        self._store_out_dir()
+
+    def shared_options(self) -> dict[str, Any]:
+        """Options common to every row: out_dir, target_ort, the flags and force."""
+        self._store_out_dir()
+        target = self.target_ort.currentText().strip()
+        return {
+            "out_dir": Path(self.out_dir.text().strip()) if self.out_dir.text().strip() else None,
+            "target_ort": target or None,
+            **{name: box.isChecked() for name, box in self._flags().items()},
+            "force": self.force.isChecked(),
+        }
+
+    def _browse_previous(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Previous bundle"), self.previous.text() or self.settings.open_dir,
+            self.tr("Bundles and manifests (*.zip *.json)"),
+        )
+        if path:
+            self.previous.setText(path)
+            self.previous_changed.emit(path)
+
+    def _browse_out(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, self.tr("Output folder"), self.out_dir.text())
+        if path:
+            self.set_output_dir(path)

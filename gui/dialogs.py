@@ -1,0 +1,45 @@
+"""Error dialogs: the message, how to fix it, and expandable details — opened without blocking."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from core.errors import OnnxpackError
+
+__all__ = ["error_box", "error_from_exception"]
+
+
+
+def error_from_exception(exc: BaseException) -> OnnxpackError:
+    if isinstance(exc, OnnxpackError):
+        return exc
+    from .worker import internal_error
+
+    return internal_error(exc)
+
+
+def error_box(parent: QWidget | None, title: str, err: OnnxpackError) -> QMessageBox:
+    """A window-modal message box for ``err``; call ``.open()`` (never ``exec()`` from a slot under test).
+
+    The hint is the informative text; ``details`` (library message or traceback) and the stable
+    error code go into the expandable "Show Details…" area (its buttons are translated by qtbase).
+    """
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Critical)
+    box.setWindowTitle(title)
+    box.setText(err.message)
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    hint = err.hint or QCoreApplication.translate(
+        "Dialogs", "No fix is known for this problem; the details below may help."
+    )
+    box.setInformativeText(QCoreApplication.translate("Dialogs", "How to fix: %1").replace("%1", hint))
+    details = [QCoreApplication.translate("Dialogs", "Error code: %1").replace("%1", err.code)]
+    if err.details:
+        details.append(err.details)
+    box.setDetailedText("\n\n".join(details))
+    box.setStandardButtons(QMessageBox.StandardButton.Close)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.setAccessibleName(title)
+    box.setAccessibleDescription(err.message)
+    return box

@@ -1,0 +1,121 @@
+"""The GUI's only doorway to the engine: job bodies that call ``core`` (no engine logic lives here)."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from core.progress import CancelToken, ProgressCallback
+
+from .worker import JobFunction
+
+__all__ = ["bundle_job", "cli_command", "inspect_job", "make_bundle_options", "suggest_job", "verify_job"]
+
+
+def inspect_job(path: Path, target_ort: str | None) -> JobFunction:
+    """Inspect and validate a model (structure only; weights are never loaded)."""
+
+    def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
+        from core.validate import validate_model
+
+        return validate_model(path, target_ort=target_ort, progress=progress, cancel=cancel)
+
+    return run
+
+
+def verify_job(path: Path, smoke: bool = False) -> JobFunction:
+    """Verify a bundle (optionally re-running its smoke recipe)."""
+
+    def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
+        from core.verify import verify_bundle
+
+        return verify_bundle(path, smoke=smoke, progress=progress, cancel=cancel)
+
+    return run
+
+
+def make_bundle_options(
+    *,
+    model: Path,
+    data_dir: Path | None,
+    out_dir: Path,
+    name: str,
+    version: str,
+    previous: str,
+    target_ort: str | None,
+    fix_ir: bool,
+    ort_format: bool,
+    compress: bool,
+    set_model_version: bool,
+    run_smoke: bool,
+    force: bool,
+    dims: dict[str, int],
+    inputs: dict[str, str],
+) -> Any:
+    """Build ``core.bundle.BundleOptions`` from the form."""
+    from core.bundle import BundleOptions
+    from core.smoke import SmokeOptions
+
+    return BundleOptions(
+        model=model,
+        out_dir=out_dir,
+        version=version,
+        name=name or None,
+        data_dir=data_dir,
+        previous=Path(previous) if previous else None,
+        target_ort=target_ort,
+        fix_ir=fix_ir,
+        ort_format=ort_format,
+        compress=compress,
+        smoke=SmokeOptions(dims=dict(dims), inputs=dict(inputs)),
+        set_model_version=set_model_version,
+        run_smoke=run_smoke,
+        force=force,
+    )
+
+
+def bundle_job(options: Any) -> JobFunction:
+    """Build the bundle. The output folder the user picked is created if missing, and removed again
+    when the run fails or is cancelled and left it empty (a failed run leaves nothing behind)."""
+
+    def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
+        from core.bundle import build_bundle
+
+        out_dir = Path(options.out_dir)
+        created = []
+        for folder in reversed([out_dir, *out_dir.parents]):
+            if not folder.exists():
+                created.append(folder)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            from core.atomic import output_error_from_oserror
+
+            raise output_error_from_oserror(e, out_dir) from None
+        try:
+            return build_bundle(options, progress=progress, cancel=cancel)
+        except BaseException:
+            for folder in reversed(created):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()  # only succeeds while empty
+            raise
+
+    return run
+
+
+def cli_command(options: Any) -> str:
+    from core.bundle import cli_command as command
+
+    return str(command(options))
+
+
+def suggest_job(previous: Path, model: Path, data_dir: Path | None, target_ort: str | None) -> JobFunction:
+    """The release diff against a previous bundle; its ``.suggested`` version and ``.bump`` pre-fill the form."""
+
+    def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
+        from core.preview import preview_release
+
+        return preview_release(previous, model, data_dir, target_ort=target_ort, progress=progress, cancel=cancel)
+
+    return run

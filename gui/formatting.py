@@ -1,0 +1,57 @@
+"""Human-readable numbers for the GUI: sizes, durations, shapes, and a time-left estimator per stage."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QCoreApplication
+
+from core.cli.output import format_bytes
+
+__all__ = ["EtaEstimator", "format_bytes", "format_duration", "format_shape"]
+
+
+
+def format_duration(seconds: float) -> str:
+    """'45 s', '3 min 05 s', '1 h 02 min' (translated units)."""
+    s = max(0, round(seconds))
+    if s < 60:
+        return QCoreApplication.translate("Format", "%1 s").replace("%1", str(s))
+    if s < 3600:
+        text = QCoreApplication.translate("Format", "%1 min %2 s")
+        return text.replace("%1", str(s // 60)).replace("%2", f"{s % 60:02d}")
+    text = QCoreApplication.translate("Format", "%1 h %2 min")
+    return text.replace("%1", str(s // 3600)).replace("%2", f"{s % 3600 // 60:02d}")
+
+
+def format_shape(shape: Sequence[int | str | None] | None) -> str:
+    """``[1, 'batch', None]`` → ``[1, batch, ?]``; None (unknown rank) → ``?``."""
+    if shape is None:
+        return "?"
+    return "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
+
+
+class EtaEstimator:
+    """Estimates the time left in a stage from the average rate since the stage began."""
+
+    MIN_ELAPSED = 0.5  # seconds of data before an estimate is shown
+
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
+        self._clock = clock or time.monotonic
+        self._start: dict[str, tuple[float, int]] = {}
+
+    def reset(self) -> None:
+        self._start.clear()
+
+    def seconds_left(self, stage: str, done: int, total: int) -> float | None:
+        now = self._clock()
+        if stage not in self._start:
+            self._start[stage] = (now, done)
+            return None
+        t0, d0 = self._start[stage]
+        elapsed = now - t0
+        if elapsed < self.MIN_ELAPSED or done <= d0 or total <= 0:
+            return None
+        rate = (done - d0) / elapsed
+        return max(0.0, (total - done) / rate)

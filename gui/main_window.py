@@ -1,0 +1,879 @@
+"""The main window: drop models or bundles, inspect them, fill in the bundle form, run and watch the queue."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QRegularExpression, Qt, QTimer, QUrl, Signal, qVersion
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDesktopServices,
+    QDragEnterEvent,
+    QDropEvent,
+    QGuiApplication,
+    QKeySequence,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core import __version__
+from core.errors import InputError, OnnxpackError
+from core.modelfile import FileKind, sniff
+from core.progress import ProgressEvent
+from core.resources import SAMPLE_MODEL, resource_path
+
+from . import engine, i18n
+from .bundle_panel import SEMVER, BundleDraft, BundlePanel, symbolic_dims
+from .crash import log_dir
+from .dialogs import error_box
+from .icons import app_icon
+from .model_panel import ModelPanel, field
+from .queue_view import QueueItem, QueueTable, default_bundle_name
+from .run_panel import LogPane, ResultPanel, RunPanel
+from .settings import AppSettings
+from .worker import Job, JobQueue
+
+__all__ = ["MainWindow"]
+
+TAB_MODEL, TAB_BUNDLE, TAB_PROGRESS, TAB_RESULT = range(4)
+
+
+class DropPage(QWidget):
+    """The empty state: what can be dropped, with buttons for keyboard and mouse users."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.icon = QLabel()
+        self.icon.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.icon.setPixmap(app_icon().pixmap(96, 96))
+        self.title = QLabel()
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.title.setWordWrap(True)
+        self.subtitle = QLabel()
+        self.subtitle.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.subtitle.setWordWrap(True)
+        self.open_button = QPushButton()
+        self.sample_button = QPushButton()
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.open_button)
+        row.addWidget(self.sample_button)
+        row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        layout.addWidget(self.icon)
+        layout.addWidget(self.title)
+        layout.addWidget(self.subtitle)
+        layout.addSpacing(12)
+        layout.addLayout(row)
+        layout.addStretch(2)
+        self.retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.title.setText(self.tr("Drop ONNX models here"))
+        self.subtitle.setText(
+            self.tr(
+                "Drop one or more .onnx or .ort files or a model folder to inspect and bundle them, "
+                "or an onnxpack .zip bundle to verify it."
+            )
+        )
+        self.open_button.setText(self.tr("&Open…"))
+        self.sample_button.setText(self.tr("Try the &sample model"))
+        self.setAccessibleName(self.tr("Drop area"))
+
+
+class MainWindow(QMainWindow):
+    """onnxpack's main window.
+
+    ``settings`` isolates persistent state (tests pass an INI-backed one); ``open_url`` replaces
+    QDesktopServices.openUrl (tests record the call instead of launching a file manager).
+    Signals for observers and tests: ``error_shown(QMessageBox)``, ``item_changed(QueueItem)``.
+    """
+
+    error_shown = Signal(object)
+    item_changed = Signal(object)
+
+    def __init__(
+        self,
+        settings: AppSettings | None = None,
+        *,
+        open_url: Callable[[QUrl], bool] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.settings = settings or AppSettings()
+        self.open_url = open_url or QDesktopServices.openUrl
+        self.inspect_queue = JobQueue(self)
+        self.bundle_queue = JobQueue(self)
+        self.current_bundle: QueueItem | None = None
+        self.last_error: QMessageBox | None = None
+        self._pending_errors: list[tuple[str, OnnxpackError]] = []
+        self._shown_item: QueueItem | None = None
+
+        self.setWindowIcon(app_icon())
+        self.setAcceptDrops(True)
+        self.setMinimumSize(720, 480)
+
+        self.drop_page = DropPage()
+        self.drop_page.open_button.clicked.connect(self.open_dialog)
+        self.drop_page.sample_button.clicked.connect(self.open_sample)
+        self.queue = QueueTable()
+        self.queue.itemSelectionChanged.connect(self._selection_changed)
+        self.model_panel = ModelPanel()
+        self.bundle_panel = BundlePanel(self.settings)
+        self.bundle_panel.bundle_requested.connect(self.start_bundles)
+        self.bundle_panel.previous_changed.connect(self._previous_changed)
+        self.run_panel = RunPanel()
+        self.run_panel.cancel_requested.connect(self.cancel_bundles)
+        self.log = LogPane()
+        self.result_panel = ResultPanel()
+        self.result_panel.open_folder_requested.connect(self.open_output_folder)
+        self.result_panel.copy_command_requested.connect(self.copy_cli_command)
+
+        progress_page = QSplitter(Qt.Orientation.Vertical)
+        progress_page.addWidget(self.run_panel)
+        progress_page.addWidget(self.log)
+        progress_page.setStretchFactor(1, 1)
+        progress_page.setChildrenCollapsible(False)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.model_panel, "")
+        self.tabs.addTab(self.bundle_panel, "")
+        self.tabs.addTab(progress_page, "")
+        self.tabs.addTab(self.result_panel, "")
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.queue)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setSizes([340, 760])
+        self.splitter.setChildrenCollapsible(False)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.drop_page)
+        self.stack.addWidget(self.splitter)
+        self.setCentralWidget(self.stack)
+        self.status_label = QLabel()
+        self.statusBar().addPermanentWidget(self.status_label)
+
+        self._make_actions()
+        self._make_menus()
+        self.retranslate()
+        geometry, state = self.settings.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1100, 720)
+        if state is not None:
+            self.restoreState(state)
+        self._update_actions()
+
+    # --- actions and menus ----------------------------------------------------------------
+    def _make_actions(self) -> None:
+        def action(slot: Callable[[], Any], shortcut: QKeySequence | str | None = None) -> QAction:
+            a = QAction(self)
+            if shortcut is not None:
+                a.setShortcut(QKeySequence(shortcut))
+            a.triggered.connect(slot)
+            self.addAction(a)
+            return a
+
+        self.act_open = action(self.open_dialog, QKeySequence.StandardKey.Open)
+        self.act_open_folder = action(self.open_folder_dialog, "Ctrl+Shift+O")
+        self.act_sample = action(self.open_sample)
+        self.act_bundle = action(lambda: self.start_bundles(False), "Ctrl+B")
+        self.act_bundle_all = action(lambda: self.start_bundles(True), "Ctrl+Shift+B")
+        self.act_cancel = action(self.cancel_bundles, "Esc")
+        self.act_verify_smoke = action(self.verify_selected_with_smoke)
+        self.act_remove = action(self.remove_selected, QKeySequence.StandardKey.Delete)
+        self.act_clear = action(self.clear_finished)
+        self.act_quit = action(self.close, QKeySequence.StandardKey.Quit)
+        self.act_copy_log = action(self.log.copy, "Ctrl+Shift+C")
+        self.act_copy_cli = action(self.copy_cli_command)
+        self.act_open_out = action(self.open_output_folder)
+        self.act_tabs = [action(lambda i=i: self.tabs.setCurrentIndex(i), f"Ctrl+{i + 1}") for i in range(4)]
+        self.act_logs = action(self.open_log_folder)
+        self.act_about = action(self.show_about)
+        self.act_about_qt = action(QApplication.aboutQt)
+        self.lang_group = QActionGroup(self)
+        self.lang_actions: dict[str, QAction] = {}
+        for code in ("system", *i18n.LANGUAGES):
+            a = QAction(self)
+            a.setCheckable(True)
+            a.setData(code)
+            self.lang_group.addAction(a)
+            self.lang_actions[code] = a
+        self.lang_actions.get(self.settings.language, self.lang_actions["system"]).setChecked(True)
+        self.lang_group.triggered.connect(lambda a: self.set_language(str(a.data())))
+
+    def _make_menus(self) -> None:
+        bar = self.menuBar()
+        self.menu_file = bar.addMenu("")
+        for a in (self.act_open, self.act_open_folder, self.act_sample):
+            self.menu_file.addAction(a)
+        self.menu_file.addSeparator()
+        for a in (self.act_bundle, self.act_bundle_all, self.act_cancel, self.act_verify_smoke):
+            self.menu_file.addAction(a)
+        self.menu_file.addSeparator()
+        for a in (self.act_open_out, self.act_copy_cli, self.act_copy_log):
+            self.menu_file.addAction(a)
+        self.menu_file.addSeparator()
+        self.menu_file.addAction(self.act_remove)
+        self.menu_file.addAction(self.act_clear)
+        self.menu_file.addSeparator()
+        self.menu_file.addAction(self.act_quit)
+        self.menu_view = bar.addMenu("")
+        for a in self.act_tabs:
+            self.menu_view.addAction(a)
+        self.menu_lang = bar.addMenu("")
+        for a in self.lang_actions.values():
+            self.menu_lang.addAction(a)
+        self.menu_help = bar.addMenu("")
+        self.menu_help.addAction(self.act_logs)
+        self.menu_help.addSeparator()
+        self.menu_help.addAction(self.act_about)
+        self.menu_help.addAction(self.act_about_qt)
+
+    # --- language -------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("onnxpack — ONNX release bundler"))
+        self.menu_file.setTitle(self.tr("&File"))
+        self.menu_view.setTitle(self.tr("&View"))
+        self.menu_lang.setTitle(self.tr("&Language"))
+        self.menu_help.setTitle(self.tr("&Help"))
+        self.act_open.setText(self.tr("&Open models or bundles…"))
+        self.act_open_folder.setText(self.tr("Open model &folder…"))
+        self.act_sample.setText(self.tr("Open the &sample model"))
+        self.act_bundle.setText(self.tr("&Bundle selected model"))
+        self.act_bundle_all.setText(self.tr("Bundle &all ready models"))
+        self.act_cancel.setText(self.tr("&Cancel running bundle"))
+        self.act_verify_smoke.setText(self.tr("&Verify bundle with a smoke run"))
+        self.act_open_out.setText(self.tr("Open o&utput folder"))
+        self.act_copy_cli.setText(self.tr("Copy CLI co&mmand"))
+        self.act_copy_log.setText(self.tr("Copy &log"))
+        self.act_remove.setText(self.tr("&Remove selected row"))
+        self.act_clear.setText(self.tr("Clear &finished rows"))
+        self.act_quit.setText(self.tr("&Quit"))
+        for a, text in zip(
+            self.act_tabs, (self.tr("&Model"), self.tr("&Bundle"), self.tr("&Progress"), self.tr("&Result")),
+            strict=True,
+        ):
+            a.setText(text)
+        self.act_logs.setText(self.tr("Open &crash-log folder"))
+        self.act_about.setText(self.tr("&About onnxpack"))
+        self.act_about_qt.setText(self.tr("About &Qt"))
+        self.lang_actions["system"].setText(self.tr("&System default"))
+        for code, name in i18n.LANGUAGES.items():
+            self.lang_actions[code].setText(name)  # each language in its own script, never translated
+        self.tabs.setTabText(TAB_MODEL, self.tr("Model"))
+        self.tabs.setTabText(TAB_BUNDLE, self.tr("Bundle"))
+        self.tabs.setTabText(TAB_PROGRESS, self.tr("Progress and log"))
+        self.tabs.setTabText(TAB_RESULT, self.tr("Result"))
+        self.splitter.setAccessibleName(self.tr("Work area"))
+        self._update_status()
+
+    def set_language(self, code: str) -> bool:
+        """Switch the UI language live ('system', 'en', 'ja') and remember the choice."""
+        self.settings.language = code
+        if code in self.lang_actions:
+            self.lang_actions[code].setChecked(True)
+        app = QApplication.instance()
+        return i18n.install_translators(app, code) if app is not None else False
+
+    # --- opening --------------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: Any) -> None:
+        event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.open_paths(paths)
+
+    def open_dialog(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(
+            self,
+            self.tr("Open models or bundles"),
+            self.settings.open_dir,
+            self.tr("Models and bundles (*.onnx *.ort *.zip);;All files (*)"),
+        )
+        if files:
+            self.settings.open_dir = str(Path(files[0]).parent)
+            self.open_paths([Path(f) for f in files])
+
+    def open_folder_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Open model folder"), self.settings.open_dir)
+        if folder:
+            self.settings.open_dir = folder
+            self.open_paths([Path(folder)])
+
+    def open_sample(self) -> None:
+        self.open_paths([resource_path(*SAMPLE_MODEL)])
+
+    @staticmethod
+    def _kind_of(path: Path) -> str:
+        try:
+            if path.is_file() and sniff(path) is FileKind.ZIP:
+                return "bundle"
+        except OSError:
+            pass  # unreadable: the inspection reports it with a proper message
+        return "model"
+
+    def open_paths(self, paths: Iterable[Path | str]) -> list[QueueItem]:
+        """Queue each path: models are inspected, bundles verified; an already listed path is refreshed."""
+        added: list[QueueItem] = []
+        for raw in paths:
+            path = Path(raw).absolute()
+            existing = next((i for i in self.queue.items if i.path == path), None)
+            if existing is not None and existing.busy:
+                continue
+            item = existing or QueueItem(path=path, kind=self._kind_of(path))
+            if existing is None:
+                self.queue.add(item)
+            item.error = None
+            item.validation = item.report = None
+            if item.kind == "bundle":
+                self._verify(item)
+            else:
+                self._inspect(item)
+            added.append(item)
+        if added:
+            self.stack.setCurrentIndex(1)
+            self.queue.select(added[0])
+            self.tabs.setCurrentIndex(TAB_MODEL)
+        self._update_actions()
+        return added
+
+    def _connect(self, job: Job, item: QueueItem) -> Job:
+        job.payload = item
+        item.job = job
+        job.signals.started.connect(self._job_started)
+        job.signals.progress.connect(self._job_progress)
+        job.signals.succeeded.connect(self._job_succeeded)
+        job.signals.failed.connect(self._job_failed)
+        job.signals.cancelled.connect(self._job_cancelled)
+        return job
+
+    def _job_of_sender(self) -> Job | None:
+        signals = self.sender()
+        for item in self.queue.items:
+            if item.job is not None and item.job.signals is signals:
+                return item.job
+        return None
+
+    def _inspect(self, item: QueueItem) -> None:
+        self._set_state(item, "inspecting")
+        self.log.append(self.tr("Inspecting %1").replace("%1", str(item.path)))
+        target = self.settings.target_ort or None
+        self.inspect_queue.submit(self._connect(Job(engine.inspect_job(item.path, target), kind="inspect"), item))
+
+    def _verify(self, item: QueueItem, smoke: bool = False) -> None:
+        self._set_state(item, "verifying")
+        self.log.append(self.tr("Verifying %1").replace("%1", str(item.path)))
+        self.inspect_queue.submit(self._connect(Job(engine.verify_job(item.path, smoke), kind="verify"), item))
+
+    def verify_selected_with_smoke(self) -> None:
+        item = self.queue.selected()
+        if item is not None and item.kind == "bundle" and not item.busy:
+            self._verify(item, smoke=True)
+
+    # --- job outcomes (all run in the GUI thread) -------------------------------------------
+    def _item_for_sender(self) -> tuple[Job, QueueItem] | None:
+        job = self._job_of_sender()
+        if job is None or not isinstance(job.payload, QueueItem):
+            return None
+        return job, job.payload
+
+    def _job_started(self) -> None:
+        found = self._item_for_sender()
+        if found is None:
+            return
+        job, item = found
+        if job.kind == "bundle":
+            self.current_bundle = item
+            self._set_state(item, "running")
+            self.run_panel.start(f"{item.draft.name} {item.draft.version}")
+            self.log.append(self.tr("Bundling %1 as %2 %3").replace("%1", str(item.path))
+                            .replace("%2", item.draft.name).replace("%3", item.draft.version))
+            self.tabs.setCurrentIndex(TAB_PROGRESS)
+            self._update_actions()
+
+    def _job_progress(self, ev: ProgressEvent) -> None:
+        found = self._item_for_sender()
+        if found is None:
+            return
+        job, item = found
+        if job.kind != "bundle":
+            return
+        if item.state == "cancelling":
+            return
+        self.run_panel.on_progress(ev)
+        item.progress = f"{self.run_panel.stage_name(ev.stage)} {ev.fraction * 100:.0f} %"
+        self.queue.refresh(item)
+
+    def _job_succeeded(self, result: Any) -> None:
+        found = self._item_for_sender()
+        if found is None:
+            return
+        job, item = found
+        item.job = None
+        if job.kind == "inspect":
+            self._inspected(item, result)
+        elif job.kind == "verify":
+            item.report = result
+            ok = bool(field(result, "ok"))
+            self._set_state(item, "verified" if ok else "verify_failed")
+            self.log.append(
+                (self.tr("Verified %1: every file matches.") if ok else self.tr("Verification of %1 FAILED."))
+                .replace("%1", item.path.name)
+            )
+            for p in field(result, "problems", []) or []:
+                self.log.append(f"  {field(p, 'code')}: {field(p, 'message')}")
+        elif job.kind == "bundle":
+            item.result = result
+            self.run_panel.finish("done")
+            self._set_state(item, "done")
+            self.log.append(self.tr("Bundle written: %1").replace("%1", str(field(result, "zip_path"))))
+            self._bundle_ended(item)
+            if self.queue.selected() is item:
+                self.tabs.setCurrentIndex(TAB_RESULT)
+        elif job.kind == "suggest":
+            self._suggested(item, result)
+        self._refresh_views(item)
+
+    def _inspected(self, item: QueueItem, validation: Any) -> None:
+        item.validation = validation
+        insp = field(validation, "inspection")
+        model_path = Path(str(field(field(insp, "location"), "model", item.path)))
+        draft = item.draft
+        if not draft.name:
+            draft.name = default_bundle_name(model_path if item.path.is_file() else item.path)
+        inputs = field(insp, "inputs", []) or []
+        draft.symbolic = symbolic_dims(inputs)
+        draft.input_names = [str(field(v, "name")) for v in inputs]
+        draft.can_bundle = True
+        ok = bool(field(validation, "ok", True))
+        self._set_state(item, "ready" if ok else "invalid")
+        findings = field(validation, "findings", []) or []
+        self.log.append(
+            self.tr("Inspected %1: %2 finding(s).").replace("%1", model_path.name).replace("%2", str(len(findings)))
+        )
+        if draft.previous:
+            self._previous_changed(draft.previous)
+
+    def _job_failed(self, err: OnnxpackError) -> None:
+        found = self._item_for_sender()
+        if found is None:
+            return
+        job, item = found
+        item.job = None
+        if job.kind == "suggest":  # a bad previous bundle: say so beside the version, no dialog
+            item.draft.suggested = ""
+            self.log.append(self.tr("Cannot compare with the previous bundle: %1").replace("%1", err.message))
+            self.show_error(err, self.tr("Cannot read the previous bundle"))
+            self._refresh_views(item)
+            return
+        item.error = err
+        self._set_state(item, "failed")
+        self.log.append(self.tr("Error: %1").replace("%1", err.message))
+        if err.hint:
+            self.log.append(self.tr("How to fix: %1").replace("%1", err.hint))
+        if job.kind == "bundle":
+            self.run_panel.finish("failed")
+            self._bundle_ended(item)
+        titles = {
+            "inspect": self.tr("Cannot read this model"),
+            "verify": self.tr("Cannot verify this bundle"),
+            "bundle": self.tr("Bundling failed"),
+        }
+        self.show_error(err, titles.get(job.kind, self.tr("Error")))
+        self._refresh_views(item)
+
+    def _job_cancelled(self) -> None:
+        found = self._item_for_sender()
+        if found is None:
+            return
+        job, item = found
+        item.job = None
+        if job.kind == "bundle":
+            was_running = self.current_bundle is item
+            self._set_state(item, "cancelled")
+            self.log.append(self.tr("Cancelled %1; nothing was written.").replace("%1", item.path.name))
+            if was_running:
+                self.run_panel.finish("cancelled")
+            self._bundle_ended(item)
+        elif job.kind == "suggest":
+            pass
+        else:
+            self._set_state(item, "cancelled")
+        self._refresh_views(item)
+
+    def _bundle_ended(self, item: QueueItem) -> None:
+        if self.current_bundle is item:
+            self.current_bundle = None
+        self._update_actions()
+
+    # --- bundling -------------------------------------------------------------------------
+    def _store_shown_draft(self) -> None:
+        if self._shown_item is not None and self._shown_item.kind == "model":
+            self.bundle_panel.save_draft()
+
+    def _options_for(self, item: QueueItem, shared: dict[str, Any]) -> Any:
+        d = item.draft
+        if not d.name:
+            raise InputError(
+                self.tr("%1: the bundle needs a name.").replace("%1", item.path.name),
+                self.tr("Type a name in the Bundle tab; it becomes part of the ZIP file name."),
+            )
+        if not QRegularExpression(f"^{SEMVER}$").match(d.version).hasMatch():
+            raise InputError(
+                self.tr("%1: '%2' is not a semantic version.").replace("%1", item.path.name).replace("%2", d.version),
+                self.tr("Use MAJOR.MINOR.PATCH, for example 1.0.0 or 2.1.3."),
+            )
+        if shared["out_dir"] is None:
+            raise InputError(
+                self.tr("No output folder is set."),
+                self.tr("Choose the folder the bundle is written to in the Bundle tab."),
+            )
+        insp = field(item.validation, "inspection")
+        location = field(insp, "location")
+        return engine.make_bundle_options(
+            model=Path(str(field(location, "model", item.path))),
+            data_dir=field(location, "data_dir"),
+            name=d.name,
+            version=d.version,
+            previous=d.previous,
+            dims=d.dims,
+            inputs=d.inputs,
+            **shared,
+        )
+
+    def start_bundles(self, all_ready: bool = False) -> list[QueueItem]:
+        """Queue the selected model (or every inspected, idle model) for bundling, one after another."""
+        self._store_shown_draft()
+        if all_ready:
+            items = [i for i in self.queue.items if self._can_bundle(i)]
+        else:
+            sel = self.queue.selected()
+            items = [sel] if sel is not None and self._can_bundle(sel) else []
+        if not items:
+            return []
+        shared = self.bundle_panel.shared_options()
+        try:
+            planned = [(item, self._options_for(item, shared)) for item in items]
+        except OnnxpackError as e:
+            self.show_error(e, self.tr("Cannot start bundling"))
+            return []
+        for item, options in planned:
+            item.options = options
+            item.result = None
+            item.error = None
+            item.progress = ""
+            self._set_state(item, "queued")
+            self.bundle_queue.submit(self._connect(Job(engine.bundle_job(options), kind="bundle"), item))
+        self._update_actions()
+        return [i for i, _ in planned]
+
+    def _can_bundle(self, item: QueueItem) -> bool:
+        return item.kind == "model" and item.validation is not None and not item.busy
+
+    def cancel_bundles(self) -> None:
+        """Cancel the running bundle and every queued one; the engine removes its partial output."""
+        items = [i for i in self.queue.items if i.job is not None and i.job.kind == "bundle"]
+        if not items:
+            return
+        for item in items:
+            if item.state == "running":
+                self._set_state(item, "cancelling")
+                self.run_panel.stopping()
+        for item in reversed(items):
+            if item.job is not None:
+                self.bundle_queue.cancel(item.job)
+        self._update_actions()
+
+    def _previous_changed(self, path: str) -> None:
+        item = self._shown_item
+        if item is None or item.kind != "model" or item.validation is None:
+            return
+        item.draft.previous = path
+        item.draft.suggested = ""
+        self.bundle_panel.set_suggestion("")
+        if not path:
+            return
+        insp = field(item.validation, "inspection")
+        location = field(insp, "location")
+        target = self.bundle_panel.target_ort.currentText().strip() or None
+        job = Job(
+            engine.suggest_job(Path(path), Path(str(field(location, "model"))), field(location, "data_dir"), target),
+            kind="suggest",
+        )
+        # A suggestion job does not change the row's state; it runs beside inspections.
+        job.payload = item
+        job.signals.succeeded.connect(self._job_succeeded)
+        job.signals.failed.connect(self._job_failed)
+        item.job = job
+        self.inspect_queue.submit(job)
+
+    def _suggested(self, item: QueueItem, diff: Any) -> None:
+        """Pre-fill the version with the bump the release diff calls for (seed 004's rules)."""
+        version = str(diff.suggested)
+        bump = {"major": self.tr("major: breaking interface change"),
+                "minor": self.tr("minor: compatible addition"),
+                "patch": self.tr("patch: weights or details only"),
+                "none": self.tr("patch: nothing changed")}.get(diff.bump, diff.bump)
+        item.draft.suggested = f"{version} ({bump})"
+        previous = f"{diff.previous_name} {diff.previous_version}"
+        self.log.append(self.tr("Previous release %1 → suggested %2 (%3)").replace("%1", previous)
+                        .replace("%2", version).replace("%3", bump))
+        for change in diff.changes:
+            self.log.append(f"  {change.impact}: {change.message}")
+        if self._shown_item is item:
+            self.bundle_panel.save_draft()
+        item.draft.version = version
+
+    # --- result actions -------------------------------------------------------------------
+    def _result_item(self) -> QueueItem | None:
+        sel = self.queue.selected()
+        if sel is not None and sel.result is not None:
+            return sel
+        done = [i for i in self.queue.items if i.result is not None]
+        return done[-1] if done else None
+
+    def open_output_folder(self) -> None:
+        item = self._result_item()
+        folder = Path(str(field(item.result, "zip_path"))).parent if item is not None else None
+        if folder is None:
+            folder = Path(self.bundle_panel.out_dir.text().strip() or self.settings.output_dir)
+        if folder.is_dir():
+            self.open_url(QUrl.fromLocalFile(str(folder)))
+        else:
+            self.show_error(
+                InputError(self.tr("The output folder %1 does not exist yet.").replace("%1", str(folder)),
+                           self.tr("It is created by the first bundle.")),
+                self.tr("Open output folder"),
+            )
+
+    def copy_cli_command(self) -> str:
+        item = self._result_item()
+        if item is None or item.options is None:
+            return ""
+        command = engine.cli_command(item.options)
+        QGuiApplication.clipboard().setText(command)
+        self.log.append(self.tr("Copied to the clipboard: %1").replace("%1", command))
+        self.statusBar().showMessage(self.tr("CLI command copied to the clipboard."), 5000)
+        return command
+
+    def open_log_folder(self) -> None:
+        folder = log_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        self.open_url(QUrl.fromLocalFile(str(folder)))
+
+    def show_about(self) -> None:
+        box = QMessageBox(self)
+        box.setIconPixmap(app_icon().pixmap(64, 64))
+        box.setWindowTitle(self.tr("About onnxpack"))
+        box.setText(f"<b>onnxpack {__version__}</b>")
+        box.setInformativeText(
+            self.tr("Turns an ONNX model into a verified, self-contained release bundle.\nQt %1, Python %2")
+            .replace("%1", qVersion())
+            .replace("%2", ".".join(map(str, sys.version_info[:3])))
+        )
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    # --- rows -----------------------------------------------------------------------------
+    def remove_selected(self) -> None:
+        item = self.queue.selected()
+        if item is None:
+            return
+        if item.job is not None:
+            queue = self.bundle_queue if item.job.kind == "bundle" else self.inspect_queue
+            if item.state == "running":
+                self.cancel_bundles()
+                return  # the row stays until its cancellation is confirmed
+            queue.cancel(item.job)
+        if item in self.queue.items:
+            self._remove(item)
+
+    def _remove(self, item: QueueItem) -> None:
+        if self._shown_item is item:
+            self._shown_item = None
+        self.queue.remove(item)
+        if not self.queue.items:
+            self.stack.setCurrentIndex(0)
+            self.model_panel.clear()
+            self.result_panel.show_result(None)
+        self._update_actions()
+
+    def clear_finished(self) -> None:
+        for item in [i for i in self.queue.items if not i.busy]:
+            self._remove(item)
+
+    # --- errors ---------------------------------------------------------------------------
+    def show_error(self, err: OnnxpackError, title: str) -> QMessageBox | None:
+        """Open an error dialog without blocking. While one is open, later errors wait their turn."""
+        if self.last_error is not None and self.last_error.isVisible():
+            self._pending_errors.append((title, err))
+            return None
+        box = error_box(self, title, err)
+        box.finished.connect(self._next_error)
+        self.last_error = box
+        box.open()
+        self.error_shown.emit(box)
+        return box
+
+    def _next_error(self) -> None:
+        self.last_error = None
+        if self._pending_errors:
+            title, err = self._pending_errors.pop(0)
+            QTimer.singleShot(0, lambda: self.show_error(err, title))
+
+    def show_crash(self, summary: str, details: str, log_path: str) -> None:
+        """Slot for the exception hook: an unexpected error, reported with its log file."""
+        hint = self.tr("This is a bug in onnxpack. Please report it with the log file: %1").replace(
+            "%1", log_path or self.tr("(the log could not be written)")
+        )
+        err = OnnxpackError(self.tr("Unexpected error: %1").replace("%1", summary), hint, code="INTERNAL",
+                            details=details)
+        self.log.append(err.message)
+        self.show_error(err, self.tr("Unexpected error"))
+
+    # --- view updates ---------------------------------------------------------------------
+    def _set_state(self, item: QueueItem, state: str) -> None:
+        item.state = state
+        if item in self.queue.items:
+            self.queue.refresh(item)
+        self.item_changed.emit(item)
+        self._update_actions()
+
+    def _selection_changed(self) -> None:
+        self._store_shown_draft()
+        item = self.queue.selected()
+        self._shown_item = item
+        self._show_item(item)
+        self._update_actions()
+
+    def _refresh_views(self, item: QueueItem) -> None:
+        if item in self.queue.items:
+            self.queue.refresh(item)
+        if self._shown_item is item:
+            self._show_item(item)
+        self._update_actions()
+
+    def _show_item(self, item: QueueItem | None) -> None:
+        if item is None:
+            self.model_panel.clear()
+            self.bundle_panel.load_draft(BundleDraft())
+            return
+        if item.kind == "bundle":
+            if item.report is not None:
+                self.model_panel.show_verify(item.report)
+            elif item.error is not None:
+                self._show_failure(item)
+            else:
+                self.model_panel.show_pending(item.path)
+            self.bundle_panel.load_draft(BundleDraft())
+            self.bundle_panel.set_blocked_reason(self.tr("This row is a bundle: it is verified, not bundled."))
+        else:
+            if item.validation is not None:
+                self.model_panel.show_validation(item.validation)
+            elif item.error is not None:
+                self._show_failure(item)
+            else:
+                self.model_panel.show_pending(item.path)
+            self.bundle_panel.load_draft(item.draft)
+            self.bundle_panel.set_blocked_reason(self._blocked_reason(item))
+        if item.result is not None:
+            self.result_panel.show_result(item.result)
+
+    def _show_failure(self, item: QueueItem) -> None:
+        from .icons import status_icon
+
+        self.model_panel.clear()
+        self.model_panel.title.setText(item.path.name)
+        err = item.error
+        assert err is not None
+        text = err.message + ("\n" + self.tr("How to fix: %1").replace("%1", err.hint) if err.hint else "")
+        self.model_panel.status.set_status(status_icon("failed"), text)
+
+    def _blocked_reason(self, item: QueueItem) -> str:
+        if item.busy:
+            return self.tr("Busy: %1").replace("%1", self.queue.state_text(item.state))
+        if item.validation is None:
+            return self.tr("The model could not be read; see the Model tab.")
+        if not field(item.validation, "ok", True):
+            return self.tr("The model has errors (see Findings); bundling will refuse them.")
+        return ""
+
+    def _update_actions(self) -> None:
+        sel = self.queue.selected()
+        ready = [i for i in self.queue.items if self._can_bundle(i)]
+        bundling = any(i.job is not None and i.job.kind == "bundle" for i in self.queue.items)
+        can_one = sel is not None and self._can_bundle(sel)
+        self.act_bundle.setEnabled(can_one)
+        self.act_bundle_all.setEnabled(len(ready) > 0)
+        self.act_cancel.setEnabled(bundling)
+        self.act_verify_smoke.setEnabled(sel is not None and sel.kind == "bundle" and not sel.busy)
+        self.act_remove.setEnabled(sel is not None)
+        has_result = any(i.result is not None for i in self.queue.items)
+        self.act_copy_cli.setEnabled(has_result)
+        self.act_open_out.setEnabled(True)
+        self.bundle_panel.set_ready_count(len(ready))
+        self.bundle_panel.bundle_button.setEnabled(can_one)
+        self.bundle_panel.set_blocked_reason(self._blocked_reason(sel) if sel is not None else "")
+        self._update_status()
+
+    def _update_status(self) -> None:
+        items = self.queue.items
+        queued = sum(i.state == "queued" for i in items)
+        running = sum(i.state in ("running", "cancelling") for i in items)
+        done = sum(i.state == "done" for i in items)
+        self.status_label.setText(
+            self.tr("%1 item(s) · %2 running · %3 queued · %4 bundled")
+            .replace("%1", str(len(items))).replace("%2", str(running))
+            .replace("%3", str(queued)).replace("%4", str(done))
+        )
+
+    # --- shutdown -------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Cancel everything, wait for the workers (their cleanup removes partial output), save layout."""
+        self.settings.save_window_state(self.saveGeometry(), self.saveState())
+        self.inspect_queue.cancel_all()
+        self.bundle_queue.cancel_all()
+        self.inspect_queue.wait(10_000)
+        self.bundle_queue.wait(10_000)
+        super().closeEvent(event)

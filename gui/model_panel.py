@@ -1,0 +1,380 @@
+"""The facts of one dropped item: a model's inspection and findings, or a bundle's verification."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QScrollArea,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.findings import Finding, Severity, worst
+
+from .formatting import format_bytes, format_shape
+from .icons import severity_icon, status_icon
+from .widgets import DataTable, SizeBar, StatusLabel
+
+__all__ = ["ModelPanel", "field", "role_text"]
+
+
+def field(obj: Any, name: str, default: Any = None) -> Any:
+    """Read ``name`` from an engine result object or from its dict form."""
+    if obj is None:
+        return default
+    if isinstance(obj, Mapping):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _findings(items: Sequence[Any]) -> list[Finding]:
+    out = []
+    for f in items or ():
+        if isinstance(f, Finding):
+            out.append(f)
+        else:  # a dict from a manifest or report
+            out.append(
+                Finding(
+                    Severity(str(field(f, "severity", "info"))),
+                    str(field(f, "code", "")),
+                    str(field(f, "message", "")),
+                    str(field(f, "hint", "") or ""),
+                    str(field(f, "subject", "") or ""),
+                )
+            )
+    return out
+
+
+def role_text(role: str) -> str:
+    """A file's role in a model folder or bundle, in words."""
+    words = {
+        "model": QCoreApplication.translate("Roles", "model"),
+        "data": QCoreApplication.translate("Roles", "external data"),
+        "external data": QCoreApplication.translate("Roles", "external data"),
+        "external-data": QCoreApplication.translate("Roles", "external data"),
+        "ort": QCoreApplication.translate("Roles", "ORT-format model"),
+        "ort-model": QCoreApplication.translate("Roles", "ORT-format model"),
+        "ort-config": QCoreApplication.translate("Roles", "ORT operator list"),
+        "manifest": QCoreApplication.translate("Roles", "manifest"),
+        "readme": QCoreApplication.translate("Roles", "read-me"),
+        "smoke-output": QCoreApplication.translate("Roles", "reference output"),
+        "smoke-input": QCoreApplication.translate("Roles", "smoke-run input"),
+    }
+    return words.get(role, role)
+
+
+class _Facts(QWidget):
+    """A form of label → value rows whose labels are re-translated and values are selectable text."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.form = QFormLayout(self)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+
+    def set_rows(self, rows: Sequence[tuple[str, str]]) -> None:
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        for label, value in rows:
+            v = QLabel(value)
+            v.setWordWrap(True)
+            v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            v.setAccessibleName(label)
+            self.form.addRow(label, v)
+
+    def value(self, label: str) -> str:
+        for row in range(self.form.rowCount()):
+            lab = self.form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            val = self.form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            if lab and val and isinstance(lab.widget(), QLabel) and lab.widget().text() == label:  # type: ignore[union-attr]
+                return val.widget().text()  # type: ignore[union-attr]
+        raise KeyError(label)
+
+
+class ModelPanel(QWidget):
+    """Tabs: Overview (status, size bar, facts), Interface, Findings, External data."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._shown: tuple[str, Any] = ("none", None)
+        self.tabs = QTabWidget(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tabs)
+
+        overview = QWidget()
+        ov = QVBoxLayout(overview)
+        self.title = QLabel()
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title.setWordWrap(True)
+        self.status = StatusLabel()
+        self.size_box = QGroupBox()
+        sb = QVBoxLayout(self.size_box)
+        self.size_bar = SizeBar()
+        self.files = DataTable(3)
+        self.files.fit_height()
+        sb.addWidget(self.size_bar)
+        sb.addWidget(self.files)
+        self.facts = _Facts()
+        self.facts_box = QGroupBox()
+        fl = QVBoxLayout(self.facts_box)
+        fl.addWidget(self.facts)
+        ov.addWidget(self.title)
+        ov.addWidget(self.status)
+        ov.addWidget(self.size_box)
+        ov.addWidget(self.facts_box)
+        ov.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(overview)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+
+        self.interface = DataTable(4)
+        self.findings = DataTable(4)
+        self.external = DataTable(7)
+        self.tabs.addTab(scroll, "")
+        self.tabs.addTab(self.interface, "")
+        self.tabs.addTab(self.findings, "")
+        self.tabs.addTab(self.external, "")
+        self.retranslate()
+
+    # --- language -----------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.size_box.setTitle(self.tr("Size"))
+        self.facts_box.setTitle(self.tr("Format"))
+        self.files.set_headers([self.tr("File"), self.tr("Role"), self.tr("Size")])
+        self.interface.set_headers([self.tr("Direction"), self.tr("Name"), self.tr("Type"), self.tr("Shape")])
+        self.findings.set_headers([self.tr("Severity"), self.tr("Code"), self.tr("Message"), self.tr("How to fix")])
+        self.external.set_headers(
+            [
+                self.tr("Tensor"),
+                self.tr("Type"),
+                self.tr("File"),
+                self.tr("Offset"),
+                self.tr("Length"),
+                self.tr("Aligned"),
+                self.tr("Checksum"),
+            ]
+        )
+        self.files.setAccessibleName(self.tr("Files of the model"))
+        self.interface.setAccessibleName(self.tr("Model inputs and outputs"))
+        self.findings.setAccessibleName(self.tr("Findings"))
+        self.external.setAccessibleName(self.tr("External data"))
+        self.size_bar.retranslate()
+        self.tabs.setTabText(0, self.tr("Overview"))
+        self.tabs.setTabText(1, self.tr("Interface"))
+        kind, obj = self._shown
+        if kind == "validation":
+            self.show_validation(obj)
+        elif kind == "verify":
+            self.show_verify(obj)
+        elif kind == "pending":
+            self.show_pending(obj)
+        else:
+            self._set_counts(0, 0)
+
+    def _set_counts(self, findings: int, external: int) -> None:
+        self.tabs.setTabText(2, self.tr("Findings (%1)").replace("%1", str(findings)))
+        self.tabs.setTabText(3, self.tr("External data (%1)").replace("%1", str(external)))
+
+    def severity_text(self, severity: Severity) -> str:
+        return {
+            Severity.ERROR: self.tr("Error"),
+            Severity.WARNING: self.tr("Warning"),
+            Severity.INFO: self.tr("Info"),
+        }[severity]
+
+    def _show_findings(self, findings: list[Finding]) -> None:
+        ordered = sorted(findings, key=lambda f: -f.severity.rank)
+        rows = [
+            [self.severity_text(f.severity), f.code, f"{f.message}" + (f" ({f.subject})" if f.subject else ""), f.hint]
+            for f in ordered
+        ]
+        self.findings.set_rows(rows, [severity_icon(f.severity) for f in ordered])
+        w = worst(findings)
+        self.tabs.setTabIcon(2, severity_icon(w) if w is not None else status_icon("ok"))
+
+    def clear(self) -> None:
+        self._shown = ("none", None)
+        self.title.clear()
+        self.status.set_status(None, "")
+        self.size_bar.set_size(None)
+        for t in (self.files, self.interface, self.findings, self.external):
+            t.setRowCount(0)
+        self.facts.set_rows([])
+        self._set_counts(0, 0)
+
+    def show_pending(self, path: Path) -> None:
+        self.clear()
+        self._shown = ("pending", path)
+        self.title.setText(Path(path).name)
+        self.status.set_status(status_icon("busy"), self.tr("Reading and checking the model…"))
+
+    # --- a model ------------------------------------------------------------------------------
+    def show_validation(self, validation: Any) -> None:
+        """Show a ``core.validate.Validation`` (inspection facts + findings + compatibility)."""
+        self._shown = ("validation", validation)
+        insp = field(validation, "inspection")
+        location = field(insp, "location")
+        model_path = Path(str(field(location, "model", "")))
+        self.title.setText(model_path.name)
+        findings = _findings(field(validation, "findings", []))
+        n_err = sum(f.severity is Severity.ERROR for f in findings)
+        n_warn = sum(f.severity is Severity.WARNING for f in findings)
+        if n_err:
+            self.status.set_status(
+                severity_icon(Severity.ERROR),
+                self.tr("Not ready to bundle: %1 error(s), %2 warning(s) — see Findings.")
+                .replace("%1", str(n_err))
+                .replace("%2", str(n_warn)),
+            )
+        elif n_warn:
+            self.status.set_status(
+                severity_icon(Severity.WARNING),
+                self.tr("Ready to bundle, with %1 warning(s) — see Findings.").replace("%1", str(n_warn)),
+            )
+        else:
+            self.status.set_status(status_icon("ok"), self.tr("Ready to bundle: no problems found."))
+
+        self.size_bar.set_size(field(insp, "merged_size"))
+        files = field(insp, "files", []) or []
+        self.files.set_rows(
+            [
+                [field(f, "path"), role_text(str(field(f, "role", ""))), format_bytes(field(f, "size"))]
+                for f in files
+            ]
+        )
+        layout = str(field(insp, "layout", ""))
+        opsets = field(insp, "opsets", {}) or {}
+        opset_text = ", ".join(f"{d or 'ai.onnx'} {v}" for d, v in sorted(opsets.items()))
+        producer = " ".join(x for x in (field(insp, "producer_name"), field(insp, "producer_version")) if x)
+        rows = [
+            (self.tr("Location"), str(model_path.parent)),
+            (self.tr("Layout"), self.layout_text(layout)),
+            (self.tr("Total size on disk"), format_bytes(field(insp, "total_size"))),
+            (self.tr("Size as one file"), format_bytes(field(insp, "merged_size"))),
+            (self.tr("IR version"), str(field(insp, "ir_version", "?"))),
+            (self.tr("Opsets"), opset_text or "-"),
+            (self.tr("Oldest ONNX Runtime"), self.oldest_ort_text(field(validation, "compat"))),
+            (self.tr("Producer"), producer or "-"),
+            (self.tr("Model version"), str(field(insp, "model_version", "") or "-")),
+        ]
+        meta = field(insp, "metadata", {}) or {}
+        if meta:
+            rows.append((self.tr("Metadata"), "\n".join(f"{k} = {v}" for k, v in sorted(meta.items()))))
+        doc = field(insp, "doc_string", "")
+        if doc:
+            rows.append((self.tr("Description"), str(doc)[:500]))
+        self.facts.set_rows(rows)
+
+        io_rows = [
+            [self.tr("Input"), field(v, "name"), field(v, "elem_type"), format_shape(field(v, "shape"))]
+            for v in field(insp, "inputs", []) or []
+        ] + [
+            [self.tr("Output"), field(v, "name"), field(v, "elem_type"), format_shape(field(v, "shape"))]
+            for v in field(insp, "outputs", []) or []
+        ]
+        self.interface.set_rows(io_rows)
+        self._show_findings(findings)
+
+        table = field(insp, "external")
+        refs = list(field(table, "refs", []) or [])
+        ext_rows = []
+        for ref in refs:
+            d = ref.to_dict() if hasattr(ref, "to_dict") else dict(ref)
+            aligned = self.tr("64 KiB") if field(ref, "aligned_64k") else (
+                self.tr("4 KiB") if field(ref, "aligned_4k") else self.tr("no")
+            )
+            ext_rows.append(
+                [
+                    d.get("tensor"),
+                    d.get("data_type"),
+                    d.get("location"),
+                    d.get("offset") if d.get("offset") is not None else 0,
+                    format_bytes(d.get("effective_length")),
+                    aligned,
+                    self.tr("verified") if d.get("checksum") else self.tr("none"),
+                ]
+            )
+        self.external.set_rows(ext_rows)
+        self._set_counts(len(findings), len(refs))
+
+    def layout_text(self, layout: str) -> str:
+        return {
+            "single": self.tr("one self-contained .onnx file"),
+            "external": self.tr(".onnx with external data files"),
+            "ort": self.tr("ORT format (.ort)"),
+        }.get(layout, layout or "-")
+
+    def oldest_ort_text(self, compat: Any) -> str:
+        if compat is None:
+            return "-"
+        oldest = field(compat, "oldest")
+        if oldest is None:
+            return self.tr("none known: no ONNX Runtime release loads this IR/opset combination")
+        text = self.tr("%1 or newer").replace("%1", str(field(oldest, "version", oldest)))
+        lowered = field(compat, "oldest_if_ir_lowered")
+        if lowered is not None:
+            text += " " + self.tr("(%1 if the IR version is lowered)").replace("%1", str(field(lowered, "version")))
+        return text
+
+    # --- a bundle -----------------------------------------------------------------------------
+    def show_verify(self, report: Any) -> None:
+        """Show a ``core.verify.VerifyReport`` of a dropped bundle."""
+        self._shown = ("verify", report)
+        path = field(report, "path")
+        manifest = field(report, "manifest") or {}
+        model = manifest.get("model", {}) if isinstance(manifest, Mapping) else {}
+        self.title.setText(Path(str(path)).name if path else str(model.get("name", "")))
+        problems = _findings(field(report, "problems", []))
+        errors = [p for p in problems if p.severity is Severity.ERROR]
+        if field(report, "ok") and not errors:
+            self.status.set_status(status_icon("ok"), self.tr("Verified: every file matches the manifest."))
+        else:
+            self.status.set_status(
+                status_icon("failed"),
+                self.tr("Verification failed: %1 problem(s) — see Findings.").replace("%1", str(len(errors) or 1)),
+            )
+        files = manifest.get("files", []) if isinstance(manifest, Mapping) else []
+        self.files.set_rows(
+            [[f.get("path"), role_text(str(f.get("role", ""))), format_bytes(f.get("size"))] for f in files]
+        )
+        total = sum(int(f.get("size") or 0) for f in files if f.get("role") in ("model",))
+        self.size_bar.set_size(total or None)
+        tool = manifest.get("tool", {}) if isinstance(manifest, Mapping) else {}
+        rows = [
+            (self.tr("Model name"), str(model.get("name", "-"))),
+            (self.tr("Release version"), str(model.get("version", "-"))),
+            (self.tr("Created"), str(manifest.get("created", "-")) if isinstance(manifest, Mapping) else "-"),
+            (self.tr("Made with"), " ".join(str(tool.get(k, "")) for k in ("name", "version")).strip() or "-"),
+        ]
+        self.facts.set_rows(rows)
+        self.interface.setRowCount(0)
+        iface = manifest.get("interface", {}) if isinstance(manifest, Mapping) else {}
+        if isinstance(iface, Mapping):
+            self.interface.set_rows(
+                [[self.tr("Input"), v.get("name"), v.get("elem_type"), format_shape(v.get("shape"))]
+                 for v in iface.get("inputs", [])]
+                + [[self.tr("Output"), v.get("name"), v.get("elem_type"), format_shape(v.get("shape"))]
+                   for v in iface.get("outputs", [])]
+            )
+        self._show_findings(problems)
+        self.external.setRowCount(0)
+        self._set_counts(len(problems), 0)

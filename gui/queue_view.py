@@ -1,0 +1,173 @@
+"""The queue: one row per dropped model or bundle with its own status and result."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
+
+from core.errors import OnnxpackError
+
+from .bundle_panel import BundleDraft
+from .icons import status_icon
+from .worker import Job
+
+__all__ = ["QueueItem", "QueueTable", "default_bundle_name"]
+
+_ids = itertools.count(1)
+
+#: state → icon kind (the text is always shown too)
+_ICON = {
+    "inspecting": "busy",
+    "verifying": "busy",
+    "ready": "ready",
+    "invalid": "warning",
+    "queued": "queued",
+    "running": "running",
+    "cancelling": "busy",
+    "done": "done",
+    "verified": "ok",
+    "verify_failed": "failed",
+    "failed": "failed",
+    "cancelled": "cancelled",
+}
+
+
+def default_bundle_name(path: Path) -> str:
+    """A file-name-safe bundle name from the model's file or folder name."""
+    stem = path.name
+    for suffix in (".onnx", ".ort"):
+        if stem.lower().endswith(suffix):
+            stem = stem[: -len(suffix)]
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-.") or "model"
+
+
+@dataclass(eq=False)
+class QueueItem:
+    """A dropped model or bundle and everything the GUI knows about it."""
+
+    path: Path
+    kind: str  # "model" or "bundle"
+    state: str = "inspecting"
+    id: int = field(default_factory=lambda: next(_ids))
+    validation: Any = None
+    report: Any = None  # VerifyReport for bundles
+    result: Any = None  # BundleResult
+    options: Any = None  # BundleOptions of the last bundle run
+    error: OnnxpackError | None = None
+    draft: BundleDraft = field(default_factory=BundleDraft)
+    job: Job | None = None
+    progress: str = ""  # e.g. "merge 45 %"
+
+    @property
+    def busy(self) -> bool:
+        return self.state in ("inspecting", "verifying", "queued", "running", "cancelling")
+
+
+class QueueTable(QTableWidget):
+    """Rows of QueueItem: name, kind, status (icon + words), result."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, 4, parent)
+        self.items: list[QueueItem] = []
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.verticalHeader().setVisible(False)
+        self.setWordWrap(False)
+        self.setTabKeyNavigation(False)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.setHorizontalHeaderLabels([self.tr("Item"), self.tr("Kind"), self.tr("Status"), self.tr("Result")])
+        self.setAccessibleName(self.tr("Queue of models and bundles"))
+        for item in self.items:
+            self.refresh(item)
+
+    def state_text(self, state: str) -> str:
+        return {
+            "inspecting": self.tr("Inspecting…"),
+            "verifying": self.tr("Verifying…"),
+            "ready": self.tr("Ready"),
+            "invalid": self.tr("Has errors"),
+            "queued": self.tr("Queued"),
+            "running": self.tr("Bundling…"),
+            "cancelling": self.tr("Cancelling…"),
+            "done": self.tr("Bundled"),
+            "verified": self.tr("Verified"),
+            "verify_failed": self.tr("Verification failed"),
+            "failed": self.tr("Failed"),
+            "cancelled": self.tr("Cancelled"),
+        }.get(state, state)
+
+    def kind_text(self, kind: str) -> str:
+        return self.tr("Bundle") if kind == "bundle" else self.tr("Model")
+
+    def add(self, item: QueueItem) -> int:
+        self.items.append(item)
+        row = self.rowCount()
+        self.insertRow(row)
+        self.refresh(item)
+        return row
+
+    def remove(self, item: QueueItem) -> None:
+        row = self.row_of(item)
+        self.items.remove(item)
+        self.removeRow(row)
+
+    def row_of(self, item: QueueItem) -> int:
+        return self.items.index(item)
+
+    def item_at(self, row: int) -> QueueItem | None:
+        return self.items[row] if 0 <= row < len(self.items) else None
+
+    def selected(self) -> QueueItem | None:
+        rows = self.selectionModel().selectedRows()
+        return self.item_at(rows[0].row()) if rows else None
+
+    def select(self, item: QueueItem) -> None:
+        self.selectRow(self.row_of(item))
+
+    def result_text(self, item: QueueItem) -> str:
+        if item.error is not None and item.state in ("failed",):
+            return item.error.message
+        if item.state == "running":
+            return item.progress
+        if item.state == "done" and item.result is not None:
+            return str(getattr(item.result, "zip_path", ""))
+        if item.kind == "model" and item.validation is not None:
+            d = item.draft
+            return f"{d.name} {d.version}".strip()
+        return ""
+
+    def refresh(self, item: QueueItem) -> None:
+        row = self.row_of(item)
+        values = [item.path.name, self.kind_text(item.kind), self.state_text(item.state), self.result_text(item)]
+        for col, text in enumerate(values):
+            cell = self.item(row, col)
+            if cell is None:
+                cell = QTableWidgetItem()
+                cell.setFlags(Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled)
+                self.setItem(row, col, cell)
+            cell.setText(text)
+            if col == 0:
+                cell.setToolTip(str(item.path))
+            if col == 2:
+                cell.setIcon(status_icon(_ICON.get(item.state, "ready")))
+            if col == 3:
+                cell.setToolTip(text)

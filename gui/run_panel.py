@@ -1,0 +1,434 @@
+"""Progress of the running bundle (per stage, bytes and time left, Cancel), the log, and the result summary."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.progress import ProgressEvent
+
+from .formatting import EtaEstimator, format_bytes, format_duration, format_shape
+from .icons import status_icon
+from .model_panel import field, role_text
+from .widgets import DataTable, StatusLabel
+
+__all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel"]
+
+#: Pipeline stages in order (core.bundle reports these names).
+STAGES = ("inspect", "validate", "merge", "smoke", "ort", "zip")
+#: Stages whose done/total count steps rather than bytes.
+_COUNTED = {"validate", "smoke"}
+
+
+class LogPane(QWidget):
+    """A read-only, selectable log with Copy and Clear buttons."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.text.setMaximumBlockCount(5000)
+        self.copy_button = QPushButton()
+        self.copy_button.clicked.connect(self.copy)
+        self.clear_button = QPushButton()
+        self.clear_button.clicked.connect(self.text.clear)
+        self.label = QLabel()
+        self.label.setBuddy(self.text)
+        row = QHBoxLayout()
+        row.addWidget(self.label, 1)
+        row.addWidget(self.copy_button)
+        row.addWidget(self.clear_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.text, 1)
+        self.retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.label.setText(self.tr("&Log:"))
+        self.copy_button.setText(self.tr("&Copy log"))
+        self.clear_button.setText(self.tr("Clear"))
+        self.text.setAccessibleName(self.tr("Log"))
+
+    def append(self, line: str) -> None:
+        stamp = datetime.datetime.now().strftime("%H:%M:%S")
+        for part in line.splitlines() or [""]:
+            self.text.appendPlainText(f"[{stamp}] {part}")
+
+    def plain_text(self) -> str:
+        return self.text.toPlainText()
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.plain_text())
+
+
+class RunPanel(QWidget):
+    """Per-stage progress of the running job with a Cancel button. Emits ``cancel_requested``."""
+
+    cancel_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.eta = EtaEstimator()
+        self.header = StatusLabel()
+        self.stage_box = QGroupBox()
+        grid = QGridLayout(self.stage_box)
+        grid.setColumnStretch(2, 1)
+        self.rows: dict[str, tuple[QLabel, QLabel, QProgressBar, QLabel]] = {}
+        self._state: dict[str, str] = {}
+        self._last: dict[str, ProgressEvent] = {}
+        for r, stage in enumerate(STAGES):
+            self._add_row(grid, r, stage)
+        self.grid = grid
+        self.cancel_button = QPushButton()
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel_requested.emit)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.header)
+        layout.addWidget(self.stage_box)
+        layout.addLayout(row)
+        layout.addStretch(1)
+        self._title = ""
+        self._running = False
+        self.retranslate()
+
+    def _add_row(self, grid: QGridLayout, r: int, stage: str) -> None:
+        icon, name, bar, detail = QLabel(), QLabel(), QProgressBar(), QLabel()
+        bar.setRange(0, 1000)
+        bar.setTextVisible(True)
+        detail.setMinimumWidth(detail.fontMetrics().horizontalAdvance("0") * 28)
+        grid.addWidget(icon, r, 0)
+        grid.addWidget(name, r, 1)
+        grid.addWidget(bar, r, 2)
+        grid.addWidget(detail, r, 3)
+        self.rows[stage] = (icon, name, bar, detail)
+        self._state[stage] = "waiting"
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def stage_name(self, stage: str) -> str:
+        return {
+            "inspect": self.tr("Inspect"),
+            "validate": self.tr("Validate"),
+            "merge": self.tr("Merge"),
+            "smoke": self.tr("Smoke run"),
+            "ort": self.tr("ORT format"),
+            "zip": self.tr("ZIP"),
+        }.get(stage, stage)
+
+    def state_text(self, state: str) -> str:
+        return {
+            "waiting": self.tr("waiting"),
+            "running": self.tr("running"),
+            "done": self.tr("done"),
+            "failed": self.tr("failed"),
+            "cancelled": self.tr("cancelled"),
+            "skipped": self.tr("skipped"),
+        }.get(state, state)
+
+    def retranslate(self) -> None:
+        self.stage_box.setTitle(self.tr("Progress"))
+        self.cancel_button.setText(self.tr("&Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop the running bundle; nothing is left behind (Esc)"))
+        for stage in self.rows:
+            self._render(stage)
+        self._render_header()
+
+    # --- state --------------------------------------------------------------------------------
+    def start(self, title: str) -> None:
+        self._title = title
+        self._running = True
+        self.eta.reset()
+        self._last.clear()
+        for stage in self.rows:
+            self._state[stage] = "waiting"
+            self._render(stage)
+        self.cancel_button.setEnabled(True)
+        self._render_header()
+
+    def stopping(self) -> None:
+        self.cancel_button.setEnabled(False)
+        self.header.set_status(status_icon("busy"), self.tr("Cancelling %1…").replace("%1", self._title))
+
+    def finish(self, outcome: str) -> None:
+        """``outcome``: 'done', 'failed' or 'cancelled'. Stages never reached show as skipped/cancelled."""
+        self._running = False
+        self.cancel_button.setEnabled(False)
+        for stage, state in self._state.items():
+            if state == "running":
+                self._state[stage] = "done" if outcome == "done" else outcome
+            elif state == "waiting" and outcome == "done":
+                self._state[stage] = "skipped"
+            self._render(stage)
+        self.header.set_status(
+            status_icon(outcome),
+            {
+                "done": self.tr("Finished: %1"),
+                "failed": self.tr("Failed: %1"),
+                "cancelled": self.tr("Cancelled: %1 — nothing was written"),
+            }[outcome].replace("%1", self._title),
+        )
+
+    def reset(self) -> None:
+        self._running = False
+        self._title = ""
+        for stage in self.rows:
+            self._state[stage] = "waiting"
+            self._last.pop(stage, None)
+            self._render(stage)
+        self.cancel_button.setEnabled(False)
+        self._render_header()
+
+    def _render_header(self) -> None:
+        if self._running:
+            self.header.set_status(status_icon("running"), self.tr("Bundling %1…").replace("%1", self._title))
+        elif not self._title:
+            self.header.set_status(status_icon("ready"), self.tr("Nothing is running."))
+
+    def on_progress(self, ev: ProgressEvent) -> None:
+        if ev.stage not in self.rows:
+            self._add_row(self.grid, self.grid.rowCount(), ev.stage)
+        order = list(self.rows)
+        idx = order.index(ev.stage)
+        for earlier in order[:idx]:  # the pipeline moved on: earlier stages are finished
+            if self._state[earlier] == "running":
+                self._state[earlier] = "done"
+                self._render(earlier)
+        self._state[ev.stage] = "done" if ev.total > 0 and ev.done >= ev.total else "running"
+        if ev.total <= 0:  # a message without an amount: keep the last amount, show the new message
+            last = self._last.get(ev.stage)
+            ev = ProgressEvent(ev.stage, last.done if last else 0, last.total if last else 0, ev.message)
+            if last is None:
+                self._state[ev.stage] = "running"
+        self._last[ev.stage] = ev
+        self._render(ev.stage)
+
+    def _render(self, stage: str) -> None:
+        icon, name, bar, detail = self.rows[stage]
+        state = self._state[stage]
+        ev = self._last.get(stage)
+        qicon = status_icon({"waiting": "queued", "skipped": "ready"}.get(state, state))
+        h = name.fontMetrics().height()
+        icon.setPixmap(qicon.pixmap(h, h))
+        name.setText(self.stage_name(stage))
+        bar.setAccessibleName(self.tr("%1 progress").replace("%1", self.stage_name(stage)))
+        if ev is None:
+            bar.setValue(1000 if state == "done" else 0)
+            bar.setFormat(self.state_text(state))
+            detail.setText("")
+        elif ev.total <= 0:
+            bar.setValue(0)
+            bar.setFormat(self.state_text(state))
+            detail.setText(ev.message)
+        else:
+            bar.setValue(int(ev.fraction * 1000))
+            bar.setFormat(f"{ev.fraction * 100:.0f} % — {self.state_text(state)}")
+            if ev.stage in _COUNTED or ev.total < 64:
+                amount = self.tr("%1 of %2").replace("%1", str(ev.done)).replace("%2", str(ev.total))
+            else:
+                amount = self.tr("%1 of %2").replace("%1", format_bytes(ev.done)).replace(
+                    "%2", format_bytes(ev.total)
+                )
+            text = amount
+            if state == "running":
+                left = self.eta.seconds_left(ev.stage, ev.done, ev.total)
+                if left is not None:
+                    text += " · " + self.tr("about %1 left").replace("%1", format_duration(left))
+            if ev.message:
+                text += f" · {ev.message}"
+            detail.setText(text)
+        detail.setAccessibleName(detail.text())
+
+    def stage_state(self, stage: str) -> str:
+        return self._state[stage]
+
+
+class ResultPanel(QWidget):
+    """Summary of a finished bundle: files with sizes and hashes, smoke outputs, the equality proof."""
+
+    open_folder_requested = Signal()
+    copy_command_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._result: Any = None
+        self.status = StatusLabel()
+        self.proof = StatusLabel()
+        self.diff = QLabel()
+        self.diff.setWordWrap(True)
+        self.diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.files_box = QGroupBox()
+        self.files = DataTable(4)
+        self.files.fit_height()
+        QVBoxLayout(self.files_box).addWidget(self.files)
+        self.outputs_box = QGroupBox()
+        self.outputs = DataTable(5)
+        self.outputs.fit_height()
+        QVBoxLayout(self.outputs_box).addWidget(self.outputs)
+        self.open_button = QPushButton()
+        self.open_button.clicked.connect(self.open_folder_requested.emit)
+        self.copy_button = QPushButton()
+        self.copy_button.clicked.connect(self.copy_command_requested.emit)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.open_button)
+        inner = QWidget()
+        il = QVBoxLayout(inner)
+        il.addWidget(self.status)
+        il.addWidget(self.proof)
+        il.addWidget(self.diff)
+        il.addWidget(self.files_box)
+        il.addWidget(self.outputs_box)
+        il.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(inner)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll, 1)
+        layout.addLayout(buttons)
+        self.retranslate()
+        self.show_result(None)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.files_box.setTitle(self.tr("Files in the bundle"))
+        self.outputs_box.setTitle(self.tr("Smoke-run outputs"))
+        self.files.set_headers([self.tr("File"), self.tr("Role"), self.tr("Size"), self.tr("SHA-256")])
+        self.outputs.set_headers(
+            [self.tr("Output"), self.tr("Type"), self.tr("Shape"), self.tr("Finite"), self.tr("SHA-256")]
+        )
+        self.files.setAccessibleName(self.tr("Files in the bundle"))
+        self.outputs.setAccessibleName(self.tr("Smoke-run outputs"))
+        self.open_button.setText(self.tr("&Open output folder"))
+        self.copy_button.setText(self.tr("Copy CLI co&mmand"))
+        self.copy_button.setToolTip(self.tr("Copy the equivalent `onnxpack bundle …` command line"))
+        self.show_result(self._result)
+
+    def show_result(self, result: Any) -> None:
+        """Show a ``core.bundle.BundleResult`` (None clears the panel)."""
+        self._result = result
+        has = result is not None
+        self.open_button.setEnabled(has)
+        self.copy_button.setEnabled(has)
+        self.proof.setVisible(has)
+        self.files_box.setVisible(has)
+        self.outputs_box.setVisible(has)
+        self.diff.setVisible(False)
+        if not has:
+            self.status.set_status(None, self.tr("No bundle made yet. Drop a model, fill in the form, press Bundle."))
+            return
+        zip_path = Path(str(field(result, "zip_path")))
+        size = zip_path.stat().st_size if zip_path.exists() else None
+        self.status.set_status(
+            status_icon("ok"),
+            self.tr("Bundle created: %1 (%2)").replace("%1", str(zip_path)).replace("%2", format_bytes(size)),
+        )
+        manifest = field(result, "manifest") or {}
+        files = field(result, "files") or (manifest.get("files") if isinstance(manifest, Mapping) else []) or []
+        self.files.set_rows(
+            [
+                [field(f, "path"), role_text(str(field(f, "role", ""))), format_bytes(field(f, "size")),
+                 field(f, "sha256")]
+                for f in files
+            ]
+        )
+        smoke = field(result, "smoke")
+        outputs = field(smoke, "outputs", []) or []
+        self.outputs.set_rows(
+            [
+                [
+                    field(o, "name"),
+                    field(o, "elem_type"),
+                    format_shape(field(o, "shape")),
+                    self.tr("yes") if field(o, "finite", True) else self.tr("NO (NaN or Inf)"),
+                    field(o, "sha256"),
+                ]
+                for o in outputs
+            ]
+        )
+        self._show_proof(result, smoke)
+        diff = field(result, "release")
+        if diff:
+            self.diff.setVisible(True)
+            self.diff.setText(self.tr("Compared with the previous release: %1").replace("%1", self._diff_text(diff)))
+
+    def _diff_text(self, diff: Any) -> str:
+        """``release`` of a BundleResult (core.release.ReleaseDiff.to_dict())."""
+        text = (
+            self.tr("previous %1, %2 change(s), needs a %3 bump (suggested %4).")
+            .replace("%1", f"{field(diff, 'previous_name', '')} {field(diff, 'previous_version', '')}".strip())
+            .replace("%2", str(len(field(diff, "changes", []) or [])))
+            .replace("%3", str(field(diff, "bump", "?")))
+            .replace("%4", str(field(diff, "suggested_version", "?")))
+        )
+        lines = [text] + [f"• {field(c, 'impact')}: {field(c, 'message')}" for c in field(diff, "changes", []) or []]
+        return "\n".join(lines)
+
+    def _show_proof(self, result: Any, smoke: Any) -> None:
+        equal = field(result, "equal")
+        ok = field(equal, "ok", equal if isinstance(equal, bool) else None)
+        ort = field(smoke, "ort_version", "")
+        provider = field(smoke, "provider", "")
+        if ok and field(equal, "bitwise", False):
+            self.proof.set_status(
+                status_icon("ok"),
+                self.tr("Proof: the bundled model gives bit-for-bit the same outputs as the original "
+                        "(onnxruntime %1, %2).").replace("%1", str(ort)).replace("%2", str(provider)),
+            )
+        elif ok:
+            self.proof.set_status(
+                status_icon("ok"),
+                self.tr("Proof: the bundled model's outputs equal the original's within the set tolerance "
+                        "(onnxruntime %1, %2).").replace("%1", str(ort)).replace("%2", str(provider)),
+            )
+        elif ok is None:
+            self.proof.set_status(
+                status_icon("warning"), self.tr("No equality proof: the smoke run was turned off.")
+            )
+        else:
+            self.proof.set_status(
+                status_icon("failed"), self.tr("The bundled model's outputs DIFFER from the original.")
+            )
+
+    @property
+    def result(self) -> Any:
+        return self._result

@@ -1,0 +1,145 @@
+"""Small reusable widgets: the size bar against the 2 GiB limit, read-only tables, a status label."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from core.modelfile import PROTOBUF_LIMIT
+
+from .formatting import format_bytes
+
+__all__ = ["DataTable", "SizeBar", "StatusLabel"]
+
+
+class SizeBar(QProgressBar):
+    """How big the merged single-file model would be, against protobuf's 2 GiB limit.
+
+    Uses only palette colours (light/dark safe); the text always states the figures, and going over
+    the limit is said in words, not by colour.
+    """
+
+    STEPS = 1000
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRange(0, self.STEPS)
+        self.setTextVisible(True)
+        self.setMinimumWidth(120)
+        self._size: int | None = None
+        self.set_size(None)
+
+    @property
+    def size_bytes(self) -> int | None:
+        return self._size
+
+    def set_size(self, merged_size: int | None) -> None:
+        self._size = merged_size
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setAccessibleName(self.tr("Single-file size against the 2 GiB limit"))
+        n = self._size
+        if n is None:
+            self.setValue(0)
+            self.setFormat(self.tr("size unknown"))
+        elif n < PROTOBUF_LIMIT:
+            self.setValue(int(self.STEPS * n / PROTOBUF_LIMIT))
+            pct = 100.0 * n / PROTOBUF_LIMIT
+            self.setFormat(
+                self.tr("%1 of 2 GiB (%2 %) — fits in one .onnx file")
+                .replace("%1", format_bytes(n))
+                .replace("%2", f"{pct:.1f}")
+            )
+        else:
+            self.setValue(self.STEPS)
+            self.setFormat(
+                self.tr("%1 — over the 2 GiB limit: .onnx + one aligned data file").replace("%1", format_bytes(n))
+            )
+        self.setAccessibleDescription(self.format())
+        self.setToolTip(self.format())
+
+
+class DataTable(QTableWidget):
+    """A read-only, sortable-free, copy-friendly table that fits its rows to the text."""
+
+    def __init__(self, columns: int, parent: QWidget | None = None) -> None:
+        super().__init__(0, columns, parent)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(True)
+        self.verticalHeader().setVisible(False)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        self.setTabKeyNavigation(False)  # Tab leaves the table (keyboard users), arrows move inside
+
+    def fit_height(self, fit: bool = True) -> None:
+        """Grow with the rows instead of scrolling (for short tables inside a scrolling page)."""
+        if fit:
+            self.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def set_headers(self, headers: Sequence[str]) -> None:
+        self.setHorizontalHeaderLabels(list(headers))
+
+    def set_rows(self, rows: Sequence[Sequence[Any]], icons: Sequence[QIcon | None] | None = None) -> None:
+        self.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, value in enumerate(row):
+                item = QTableWidgetItem("" if value is None else str(value))
+                item.setFlags(Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled)
+                if c == 0 and icons is not None and icons[r] is not None:
+                    item.setIcon(icons[r])  # type: ignore[arg-type]
+                self.setItem(r, c, item)
+        self.resizeColumnsToContents()
+        for c in range(self.columnCount() - 1):
+            if self.columnWidth(c) > 360:
+                self.setColumnWidth(c, 360)
+        self.resizeRowsToContents()
+
+    def cell_text(self, row: int, column: int) -> str:
+        item = self.item(row, column)
+        return item.text() if item is not None else ""
+
+
+class StatusLabel(QWidget):
+    """An icon and a sentence side by side (pass/fail is never shown by colour alone)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.icon = QLabel(self)
+        self.text = QLabel(self)
+        self.text.setWordWrap(True)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self.text, 1)
+
+    def set_status(self, icon: QIcon | None, text: str) -> None:
+        size = self.fontMetrics().height() + 4
+        if icon is None or icon.isNull():
+            self.icon.clear()
+        else:
+            self.icon.setPixmap(icon.pixmap(size, size))
+        self.text.setText(text)
+        self.setAccessibleName(text)
+        self.icon.setVisible(icon is not None and not icon.isNull())
+
+    def plain_text(self) -> str:
+        return self.text.text()

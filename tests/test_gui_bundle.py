@@ -1,0 +1,172 @@
+"""GUI: bundling through the window — result verified, cancellation, batch queue, copy CLI, previous release."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from core.verify import verify_bundle
+from tests import factory
+from tests.gui_helpers import close_dialogs, make_window, wait_state
+
+
+def _inspected(qtbot, w, path: Path):
+    (item,) = w.open_paths([path])
+    wait_state(qtbot, item, ("ready", "invalid", "failed"))
+    assert item.state == "ready", item.error
+    return item
+
+
+def test_full_bundle_through_the_gui_verifies(qtbot, tmp_path, sample_model):
+    before = factory.snapshot(sample_model.parent)
+    w = make_window(qtbot, tmp_path)
+    item = _inspected(qtbot, w, sample_model)
+    bp = w.bundle_panel
+    bp.name.setText("victory")
+    bp.version.setText("2.1.0")
+    bp.set_dim("batch_size", 2)
+    qtbot.mouseClick(bp.bundle_button, Qt.MouseButton.LeftButton)
+    assert item.state in ("queued", "running")
+    assert w.act_cancel.isEnabled()
+    wait_state(qtbot, item, ("done", "failed", "cancelled"), timeout=120_000)
+    assert item.state == "done", item.error and item.error.message
+    zip_path = Path(item.result.zip_path)
+    assert zip_path == tmp_path / "out" / "victory-2.1.0.zip" and zip_path.is_file()
+    # the progress view went through the pipeline's stages and ended finished
+    assert [w.run_panel.stage_state(s) for s in ("inspect", "validate", "merge", "smoke", "zip")] == ["done"] * 5
+    assert w.run_panel.stage_state("ort") == "skipped"
+    assert "Finished" in w.run_panel.header.plain_text()
+    assert not w.act_cancel.isEnabled() and w.bundle_panel.bundle_button.isEnabled()
+    # the summary: files with sizes and hashes, smoke outputs, the equality proof
+    rp = w.result_panel
+    assert w.tabs.currentIndex() == 3
+    assert str(zip_path) in rp.status.plain_text()
+    names = [rp.files.cell_text(r, 0) for r in range(rp.files.rowCount())]
+    assert "victory.onnx" in names
+    assert all(len(rp.files.cell_text(r, 3)) == 64 for r in range(rp.files.rowCount()))
+    assert rp.outputs.rowCount() == 1 and rp.outputs.cell_text(0, 0) == "output"
+    assert rp.outputs.cell_text(0, 2) == "[2, 3]"  # the dim the user typed was used
+    assert "bit-for-bit" in rp.proof.plain_text()
+    # verify accepts it
+    report = verify_bundle(zip_path)
+    assert report.ok, [p.message for p in report.problems]
+    # Copy CLI command and Open output folder
+    rp.copy_button.click()
+    command = QGuiApplication.clipboard().text()
+    assert command.startswith("onnxpack bundle ") and "--version 2.1.0" in command
+    assert "--dim batch_size=2" in command
+    rp.open_button.click()
+    assert [u.toLocalFile() for u in w.opened] == [str(tmp_path / "out")]
+    assert factory.snapshot(sample_model.parent) == before
+    # a dropped bundle is verified
+    (bundle_item,) = w.open_paths([zip_path])
+    assert bundle_item.kind == "bundle"
+    wait_state(qtbot, bundle_item, ("verified", "verify_failed", "failed"))
+    assert bundle_item.state == "verified"
+    assert "Verified" in w.model_panel.status.plain_text()
+    assert w.model_panel.facts.value("Release version") == "2.1.0"
+
+
+def test_cancel_mid_run_leaves_nothing_and_resets(qtbot, tmp_path, sample_model, monkeypatch):
+    """Cancel while the pipeline is inside a stage: the engine stops, the output folder is gone/empty."""
+    from gui import engine
+
+    reached = threading.Event()
+    real = engine.bundle_job
+
+    def pausing_bundle_job(options):
+        body = real(options)
+
+        def run(progress, cancel):
+            def hooked(ev):
+                progress(ev)
+                if ev.stage == "merge" and not reached.is_set():
+                    reached.set()
+                    cancel.wait(30)  # hold the pipeline mid-merge until Cancel is pressed
+            return body(hooked, cancel)
+
+        return run
+
+    monkeypatch.setattr(engine, "bundle_job", pausing_bundle_job)
+    w = make_window(qtbot, tmp_path)
+    item = _inspected(qtbot, w, sample_model)
+    w.start_bundles()
+    qtbot.waitUntil(reached.is_set, timeout=60_000)
+    qtbot.waitUntil(lambda: w.run_panel.stage_state("merge") == "running", timeout=10_000)
+    assert w.run_panel.cancel_button.isEnabled()
+    w.run_panel.cancel_button.click()
+    assert item.state == "cancelling" and "Cancelling" in w.run_panel.header.plain_text()
+    wait_state(qtbot, item, ("cancelled", "done", "failed"), timeout=10_000)
+    assert item.state == "cancelled"
+    out = tmp_path / "out"
+    assert not out.exists() or list(out.iterdir()) == []
+    # the UI is reset: nothing running, Bundle available again, Cancel disabled
+    assert not w.run_panel.cancel_button.isEnabled() and not w.act_cancel.isEnabled()
+    assert w.bundle_panel.bundle_button.isEnabled() and w.act_bundle.isEnabled()
+    assert "Cancelled" in w.run_panel.header.plain_text()
+    assert w.queue.item(w.queue.row_of(item), 2).text() == "Cancelled"
+    assert close_dialogs(w) == []  # a cancellation is not an error
+
+
+def test_batch_runs_one_after_another_with_own_rows(qtbot, tmp_path):
+    a = factory.external_model(tmp_path / "a")
+    b = factory.external_model(tmp_path / "b")
+    w = make_window(qtbot, tmp_path)
+    items = w.open_paths([a, b])
+    for it in items:
+        wait_state(qtbot, it, ("ready", "invalid", "failed"))
+        assert it.state == "ready", it.error
+    items[1].draft.name = "second"
+    assert w.bundle_panel.bundle_all_button.isVisible() or w.bundle_panel.bundle_all_button.isEnabled()
+    started = w.start_bundles(all_ready=True)
+    assert started == items
+    states = []
+    w.item_changed.connect(lambda it: states.append((it.id, it.state)))
+    for it in items:
+        wait_state(qtbot, it, ("done", "failed", "cancelled"), timeout=120_000)
+    assert [it.state for it in items] == ["done", "done"], [it.error for it in items]
+    # strictly one after another: the second started running only after the first finished
+    running = [(i, s) for i, s in states if s in ("running", "done")]
+    first_done = running.index((items[0].id, "done"))
+    second_running = running.index((items[1].id, "running"))
+    assert first_done < second_running
+    zips = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert len(zips) == 2 and any(z.startswith("second-") for z in zips)
+    for row, it in enumerate(items):
+        assert w.queue.item(row, 2).text() == "Bundled"
+        assert w.queue.item(row, 3).text() == str(it.result.zip_path)
+
+
+def test_bad_version_refused_before_running(qtbot, tmp_path, sample_model):
+    w = make_window(qtbot, tmp_path)
+    item = _inspected(qtbot, w, sample_model)
+    w.bundle_panel.version.setValidator(None)
+    w.bundle_panel.version.setText("one")
+    with qtbot.waitSignal(w.error_shown, timeout=5000) as blocker:
+        assert w.start_bundles() == []
+    box = blocker.args[0]
+    assert "not a semantic version" in box.text() and "1.0.0" in box.informativeText()
+    assert item.state == "ready"
+    close_dialogs(w)
+
+
+def test_previous_bundle_suggests_the_next_version(qtbot, tmp_path, sample_model):
+    w = make_window(qtbot, tmp_path)
+    item = _inspected(qtbot, w, sample_model)
+    w.bundle_panel.run_smoke.setChecked(False)
+    w.bundle_panel.version.setText("1.4.2")
+    w.start_bundles()
+    wait_state(qtbot, item, ("done", "failed"), timeout=120_000)
+    assert item.state == "done", item.error
+    assert "No equality proof" in w.result_panel.proof.plain_text()
+    previous = Path(item.result.zip_path)
+    w.queue.select(item)
+    w.bundle_panel.previous.setText(str(previous))
+    w.bundle_panel.previous.editingFinished.emit()
+    qtbot.waitUntil(lambda: bool(item.draft.suggested), timeout=60_000)
+    assert item.draft.suggested.startswith("1.4.3 ")  # same interface and weights → patch
+    assert w.bundle_panel.version.text() == "1.4.3"
+    assert "Suggested: 1.4.3" in w.bundle_panel.suggestion.text()
