@@ -102,6 +102,11 @@ def _write_validated_copy(model_path: Path, data_dir: Path, dest: Path, cancel: 
     dest.write_bytes(model.SerializeToString())
 
 
+def _frozen() -> bool:
+    """True in a PyInstaller-style frozen app, where `sys.executable -m ...` is not Python."""
+    return bool(getattr(sys, "frozen", False))
+
+
 def _converter_child(conn: Any, job: dict[str, Any]) -> None:
     """Spawn-child entry used when frozen (no `python -m`): call the converter's function directly."""
     buf = io.StringIO()
@@ -127,7 +132,7 @@ def _converter_child(conn: Any, job: dict[str, Any]) -> None:
 def _run_converter(src_dir: Path, out_dir: Path, style: str, target: str | None, timeout: float,
                    cancel: CancelToken | None, progress: ProgressCallback | None) -> str:
     """Run onnxruntime's converter on ``src_dir``; return its log, raise RuntimeFailure on failure."""
-    if getattr(sys, "frozen", False):
+    if _frozen():
         job = {"src": str(src_dir), "out": str(out_dir), "style": style, "target": target}
         res = run_in_child(_converter_child, job, timeout=timeout, what="The ORT-format conversion", cancel=cancel,
                            progress=progress, stage=_STAGE)

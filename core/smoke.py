@@ -486,7 +486,9 @@ def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions
         parts.append(f"The automatic search tried {len(attempts)} more size(s) ({', '.join(map(str, tried))}) "
                      "without success.")
     hints = []
-    named = [k for k in guessed if not k.endswith("]")]
+    from .smoke_child import is_batch_like
+
+    named = sorted((k for k in guessed if not k.endswith("]")), key=is_batch_like)  # non-batch dims first
     if guessed:
         k = named[0] if named else next(iter(guessed))
         hints.append(f"give real sizes, e.g. --dim {k}=512" if named else f'give real sizes, e.g. --dim "{k}=512"')
@@ -497,7 +499,8 @@ def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions
     hints.append("or supply real data with --input NAME=FILE.npy (.npz, .pb)")
     if not options.search and guessed:
         hints.append("or drop --no-search to let onnxpack try common sizes")
-    return Finding.error("SMOKE_RUN_FAILED", " ".join(parts), "; ".join(hints).capitalize() + ".", model_name)
+    hint = "; ".join(hints)
+    return Finding.error("SMOKE_RUN_FAILED", " ".join(parts), hint[:1].upper() + hint[1:] + ".", model_name)
 
 
 def _output_findings(desc: dict[str, Any], model_name: str) -> list[Finding]:
@@ -585,7 +588,8 @@ def safe_output_filename(name: str, taken: set[str]) -> str:
     collisions are neutralised; ``taken`` (case-folded names) is updated.
     """
     base = unicodedata.normalize("NFC", name)
-    base = re.sub(r"[^\w.\-]+", "_", base)
+    base = re.sub(r"[^\w.\-]+", "_", base)  # separators, spaces, control characters
+    base = re.sub(r"_+", "_", re.sub(r"\.\.+", "_", base))  # no '..' anywhere
     base = base.strip(". ") or "output"
     if base.split(".")[0].upper() in _RESERVED:
         base = "_" + base
@@ -630,7 +634,7 @@ def save_outputs(arrays: Mapping[str, Any], out_dir: Path, *, protected: list[Pa
         check_output_path(dest, protected or [])
         arr = value.astype(str) if value.dtype.kind in "OS" else value
         with atomic_file(dest) as f:
-            np.save(f, np.ascontiguousarray(arr), allow_pickle=False)
+            np.save(f, arr, allow_pickle=False)
         written[name] = str(dest)
     return written
 

@@ -32,6 +32,7 @@ __all__ = [
     "compare_values",
     "describe_output",
     "digest",
+    "is_batch_like",
     "open_session",
     "run_job",
 ]
@@ -310,7 +311,8 @@ def compare_values(name: str, a: Any, b: Any, atol: float, rtol: float) -> dict[
     af, bf = a.astype(np.float64), b.astype(np.float64)
     nan_a, nan_b = np.isnan(af), np.isnan(bf)
     same_special = (nan_a & nan_b) | (np.isinf(af) & (af == bf))
-    diff = np.where(same_special, 0.0, np.abs(bf - af))
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.where(same_special, 0.0, np.abs(bf - af))
     diff = np.where(nan_a ^ nan_b, np.inf, diff)
     fin = diff[np.isfinite(diff)]
     r["max_abs"] = float(fin.max()) if fin.size else 0.0
@@ -339,10 +341,15 @@ def _unresolved(gen: GeneratedInputs, fixed_by_user: set[str]) -> list[str]:
     return [k for k, src in gen.dim_sources.items() if src in ("default", "search") and k not in fixed_by_user]
 
 
+def is_batch_like(name: str) -> bool:
+    """Dims named like a batch size stay 1 in the first search pass (they rarely have a minimum)."""
+    return bool(_BATCH_NAME.search(name))
+
+
 def _search_plan(keys: list[str], budget: int) -> Iterator[dict[str, int]]:
     """Candidate dim assignments: non-batch dims uniformly over SEARCH_VALUES (batch-like dims at 1),
     then all dims together; bounded by ``budget``."""
-    batch = [k for k in keys if _BATCH_NAME.search(k)]
+    batch = [k for k in keys if is_batch_like(k)]
     other = [k for k in keys if k not in batch]
     plans: list[dict[str, int]] = []
     if other:

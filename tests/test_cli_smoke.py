@@ -1,0 +1,101 @@
+"""`onnxpack smoke` and `onnxpack ort` from the command line (in-process main())."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+
+from core.cli import Environment, main
+from tests import factory
+from tests.test_smoke import _reflect_pad, inprocess  # noqa: F401  (fixture)
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), Environment(out, err, {}, False))
+    return int(code), out.getvalue(), err.getvalue()
+
+
+def doc(text: str) -> dict[str, Any]:
+    d = json.loads(text)
+    assert isinstance(d, dict)
+    return d
+
+
+def test_smoke_sample_json_in_a_real_child(sample_model: Path) -> None:
+    code, out, err = run("smoke", str(sample_model), "--runs", "1", "--json")
+    assert code == 0, err
+    d = doc(out)
+    assert d["schema"] == "onnxpack.smoke/1" and d["ok"] is True
+    assert d["provider"] == "CPUExecutionProvider"
+    assert d["outputs"][0]["name"] == "output" and len(d["outputs"][0]["sha256"]) == 64
+    assert d["recipe"]["inputs"]["input"]["shape"] == [1, 3, 64, 128]
+    assert set(d["timings"]) >= {"session_create_s", "first_run_s", "median_run_s"}
+
+
+def test_failed_run_exits_1_with_hint(tmp_path: Path, inprocess: None) -> None:  # noqa: F811
+    m = _reflect_pad(tmp_path / "pad.onnx")
+    code, out, _ = run("smoke", str(m), "--no-search")
+    assert code == 1
+    assert "FAILED" in out and "SMOKE_RUN_FAILED" in out and "--dim frames=512" in out
+    code, out, _ = run("smoke", str(m), "--dim", "frames=16", "--runs", "1", "--save-outputs", str(tmp_path / "o"))
+    assert code == 0 and "PASSED" in out
+    assert np.load(tmp_path / "o" / "y.npy").shape == (1, 24)
+
+
+def test_compare_and_recipe(tmp_path: Path, inprocess: None) -> None:  # noqa: F811
+    ext = factory.external_model(tmp_path / "ext")
+    single = tmp_path / "single.onnx"
+    onnx.save(factory.add_model(), str(single))
+    code, out, err = run("smoke", str(ext), "--compare", str(single), "--json", "--dim", "batch=2")
+    assert code == 0, err
+    d = doc(out)
+    assert d["schema"] == "onnxpack.smoke/1" and d["kind"] == "compare"
+    assert d["compare"]["bitwise_equal"] is True
+    assert d["original"]["recipe"]["dims"] == {"batch": 2}
+    (tmp_path / "run.json").write_text(out, encoding="utf-8")
+    code, out2, err = run("smoke", str(single), "--recipe", str(tmp_path / "run.json"), "--json")
+    assert code == 0, err
+    assert doc(out2)["outputs"][0]["sha256"] == d["original"]["outputs"][0]["sha256"]
+    other = factory.add_model()
+    other.graph.initializer[2].CopyFrom(onnx.numpy_helper.from_array(np.array([0.75], np.float32), "B"))
+    onnx.save(other, str(tmp_path / "other.onnx"))
+    code, out, _ = run("smoke", str(single), "--compare", str(tmp_path / "other.onnx"))
+    assert code == 1 and "COMPARE_MISMATCH" in out
+    code, out, _ = run("smoke", str(single), "--compare", str(tmp_path / "other.onnx"), "--atol", "0.3")
+    assert code == 0 and "COMPARE_NOT_BITWISE" in out
+
+
+def test_usage_and_input_errors(tmp_path: Path) -> None:
+    code, out, err = run("smoke", str(tmp_path / "missing.onnx"), "--json")
+    assert code == 2 and doc(out)["ok"] is False and "error:" in err
+    m = tmp_path / "m.onnx"
+    onnx.save(factory.add_model(), str(m))
+    code, _, err = run("smoke", str(m), "--dim", "batch")
+    assert code == 2 and "NAME=VALUE" in err and "hint:" in err
+    code, _, err = run("smoke", str(m), "--runs", "0")
+    assert code == 2 and "--runs" in err
+    code, _, err = run("smoke", str(m), "--input", "X=nothere.npy")
+    assert code == 2 and "not found" in err
+    (tmp_path / "bad.json").write_text('{"seed": 1, "seed": 2}')
+    code, _, err = run("smoke", str(m), "--recipe", str(tmp_path / "bad.json"))
+    assert code == 2 and "duplicate" in err
+    (tmp_path / "empty.onnx").write_bytes(b"")
+    code, _, err = run("smoke", str(tmp_path / "empty.onnx"))
+    assert code == 2 and "empty" in err
+
+
+def test_ort_command(tmp_path: Path, inprocess: None) -> None:  # noqa: F811
+    ext = factory.external_model(tmp_path / "ext")
+    code, out, err = run("ort", str(ext), "-o", str(tmp_path / "o"), "--json")
+    assert code == 0, err
+    d = doc(out)
+    assert d["schema"] == "onnxpack.ort/1" and d["ok"] is True
+    assert sorted(f["name"] for f in d["files"]) == ["model.ort", "required_operators.config"]
+    code, out, err = run("ort", str(ext), "-o", str(tmp_path / "o"))
+    assert code == 2 and "not empty" in err
