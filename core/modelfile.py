@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import onnx
-from google.protobuf.message import DecodeError
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import DecodeError, Message
 from onnx import ModelProto
 
 from .errors import InputError, ModelFormatError
@@ -25,6 +26,8 @@ __all__ = [
 
 #: Protobuf cannot serialize or parse a message of 2 GiB or more.
 PROTOBUF_LIMIT = 2**31
+_MESSAGE = FieldDescriptor.TYPE_MESSAGE
+_STRING = FieldDescriptor.TYPE_STRING
 
 
 class FileKind(str, enum.Enum):
@@ -65,13 +68,24 @@ def sniff(path: Path) -> FileKind:
         return FileKind.ZIP
     # A serialized ModelProto starts with a field tag; ir_version (field 1, varint) is 0x08, but
     # writers may order fields freely, so any plausible tag byte is accepted and parsing decides.
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError:
+    text = _decode_head(head)
+    if text is None:
         return FileKind.ONNX
+    if text.startswith("\ufeff"):  # UTF-8 byte order mark: a text file from a Windows editor
+        return FileKind.TEXT
     if text.isprintable() or all(c.isprintable() or c in "\r\n\t" for c in text):
         return FileKind.TEXT
     return FileKind.ONNX
+
+
+def _decode_head(head: bytes) -> str | None:
+    """UTF-8 text of the first bytes, tolerating a multi-byte character cut at the end (None if not UTF-8)."""
+    for cut in range(4 if len(head) >= 64 else 1):
+        try:
+            return head[: len(head) - cut].decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    return None
 
 
 def _regular_file(path: Path, what: str) -> None:
@@ -124,13 +138,20 @@ def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] 
     return ModelLocation(p.absolute(), d.absolute())
 
 
+def _unreadable(path: Path, e: OSError) -> InputError:
+    return InputError(f"Cannot read model file {path}: {e.strerror}", "Check the path and its permissions.")
+
+
 def load_structure(path: Path) -> ModelProto:
     """Parse a .onnx file WITHOUT loading external data; every parse failure becomes ModelFormatError.
 
     The bytes of inline tensors are part of the structure and are read; external data never is.
     """
-    kind = sniff(path)
-    size = path.stat().st_size
+    try:
+        kind = sniff(path)
+        size = path.stat().st_size
+    except OSError as e:
+        raise _unreadable(path, e) from None
     if kind is FileKind.EMPTY:
         raise ModelFormatError(
             f"{path.name} is empty (0 bytes)",
@@ -163,6 +184,8 @@ def load_structure(path: Path) -> ModelProto:
         )
     try:
         model = onnx.load(str(path), load_external_data=False)
+    except OSError as e:
+        raise _unreadable(path, e) from None
     except (DecodeError, RecursionError) as e:
         raise ModelFormatError(
             f"{path.name} is not a valid ONNX model: protobuf could not parse it ({e or type(e).__name__})",
@@ -181,4 +204,35 @@ def load_structure(path: Path) -> ModelProto:
             "This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); "
             "export the model again.",
         )
+    bad_field = _invalid_utf8_field(model)
+    if bad_field is not None:
+        raise ModelFormatError(
+            f"{path.name} holds text that is not valid UTF-8 (in a '{bad_field}' field)",
+            "The file is corrupted or was not written by an ONNX exporter; export the model again.",
+            code="MODEL_BAD_TEXT",
+        )
     return model
+
+
+def _invalid_utf8_field(model: ModelProto) -> str | None:
+    """Name of a string field holding invalid UTF-8, or None.
+
+    onnx.proto is proto2: protobuf accepts invalid UTF-8 in string fields and hands it back as
+    ``bytes`` instead of ``str``, which would break every later use of names. One iterative walk.
+    """
+    stack: list[Message] = [model]
+    while stack:
+        msg = stack.pop()
+        for fd, value in msg.ListFields():
+            if fd.type == _MESSAGE:
+                if fd.is_repeated:
+                    stack.extend(value)
+                else:
+                    stack.append(value)
+            elif fd.type == _STRING:
+                if fd.is_repeated:
+                    if any(type(v) is bytes for v in value):
+                        return str(fd.name)
+                elif type(value) is bytes:
+                    return str(fd.name)
+    return None
