@@ -1,0 +1,122 @@
+"""What goes into the frozen onedir app: names, excluded modules, the TOC filter and the budgets.
+
+Imported by ``onnxpack.spec`` (at build time), ``ci_check.py`` (after the build) and the tests, so the
+three always agree. Pure stdlib: it must import without PyInstaller or Qt.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+__all__ = [
+    "APP_NAME",
+    "CLI_NAME",
+    "EXCLUDED_MODULES",
+    "FORBIDDEN_FILE_PATTERNS",
+    "GUI_NAME",
+    "KEPT_QT_TRANSLATIONS",
+    "SIZE_BUDGET_MB",
+    "STARTUP_BUDGET_S",
+    "exe_name",
+    "is_forbidden",
+    "keep_entry",
+]
+
+APP_NAME = "onnxpack"  # the onedir folder: dist/onnxpack/
+GUI_NAME = "onnxpack-gui"  # windowed (console=False)
+CLI_NAME = "onnxpack"  # console
+
+SIZE_BUDGET_MB = 150.0  # whole onedir folder, Linux
+STARTUP_BUDGET_S = 2.0  # process start -> main window shown
+
+# Python modules the app never imports. Listing Qt modules that PySide6-Essentials lacks (WebEngine,
+# Multimedia, 3D, Charts, ...) keeps the build lean when the full PySide6 (Addons) is installed instead.
+_QT_UNUSED = (
+    "Qt3DAnimation", "Qt3DCore", "Qt3DExtras", "Qt3DInput", "Qt3DLogic", "Qt3DRender", "QtAxContainer",
+    "QtBluetooth", "QtCanvasPainter", "QtCharts", "QtConcurrent", "QtDataVisualization", "QtDBus", "QtDesigner",
+    "QtGraphs", "QtGraphsWidgets", "QtHelp", "QtHttpServer", "QtLabsStyleKit", "QtLocation", "QtMultimedia",
+    "QtMultimediaWidgets", "QtNetwork", "QtNetworkAuth", "QtNfc", "QtOpenGL", "QtOpenGLWidgets", "QtPdf",
+    "QtPdfWidgets", "QtPositioning", "QtPrintSupport", "QtQml", "QtQmlFeatures", "QtQuick", "QtQuick3D",
+    "QtQuickControls2", "QtQuickTest", "QtQuickWidgets", "QtRemoteObjects", "QtScxml", "QtSensors",
+    "QtSerialBus", "QtSerialPort", "QtSpatialAudio", "QtSql", "QtStateMachine", "QtSvgWidgets", "QtTest",
+    "QtTextToSpeech", "QtUiTools", "QtWebChannel", "QtWebEngineCore", "QtWebEngineQuick", "QtWebEngineWidgets",
+    "QtWebSockets", "QtWebView", "QtXml",
+)  # fmt: skip
+
+EXCLUDED_MODULES: tuple[str, ...] = (
+    *(f"PySide6.{m}" for m in _QT_UNUSED),
+    # other GUI toolkits / Qt bindings and heavy optional imports of our dependencies
+    "tkinter", "_tkinter", "PyQt5", "PyQt6", "PySide2",
+    "IPython", "matplotlib", "pandas", "scipy", "sympy", "torch", "tensorflow", "jax",
+    "onnxruntime.transformers", "onnxruntime.quantization", "onnxruntime.training",
+    "onnx.backend.test", "onnx.reference", "numpy.f2py", "numpy.distutils", "numpy._core._simd",
+    # test and dev tooling
+    "pytest", "_pytest", "pytestqt", "mypy", "ruff", "jsonschema", "setuptools", "pip", "pydoc_data",
+    "lib2to3", "ensurepip", "idlelib", "turtledemo",
+    # no network and no interactive prompt: TLS (libssl + Kerberos) and readline stay out
+    "ssl", "_ssl", "readline",
+)  # fmt: skip
+
+# Qt's own translations we ship (our UI languages: English is the source, Japanese is translated).
+KEPT_QT_TRANSLATIONS = ("ja",)
+
+# Files (destination names, '/' separated, case-insensitive) dropped from the build.
+_DROP = [
+    # Qt libraries we never load: QML/Quick, designer, help, SQL, test, web, multimedia, 3D, pdf, labs...
+    r"(^|/)(lib)?qt6(qml|quick|labs|lottie|designer|help|sql|test|uitools|pdf|webengine|webchannel|websockets|"
+    r"multimedia|3d|charts|datavisualization|graphs|virtualkeyboard|shadertools|statemachine|"
+    r"waylandcompositor|wleglcompositor|wlshellintegration|eglfs|concurrent|network|opengl|printsupport|xml)"
+    r"[^/]*\.(so[.\d]*|dll|dylib)$",
+    r"(^|/)qtwebengine[^/]*$",
+    r"(^|/)(lib)?qt6(opengl|openglwidgets)[^/]*$",
+    r"(^|/)opengl32sw\.dll$",  # 20 MB software OpenGL fallback: widgets render with the raster engine
+    r"(^|/)d3dcompiler_\d+\.dll$",
+    # Qt plug-ins we don't need (keep platforms, imageformats, iconengines, styles, themes, input contexts).
+    r"(^|/)plugins/(qmltooling|sqldrivers|tls|networkinformation|designer|generic|egldeviceintegrations|"
+    r"printsupport|multimedia|position|sensors|webview|vectorimageformats|qmllint|canbus|texttospeech|"
+    r"wayland-graphics-integration-server|renderers|sceneparsers|geometryloaders|help)/",
+    r"(^|/)plugins/platforminputcontexts/[^/]*virtualkeyboard[^/]*$",
+    # GTK3 theme: drags in cairo/pango/gdk-pixbuf/atk (8 MB) yet cannot load without the system's GTK 3;
+    # Qt's own Fusion look and the xdg-desktop-portal theme (kept) cover Linux desktops.
+    r"(^|/)plugins/platformthemes/[^/]*gtk[^/]*$",
+    r"(^|/)plugins/platforms/[^/]*(eglfs|vnc|linuxfb|minimalegl|vkkhrdisplay|direct2d|webgl)[^/]*$",
+    r"(^|/)plugins/imageformats/[^/]*(tiff|webp|tga|wbmp|icns|pdf|jp2|mng|gif|jpeg)[^/]*$",
+    r"(^|/)plugins/xcbglintegrations/",
+    # Wayland: Qt falls back to xcb (every Wayland desktop runs XWayland); saves 2 MB of client plug-ins
+    r"(^|/)plugins/wayland-[^/]*/", r"(^|/)plugins/platforms/[^/]*wayland[^/]*$", r"(^|/)(lib)?qt6wayland[^/]*$",
+    # QML files, Qt metatypes and the Qt tools that wheels carry
+    r"(^|/)qt/qml/", r"(^|/)qml/", r"(^|/)metatypes/", r"(^|/)libexec/",
+    # onnxruntime's C-API library: the Python extension embeds the runtime and never loads it (29 MB)
+    r"(^|/)onnxruntime/capi/(lib)?onnxruntime\.(so[.\d]*|dll|dylib)$",
+    r"(^|/)onnxruntime/capi/[^/]*(cuda|tensorrt|rocm|migraphx|openvino|dnnl|qnn|vitisai)[^/]*$",
+]  # fmt: skip
+_DROP_RE = re.compile("|".join(f"(?:{p})" for p in _DROP), re.IGNORECASE)
+_QT_QM_RE = re.compile(r"(^|/)translations/(?P<stem>[a-z_]+?)_(?P<lang>[a-z]{2,3})(_[a-z]{2})?\.qm$", re.IGNORECASE)
+
+# What must never be in the folder (checked after the build on every OS).
+FORBIDDEN_FILE_PATTERNS = (
+    r"qt6?webengine", r"qt6?quick", r"qt6?qml", r"qt6?designer", r"qtwebengineprocess", r"(^|/)qml/",
+    r"opengl32sw\.dll$",
+)  # fmt: skip
+_FORBIDDEN_RE = re.compile("|".join(FORBIDDEN_FILE_PATTERNS), re.IGNORECASE)
+
+
+def keep_entry(dest_name: str) -> bool:
+    """True when a TOC entry (destination path inside the folder) belongs in the build."""
+    name = dest_name.replace("\\", "/")
+    if _DROP_RE.search(name):
+        return False
+    m = _QT_QM_RE.search(name)
+    if m and "/resources/" not in f"/{name}":
+        return m.group("lang").lower() in KEPT_QT_TRANSLATIONS
+    return True
+
+
+def is_forbidden(rel_path: str) -> bool:
+    """True for a file of the built folder that must not have got in (QML/Quick/WebEngine/...)."""
+    return bool(_FORBIDDEN_RE.search(rel_path.replace("\\", "/")))
+
+
+def exe_name(base: str, platform: str = sys.platform) -> str:
+    return f"{base}.exe" if platform.startswith("win") else base
