@@ -1,0 +1,84 @@
+"""`onnxpack merge` in-process: output, JSON, exit codes, progress bar."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import onnx
+import pytest
+
+from core.cli import Environment, main
+from tests import factory
+
+
+def run(*argv: str, tty: bool = False) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), Environment(stdout=out, stderr=err, vars={}, stderr_isatty=tty))
+    return int(status), out.getvalue(), err.getvalue()
+
+
+def test_merge_single_json(ext_model: Path, tmp_path: Path) -> None:
+    before = factory.snapshot(ext_model.parent)
+    out = tmp_path / "merged.onnx"
+    status, stdout, stderr = run("merge", str(ext_model), "-o", str(out), "--json")
+    assert status == 0, stderr
+    doc = json.loads(stdout)
+    assert doc["schema"] == "onnxpack.merge/1" and doc["ok"] is True
+    assert doc["layout"] == "single" and doc["model_size"] == out.stat().st_size and doc["data_path"] is None
+    assert doc["tensors"] == 2
+    assert out.read_bytes() == onnx.load(str(ext_model)).SerializeToString()
+    assert factory.snapshot(ext_model.parent) == before
+
+
+def test_merge_external_human_and_progress_bar(ext_model: Path, tmp_path: Path) -> None:
+    out = tmp_path / "x.onnx"
+    status, stdout, stderr = run(
+        "merge", str(ext_model), "-o", str(out), "--layout", "external", "--align", "4096", "--checksum", tty=True
+    )
+    assert status == 0, stderr
+    assert "x.onnx.data" in stdout and "aligned to 4096" in stdout and "SHA-1" in stdout
+    assert "merge" in stderr and "100.0%" in stderr  # the terminal progress bar
+    assert (tmp_path / "x.onnx.data").exists()
+    assert onnx.load(str(out)).SerializeToString() == onnx.load(str(ext_model)).SerializeToString()
+
+
+def test_no_progress_bar_when_not_a_terminal(ext_model: Path, tmp_path: Path) -> None:
+    status, stdout, stderr = run("merge", str(ext_model), "-o", str(tmp_path / "m.onnx"))
+    assert status == 0 and stderr == "" and "single file" in stdout
+
+
+def test_existing_output_and_force(ext_model: Path, tmp_path: Path) -> None:
+    out = tmp_path / "m.onnx"
+    out.write_bytes(b"keep me")
+    status, stdout, stderr = run("merge", str(ext_model), "-o", str(out), "--json")
+    assert status == 2 and out.read_bytes() == b"keep me"
+    doc = json.loads(stdout)
+    assert doc["ok"] is False and doc["error"]["code"] == "OUTPUT_EXISTS" and "--force" in stderr
+    status, _, _ = run("merge", str(ext_model), "-o", str(out), "--force")
+    assert status == 0 and out.read_bytes() != b"keep me"
+
+
+def test_errors_have_exit_codes(ext_model: Path, tmp_path: Path) -> None:
+    # usage errors: exit 2
+    assert run("merge", str(ext_model))[0] == 2  # -o missing
+    status, _, stderr = run("merge", str(ext_model), "-o", str(tmp_path / "a.onnx"), "--align", "3")
+    assert status == 2 and "power of two" in stderr
+    assert run("merge", str(ext_model), "-o", str(tmp_path / "a.onnx"), "--align", "x")[0] == 2
+    assert run("merge", str(ext_model), "-o", str(tmp_path / "a.onnx"), "--layout", "zip")[0] == 2
+    assert run("merge", str(tmp_path / "missing.onnx"), "-o", str(tmp_path / "a.onnx"))[0] == 2
+    status, _, stderr = run("merge", str(ext_model), "-o", str(ext_model), "--force")
+    assert status == 2 and "same file as the input" in stderr
+    # hostile/broken external data: exit 1 with the finding's code, no traceback
+    (ext_model.parent / "model.onnx.data").write_bytes(b"short")
+    status, stdout, stderr = run("merge", str(ext_model), "-o", str(tmp_path / "a.onnx"), "--json")
+    assert status == 1 and json.loads(stdout)["error"]["code"] == "EXTDATA_OUT_OF_RANGE"
+    assert "Traceback" not in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]
+
+
+def test_help_lists_merge(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, _ = run("merge", "--help")  # argparse prints help on the process's stdout
+    stdout = capsys.readouterr().out
+    assert status == 0 and "--layout" in stdout and "--checksum" in stdout and "--force" in stdout
