@@ -172,6 +172,14 @@ def _check_location(ref: TensorRef, location: str) -> Finding | None:
                 "EXTDATA_BAD_LOCATION", f"has a component ending in a dot or space ({p!r}); Windows would "
                 "open a different file", _HINT_REEXPORT,
             )
+    # onnxruntime treats the location "*/_ORT_MEM_ADDR_/*" as a raw process-memory address of an
+    # in-memory initializer; in a file from outside it would make ORT read arbitrary memory.
+    if "_ORT_MEM_ADDR_" in location:
+        return bad(
+            "EXTDATA_BAD_LOCATION",
+            "is onnxruntime's in-memory marker '_ORT_MEM_ADDR_', which must never appear in a model file",
+            "The model was saved from a live ORT session by mistake; export it again.",
+        )
     return None
 
 
