@@ -222,6 +222,7 @@ def _ort_task(work: str, model_path: str) -> dict[str, Any]:
         ]
 
     meta = sess.get_modelmeta()
+    version = int(meta.version)
     return {
         "ort_version": ort.__version__,
         "inputs": args(sess.get_inputs()),
@@ -230,7 +231,7 @@ def _ort_task(work: str, model_path: str) -> dict[str, Any]:
         "graph_name": meta.graph_name,
         "domain": meta.domain,
         "description": meta.description,
-        "model_version": int(meta.version),
+        "model_version": version if 0 <= version < 2**63 - 1 else 0,  # ORT reports "unset" as INT64_MAX
         "metadata": {str(k): str(v) for k, v in meta.custom_metadata_map.items()},
     }
 

@@ -3,8 +3,9 @@
 Protobuf's own ``ByteSize()`` cannot be used on the merged model: that model is never built in memory
 (weights are streamed), and ``ByteSize()`` raises above 2 GiB anyway. Instead we take the size of the
 structure we have (external tensors carry no bytes) and add, along the path from every external tensor
-up to the model, the change that inlining makes: the tensor loses its ``external_data`` entries and
-``data_location`` field and gains a ``raw_data`` field (tag + varint(length) + bytes); every enclosing
+up to the model, the change that inlining makes: the tensor loses its ``external_data`` entries, its
+``data_location`` becomes DEFAULT (as ``onnx.load`` leaves it) and it gains a ``raw_data`` field
+(tag + varint(length) + bytes); every enclosing
 message's length prefix grows accordingly. This module is the single definition of that arithmetic —
 the merge writer uses :func:`inline_tensor` and :class:`MergedSizer` so both agree to the byte.
 """
