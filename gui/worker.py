@@ -98,7 +98,10 @@ class Job(QRunnable):
 
 
 class JobQueue(QObject):
-    """A serial queue of jobs on its own thread pool: jobs run one after another, in submission order."""
+    """A serial queue of jobs on its own thread pool: jobs run one after another, in submission order.
+
+    Keep a reference (or a parent): destroying the queue waits for its jobs, like QThreadPool does.
+    """
 
     def __init__(self, parent: QObject | None = None, *, threads: int = 1) -> None:
         super().__init__(parent)

@@ -1,0 +1,1141 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ja_JP">
+<context>
+    <name>BundlePanel</name>
+    <message>
+        <source>Release</source>
+        <extracomment>Offered in the target-ORT box, newest first (the field stays editable for any X.Y).</extracomment>
+        <translation>リリース</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <source>&amp;Version:</source>
+        <translation>バージョン(&amp;V):</translation>
+    </message>
+    <message>
+        <source>&amp;Previous bundle:</source>
+        <translation>前回のバンドル(&amp;P):</translation>
+    </message>
+    <message>
+        <source>&amp;Output folder:</source>
+        <translation>出力フォルダー(&amp;O):</translation>
+    </message>
+    <message>
+        <source>&amp;Target ONNX Runtime:</source>
+        <translation>対象の ONNX Runtime(&amp;T):</translation>
+    </message>
+    <message>
+        <source>model name used in the ZIP file name</source>
+        <translation>ZIP ファイル名に使うモデル名</translation>
+    </message>
+    <message>
+        <source>semantic version, e.g. 1.2.0</source>
+        <translation>セマンティック バージョン（例: 1.2.0）</translation>
+    </message>
+    <message>
+        <source>optional: the last released .zip, to compare interfaces</source>
+        <translation>任意: 前回リリースした .zip（インターフェースを比較します）</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>指定なし</translation>
+    </message>
+    <message>
+        <source>Oldest ONNX Runtime release the users have (X.Y); empty = no check</source>
+        <translation>利用者の環境にある最も古い ONNX Runtime のリリース（X.Y）。空欄ならチェックしません</translation>
+    </message>
+    <message>
+        <source>&amp;Use suggestion</source>
+        <translation>提案を使う(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>参照…</translation>
+    </message>
+    <message>
+        <source>Choose the previous bundle</source>
+        <translation>前回のバンドルを選択</translation>
+    </message>
+    <message>
+        <source>Choose the output folder</source>
+        <translation>出力フォルダーを選択</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>オプション</translation>
+    </message>
+    <message>
+        <source>Lower the IR version for the target runtime if needed</source>
+        <translation>必要なら対象ランタイムに合わせて IR バージョンを下げる</translation>
+    </message>
+    <message>
+        <source>Also include an ORT-format (.ort) variant</source>
+        <translation>ORT 形式（.ort）版も同梱する</translation>
+    </message>
+    <message>
+        <source>Compress the ZIP (weights rarely shrink; slower)</source>
+        <translation>ZIP を圧縮する（重みはほとんど縮まず、時間がかかります）</translation>
+    </message>
+    <message>
+        <source>Write the release version into the model&apos;s model_version</source>
+        <translation>リリース バージョンをモデルの model_version に書き込む</translation>
+    </message>
+    <message>
+        <source>Replace an existing bundle, or allow a version not above the previous one</source>
+        <translation>既存のバンドルを置き換える、または前回以下のバージョンを許可する</translation>
+    </message>
+    <message>
+        <source>Run the models and prove the bundled one gives identical outputs</source>
+        <translation>モデルを実行し、バンドル後も出力が同一であることを証明する</translation>
+    </message>
+    <message>
+        <source>Smoke run</source>
+        <translation>スモーク実行</translation>
+    </message>
+    <message>
+        <source>The original and the bundled model are run on CPU and must give identical outputs. Give sizes for symbolic dimensions (0 = choose automatically) and, optionally, .npy files with real inputs.</source>
+        <translation>元のモデルとバンドル後のモデルを CPU で実行し、出力が完全に一致することを確かめます。シンボリック次元のサイズ（0 は自動）と、必要なら実データの .npy ファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Symbolic &amp;dimensions:</source>
+        <translation>シンボリック次元(&amp;D):</translation>
+    </message>
+    <message>
+        <source>&amp;Input data (optional):</source>
+        <translation>入力データ（任意）(&amp;I):</translation>
+    </message>
+    <message>
+        <source>Dimension</source>
+        <translation>次元</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>使用する入力</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>サイズ</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>.npy file</source>
+        <translation>.npy ファイル</translation>
+    </message>
+    <message>
+        <source>Sizes of symbolic dimensions</source>
+        <translation>シンボリック次元のサイズ</translation>
+    </message>
+    <message>
+        <source>Input data files</source>
+        <translation>入力データ ファイル</translation>
+    </message>
+    <message>
+        <source>&amp;Bundle</source>
+        <translation>バンドル(&amp;B)</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自動</translation>
+    </message>
+    <message>
+        <source>Size of dimension %1</source>
+        <translation>次元 %1 のサイズ</translation>
+    </message>
+    <message>
+        <source>Suggested: %1 %2</source>
+        <translation>提案: %1 %2</translation>
+    </message>
+    <message>
+        <source>Bundle &amp;all (%1)</source>
+        <translation>すべてバンドル（%1 件）(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Previous bundle</source>
+        <translation>前回のバンドル</translation>
+    </message>
+    <message>
+        <source>Bundles and manifests (*.zip *.json)</source>
+        <translation>バンドルとマニフェスト (*.zip *.json)</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>出力フォルダー</translation>
+    </message>
+</context>
+<context>
+    <name>Dialogs</name>
+    <message>
+        <source>No fix is known for this problem; the details below may help.</source>
+        <translation>この問題の既知の対処法はありません。下の詳細が手がかりになるかもしれません。</translation>
+    </message>
+    <message>
+        <source>How to fix: %1</source>
+        <translation>対処法: %1</translation>
+    </message>
+    <message>
+        <source>Error code: %1</source>
+        <translation>エラー コード: %1</translation>
+    </message>
+</context>
+<context>
+    <name>DropPage</name>
+    <message>
+        <source>Drop ONNX models here</source>
+        <translation>ここに ONNX モデルをドロップ</translation>
+    </message>
+    <message>
+        <source>Drop one or more .onnx or .ort files or a model folder to inspect and bundle them, or an onnxpack .zip bundle to verify it.</source>
+        <translation>.onnx / .ort ファイル（複数可）またはモデル フォルダーをドロップすると、検査してバンドルできます。onnxpack の .zip バンドルをドロップすると検証します。</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>開く…(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Try the &amp;sample model</source>
+        <translation>サンプル モデルを試す(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Drop area</source>
+        <translation>ドロップ領域</translation>
+    </message>
+</context>
+<context>
+    <name>Format</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 時間 %2 分</translation>
+    </message>
+</context>
+<context>
+    <name>LogPane</name>
+    <message>
+        <source>&amp;Log:</source>
+        <extracomment>Pipeline stages in order (core.bundle reports these names). Stages whose done/total count steps rather than bytes.</extracomment>
+        <translation>ログ(&amp;L):</translation>
+    </message>
+    <message>
+        <source>&amp;Copy log</source>
+        <translation>ログをコピー(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>クリア</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>ログ</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>onnxpack — ONNX release bundler</source>
+        <translation>onnxpack — ONNX リリース バンドラー</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>言語(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Open models or bundles…</source>
+        <translation>モデルまたはバンドルを開く…(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Open model &amp;folder…</source>
+        <translation>モデル フォルダーを開く…(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;sample model</source>
+        <translation>サンプル モデルを開く(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Bundle selected model</source>
+        <translation>選択したモデルをバンドル(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Bundle &amp;all ready models</source>
+        <translation>準備済みのモデルをすべてバンドル(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel running bundle</source>
+        <translation>実行中のバンドルを中止(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Verify bundle with a smoke run</source>
+        <translation>スモーク実行付きでバンドルを検証(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Open o&amp;utput folder</source>
+        <translation>出力フォルダーを開く(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Copy CLI co&amp;mmand</source>
+        <translation>CLI コマンドをコピー(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Copy &amp;log</source>
+        <translation>ログをコピー(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove selected row</source>
+        <translation>選択した行を削除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Clear &amp;finished rows</source>
+        <translation>完了した行を消去(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>モデル(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Bundle</source>
+        <translation>バンドル(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Progress</source>
+        <translation>進行状況(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Result</source>
+        <translation>結果(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open &amp;crash-log folder</source>
+        <translation>クラッシュ ログのフォルダーを開く(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;About onnxpack</source>
+        <translation>onnxpack について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Qt について(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;System default</source>
+        <translation>システムの既定(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Bundle</source>
+        <translation>バンドル</translation>
+    </message>
+    <message>
+        <source>Progress and log</source>
+        <translation>進行状況とログ</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>Work area</source>
+        <translation>作業領域</translation>
+    </message>
+    <message>
+        <source>Open models or bundles</source>
+        <translation>モデルまたはバンドルを開く</translation>
+    </message>
+    <message>
+        <source>Models and bundles (*.onnx *.ort *.zip);;All files (*)</source>
+        <translation>モデルとバンドル (*.onnx *.ort *.zip);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>モデル フォルダーを開く</translation>
+    </message>
+    <message>
+        <source>Inspecting %1</source>
+        <translation>%1 を検査しています</translation>
+    </message>
+    <message>
+        <source>Verifying %1</source>
+        <translation>%1 を検証しています</translation>
+    </message>
+    <message>
+        <source>Bundling %1 as %2 %3</source>
+        <translation>%1 を %2 %3 としてバンドルしています</translation>
+    </message>
+    <message>
+        <source>Verified %1: every file matches.</source>
+        <translation>%1 を検証しました: すべてのファイルが一致しています。</translation>
+    </message>
+    <message>
+        <source>Verification of %1 FAILED.</source>
+        <translation>%1 の検証に失敗しました。</translation>
+    </message>
+    <message>
+        <source>Bundle written: %1</source>
+        <translation>バンドルを書き出しました: %1</translation>
+    </message>
+    <message>
+        <source>Inspected %1: %2 finding(s).</source>
+        <translation>%1 を検査しました: 検出事項 %2 件。</translation>
+    </message>
+    <message>
+        <source>Cannot compare with the previous bundle: %1</source>
+        <translation>前回のバンドルと比較できません: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the previous bundle</source>
+        <translation>前回のバンドルを読み込めません</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>エラー: %1</translation>
+    </message>
+    <message>
+        <source>How to fix: %1</source>
+        <translation>対処法: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read this model</source>
+        <translation>このモデルを読み込めません</translation>
+    </message>
+    <message>
+        <source>Cannot verify this bundle</source>
+        <translation>このバンドルを検証できません</translation>
+    </message>
+    <message>
+        <source>Bundling failed</source>
+        <translation>バンドルに失敗しました</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <source>Cancelled %1; nothing was written.</source>
+        <translation>%1 を中止しました。何も書き出されていません。</translation>
+    </message>
+    <message>
+        <source>%1: the bundle needs a name.</source>
+        <translation>%1: バンドルの名前が必要です。</translation>
+    </message>
+    <message>
+        <source>Type a name in the Bundle tab; it becomes part of the ZIP file name.</source>
+        <translation>「バンドル」タブで名前を入力してください。ZIP ファイル名の一部になります。</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a semantic version.</source>
+        <translation>%1: 「%2」はセマンティック バージョンではありません。</translation>
+    </message>
+    <message>
+        <source>Use MAJOR.MINOR.PATCH, for example 1.0.0 or 2.1.3.</source>
+        <translation>MAJOR.MINOR.PATCH の形式で指定してください（例: 1.0.0、2.1.3）。</translation>
+    </message>
+    <message>
+        <source>No output folder is set.</source>
+        <translation>出力フォルダーが設定されていません。</translation>
+    </message>
+    <message>
+        <source>Choose the folder the bundle is written to in the Bundle tab.</source>
+        <translation>「バンドル」タブで、バンドルの書き出し先フォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>Cannot start bundling</source>
+        <translation>バンドルを開始できません</translation>
+    </message>
+    <message>
+        <source>major: breaking interface change</source>
+        <translation>メジャー: 互換性のないインターフェース変更</translation>
+    </message>
+    <message>
+        <source>minor: compatible addition</source>
+        <translation>マイナー: 互換性のある追加</translation>
+    </message>
+    <message>
+        <source>patch: weights or details only</source>
+        <translation>パッチ: 重みや細部のみの変更</translation>
+    </message>
+    <message>
+        <source>patch: nothing changed</source>
+        <translation>パッチ: 変更なし</translation>
+    </message>
+    <message>
+        <source>Previous release %1 → suggested %2 (%3)</source>
+        <translation>前回のリリース %1 → 提案 %2（%3）</translation>
+    </message>
+    <message>
+        <source>The output folder %1 does not exist yet.</source>
+        <translation>出力フォルダー %1 はまだありません。</translation>
+    </message>
+    <message>
+        <source>It is created by the first bundle.</source>
+        <translation>最初のバンドル時に作成されます。</translation>
+    </message>
+    <message>
+        <source>Open output folder</source>
+        <translation>出力フォルダーを開く</translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard: %1</source>
+        <translation>クリップボードにコピーしました: %1</translation>
+    </message>
+    <message>
+        <source>CLI command copied to the clipboard.</source>
+        <translation>CLI コマンドをクリップボードにコピーしました。</translation>
+    </message>
+    <message>
+        <source>About onnxpack</source>
+        <translation>onnxpack について</translation>
+    </message>
+    <message>
+        <source>Turns an ONNX model into a verified, self-contained release bundle.
+Qt %1, Python %2</source>
+        <translation>ONNX モデルを、検証済みで単体で完結したリリース バンドルにします。
+Qt %1、Python %2</translation>
+    </message>
+    <message>
+        <source>This is a bug in onnxpack. Please report it with the log file: %1</source>
+        <translation>これは onnxpack の不具合です。次のログ ファイルを添えて報告してください: %1</translation>
+    </message>
+    <message>
+        <source>(the log could not be written)</source>
+        <translation>（ログを書き込めませんでした）</translation>
+    </message>
+    <message>
+        <source>Unexpected error: %1</source>
+        <translation>予期しないエラー: %1</translation>
+    </message>
+    <message>
+        <source>Unexpected error</source>
+        <translation>予期しないエラー</translation>
+    </message>
+    <message>
+        <source>This row is a bundle: it is verified, not bundled.</source>
+        <translation>この行はバンドルです。バンドルではなく検証の対象です。</translation>
+    </message>
+    <message>
+        <source>Busy: %1</source>
+        <translation>処理中: %1</translation>
+    </message>
+    <message>
+        <source>The model could not be read; see the Model tab.</source>
+        <translation>モデルを読み込めませんでした。「モデル」タブを確認してください。</translation>
+    </message>
+    <message>
+        <source>The model has errors (see Findings); bundling will refuse them.</source>
+        <translation>モデルにエラーがあります（「検出事項」を参照）。このままではバンドルできません。</translation>
+    </message>
+    <message>
+        <source>%1 item(s) · %2 running · %3 queued · %4 bundled</source>
+        <translation>%1 件 · 実行中 %2 · 待機中 %3 · バンドル済み %4</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPanel</name>
+    <message>
+        <source>Size</source>
+        <translation>サイズ</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>形式</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>役割</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>重大度</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>コード</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <source>How to fix</source>
+        <translation>対処法</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>テンソル</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>オフセット</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>長さ</translation>
+    </message>
+    <message>
+        <source>Aligned</source>
+        <translation>アラインメント</translation>
+    </message>
+    <message>
+        <source>Checksum</source>
+        <translation>チェックサム</translation>
+    </message>
+    <message>
+        <source>Files of the model</source>
+        <translation>モデルのファイル</translation>
+    </message>
+    <message>
+        <source>Model inputs and outputs</source>
+        <translation>モデルの入力と出力</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>検出事項</translation>
+    </message>
+    <message>
+        <source>External data</source>
+        <translation>外部データ</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概要</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>インターフェース</translation>
+    </message>
+    <message>
+        <source>Findings (%1)</source>
+        <translation>検出事項 (%1)</translation>
+    </message>
+    <message>
+        <source>External data (%1)</source>
+        <translation>外部データ (%1)</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Info</source>
+        <translation>情報</translation>
+    </message>
+    <message>
+        <source>Reading and checking the model…</source>
+        <translation>モデルを読み込んでチェックしています…</translation>
+    </message>
+    <message>
+        <source>Not ready to bundle: %1 error(s), %2 warning(s) — see Findings.</source>
+        <translation>バンドルできません: エラー %1 件、警告 %2 件 —「検出事項」を参照してください。</translation>
+    </message>
+    <message>
+        <source>Ready to bundle, with %1 warning(s) — see Findings.</source>
+        <translation>バンドルできます（警告 %1 件 —「検出事項」を参照）。</translation>
+    </message>
+    <message>
+        <source>Ready to bundle: no problems found.</source>
+        <translation>バンドルできます: 問題は見つかりませんでした。</translation>
+    </message>
+    <message>
+        <source>Location</source>
+        <translation>場所</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>レイアウト</translation>
+    </message>
+    <message>
+        <source>Total size on disk</source>
+        <translation>ディスク上の合計サイズ</translation>
+    </message>
+    <message>
+        <source>Size as one file</source>
+        <translation>単一ファイルにした場合のサイズ</translation>
+    </message>
+    <message>
+        <source>IR version</source>
+        <translation>IR バージョン</translation>
+    </message>
+    <message>
+        <source>Opsets</source>
+        <translation>オプセット</translation>
+    </message>
+    <message>
+        <source>Oldest ONNX Runtime</source>
+        <translation>最も古い対応 ONNX Runtime</translation>
+    </message>
+    <message>
+        <source>Producer</source>
+        <translation>作成ツール</translation>
+    </message>
+    <message>
+        <source>Model version</source>
+        <translation>モデル バージョン</translation>
+    </message>
+    <message>
+        <source>Metadata</source>
+        <translation>メタデータ</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>64 KiB</source>
+        <translation>64 KiB</translation>
+    </message>
+    <message>
+        <source>4 KiB</source>
+        <translation>4 KiB</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>検証済み</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>one self-contained .onnx file</source>
+        <translation>単体で完結した .onnx ファイル 1 つ</translation>
+    </message>
+    <message>
+        <source>.onnx with external data files</source>
+        <translation>.onnx と外部データ ファイル</translation>
+    </message>
+    <message>
+        <source>ORT format (.ort)</source>
+        <translation>ORT 形式（.ort）</translation>
+    </message>
+    <message>
+        <source>none known: no ONNX Runtime release loads this IR/opset combination</source>
+        <translation>該当なし: この IR とオプセットの組み合わせを読み込める ONNX Runtime のリリースはありません</translation>
+    </message>
+    <message>
+        <source>%1 or newer</source>
+        <translation>%1 以降</translation>
+    </message>
+    <message>
+        <source>(%1 if the IR version is lowered)</source>
+        <translation>（IR バージョンを下げれば %1）</translation>
+    </message>
+    <message>
+        <source>Verified: every file matches the manifest.</source>
+        <translation>検証済み: すべてのファイルがマニフェストと一致しています。</translation>
+    </message>
+    <message>
+        <source>Verification failed: %1 problem(s) — see Findings.</source>
+        <translation>検証に失敗しました: 問題 %1 件 —「検出事項」を参照してください。</translation>
+    </message>
+    <message>
+        <source>Model name</source>
+        <translation>モデル名</translation>
+    </message>
+    <message>
+        <source>Release version</source>
+        <translation>リリース バージョン</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <source>Made with</source>
+        <translation>作成ツール</translation>
+    </message>
+</context>
+<context>
+    <name>QueueTable</name>
+    <message>
+        <source>Item</source>
+        <extracomment>state → icon kind (the text is always shown too)</extracomment>
+        <translation>項目</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>Queue of models and bundles</source>
+        <translation>モデルとバンドルのキュー</translation>
+    </message>
+    <message>
+        <source>Inspecting…</source>
+        <translation>検査中…</translation>
+    </message>
+    <message>
+        <source>Verifying…</source>
+        <translation>検証中…</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>準備完了</translation>
+    </message>
+    <message>
+        <source>Has errors</source>
+        <translation>エラーあり</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <source>Bundling…</source>
+        <translation>バンドル中…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>中止しています…</translation>
+    </message>
+    <message>
+        <source>Bundled</source>
+        <translation>バンドル済み</translation>
+    </message>
+    <message>
+        <source>Verified</source>
+        <translation>検証済み</translation>
+    </message>
+    <message>
+        <source>Verification failed</source>
+        <translation>検証失敗</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <source>Bundle</source>
+        <translation>バンドル</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+</context>
+<context>
+    <name>ResultPanel</name>
+    <message>
+        <source>Files in the bundle</source>
+        <translation>バンドル内のファイル</translation>
+    </message>
+    <message>
+        <source>Smoke-run outputs</source>
+        <translation>スモーク実行の出力</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>役割</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>サイズ</translation>
+    </message>
+    <message>
+        <source>SHA-256</source>
+        <translation>SHA-256</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Finite</source>
+        <translation>有限値</translation>
+    </message>
+    <message>
+        <source>&amp;Open output folder</source>
+        <translation>出力フォルダーを開く(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Copy CLI co&amp;mmand</source>
+        <translation>CLI コマンドをコピー(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Copy the equivalent `onnxpack bundle …` command line</source>
+        <translation>同じ処理をする `onnxpack bundle …` コマンドラインをコピーします</translation>
+    </message>
+    <message>
+        <source>No bundle made yet. Drop a model, fill in the form, press Bundle.</source>
+        <translation>まだバンドルはありません。モデルをドロップし、フォームに入力して「バンドル」を押してください。</translation>
+    </message>
+    <message>
+        <source>Bundle created: %1 (%2)</source>
+        <translation>バンドルを作成しました: %1（%2）</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <source>NO (NaN or Inf)</source>
+        <translation>いいえ（NaN または Inf）</translation>
+    </message>
+    <message>
+        <source>Compared with the previous release: %1</source>
+        <translation>前回のリリースとの比較: %1</translation>
+    </message>
+    <message>
+        <source>previous %1, %2 change(s), needs a %3 bump (suggested %4).</source>
+        <translation>前回 %1、変更 %2 件、%3 の更新が必要です（提案 %4）。</translation>
+    </message>
+    <message>
+        <source>Proof: the bundled model gives bit-for-bit the same outputs as the original (onnxruntime %1, %2).</source>
+        <translation>証明: バンドルしたモデルは元のモデルとビット単位で同じ出力を返します（onnxruntime %1、%2）。</translation>
+    </message>
+    <message>
+        <source>Proof: the bundled model&apos;s outputs equal the original&apos;s within the set tolerance (onnxruntime %1, %2).</source>
+        <translation>証明: バンドルしたモデルの出力は、設定した許容誤差の範囲で元のモデルと一致します（onnxruntime %1、%2）。</translation>
+    </message>
+    <message>
+        <source>No equality proof: the smoke run was turned off.</source>
+        <translation>一致の証明なし: スモーク実行がオフになっています。</translation>
+    </message>
+    <message>
+        <source>The bundled model&apos;s outputs DIFFER from the original.</source>
+        <translation>バンドルしたモデルの出力が元のモデルと異なります。</translation>
+    </message>
+</context>
+<context>
+    <name>Roles</name>
+    <message>
+        <source>model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>external data</source>
+        <translation>外部データ</translation>
+    </message>
+    <message>
+        <source>ORT-format model</source>
+        <translation>ORT 形式モデル</translation>
+    </message>
+    <message>
+        <source>ORT operator list</source>
+        <translation>ORT 演算子リスト</translation>
+    </message>
+    <message>
+        <source>manifest</source>
+        <translation>マニフェスト</translation>
+    </message>
+    <message>
+        <source>read-me</source>
+        <translation>README</translation>
+    </message>
+    <message>
+        <source>reference output</source>
+        <translation>参照出力</translation>
+    </message>
+    <message>
+        <source>smoke-run input</source>
+        <translation>スモーク実行の入力</translation>
+    </message>
+</context>
+<context>
+    <name>RunPanel</name>
+    <message>
+        <source>Inspect</source>
+        <translation>検査</translation>
+    </message>
+    <message>
+        <source>Validate</source>
+        <translation>妥当性チェック</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>統合</translation>
+    </message>
+    <message>
+        <source>Smoke run</source>
+        <translation>スモーク実行</translation>
+    </message>
+    <message>
+        <source>ORT format</source>
+        <translation>ORT 形式</translation>
+    </message>
+    <message>
+        <source>ZIP</source>
+        <translation>ZIP</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>スキップ</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>進行状況</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>中止(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop the running bundle; nothing is left behind (Esc)</source>
+        <translation>実行中のバンドルを止めます。途中のファイルは残りません（Esc）</translation>
+    </message>
+    <message>
+        <source>Cancelling %1…</source>
+        <translation>%1 を中止しています…</translation>
+    </message>
+    <message>
+        <source>Finished: %1</source>
+        <translation>完了: %1</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失敗: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 — nothing was written</source>
+        <translation>中止: %1 — 何も書き出されていません</translation>
+    </message>
+    <message>
+        <source>Bundling %1…</source>
+        <translation>%1 をバンドルしています…</translation>
+    </message>
+    <message>
+        <source>Nothing is running.</source>
+        <translation>実行中の処理はありません。</translation>
+    </message>
+    <message>
+        <source>%1 progress</source>
+        <translation>%1 の進行状況</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation>残り約 %1</translation>
+    </message>
+</context>
+<context>
+    <name>SizeBar</name>
+    <message>
+        <source>Single-file size against the 2 GiB limit</source>
+        <translation>2 GiB 上限に対する単一ファイルのサイズ</translation>
+    </message>
+    <message>
+        <source>size unknown</source>
+        <translation>サイズ不明</translation>
+    </message>
+    <message>
+        <source>%1 of 2 GiB (%2 %) — fits in one .onnx file</source>
+        <translation>2 GiB 中 %1（%2 %）— 1 つの .onnx ファイルに収まります</translation>
+    </message>
+    <message>
+        <source>%1 — over the 2 GiB limit: .onnx + one aligned data file</source>
+        <translation>%1 — 2 GiB の上限を超えるため、.onnx と整列済みデータ ファイル 1 つに分けます</translation>
+    </message>
+</context>
+</TS>

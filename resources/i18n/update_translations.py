@@ -1,0 +1,92 @@
+"""Refresh the translations: lupdate gui/*.py → onnxpack_ja.ts, lrelease → .qm, copy Qt's qtbase_ja.qm.
+
+Usage: python resources/i18n/update_translations.py [--check]
+
+Translators edit ``onnxpack_ja.ts`` with Qt Linguist (``pyside6-linguist``); this script keeps the
+source strings in step with the code and compiles the catalogues. ``qtbase_ja.qm`` (standard buttons
+and dialogs) is copied from the PySide6 installation so frozen builds can ship it from resources/.
+``--check`` only reports whether the .ts lacks strings or translations (exit 1 if so).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+__all__ = ["LANGS", "gui_sources", "main", "tool", "untranslated"]
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+LANGS = ("ja",)
+#: gui modules that are not part of the user interface (never shown to users).
+NOT_UI = {"selftest.py", "screenshots.py"}
+
+
+def tool(name: str) -> str:
+    """pyside6-lupdate / pyside6-lrelease beside the running Python (venv) or on PATH."""
+    for candidate in (Path(sys.executable).parent / f"pyside6-{name}", Path(sys.executable).parent / f"pyside6-{name}.exe"):
+        if candidate.exists():
+            return str(candidate)
+    found = shutil.which(f"pyside6-{name}")
+    if found is None:
+        raise SystemExit(f"pyside6-{name} not found: install PySide6-Essentials")
+    return found
+
+
+def gui_sources() -> list[str]:
+    return [str(p) for p in sorted((ROOT / "gui").glob("*.py")) if p.name not in NOT_UI]
+
+
+def untranslated(ts: Path) -> list[str]:
+    """Source texts without a finished translation."""
+    missing = []
+    for msg in ET.parse(ts).getroot().iter("message"):
+        tr = msg.find("translation")
+        source = msg.findtext("source") or ""
+        if tr is None or not (tr.text or "").strip() or tr.get("type") in ("unfinished", "obsolete", "vanished"):
+            missing.append(source)
+    return missing
+
+
+def _lupdate(ts: Path, lang: str) -> None:
+    subprocess.run(
+        [tool("lupdate"), *gui_sources(), "-ts", str(ts), "-target-language", f"{lang}_JP" if lang == "ja" else lang,
+         "-no-obsolete", "-locations", "none", "-silent"],
+        check=True,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    status = 0
+    for lang in LANGS:
+        ts = HERE / f"onnxpack_{lang}.ts"
+        if "--check" in args:
+            with tempfile.TemporaryDirectory() as tmp:
+                copy = Path(tmp) / ts.name
+                shutil.copyfile(ts, copy)
+                _lupdate(copy, lang)
+                missing = untranslated(copy)
+            if missing:
+                print(f"{ts.name}: {len(missing)} string(s) without translation:", *missing, sep="\n  ")
+                status = 1
+            continue
+        _lupdate(ts, lang)
+        subprocess.run([tool("lrelease"), "-silent", str(ts), "-qm", str(HERE / f"onnxpack_{lang}.qm")], check=True)
+        from PySide6.QtCore import QLibraryInfo
+
+        qt_dir = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+        shutil.copyfile(qt_dir / f"qtbase_{lang}.qm", HERE / f"qtbase_{lang}.qm")
+        missing = untranslated(ts)
+        if missing:
+            print(f"{ts.name}: {len(missing)} string(s) still need a translation (open it in pyside6-linguist)")
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,205 @@
+"""GUI building blocks: worker jobs and cancellation, the event loop during long work, crash hook, formatting,
+icons."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QImageReader
+
+from core.errors import InputError
+from core.progress import ProgressEvent, report
+from gui.formatting import EtaEstimator, format_duration, format_shape
+from gui.worker import Job, JobQueue
+from tests.gui_helpers import make_window
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(qtbot, queue: JobQueue, job: Job) -> dict:
+    out: dict = {"progress": []}
+    job.signals.succeeded.connect(lambda r: out.setdefault("result", r))
+    job.signals.failed.connect(lambda e: out.setdefault("error", e))
+    job.signals.cancelled.connect(lambda: out.setdefault("cancelled", True))
+    job.signals.progress.connect(out["progress"].append)
+    with qtbot.waitSignal(job.signals.finished, timeout=30_000):
+        queue.submit(job)
+    return out
+
+
+def test_job_outcomes(qtbot):
+    q = JobQueue()
+
+    def ok(progress, cancel):
+        for i in range(3):
+            report(progress, "merge", i + 1, 3)
+        return threading.current_thread() is threading.main_thread()
+
+    out = _run(qtbot, q, Job(ok))
+    assert out["result"] is False  # ran off the GUI thread
+    assert [e.done for e in out["progress"]][-1] == 3
+
+    def bad(progress, cancel):
+        raise InputError("no such model", "check the path")
+
+    out = _run(qtbot, q, Job(bad))
+    assert out["error"].message == "no such model" and out["error"].hint == "check the path"
+
+
+def test_unexpected_exception_becomes_error_with_log(qtbot):
+    def bug(progress, cancel):
+        raise ZeroDivisionError("oops")
+
+    out = _run(qtbot, JobQueue(), Job(bug))
+    err = out["error"]
+    assert err.code == "INTERNAL" and "ZeroDivisionError" in err.message
+    assert "Traceback" in err.details and "bug in onnxpack" in err.hint
+
+
+def test_cancel_running_and_queued_jobs(qtbot):
+    q = JobQueue()
+    started = threading.Event()
+
+    def slow(progress, cancel):
+        started.set()
+        while not cancel.wait(0.01):
+            pass
+        cancel.raise_if_cancelled()
+
+    first, second = Job(slow), Job(slow)
+    results = []
+    first.signals.cancelled.connect(lambda: results.append("first"))
+    second.signals.cancelled.connect(lambda: results.append("second"))
+    q.submit(first)
+    q.submit(second)
+    assert started.wait(10)
+    t0 = time.monotonic()
+    with qtbot.waitSignals([first.signals.finished, second.signals.finished], timeout=5000):
+        q.cancel_all()
+    assert time.monotonic() - t0 < 1.0  # stops within a second
+    assert sorted(results) == ["first", "second"] and not q.busy
+
+
+def test_event_loop_keeps_turning_during_long_job(qtbot):
+    """A QTimer keeps ticking while a job holds the worker busy (fake slow job)."""
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start(20)
+    running = threading.Event()
+
+    def slow(progress, cancel):
+        running.set()
+        end = time.monotonic() + 1.0
+        while time.monotonic() < end:  # busy CPU work, no cooperation with Qt
+            sum(range(20_000))
+        return True
+
+    job = Job(slow)
+    queue = JobQueue()  # keep a reference: destroying a queue waits for its jobs
+    with qtbot.waitSignal(job.signals.finished, timeout=30_000):
+        queue.submit(job)
+    timer.stop()
+    assert running.is_set()
+    assert len(ticks) >= 10
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    assert max(gaps) < 0.5
+
+
+def test_event_loop_keeps_turning_during_real_merge(qtbot, tmp_path):
+    """The window stays responsive while core.merge merges a 96 MiB external-data model on a worker."""
+    from benchmarks.common import make_external_model
+    from core.merge import merge_model
+
+    model = make_external_model(tmp_path / "big", 96 * 2**20, tensor_bytes=16 * 2**20)
+    w = make_window(qtbot, tmp_path)
+    ticks_at_progress: list[int] = []
+    ticks = [0]
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.__setitem__(0, ticks[0] + 1))
+    timer.start(5)
+
+    def merge(progress, cancel):
+        def slowed(ev: ProgressEvent) -> None:
+            progress(ev)
+            time.sleep(0.02)  # a slow disk: each chunk takes a while
+
+        return merge_model(model, tmp_path / "merged.onnx", progress=slowed, cancel=cancel)
+
+    job = Job(merge)
+    job.signals.progress.connect(lambda ev: ticks_at_progress.append(ticks[0]))
+    with qtbot.waitSignal(job.signals.finished, timeout=120_000):
+        w.bundle_queue.submit(job)
+    timer.stop()
+    assert (tmp_path / "merged.onnx").stat().st_size > 96 * 2**20
+    assert len(ticks_at_progress) >= 3
+    # the timer advanced between progress reports: the GUI thread was never blocked by the merge
+    assert ticks_at_progress[-1] > ticks_at_progress[0]
+
+
+def test_crash_hook_logs_and_shows_dialog(qtbot, tmp_path, monkeypatch):
+    from gui.crash import install_excepthook, log_dir
+
+    shown = []
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(threading, "excepthook", threading.excepthook)
+    reporter = install_excepthook(lambda s, d, log: shown.append((s, d, log)))
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        sys.excepthook(*sys.exc_info())
+    qtbot.waitUntil(lambda: len(shown) == 1, timeout=5000)
+    summary, details, log = shown[0]
+    assert summary == "ValueError: boom" and "Traceback" in details
+    assert Path(log).parent == log_dir() and "ValueError: boom" in Path(log).read_text(encoding="utf-8")
+    t = threading.Thread(target=lambda: 1 / 0)
+    t.start()
+    t.join()
+    qtbot.waitUntil(lambda: len(shown) == 2, timeout=5000)  # delivered to the GUI thread
+    assert "ZeroDivisionError" in shown[1][0]
+    del reporter
+
+
+def test_window_shows_crash_as_dialog(qtbot, tmp_path):
+    w = make_window(qtbot, tmp_path)
+    with qtbot.waitSignal(w.error_shown, timeout=5000) as blocker:
+        w.show_crash("KeyError: 'x'", "Traceback ...", "/logs/crash.log")
+    box = blocker.args[0]
+    assert "KeyError" in box.text() and "/logs/crash.log" in box.informativeText()
+    assert "Traceback" in box.detailedText()
+    box.done(0)
+
+
+def test_formatting():
+    assert format_duration(5) == "5 s" and format_duration(185) == "3 min 05 s"
+    assert format_duration(3725) == "1 h 02 min"
+    assert format_shape(["batch", 3, None]) == "[batch, 3, ?]" and format_shape(None) == "?"
+    now = [0.0]
+    eta = EtaEstimator(clock=lambda: now[0])
+    assert eta.seconds_left("merge", 0, 100) is None
+    now[0] = 1.0
+    assert eta.seconds_left("merge", 25, 100) == pytest.approx(3.0)
+
+
+def test_icons_are_reproducible(tmp_path):
+    sys.path.insert(0, str(ROOT / "resources" / "icons"))
+    try:
+        import make_icons  # type: ignore[import-not-found]
+    finally:
+        sys.path.pop(0)
+    make_icons.main(tmp_path)
+    committed = ROOT / "resources" / "icons"
+    for p in tmp_path.iterdir():
+        assert p.read_bytes() == (committed / p.name).read_bytes(), p.name
+    reader = QImageReader(str(committed / "onnxpack.ico"))
+    sizes = []
+    for i in range(reader.imageCount()):
+        reader.jumpToImage(i)
+        sizes.append(reader.read().width())
+    assert sizes == [16, 24, 32, 48, 64, 128, 256]
