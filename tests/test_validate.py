@@ -1,0 +1,263 @@
+"""Validation: findings for every rule, the isolated checker (crash / time-out / cancel), compat findings."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from core.checker_child import ChildOutcome, check_structure, run_in_child
+from core.errors import Cancelled, InputError
+from core.findings import Severity
+from core.progress import CancelToken, ProgressEvent
+from core.validate import validate_model
+from tests.factory import add_model, save_with_external, snapshot
+
+
+# Module-level so that the spawned child can import them by name.
+def _crash(_work: str) -> None:
+    os.abort()
+
+
+def _sleep(_work: str, seconds: float) -> str:
+    time.sleep(seconds)
+    return "woke"
+
+
+def _raise(_work: str) -> None:
+    raise ValueError("boom")
+
+
+def _cwd(work: str) -> tuple[str, list[str]]:
+    return os.getcwd(), os.listdir(work)
+
+
+def codes(val: object, severity: Severity | None = None) -> list[str]:
+    fs = val.findings  # type: ignore[attr-defined]
+    return [f.code for f in fs if severity is None or f.severity is severity]
+
+
+def _save(model: onnx.ModelProto, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(model.SerializeToString())
+    return path
+
+
+# ----------------------------------------------------------------------------- child process
+
+
+def test_child_outcomes() -> None:
+    ok = run_in_child(_sleep, 0.0, timeout=60)
+    assert ok == ChildOutcome("ok", "woke", exitcode=0)
+    crashed = run_in_child(_crash, timeout=60)
+    assert crashed.status == "crashed" and "signal" in crashed.detail
+    err = run_in_child(_raise, timeout=60)
+    assert err.status == "error" and "ValueError: boom" in err.detail
+    t0 = time.monotonic()
+    slow = run_in_child(_sleep, 60.0, timeout=1.0)
+    assert slow.status == "timeout" and time.monotonic() - t0 < 20
+
+
+def test_child_runs_in_an_empty_private_folder_that_is_removed() -> None:
+    out = run_in_child(_cwd, timeout=60)
+    cwd, listing = out.value
+    assert listing == [] and "onnxpack-child-" in cwd
+    assert not Path(cwd).exists()
+
+
+def test_child_is_cancellable() -> None:
+    token = CancelToken()
+    threading.Timer(0.5, token.cancel).start()
+    t0 = time.monotonic()
+    with pytest.raises(Cancelled):
+        run_in_child(_sleep, 60.0, timeout=120, cancel=token)
+    assert time.monotonic() - t0 < 20
+
+
+def test_checker_never_touches_the_models_external_files(tmp_path: Path) -> None:
+    """The checker sees placeholders, so it cannot resolve a hostile path (or our files) by itself."""
+    path = save_with_external(add_model(), tmp_path / "m.onnx")
+    (tmp_path / "m.onnx.data").unlink()  # with real paths the onnx checker would fail on this
+    out = check_structure(path, timeout=120)
+    assert out.ok and out.value == {"checker": None, "inference": None}
+
+
+# ----------------------------------------------------------------------------- whole validation
+
+
+def test_sample_is_fine(sample_model: Path) -> None:
+    before = snapshot(sample_model.parent)
+    events: list[ProgressEvent] = []
+    val = validate_model(sample_model, progress=events.append)
+    assert val.ok, val.findings
+    assert val.checker["status"] == "ok"
+    assert set(codes(val)) == {"EXTDATA_UNALIGNED", "MERGE_FITS", "ORT_OLDEST"}
+    assert all(f.severity is Severity.INFO for f in val.findings)
+    assert events[0].done == 0 and events[-1].done == events[-1].total and {e.stage for e in events} == {"validate"}
+    d = val.to_dict()
+    assert d["schema"] == "onnxpack.check/1" and d["ok"] and d["summary"] == {"errors": 0, "warnings": 0, "info": 3}
+    assert snapshot(sample_model.parent) == before
+
+
+def test_checker_error_is_a_finding(tmp_path: Path) -> None:
+    m = add_model()
+    m.graph.node[0].op_type = "NoSuchOp"
+    val = validate_model(_save(m, tmp_path / "m.onnx"))
+    assert not val.ok and "ONNX_CHECKER" in codes(val, Severity.ERROR)
+    f = next(f for f in val.findings if f.code == "ONNX_CHECKER")
+    assert "NoSuchOp" in f.message and f.hint and f.subject == "m.onnx"
+
+
+def test_shape_inference_error_is_a_finding(tmp_path: Path) -> None:
+    m = add_model()
+    m.graph.output[0].type.tensor_type.elem_type = TensorProto.INT64  # Add of floats declared INT64
+    val = validate_model(_save(m, tmp_path / "m.onnx"))
+    assert "SHAPE_INFERENCE" in codes(val, Severity.ERROR)
+
+
+def test_checker_crash_and_timeout_become_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _save(add_model(), tmp_path / "m.onnx")
+    for outcome, code in [
+        (ChildOutcome("crashed", detail="the child process died (signal 11)", exitcode=-11), "CHECKER_CRASHED"),
+        (ChildOutcome("timeout", detail="no answer within 300 s"), "CHECKER_TIMEOUT"),
+        (ChildOutcome("error", detail="MemoryError: "), "CHECKER_FAILED"),
+    ]:
+        monkeypatch.setattr("core.validate.check_structure", lambda *_a, _o=outcome, **_k: _o)
+        val = validate_model(path)
+        assert codes(val, Severity.ERROR) == [code]
+        assert val.checker["status"] == outcome.status
+
+
+def test_checker_real_timeout(tmp_path: Path) -> None:
+    val = validate_model(_save(add_model(), tmp_path / "m.onnx"), checker_timeout=0.001)
+    assert "CHECKER_TIMEOUT" in codes(val)
+
+
+def test_run_checker_false(tmp_path: Path) -> None:
+    val = validate_model(_save(add_model(), tmp_path / "m.onnx"), run_checker=False)
+    assert val.ok and val.checker["status"] == "not run"
+
+
+def test_external_data_findings_and_checker_still_runs(tmp_path: Path) -> None:
+    path = save_with_external(add_model(), tmp_path / "m.onnx")
+    model = onnx.load(str(path), load_external_data=False)
+    model.graph.initializer[0].external_data[0].value = "../../etc/passwd"
+    path.write_bytes(model.SerializeToString())
+    val = validate_model(path)
+    assert codes(val, Severity.ERROR) == ["EXTDATA_OUTSIDE_DIR"]
+    assert val.checker["status"] == "ok"
+    assert "W1" in val.findings[0].message
+
+
+def test_checksum_mismatch_is_verified(tmp_path: Path) -> None:
+    path = save_with_external(add_model(), tmp_path / "m.onnx")
+    model = onnx.load(str(path), load_external_data=False)
+    e = model.graph.initializer[0].external_data.add()
+    e.key, e.value = "checksum", "0" * 40
+    path.write_bytes(model.SerializeToString())
+    assert codes(validate_model(path), Severity.ERROR) == ["EXTDATA_CHECKSUM_MISMATCH"]
+
+
+def test_duplicate_initializers(tmp_path: Path) -> None:
+    m = add_model()
+    m.graph.initializer.append(numpy_helper.from_array(np.array([9.0], np.float32), "B"))
+    val = validate_model(_save(m, tmp_path / "m.onnx"))
+    assert "DUPLICATE_INITIALIZER" in codes(val, Severity.ERROR)
+    f = next(f for f in val.findings if f.code == "DUPLICATE_INITIALIZER")
+    assert f.subject == "B" and "2 times" in f.message
+
+
+def test_inline_tensor_size_mismatch(tmp_path: Path) -> None:
+    m = add_model()
+    m.graph.initializer[0].raw_data = b"\0" * 12
+    val = validate_model(_save(m, tmp_path / "m.onnx"))
+    assert "TENSOR_SIZE_MISMATCH" in codes(val, Severity.ERROR)
+
+
+def test_aligned_external_data(tmp_path: Path) -> None:
+    path = save_with_external(add_model(), tmp_path / "m.onnx", align=65536)
+    val = validate_model(path)
+    assert "EXTDATA_ALIGNED" in codes(val) and "EXTDATA_UNALIGNED" not in codes(val)
+
+
+def test_too_large_for_one_file(tmp_path: Path) -> None:
+    n = 600 * 2**20  # two tensors of 2.3 GiB altogether, in a sparse file (nothing is written)
+    inits = []
+    for i in range(2):
+        t = TensorProto(name=f"W{i}", data_type=TensorProto.FLOAT, dims=[n // 4 * 4])
+        for k, v in (("location", "w.bin"), ("offset", str(i * n * 4)), ("length", str(n * 4))):
+            e = t.external_data.add()
+            e.key, e.value = k, v
+        t.data_location = TensorProto.EXTERNAL
+        t.dims[0] = n
+        inits.append(t)
+    with open(tmp_path / "w.bin", "wb") as f:
+        f.truncate(2 * n * 4)
+    g = helper.make_graph([helper.make_node("Add", ["W0", "W1"], ["y"])], "g", [],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [n])], initializer=inits)
+    val = validate_model(_save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), tmp_path / "m.onnx"))
+    assert val.ok, val.findings
+    assert "MERGE_TOO_LARGE" in codes(val, Severity.INFO)
+    assert not val.inspection.fits_single_file
+
+
+def test_target_ort_findings(tmp_path: Path) -> None:
+    path = _save(add_model(opset=17, ir=10), tmp_path / "m.onnx")
+    ok = validate_model(path, target_ort="1.18")
+    assert ok.ok and "ORT_TARGET_OK" in codes(ok)
+    assert "IR_LOWERABLE" in codes(ok)
+    bad = validate_model(path, target_ort="1.14")
+    assert not bad.ok and codes(bad, Severity.ERROR) == ["ORT_TARGET_UNSUPPORTED"]
+    f = next(f for f in bad.findings if f.code == "ORT_TARGET_UNSUPPORTED")
+    assert "lowering ir_version to 8 fixes it" in f.message and "--fix-ir" in f.hint
+    assert bad.target is not None and bad.target.fix_by_lowering_ir == 8
+    unknown = validate_model(_save(add_model(opset=28, ir=14), tmp_path / "n.onnx"), target_ort="1.40")
+    assert "ORT_TARGET_UNKNOWN" in codes(unknown, Severity.WARNING)
+    assert "ORT_NEWER_THAN_KNOWN" in codes(unknown, Severity.WARNING)
+    with pytest.raises(InputError):
+        validate_model(path, target_ort="latest")
+
+
+def test_opset_too_old_and_domains(tmp_path: Path) -> None:
+    m = add_model(opset=6, ir=3)
+    m.graph.input.extend(
+        helper.make_tensor_value_info(t.name, TensorProto.FLOAT, list(t.dims)) for t in m.graph.initializer
+    )
+    assert "OPSET_TOO_OLD" in codes(validate_model(_save(m, tmp_path / "old.onnx"), run_checker=False))
+    m = add_model()
+    m.opset_import.extend([helper.make_opsetid("com.microsoft", 1), helper.make_opsetid("my.ops", 1)])
+    m.graph.node.append(helper.make_node("Gelu", ["Y"], ["Z"], domain="com.microsoft"))
+    m.graph.node.append(helper.make_node("Mine", ["Y"], ["Q"], domain="my.ops"))
+    m.graph.node.append(helper.make_node("Other", ["Y"], ["R"], domain="not.imported"))
+    val = validate_model(_save(m, tmp_path / "dom.onnx"), run_checker=False)
+    assert "DOMAIN_CONTRIB" in codes(val, Severity.INFO)
+    assert "DOMAIN_CUSTOM" in codes(val, Severity.WARNING)
+    assert "OPSET_MISSING" in codes(val, Severity.ERROR)
+
+
+def test_duplicate_opset_import(tmp_path: Path) -> None:
+    m = add_model()
+    m.opset_import.append(helper.make_opsetid("ai.onnx", 16))
+    assert "OPSET_DUPLICATE" in codes(validate_model(_save(m, tmp_path / "m.onnx"), run_checker=False))
+
+
+def test_checker_skipped_for_newer_onnx(tmp_path: Path) -> None:
+    m = add_model(opset=onnx.defs.onnx_opset_version() + 1, ir=onnx.IR_VERSION)
+    val = validate_model(_save(m, tmp_path / "m.onnx"))
+    assert "CHECKER_SKIPPED" in codes(val, Severity.WARNING) and val.checker["status"] == "skipped"
+
+
+def test_ort_format_validation(tmp_path: Path) -> None:
+    from tests.test_inspect import make_ort_file
+
+    path = make_ort_file(add_model(), tmp_path / "m.ort")
+    val = validate_model(path, target_ort="1.17")
+    assert val.ok and val.compat is None
+    assert set(codes(val)) == {"ORT_FORMAT", "ORT_TARGET_UNKNOWN"}
+    assert val.checker["status"] == "not applicable"
