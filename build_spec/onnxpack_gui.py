@@ -18,7 +18,7 @@ def main() -> None:
         sys.exit(self_test(sys.argv[2:], started_at=_STARTED_AT))
     from gui.app import run
 
-    run()
+    sys.exit(run())
 
 
 if __name__ == "__main__":

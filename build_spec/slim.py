@@ -122,7 +122,7 @@ def trim_icu(lib: Path, workdir: Path) -> Path | None:
     if r.returncode != 0:
         raise RuntimeError(f"icupkg failed: {(r.stdout + r.stderr)[-2000:]}")
     (workdir / "data.S").write_text(
-        f'\t.section .rodata\n\t.balign 16\n\t.globl {symbol}\n\t.type {symbol}, @object\n{symbol}:\n'
+        f"\t.section .rodata\n\t.balign 16\n\t.globl {symbol}\n\t.type {symbol}, @object\n{symbol}:\n"
         f'\t.incbin "trimmed/{pkg}.dat"\n\t.size {symbol}, .-{symbol}\n\t.section .note.GNU-stack,"",@progbits\n'
     )
     out = workdir / lib.name

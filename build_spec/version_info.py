@@ -86,9 +86,7 @@ VSVersionInfo(
 """
 
 
-def write_version_file(
-    out: Path, exe_base: str, description: str = DESCRIPTION, version: str | None = None
-) -> Path:
+def write_version_file(out: Path, exe_base: str, description: str = DESCRIPTION, version: str | None = None) -> Path:
     """Write the version file for executable ``exe_base`` (without .exe); returns ``out``."""
     out.parent.mkdir(parents=True, exist_ok=True)
     text = render_version_info(version or package_version(), f"{exe_base}.exe", exe_base, description)

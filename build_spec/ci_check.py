@@ -1,0 +1,251 @@
+"""Check a frozen onedir build, the same way on Linux (.ci/freeze) and Windows (.github/workflows/windows.yml).
+
+    python build_spec/ci_check.py DIST/onnxpack --copy-to "PARENT WITH SPACES/フリーズ テスト" [--zip OUT.zip]
+
+1. both executables are there; no QtWebEngine/Quick/QML (or other forbidden) file got in;
+2. the folder fits the size budget;
+3. on Windows, each executable's ProductVersion/FileVersion equals ``core.__version__``;
+4. the folder is copied to a path with spaces and Japanese characters and BOTH executables run
+   ``--self-test REPORT.json`` there with a scrubbed environment (no PYTHONPATH, PYTHONHOME,
+   QT_PLUGIN_PATH, VIRTUAL_ENV, ...: only PATH/HOME/LANG and QT_QPA_PLATFORM=offscreen); each must exit 0,
+   report ``ok`` and ``frozen``, the right version, and the GUI's start-up must fit its budget;
+5. ``onnxpack --version`` prints the version;
+6. optionally the folder is zipped (sorted, deterministic) with a ``.sha256`` file beside it.
+Exit status 0 only when everything passed. Stdlib only (runs before or without the project installed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import freeze_config as cfg
+from version_info import package_version
+
+__all__ = ["folder_size", "forbidden_files", "main", "scrubbed_env", "windows_file_version", "zip_folder"]
+
+MIB = 1024 * 1024
+
+
+def folder_size(folder: Path) -> int:
+    """Bytes of every file in ``folder`` (symlinks counted as links, not followed)."""
+    total = 0
+    for dirpath, _dirs, files in os.walk(folder):
+        for name in files:
+            total += os.lstat(os.path.join(dirpath, name)).st_size
+    return total
+
+
+def forbidden_files(folder: Path) -> list[str]:
+    found = []
+    for dirpath, _dirs, files in os.walk(folder):
+        for name in files:
+            rel = Path(dirpath, name).relative_to(folder).as_posix()
+            if cfg.is_forbidden(rel):
+                found.append(rel)
+    return sorted(found)
+
+
+def scrubbed_env(home: Path) -> dict[str, str]:
+    """What `env -i PATH=... HOME=... LANG=... QT_QPA_PLATFORM=offscreen` gives (plus what Windows needs)."""
+    env = {"HOME": str(home), "LANG": "C.UTF-8", "QT_QPA_PLATFORM": "offscreen"}
+    if sys.platform == "win32":
+        root = os.environ.get("SYSTEMROOT", r"C:\Windows")
+        env.update(SYSTEMROOT=root, WINDIR=root, PATH=f"{root}\\System32;{root}", USERPROFILE=str(home),
+                   APPDATA=str(home / "AppData" / "Roaming"), LOCALAPPDATA=str(home / "AppData" / "Local"),
+                   TEMP=str(home / "Temp"), TMP=str(home / "Temp"))  # fmt: skip
+        for key in ("APPDATA", "LOCALAPPDATA", "TEMP"):
+            Path(env[key]).mkdir(parents=True, exist_ok=True)
+    else:
+        env["PATH"] = "/usr/bin:/bin"
+    return env
+
+
+def windows_file_version(exe: Path) -> dict[str, str]:
+    """ProductVersion/FileVersion strings of a Windows executable's version resource (version.dll)."""
+    import ctypes
+    from ctypes import wintypes
+
+    ver = ctypes.windll.version  # type: ignore[attr-defined]
+    size = ver.GetFileVersionInfoSizeW(str(exe), None)
+    if not size:
+        return {}
+    buf = ctypes.create_string_buffer(size)
+    if not ver.GetFileVersionInfoW(str(exe), 0, size, buf):
+        return {}
+    ptr, length = ctypes.c_void_p(), wintypes.UINT()
+    if not ver.VerQueryValueW(buf, "\\VarFileInfo\\Translation", ctypes.byref(ptr), ctypes.byref(length)):
+        return {}
+    lang, codepage = ctypes.cast(ptr, ctypes.POINTER(wintypes.WORD * 2)).contents
+    result = {}
+    for key in ("ProductVersion", "FileVersion", "OriginalFilename"):
+        sub = f"\\StringFileInfo\\{lang:04x}{codepage:04x}\\{key}"
+        if ver.VerQueryValueW(buf, sub, ctypes.byref(ptr), ctypes.byref(length)) and length.value:
+            result[key] = ctypes.wstring_at(ptr, length.value - 1)
+    return result
+
+
+def zip_folder(folder: Path, out: Path) -> str:
+    """ZIP ``folder`` (as its own top-level folder, sorted entries) and write ``out.sha256``; returns the digest."""
+    entries = sorted(p for p in folder.rglob("*") if p.is_file() or p.is_symlink())
+    tmp = out.with_name(out.name + ".part")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
+        for path in entries:
+            arc = f"{folder.name}/{path.relative_to(folder).as_posix()}"
+            info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            if path.is_symlink():
+                info.create_system = 3
+                info.external_attr = 0o120777 << 16
+                zf.writestr(info, os.readlink(path))
+                continue
+            info.create_system = 3
+            info.external_attr = (0o100755 if os.access(path, os.X_OK) else 0o100644) << 16
+            with open(path, "rb") as src, zf.open(info, "w", force_zip64=True) as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+    os.replace(tmp, out)
+    h = hashlib.sha256()
+    with open(out, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    digest = h.hexdigest()
+    Path(f"{out}.sha256").write_text(f"{digest}  {out.name}\n", encoding="utf-8")
+    return digest
+
+
+class _Checks:
+    def __init__(self) -> None:
+        self.failed: list[str] = []
+
+    def check(self, ok: bool, what: str) -> bool:
+        print(f"{'PASS' if ok else 'FAIL'}  {what}", flush=True)
+        if not ok:
+            self.failed.append(what)
+        return ok
+
+
+def _self_test(exe: Path, report: Path, env: dict[str, str], cwd: Path, timeout: float) -> tuple[int, dict, str]:
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run([str(exe), "--self-test", str(report)], env=env, cwd=cwd, capture_output=True,
+                              text=True, encoding="utf-8", errors="replace", timeout=timeout)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return -1, {}, f"timed out after {timeout:.0f} s"
+    wall = time.perf_counter() - start
+    try:
+        doc = json.loads(report.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        doc = {"_error": f"no readable report: {e}"}
+    doc["_wall_seconds"] = round(wall, 2)
+    return proc.returncode, doc, (proc.stdout + proc.stderr)[-4000:]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Check a frozen onnxpack onedir build.")
+    parser.add_argument("dist", type=Path, help="the built folder (dist/onnxpack)")
+    parser.add_argument("--copy-to", type=Path, default=None,
+                        help="parent folder for the copy that is run (default: a temp folder with spaces and "
+                             "Japanese characters)")  # fmt: skip
+    parser.add_argument("--size-budget-mb", type=float, default=cfg.SIZE_BUDGET_MB, help="MiB (default %(default)s)")
+    parser.add_argument("--startup-budget", type=float, default=cfg.STARTUP_BUDGET_S, help="seconds")
+    parser.add_argument("--expect-version", default=None, help="default: core.__version__")
+    parser.add_argument("--zip", type=Path, default=None, help="also write this ZIP of the folder + .sha256")
+    parser.add_argument("--summary", type=Path, default=None, help="write the results as JSON here")
+    parser.add_argument("--timeout", type=float, default=600.0, help="per self-test, seconds")
+    args = parser.parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):  # Japanese paths on a cp1252 console must not crash the check
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+    dist = args.dist.resolve()
+    version = args.expect_version or package_version()
+    c = _Checks()
+    summary: dict[str, object] = {"version": version, "platform": sys.platform}
+    gui, cli = dist / cfg.exe_name(cfg.GUI_NAME), dist / cfg.exe_name(cfg.CLI_NAME)
+    if not (
+        c.check(gui.is_file(), f"GUI executable {gui.name}") & c.check(cli.is_file(), f"CLI executable {cli.name}")
+    ):
+        return 1
+
+    bad = forbidden_files(dist)
+    c.check(not bad, "no QtWebEngine/Quick/QML/Designer files" + (f": {bad[:10]}" if bad else ""))
+    size = folder_size(dist)
+    summary["size_mib"] = round(size / MIB, 1)
+    c.check(size / MIB <= args.size_budget_mb,
+            f"folder size {size / MIB:.1f} MiB ({size / 1e6:.1f} MB) <= {args.size_budget_mb:g} MiB")  # fmt: skip
+    if size / MIB > cfg.SIZE_TARGET_MB:
+        print(
+            f"NOTE  {size / MIB - cfg.SIZE_TARGET_MB:.1f} MiB above the {cfg.SIZE_TARGET_MB:g} MiB target", flush=True
+        )
+
+    if sys.platform == "win32":
+        for exe in (gui, cli):
+            info = windows_file_version(exe)
+            c.check(info.get("ProductVersion") == version and info.get("FileVersion") == version,
+                    f"{exe.name} version resource {info} == {version}")  # fmt: skip
+
+    own_tmp = None
+    if args.copy_to is None:
+        own_tmp = Path(tempfile.mkdtemp(prefix="onnxpack-ci-"))
+        parent = own_tmp / "onnxpack ci" / "フリーズ テスト"
+    else:
+        parent = args.copy_to.resolve()
+    try:
+        copy = parent / dist.name
+        if copy.exists():
+            shutil.rmtree(copy)
+        parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(dist, copy, symlinks=True)
+        print(f"      copied to {copy}", flush=True)
+        home = parent / "home dir ホーム"
+        home.mkdir(exist_ok=True)
+        env = scrubbed_env(home)
+        results = {}
+        for exe_base in (cfg.GUI_NAME, cfg.CLI_NAME):
+            exe = copy / cfg.exe_name(exe_base)
+            report = parent / f"self-test {exe_base} レポート.json"
+            rc, doc, output = _self_test(exe, report, env, parent, args.timeout)
+            results[exe_base] = doc
+            ok = c.check(rc == 0 and doc.get("ok") is True and doc.get("frozen") is True,
+                         f"{exe_base} --self-test exit {rc}, ok={doc.get('ok')}, frozen={doc.get('frozen')}, "
+                         f"failed={doc.get('failed')}, {doc.get('_wall_seconds')} s")  # fmt: skip
+            if not ok:
+                print(output, flush=True)
+            got = (doc.get("versions") or {}).get("onnxpack")
+            c.check(got == version, f"{exe_base} reports onnxpack {got} (expected {version})")
+        startup = results[cfg.GUI_NAME].get("startup_seconds")
+        c.check(isinstance(startup, (int, float)) and startup <= args.startup_budget,
+                f"{cfg.GUI_NAME} start-up to window shown {startup} s <= {args.startup_budget:g} s")  # fmt: skip
+        summary["self_tests"] = results
+        r = subprocess.run([str(copy / cfg.exe_name(cfg.CLI_NAME)), "--version"], env=env, cwd=parent,
+                           capture_output=True, text=True, encoding="utf-8", errors="replace", timeout=120)  # fmt: skip
+        c.check(r.returncode == 0 and version in r.stdout, f"onnxpack --version -> {r.stdout.strip()!r}")
+    finally:
+        if own_tmp is not None:
+            shutil.rmtree(own_tmp, ignore_errors=True)
+
+    if args.zip is not None and not c.failed:
+        digest = zip_folder(dist, args.zip.resolve())
+        summary["zip"] = {"path": str(args.zip), "sha256": digest, "bytes": args.zip.stat().st_size}
+        print(f"      {args.zip} ({args.zip.stat().st_size / MIB:.1f} MiB) sha256 {digest}", flush=True)
+    summary["failed"] = c.failed
+    if args.summary is not None:
+        args.summary.write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
+    print("frozen build checks passed" if not c.failed else f"frozen build checks FAILED ({len(c.failed)})")
+    return 0 if not c.failed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,367 @@
+"""Static checks of the frozen build (spec, filters, version resource, CI scripts) and the self-test in-process."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import types
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC_DIR = ROOT / "build_spec"
+if str(SPEC_DIR) not in sys.path:
+    sys.path.insert(0, str(SPEC_DIR))
+
+import ci_check  # noqa: E402
+import freeze_config as cfg  # noqa: E402
+import slim  # noqa: E402
+import version_info  # noqa: E402
+
+import core  # noqa: E402
+
+
+# --- what goes into the folder --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "dest",
+    [
+        "PySide6/Qt/lib/libQt6Qml.so.6",
+        "PySide6/Qt/lib/libQt6QuickControls2Basic.so.6",
+        "PySide6/Qt/lib/libQt6Designer.so.6",
+        "PySide6/Qt/lib/libQt6Network.so.6",
+        "PySide6/Qt/lib/libQt6Pdf.so.6",
+        "PySide6/Qt6WebEngineCore.dll",
+        "PySide6/Qt6Quick.dll",
+        "PySide6/opengl32sw.dll",
+        "PySide6/Qt/plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so",
+        "PySide6/Qt/plugins/platformthemes/libqgtk3.so",
+        "PySide6/Qt/plugins/sqldrivers/libqsqlite.so",
+        "PySide6/plugins/tls/qschannelbackend.dll",
+        "PySide6/Qt/plugins/platforms/libqeglfs.so",
+        "PySide6/Qt/qml/QtQuick/Controls/qmldir",
+        "PySide6/Qt/translations/qtbase_de.qm",
+        "PySide6/translations/qt_help_fr.qm",
+        "onnxruntime/capi/libonnxruntime.so.1.31.1",
+        "onnxruntime/capi/onnxruntime.dll",
+        "onnxruntime/capi/libonnxruntime_providers_cuda.so",
+    ],
+)
+def test_unused_qt_and_runtime_files_are_dropped(dest: str) -> None:
+    assert not cfg.keep_entry(dest)
+    assert not cfg.keep_entry(dest.replace("/", "\\"))
+
+
+@pytest.mark.parametrize(
+    "dest",
+    [
+        "PySide6/Qt/lib/libQt6Core.so.6",
+        "PySide6/Qt/lib/libQt6Gui.so.6",
+        "PySide6/Qt/lib/libQt6Widgets.so.6",
+        "PySide6/Qt/lib/libQt6DBus.so.6",
+        "PySide6/Qt/lib/libQt6XcbQpa.so.6",
+        "PySide6/Qt/lib/libQt6Svg.so.6",
+        "PySide6/Qt/lib/libicudata.so.73",
+        "PySide6/Qt6Core.dll",
+        "PySide6/plugins/platforms/qwindows.dll",
+        "PySide6/plugins/platforms/qoffscreen.dll",
+        "PySide6/plugins/styles/qmodernwindowsstyle.dll",
+        "PySide6/Qt/plugins/platforms/libqxcb.so",
+        "PySide6/Qt/plugins/platforms/libqoffscreen.so",
+        "PySide6/Qt/plugins/imageformats/libqico.so",
+        "PySide6/Qt/plugins/iconengines/libqsvgicon.so",
+        "PySide6/Qt/translations/qtbase_ja.qm",
+        "PySide6/translations/qt_ja.qm",
+        "resources/i18n/onnxpack_ja.qm",
+        "resources/i18n/qtbase_ja.qm",
+        "resources/sample/victory.onnx",
+        "resources/sample/victory.onnx.data",
+        "resources/icons/onnxpack.ico",
+        "onnxruntime/capi/onnxruntime_pybind11_state.cpython-311-x86_64-linux-gnu.so",
+        "onnxruntime/capi/onnxruntime_pybind11_state.pyd",
+        "onnxruntime/capi/libonnxruntime_providers_shared.so",
+        "numpy.libs/libscipy_openblas64_-32a4b2a6.so",
+    ],
+)
+def test_needed_files_are_kept(dest: str) -> None:
+    assert cfg.keep_entry(dest)
+    assert not cfg.is_forbidden(dest)
+
+
+def test_forbidden_patterns_catch_quick_qml_and_webengine() -> None:
+    for rel in (
+        "_internal/PySide6/Qt6Quick.dll",
+        "_internal/PySide6/Qt6Qml.dll",
+        "_internal/PySide6/qml/x",
+        "_internal/PySide6/QtWebEngineProcess.exe",
+        "_internal/PySide6/Qt/lib/libQt6WebEngineCore.so.6",
+    ):
+        assert cfg.is_forbidden(rel), rel
+
+
+def test_unused_qt_modules_are_excluded() -> None:
+    for mod in ("QtQml", "QtQuick", "QtQuickWidgets", "QtWebEngineCore", "QtWebEngineWidgets", "QtMultimedia",
+                "Qt3DCore", "QtPdf", "QtDesigner", "QtHelp", "QtCharts", "QtDataVisualization", "QtSql",
+                "QtNetwork", "QtTest", "QtOpenGL"):  # fmt: skip
+        assert f"PySide6.{mod}" in cfg.EXCLUDED_MODULES
+    for needed in ("PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets", "PySide6.QtSvg", "onnxruntime", "onnx"):
+        assert needed not in cfg.EXCLUDED_MODULES
+
+
+def _imported_modules(folder: Path) -> set[str]:
+    names: set[str] = set()
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module)
+                names.update(f"{node.module}.{a.name}" for a in node.names)
+    return names
+
+
+def test_app_never_imports_an_excluded_module() -> None:
+    """A module the spec excludes would be an ImportError in the frozen app only: catch it here."""
+    imported = _imported_modules(ROOT / "gui") | _imported_modules(ROOT / "core")
+    excluded = set(cfg.EXCLUDED_MODULES)
+    bad = sorted(m for m in imported if any(m == e or m.startswith(e + ".") for e in excluded))
+    assert bad == []
+
+
+# --- Linux slimming decisions ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("item", "size", "wanted"),
+    [
+        ("coll/root.res", 300_000, True),
+        ("coll/ucadata.icu", 570_000, True),
+        ("coll/sv.res", 35_000, True),  # every locale's sort order stays
+        ("zone/ja.res", 40_000, True),
+        ("zone/de.res", 40_000, False),
+        ("zone/pool.res", 200_000, True),
+        ("ja.res", 30_000, True),
+        ("de_AT.res", 3_000, False),
+        ("res_index.res", 4_000, True),
+        ("pool.res", 400_000, True),
+        ("zoneinfo64.res", 150_000, True),
+        ("supplementalData.res", 300_000, True),
+        ("curr/ja.res", 20_000, False),
+        ("translit/Han_Latin.res", 300_000, False),
+        ("brkitr/cjdict.dict", 2_000_000, False),
+        ("unames.icu", 290_000, False),
+        ("ibm-943_P15A-2003.cnv", 90_000, True),  # Shift_JIS
+        ("euc-jp-2007.cnv", 97_000, True),
+        ("ibm-5348_P100-1997.cnv", 2_000, True),  # windows-1252: single-byte, small
+        ("gb18030.cnv", 232_000, False),
+        ("nfkc.nrm", 35_000, True),
+    ],
+)
+def test_icu_trim_keeps_what_qt_uses(item: str, size: int, wanted: bool) -> None:
+    assert slim.icu_item_wanted(item, size) is wanted
+
+
+def test_manylinux_policy_never_drops_app_libraries() -> None:
+    assert "libstdc++.so.6" in slim.MANYLINUX_SYSTEM_LIBS
+    for own in ("libpython3.11.so.1.0", "libcrypto.so.3", "libdbus-1.so.3", "libfreetype.so.6"):
+        assert own not in slim.MANYLINUX_SYSTEM_LIBS
+
+
+# --- the version resource --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("version", "nums"),
+    [("0.1.0", (0, 1, 0, 0)), ("1.2", (1, 2, 0, 0)), ("2.0.1rc1", (2, 0, 1, 0)), ("1.2.3.4.5", (1, 2, 3, 4)),
+     ("v3.4.5", (3, 4, 5, 0)), ("10.0.0.dev3", (10, 0, 0, 0))],
+)  # fmt: skip
+def test_numeric_version(version: str, nums: tuple[int, int, int, int]) -> None:
+    assert version_info.numeric_version(version) == nums
+
+
+@pytest.mark.parametrize("bad", ["", "abc", "70000.0.0"])
+def test_numeric_version_rejects(bad: str) -> None:
+    with pytest.raises(ValueError):
+        version_info.numeric_version(bad)
+
+
+def test_package_version_is_core_version() -> None:
+    assert version_info.package_version() == core.__version__
+
+
+def test_version_file_loads_in_pyinstaller(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyInstaller evals the file on Windows; do the same here (its module needs pefile, stubbed off Windows)."""
+    pytest.importorskip("PyInstaller")
+    import PyInstaller.compat as compat
+
+    if sys.platform != "win32":
+        monkeypatch.setitem(sys.modules, "pefile", types.ModuleType("pefile"))
+        monkeypatch.setattr(compat, "win32api", None, raising=False)
+        monkeypatch.delitem(sys.modules, "PyInstaller.utils.win32.versioninfo", raising=False)
+    from PyInstaller.utils.win32 import versioninfo
+
+    path = version_info.write_version_file(tmp_path / "v.txt", "onnxpack-gui", version="1.2.3rc1")
+    info = versioninfo.load_version_info_from_text_file(str(path))
+    assert info.ffi.fileVersionMS == (1 << 16) | 2 and info.ffi.fileVersionLS == 3 << 16
+    strings = {s.name: s.val for s in info.kids[0].kids[0].kids}
+    assert strings["ProductVersion"] == "1.2.3rc1" == strings["FileVersion"]
+    assert strings["OriginalFilename"] == "onnxpack-gui.exe"
+    assert len(info.toRaw()) > 500
+
+    default = version_info.write_version_file(tmp_path / "d.txt", "onnxpack")
+    assert f"StringStruct('ProductVersion', {core.__version__!r})" in default.read_text(encoding="utf-8")
+
+
+# --- the spec and the entry scripts ----------------------------------------------------------------------------
+def _calls(tree: ast.AST, name: str) -> list[ast.Call]:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name]
+
+
+def _kw(call: ast.Call, key: str) -> object:
+    for k in call.keywords:
+        if k.arg == key:
+            return ast.literal_eval(k.value) if isinstance(k.value, ast.Constant) else ast.unparse(k.value)
+    return None
+
+
+def test_spec_builds_two_executables_in_one_onedir_folder() -> None:
+    text = (SPEC_DIR / "onnxpack.spec").read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    exes = _calls(tree, "EXE")
+    onedir = [e for e in exes if _kw(e, "exclude_binaries") is True]
+    assert sorted(_kw(e, "name") for e in onedir) == ["cfg.CLI_NAME", "cfg.GUI_NAME"]
+    assert {(_kw(e, "name"), _kw(e, "console")) for e in exes} == {("cfg.GUI_NAME", False), ("cfg.CLI_NAME", True)}
+    assert "upx=False" in text and "upx=True" not in text and "ONNXPACK_ONEFILE" in text
+    (coll,) = _calls(tree, "COLLECT")
+    args = [ast.unparse(a) for a in coll.args]
+    assert args == ["gui_exe", "gui_a.binaries", "gui_a.datas", "cli_exe", "cli_a.binaries", "cli_a.datas"]
+    assert _kw(coll, "upx") is False and _kw(coll, "name") == "cfg.APP_NAME"
+    assert len(_calls(tree, "Analysis")) == 1  # one helper, called for both scripts
+    assert "cfg.EXCLUDED_MODULES" in text and "cfg.keep_entry" in text
+    assert (cfg.APP_NAME, cfg.GUI_NAME, cfg.CLI_NAME) == ("onnxpack", "onnxpack-gui", "onnxpack")
+
+
+@pytest.mark.parametrize("script", ["onnxpack_cli.py", "onnxpack_gui.py"])
+def test_entry_scripts_call_freeze_support_first(script: str) -> None:
+    tree = ast.parse((SPEC_DIR / script).read_text(encoding="utf-8"))
+    top_imports = [a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names]
+    assert set(top_imports) <= {"time", "multiprocessing", "sys"}  # nothing heavy before freeze_support
+    main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main")
+    assert ast.unparse(main.body[0]) == "multiprocessing.freeze_support()"
+    assert "--self-test" in ast.unparse(main)
+
+
+def test_cli_entry_script_runs_the_cli() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run([sys.executable, str(SPEC_DIR / "onnxpack_cli.py"), "--version"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert r.returncode == 0 and core.__version__ in r.stdout
+
+
+def test_ci_stage_and_windows_workflow_run_the_same_checks() -> None:
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "bash .ci/freeze" in run
+    freeze = (ROOT / ".ci" / "freeze").read_text(encoding="utf-8")
+    wf = (ROOT / ".github" / "workflows" / "windows.yml").read_text(encoding="utf-8")
+    for text in (freeze, wf):
+        assert "build_spec/onnxpack.spec" in text and "--noconfirm --clean" in text
+        assert "build_spec/ci_check.py" in text and "--copy-to" in text and "フリーズ テスト" in text
+        assert "--zip" in text
+    assert "runs-on: windows-latest" in wf and "signtool" in wf and "pytest -q" in wf
+    assert "set -euo pipefail" in freeze
+
+
+# --- ci_check helpers ------------------------------------------------------------------------------------------
+def test_scrubbed_env_has_only_the_basics(tmp_path: Path) -> None:
+    env = ci_check.scrubbed_env(tmp_path)
+    for leak in (
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "QT_PLUGIN_PATH",
+        "VIRTUAL_ENV",
+        "LD_LIBRARY_PATH",
+        "QT_QPA_PLATFORM_PLUGIN_PATH",
+    ):
+        assert leak not in env
+    assert env["QT_QPA_PLATFORM"] == "offscreen" and "PATH" in env and env["HOME"] == str(tmp_path)
+    assert "venv" not in env["PATH"]
+
+
+def test_folder_size_forbidden_and_zip(tmp_path: Path) -> None:
+    dist = tmp_path / "onnxpack"
+    (dist / "_internal" / "PySide6").mkdir(parents=True)
+    (dist / "onnxpack").write_bytes(b"x" * 1000)
+    (dist / "_internal" / "data.bin").write_bytes(b"y" * 24)
+    assert ci_check.folder_size(dist) == 1024
+    assert ci_check.forbidden_files(dist) == []
+    (dist / "_internal" / "PySide6" / "Qt6Quick.dll").write_bytes(b"")
+    assert ci_check.forbidden_files(dist) == ["_internal/PySide6/Qt6Quick.dll"]
+
+    out = tmp_path / "out dir フォルダ" / "b.zip"
+    out.parent.mkdir()
+    digest = ci_check.zip_folder(dist, out)
+    assert (out.parent / "b.zip.sha256").read_text(encoding="utf-8") == f"{digest}  b.zip\n"
+    with zipfile.ZipFile(out) as zf:
+        assert zf.namelist() == sorted(zf.namelist())
+        assert zf.read("onnxpack/onnxpack") == b"x" * 1000
+    again = ci_check.zip_folder(dist, tmp_path / "b.zip")
+    assert again == digest  # deterministic
+
+
+# --- the self-test, in this process ----------------------------------------------------------------------------
+def test_self_test_passes_in_process(qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gui import selftest
+
+    scratch = tmp_path / "temp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    report_path = tmp_path / "レポート dir" / "self test.json"
+    report_path.parent.mkdir()
+    report = selftest.run_self_test(report_path)
+    doc = json.loads(report_path.read_text(encoding="utf-8"))
+    assert doc["schema"] == selftest.SCHEMA and doc["ok"] is True, doc["failed"]
+    assert [c["name"] for c in doc["checks"]] == ["qt", "window", "engine", "spawn", "translation", "bundle"]
+    assert doc["frozen"] is False and doc["versions"]["onnxpack"] == core.__version__
+    for key in ("PySide6", "Qt", "onnx", "onnxruntime", "numpy", "python"):
+        assert doc["versions"][key]
+    assert "CPUExecutionProvider" in doc["checks"][2]["detail"]["providers"]
+    assert doc["checks"][3]["detail"]["pid"] != os.getpid()
+    assert doc["checks"][4]["detail"]["qtbase_yes"] != "&Yes"
+    assert doc["checks"][5]["detail"]["verify_ok"] is True
+    assert isinstance(doc["startup_seconds"], float) and doc["startup_seconds"] > 0
+    assert report.ok
+    assert list(scratch.iterdir()) == []  # the bundle's temporary folder is gone
+    assert sorted(p.name for p in report_path.parent.iterdir()) == ["self test.json"]
+
+
+def test_self_test_reports_a_failing_check(qapp: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gui import selftest
+
+    monkeypatch.setattr(selftest, "_bundle_round_trip", lambda tmp: (_ for _ in ()).throw(RuntimeError("boom")))
+    report = selftest.run_self_test(None)
+    assert not report.ok
+    doc = report.to_dict()
+    assert doc["failed"] == ["bundle"]
+    bundle = doc["checks"][-1]
+    assert bundle["error"] == "RuntimeError: boom" and "Traceback" in bundle["detail"]["traceback"]
+
+
+def test_self_test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gui import selftest
+
+    assert selftest.main(["a.json", "b.json"]) == 2
+    assert selftest.main(["--bogus"]) == 2
+    assert selftest.main([str(tmp_path / "missing" / "r.json")]) == 2
+    out = capsys.readouterr().out
+    assert "usage: onnxpack --self-test" in out and "does not exist" in out
+
+
+def test_process_start_time_is_before_now() -> None:
+    import time
+
+    from gui import selftest
+
+    started, clock = selftest.process_start_time()
+    assert clock in ("proc", "GetProcessTimes", "module-import")
+    assert 0 <= time.time() - started < 24 * 3600
