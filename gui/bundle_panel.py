@@ -244,6 +244,13 @@ class BundlePanel(QWidget):
         self.inputs_label.setText(self.tr("&Input data (optional):"))
         self.dims.setHorizontalHeaderLabels([self.tr("Dimension"), self.tr("Used by"), self.tr("Size")])
         self.inputs.setHorizontalHeaderLabels([self.tr("Input"), self.tr(".npy file")])
+        for r in range(self.dims.rowCount()):
+            spin, item = self.dims.cellWidget(r, 2), self.dims.item(r, 0)
+            if isinstance(spin, QSpinBox) and item is not None:
+                spin.setSpecialValueText(self.tr("auto"))
+                spin.setAccessibleName(self.tr("Size of dimension %1").replace("%1", item.text()))
+        self.dims.resizeColumnsToContents()
+        self.inputs.resizeColumnToContents(0)
         self.dims.setAccessibleName(self.tr("Sizes of symbolic dimensions"))
         self.inputs.setAccessibleName(self.tr("Input data files"))
         self.bundle_button.setText(self.tr("&Bundle"))

@@ -253,8 +253,9 @@ class RunPanel(QWidget):
             bar.setFormat(self.state_text(state))
             detail.setText(ev.message)
         else:
-            bar.setValue(int(ev.fraction * 1000))
-            bar.setFormat(f"{ev.fraction * 100:.0f} % — {self.state_text(state)}")
+            fraction = 1.0 if state == "done" else ev.fraction
+            bar.setValue(int(fraction * 1000))
+            bar.setFormat(f"{fraction * 100:.0f} % — {self.state_text(state)}")
             if ev.stage in _COUNTED or ev.total < 64:
                 amount = self.tr("%1 of %2").replace("%1", str(ev.done)).replace("%2", str(ev.total))
             else:

@@ -203,3 +203,26 @@ def test_icons_are_reproducible(tmp_path):
         reader.jumpToImage(i)
         sizes.append(reader.read().width())
     assert sizes == [16, 24, 32, 48, 64, 128, 256]
+
+
+def test_create_app_names_the_application(qapp):
+    from gui.app import _paths_from, create_app
+
+    assert create_app(["onnxpack-gui"]) is qapp  # reuses the running application
+    assert qapp.organizationName() == "onnxpack" and qapp.applicationName() == "onnxpack"
+    assert not qapp.windowIcon().isNull()
+    assert _paths_from(["a.onnx", "-platform", "b.zip"]) == [Path("a.onnx"), Path("b.zip")]
+
+
+def test_screenshot_script_produces_every_state(tmp_path):
+    """gui/screenshots.py (the README pictures) runs end to end with the real engine."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    r = subprocess.run([sys.executable, "-m", "gui.screenshots", str(tmp_path)], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    names = {p.name for p in tmp_path.glob("*.png")}
+    assert {"empty.png", "inspected.png", "running.png", "done.png", "error.png"} <= names
+    assert all(QImageReader(str(p)).size().width() >= 1000 for p in tmp_path.glob("*.png"))
