@@ -28,7 +28,8 @@ NOT_UI = {"selftest.py", "screenshots.py"}
 
 def tool(name: str) -> str:
     """pyside6-lupdate / pyside6-lrelease beside the running Python (venv) or on PATH."""
-    for candidate in (Path(sys.executable).parent / f"pyside6-{name}", Path(sys.executable).parent / f"pyside6-{name}.exe"):
+    here = Path(sys.executable).parent
+    for candidate in (here / f"pyside6-{name}", here / f"pyside6-{name}.exe"):
         if candidate.exists():
             return str(candidate)
     found = shutil.which(f"pyside6-{name}")
