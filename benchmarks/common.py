@@ -5,9 +5,12 @@ Benchmarks run on demand (`python benchmarks/<name>.py`), never in the test suit
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,7 +82,19 @@ class Measurement:
 
 
 def measure(label: str, argv: list[str], env: dict[str, str] | None = None) -> Measurement:
-    """Run ``argv`` as a child process; return wall time and the child's peak RSS (ru_maxrss)."""
+    """Run ``argv`` as a child process; return wall time and the child's peak RSS.
+
+    A child started straight from this (large) Python process reports at least this process's peak
+    RSS as its ru_maxrss: Linux carries the pre-exec memory high-water mark across exec (subprocess
+    uses vfork). So when GNU time is available the child runs under ``/usr/bin/time -f %M``, which
+    forks the command from its own small image, and its figure is used.
+    """
+    gnu_time = shutil.which("time", path="/usr/bin:/bin")
+    report_file = None
+    if gnu_time:
+        fd, report_file = tempfile.mkstemp(prefix="onnxpack-rss-")
+        os.close(fd)
+        argv = [gnu_time, "-f", "%M", "-o", report_file, *argv]
     start = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _pid, status, usage = os.wait4(proc.pid, 0)
@@ -88,6 +103,10 @@ def measure(label: str, argv: list[str], env: dict[str, str] | None = None) -> M
     if proc.returncode != 0 and proc.stderr is not None:
         sys.stderr.write(f"[{label}] exit {proc.returncode}: {proc.stderr.read().decode(errors='replace')[-2000:]}\n")
     rss_kb = usage.ru_maxrss  # kilobytes on Linux
+    if report_file:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            rss_kb = int(Path(report_file).read_text().split()[-1])
+        Path(report_file).unlink(missing_ok=True)
     return Measurement(label, seconds, rss_kb / 1024, proc.returncode)
 
 

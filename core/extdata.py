@@ -14,6 +14,7 @@ import mmap
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -564,3 +565,56 @@ class ExternalDataReader:
             sink(data)
             n += len(data)
         return n
+
+    def copy_to_fd(
+        self,
+        ref: ExternalRef,
+        fd: int,
+        chunk: int = 64 * 2**20,
+        cancel: CancelToken | None = None,
+        on_chunk: Callable[[int], Any] | None = None,
+    ) -> int:
+        """Copy the tensor's bytes to the regular file ``fd`` at its current position, in the kernel.
+
+        Uses ``os.copy_file_range`` (Linux), else ``os.sendfile``, else read+write; cancellation is
+        checked and ``on_chunk(n)`` called between chunks. Returns the byte count.
+        """
+        if not ref.ok or ref.path is None or ref.data_length is None:
+            raise ExternalDataError(f"Tensor {ref.ref.label} has invalid external data", _HINT_REEXPORT)
+        f = self._open(ref.path)
+        src = f.fileno()
+        pos = ref.offset or 0
+        remaining = ref.data_length
+        kernel_copy = getattr(os, "copy_file_range", None)
+        while remaining > 0:
+            check_cancel(cancel)
+            n = min(chunk, remaining)
+            done = 0
+            if kernel_copy is not None:
+                try:
+                    done = kernel_copy(src, fd, n, pos)
+                except OSError:  # EXDEV on old kernels, ENOSYS, EOPNOTSUPP...: use the next method
+                    kernel_copy = None
+            if kernel_copy is None and hasattr(os, "sendfile") and sys.platform.startswith("linux"):
+                try:
+                    done = os.sendfile(fd, src, pos, n)
+                except OSError:
+                    done = 0
+            if done <= 0:
+                f.seek(pos)
+                data = f.read(n)
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                done = len(data)
+            if done <= 0:
+                raise ExternalDataError(
+                    f"External data file {ref.path} got shorter while reading tensor {ref.ref.name!r}",
+                    "Make sure nothing else modifies the model folder while onnxpack runs.",
+                    code="EXTDATA_OUT_OF_RANGE",
+                )
+            pos += done
+            remaining -= done
+            if on_chunk is not None:
+                on_chunk(done)
+        return ref.data_length

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import os
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -51,6 +53,7 @@ DEFAULT_ALIGN = 65536
 _MAX_ALIGN = 2**30
 _STAGE = "merge"
 _READ_CHUNK = 16 * 2**20  # large reads: fewer syscalls; memory stays a few chunks
+_KERNEL_CHUNK = 64 * 2**20  # file-to-file copies in the kernel: cancellation/progress granularity
 _SMALL_WRITE = 256 * 1024  # header pieces below this are gathered into one write
 
 #: A message's place in the model: ``(field number, index)`` steps from the ModelProto root, the index
@@ -301,9 +304,7 @@ class MergePlan:
                 elif isinstance(op, bytes):
                     out.write(op)
                 else:
-                    out.flush_small()
-                    for chunk in reader.iter_chunks(op.ref, _READ_CHUNK, cancel):
-                        out.write(chunk)
+                    out.copy(reader, op.ref, cancel)
         out.finish(cancel)
         return total
 
@@ -332,9 +333,7 @@ class MergePlan:
                     n = min(pad, len(zeros))
                     out.write(zeros[:n] if n < len(zeros) else zeros)
                     pad -= n
-                out.flush_small()
-                for chunk in reader.iter_chunks(it.ref, _READ_CHUNK, cancel):
-                    out.write(chunk)
+                out.copy(reader, it.ref, cancel)
         out.flush_small()
         if out.done != self.data_size:
             raise _internal(f"data file is {out.done} bytes, planned {self.data_size}")
@@ -350,17 +349,49 @@ class MergePlan:
         return digest
 
 
+def _plain_file_fd(sink: _Sink) -> int | None:
+    """The descriptor of ``sink`` when it is an ordinary binary file on disk (not a ZIP entry, a
+    compressor or another wrapper whose fileno() is not where its bytes go), else None."""
+    if type(sink) not in (io.BufferedWriter, io.FileIO):
+        return None
+    try:
+        fd = int(sink.fileno())  # type: ignore[attr-defined]
+        return fd if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except (OSError, ValueError):
+        return None
+
+
 class _Writer:
-    """Counts bytes, gathers small pieces into one write, reports progress per large write."""
+    """Counts bytes, gathers small pieces into one write, reports progress per large write.
+
+    Tensor bytes go file-to-file in the kernel (``copy_file_range``) when the sink is a plain file
+    and nothing needs to see them (no hash); otherwise they are read in large chunks and written.
+    """
 
     def __init__(self, sink: _Sink, total: int, progress: ProgressCallback | None, h: Any = None) -> None:
-        self.sink = sink
         self.total = total
         self.progress = progress
         self.hash = h
         self.done = 0  # bytes written to the current sink
         self.reported = 0  # bytes over all sinks
         self._small = bytearray()
+        self.sink = sink
+        self._fd = _plain_file_fd(sink) if h is None else None
+
+    def copy(self, reader: ExternalDataReader, ref: ExternalRef, cancel: CancelToken | None) -> None:
+        """Append the bytes of one external tensor."""
+        self.flush_small()
+        if self._fd is None:
+            for chunk in reader.iter_chunks(ref, _READ_CHUNK, cancel):
+                self.write(chunk)
+            return
+        self.sink.flush()  # type: ignore[attr-defined]
+        reader.copy_to_fd(ref, self._fd, _KERNEL_CHUNK, cancel, self._count)
+
+    def _count(self, n: int) -> None:
+        self.done += n
+        self.reported += n
+        report(self.progress, _STAGE, self.reported, self.total)
 
     @property
     def position(self) -> int:
@@ -381,9 +412,7 @@ class _Writer:
         if self.hash is not None:
             self.hash.update(data)
         self.sink.write(data)
-        self.done += len(data)
-        self.reported += len(data)
-        report(self.progress, _STAGE, self.reported, self.total)
+        self._count(len(data))
 
     def flush_small(self) -> None:
         if self._small:
@@ -395,6 +424,7 @@ class _Writer:
         self.sink = sink
         self.hash = None
         self.done = 0
+        self._fd = _plain_file_fd(sink)
 
     def finish(self, cancel: CancelToken | None) -> None:
         check_cancel(cancel)

@@ -478,6 +478,7 @@ def test_enospc_cleans_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layou
 @pytest.mark.parametrize("layout", ["single", "external"])
 def test_cancel_mid_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str) -> None:
     monkeypatch.setattr(merge_mod, "_READ_CHUNK", 1024)
+    monkeypatch.setattr(merge_mod, "_KERNEL_CHUNK", 1024)
     monkeypatch.setattr(merge_mod, "_SMALL_WRITE", 64)
     p = factory.external_model(tmp_path / "m", n=20000)
     before = factory.snapshot(tmp_path / "m")
@@ -509,6 +510,7 @@ def test_cancel_before_start(tmp_path: Path) -> None:
 
 def test_progress_reports_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(merge_mod, "_READ_CHUNK", 4096)
+    monkeypatch.setattr(merge_mod, "_KERNEL_CHUNK", 4096)
     monkeypatch.setattr(merge_mod, "_SMALL_WRITE", 64)
     p = factory.external_model(tmp_path / "m", n=10000)
     events: list[ProgressEvent] = []
@@ -703,6 +705,41 @@ def test_plan_is_reusable_and_unchanged(tmp_path: Path) -> None:
     assert plan._model.SerializeToString() == snapshot
     d = plan.to_dict()
     assert d["layout"] == "external" and d["data_location"] == "model.onnx.data" and d["tensors"] == 2
+
+
+@pytest.mark.parametrize("broken", [(), ("copy_file_range",), ("copy_file_range", "sendfile")])
+def test_kernel_copy_fallbacks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, broken: tuple[str, ...]) -> None:
+    """File-to-file copies fall back from copy_file_range to sendfile to read+write, same bytes."""
+    monkeypatch.setattr(merge_mod, "_KERNEL_CHUNK", 3000)
+    calls: list[str] = []
+    for name in ("copy_file_range", "sendfile"):
+        real = getattr(os, name, None)
+        if real is None:
+            continue
+
+        def fake(*a: Any, _name: str = name, _real: Any = real) -> int:
+            calls.append(_name)
+            if _name in broken:
+                raise OSError(errno.EXDEV if _name == "copy_file_range" else errno.EINVAL, "unsupported")
+            return int(_real(*a))
+
+        monkeypatch.setattr(os, name, fake)
+    p = factory.external_model(tmp_path / "m", n=5000)
+    r = merge_model(p, tmp_path / "o.onnx")
+    assert (tmp_path / "o.onnx").read_bytes() == onnx_recipe(p)
+    assert calls  # the plain-file sink took the kernel path
+    r = merge_model(p, tmp_path / "x.onnx", layout="external")
+    assert r.data_path is not None and onnx.load(str(tmp_path / "x.onnx")).SerializeToString() == onnx_recipe(p)
+
+
+def test_compressing_sink_is_not_bypassed(tmp_path: Path) -> None:
+    """A wrapper with a fileno() (gzip) must get the bytes through write(), never via its descriptor."""
+    import gzip
+
+    p = factory.external_model(tmp_path / "m", n=3000)
+    with open(tmp_path / "m.gz", "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb") as gz:
+        plan_merge(p).write_single(gz)
+    assert gzip.decompress((tmp_path / "m.gz").read_bytes()) == onnx_recipe(p)
 
 
 def test_write_failure_in_sink_restores_plan(tmp_path: Path) -> None:
