@@ -24,6 +24,7 @@ import stat
 import time
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -51,6 +52,8 @@ DEFAULT_EPOCH = ZIP_MIN_EPOCH
 _FILE_ATTR = (stat.S_IFREG | 0o644) << 16
 _UNIX = 3
 _DEFLATE_LEVEL = 6
+#: Writes at least this large are hashed in parallel with the ZIP write.
+_PARALLEL_MIN = 1 << 20
 
 
 def source_date_epoch(env: Mapping[str, str] | None = None) -> int | None:
@@ -117,6 +120,7 @@ class HashingWriter(io.RawIOBase):
         self._base = base_done
         self._grand = grand_total if grand_total is not None else total
         self._last_report = -1
+        self._pool: ThreadPoolExecutor | None = None
 
     def writable(self) -> bool:
         return True
@@ -127,10 +131,24 @@ class HashingWriter(io.RawIOBase):
         n = view.nbytes
         if n == 0:
             return 0
-        self._hash.update(view)
-        self._target.write(view)
-        if self._tee is not None:
-            self._tee.write(view)
+        if n >= _PARALLEL_MIN:
+            # SHA-256 on a second core while this one computes zipfile's CRC-32 and writes (both release
+            # the GIL): a large entry then costs max(hash, crc + write) per chunk, not the sum. The call
+            # waits for the hash before returning, so the caller may reuse its buffer.
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxpack-sha256")
+            pending = self._pool.submit(self._hash.update, view)
+            try:
+                self._target.write(view)
+                if self._tee is not None:
+                    self._tee.write(view)
+            finally:
+                pending.result()
+        else:
+            self._hash.update(view)
+            self._target.write(view)
+            if self._tee is not None:
+                self._tee.write(view)
         self._count += n
         if self._progress is not None:
             done = self._base + self._count
@@ -149,6 +167,12 @@ class HashingWriter(io.RawIOBase):
 
     def hexdigest(self) -> str:
         return self._hash.hexdigest()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        super().close()
 
 
 class DeterministicZip:
@@ -221,7 +245,10 @@ class DeterministicZip:
             base_done=base_done,
             grand_total=grand_total,
         )
-        yield sink
+        try:
+            yield sink
+        finally:
+            sink.close()
         if sink.count != size:
             raise RuntimeError(f"ZIP entry {name!r}: {sink.count} bytes written, {size} announced")
         handle.close()

@@ -42,6 +42,12 @@ def register(subparsers: Any) -> None:
         help="write the version into model_version as MAJOR*1000000 + MINOR*1000 + PATCH",
     )
     b.add_argument("--ort-format", action="store_true", help="also add NAME.ort (ONNX Runtime's ORT format)")
+    b.add_argument(
+        "--layout",
+        choices=("auto", "single", "external"),
+        default="auto",
+        help="auto: one self-contained .onnx below 2 GiB, else NAME.onnx + aligned NAME.onnx.data (default)",
+    )
     b.add_argument("--compress", action="store_true", help="deflate the files (default: stored uncompressed)")
     b.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE", help="smoke run: symbolic dim size")
     b.add_argument("--input", action="append", default=[], metavar="NAME=FILE|VALUE", help="smoke run: input data")
@@ -91,6 +97,7 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
         set_model_version=args.set_model_version,
         run_smoke=not args.no_smoke,
         source_date_epoch=source_date_epoch(env.vars),
+        layout=args.layout,
     )
 
 

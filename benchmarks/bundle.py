@@ -1,0 +1,81 @@
+"""Benchmark `onnxpack bundle --no-smoke` on a ~1.9 GB external-data model against one read + write + SHA-256.
+
+Target (issue 5): bundle time ≤ 1.3 × the reference (a script that reads the same bytes once, hashes
+them with SHA-256 and writes them once, fsync included — the bundle fsyncs its ZIP too), peak RSS
+≤ 200 MB. Both run in the same session on the same (page-cached) files.
+
+Run: ``/work/venv/bin/python benchmarks/bundle.py [--gb 1.9] [--keep DIR]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.common import ROOT, Measurement, make_external_model, measure, print_rows
+
+_REFERENCE = r"""
+import hashlib, os, sys
+src, dst = sys.argv[1], sys.argv[2]
+h = hashlib.sha256()
+with open(src, "rb", buffering=0) as f, open(dst, "wb", buffering=0) as g:
+    while chunk := f.read(16 << 20):
+        h.update(chunk)
+        g.write(chunk)
+    os.fsync(g.fileno())
+print(h.hexdigest())
+"""
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--gb", type=float, default=1.9, help="weights size in GB (default 1.9)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each (the best is kept; default 3)")
+    ap.add_argument("--keep", type=Path, help="work in this folder and keep it")
+    args = ap.parse_args(argv)
+    work = args.keep or Path(tempfile.mkdtemp(prefix="onnxpack-bench-bundle-"))
+    try:
+        model = make_external_model(work / "model", int(args.gb * 1e9))
+        data = model.with_name(model.name + ".data")
+        size = data.stat().st_size + model.stat().st_size
+        out = work / "out"
+        out.mkdir(exist_ok=True)
+        py = sys.executable
+        # warm the page cache once so both sides read cached bytes
+        measure("warm-up read", [py, "-c", f"open({str(data)!r},'rb').read()"])
+        rows: list[Measurement] = []
+        best: dict[str, Measurement] = {}
+        for i in range(args.repeat):
+            ref = measure("reference: read + SHA-256 + write + fsync",
+                          [py, "-c", _REFERENCE, str(data), str(work / f"copy{i}.bin")])
+            (work / f"copy{i}.bin").unlink()
+            os.sync()
+            ours = measure("onnxpack bundle --no-smoke",
+                           [py, "-m", "core", "bundle", str(model), "-o", str(out), "--version", f"1.0.{i}",
+                            "--no-smoke"])
+            for m in (ref, ours):
+                if m.label not in best or m.seconds < best[m.label].seconds:
+                    best[m.label] = m
+            for z in out.glob("*.zip"):
+                z.unlink()
+            os.sync()  # start each round with no write-back of the previous one pending
+        rows = [best["reference: read + SHA-256 + write + fsync"], best["onnxpack bundle --no-smoke"]]
+        print_rows(f"bundle of a {size / 1e9:.2f} GB external-data model (best of {args.repeat}; page cache warm)",
+                   rows, reference=rows[0].label)
+        ratio = rows[1].seconds / rows[0].seconds
+        print(f"\n  ratio {ratio:.2f} (target ≤ 1.30), peak RSS {rows[1].peak_rss_mb:.0f} MB (target ≤ 200)")
+        return 0 if ratio <= 1.3 and rows[1].peak_rss_mb <= 200 and rows[1].returncode == 0 else 1
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    _ = ROOT
+    sys.exit(main(sys.argv[1:]))
