@@ -364,6 +364,7 @@ def build_bundle(
             code="OUTPUT_NO_FOLDER",
         )
     zip_path = out_dir / f"{name}-{version}.zip"
+    check_output_path(zip_path, [loc.model], overwrite=opts.force)  # fail fast, before any work
     previous: dict[str, Any] | None = None
     if opts.previous is not None:
         from .verify import read_bundle_manifest
@@ -394,11 +395,7 @@ def build_bundle(
             f"The model has error-level findings, so it is not bundled: {listing}{more}", hint, "BUNDLE_FINDINGS"
         )
     st.findings = findings + st.findings
-    check_output_path(zip_path, [loc.model, *[Path(p) for p in _source_files(val)]], overwrite=opts.force)
-    if zip_path.exists() and not opts.force:
-        raise InputError(
-            f"{zip_path} already exists", "Remove it, or pass --force to replace it.", code="OUTPUT_EXISTS"
-        )
+    check_output_path(zip_path, [loc.model, *_source_files(val)], overwrite=opts.force)
 
     with _work_dir(out_dir, zip_path.name) as work:
         return _build(st, val, loc, name, version, version_model, epoch, zip_path, previous, work)
@@ -490,6 +487,7 @@ def _build(
             )
             readme = _readme(manifest).encode("utf-8")
             report(progress, "zip", 0, 2, "writing README.txt and manifest.json")
+            check_cancel(cancel)
             readme_rec = z.write_bytes("README.txt", readme)
             manifest["files"].append(
                 {"path": readme_rec.name, "role": "readme", "size": readme_rec.size, "sha256": readme_rec.sha256}
@@ -504,6 +502,7 @@ def _build(
                 )
             z.write_bytes(MANIFEST_NAME, dumps_manifest(manifest))
             report(progress, "zip", 2, 2, "done")
+            check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
     finally:
         hasher.stop()
     files = [dict(e) for e in manifest["files"]]
