@@ -216,7 +216,7 @@ def _find_end(f: BinaryIO, size: int, scan: ArchiveScan) -> tuple[int, int, int]
         gap = cd_end_expected - (cd_offset + cd_size)
         scan.problems.append(
             _bad(
-                "ZIP_TRAILING_DATA" if gap > 0 else "ZIP_OVERLAP",
+                "ZIP_GAP" if gap > 0 else "ZIP_OVERLAP",
                 f"The central directory does not end where the end record starts ({gap:+d} bytes)",
             )
         )
