@@ -305,3 +305,35 @@ def test_hostile_archive_is_not_read(tmp_path: Path) -> None:
     with pytest.raises(InputError) as e:
         read_bundle_manifest(path)
     assert e.value.code == "ZIP_BAD_NAME"
+
+
+def test_builtin_validator_agrees_with_jsonschema(bundle: Path) -> None:
+    import copy
+
+    import jsonschema
+
+    from core.manifest import load_schema, schema_errors
+
+    good = json.loads(_members(bundle)["manifest.json"])
+    edits: list[Callable[[dict[str, Any]], Any]] = [
+        lambda d: None,
+        lambda d: d.__setitem__("created", "yesterday"),
+        lambda d: d["files"][0].__setitem__("size", -1),
+        lambda d: d["files"][0].__setitem__("size", True),
+        lambda d: d["files"][0].__setitem__("role", "virus"),
+        lambda d: d["files"][0].__setitem__("path", "a//b"),
+        lambda d: d["files"][0].__setitem__("path", "C:/x"),
+        lambda d: d["model"].__setitem__("name", ".hidden"),
+        lambda d: d["model"].__setitem__("version", "1.0.0-rc.1+b.2"),
+        lambda d: d["inspection"]["inputs"][0].__setitem__("shape", [1, "n", None]),
+        lambda d: d["inspection"]["inputs"][0].__setitem__("shape", [1.5]),
+        lambda d: d["inspection"]["opsets"].__setitem__("ai.onnx", "17"),
+        lambda d: d.pop("provenance"),
+        lambda d: d.__setitem__("files", []),
+        lambda d: d["tool"].__setitem__("name", "other"),
+    ]
+    validator = jsonschema.Draft202012Validator(load_schema())
+    for edit in edits:
+        doc = copy.deepcopy(good)
+        edit(doc)
+        assert validator.is_valid(doc) == (schema_errors(doc) == []), doc
