@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .atomic import check_free_space
 from .errors import InputError
 from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, MAX_MANIFEST_BYTES, loads_strict, schema_errors
@@ -322,6 +323,7 @@ def verify_bundle(
         to_hash = _check_listing(doc, scan, rep)
         if smoke and not rep.problems:
             tmp = Path(tempfile.mkdtemp(prefix="onnxpack-verify-"))
+            check_free_space(tmp, sum(m.size for fs, m in to_hash.values() if fs.role in _SMOKE_ROLES))
         _hash_members(f, to_hash, rep, tmp, progress, cancel)
         if smoke:
             if tmp is None or not rep.ok:
