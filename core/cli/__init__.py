@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -48,7 +49,9 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
     try:
         parser = build_parser()
         try:
-            args = parser.parse_args(args_list)
+            # argparse prints --help/--version to sys.stdout; send it to this command's stdout.
+            with contextlib.redirect_stdout(env.stdout):
+                args = parser.parse_args(args_list)
         except SystemExit as e:  # --help / --version
             return ExitStatus(int(e.code or 0))
         if not getattr(args, "handler", None):

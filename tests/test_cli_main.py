@@ -1,0 +1,45 @@
+"""The dispatcher: help and version go to the given stdout, usage errors exit 2 without a traceback."""
+
+from __future__ import annotations
+
+import io
+
+from core import __version__
+from core.cli import Environment, ExitStatus, main
+
+
+def _env() -> Environment:
+    return Environment(stdout=io.StringIO(), stderr=io.StringIO(), vars={})
+
+
+def test_help_and_version_go_to_env_stdout() -> None:
+    env = _env()
+    assert main(["--help"], env) == ExitStatus.OK
+    out = env.stdout.getvalue()  # type: ignore[attr-defined]
+    for command in ("inspect", "check", "merge", "smoke", "ort", "bundle", "verify"):
+        assert command in out
+    env = _env()
+    assert main(["--version"], env) == ExitStatus.OK
+    assert __version__ in env.stdout.getvalue()  # type: ignore[attr-defined]
+
+
+def test_no_command_prints_help_and_exits_2() -> None:
+    env = _env()
+    assert main([], env) == ExitStatus.USAGE
+    assert "usage" in env.stdout.getvalue().lower()  # type: ignore[attr-defined]
+
+
+def test_unknown_option_is_a_usage_error_with_hint() -> None:
+    env = _env()
+    assert main(["inspect", "--no-such-flag", "x.onnx"], env) == ExitStatus.USAGE
+    err = env.stderr.getvalue()  # type: ignore[attr-defined]
+    assert "error:" in err and "hint:" in err and "Traceback" not in err
+
+
+def test_json_usage_error_is_a_json_document() -> None:
+    import json
+
+    env = _env()
+    assert main(["inspect", "--json"], env) == ExitStatus.USAGE
+    doc = json.loads(env.stdout.getvalue())  # type: ignore[attr-defined]
+    assert doc["ok"] is False and doc["error"]["code"] == "USAGE"
