@@ -31,7 +31,7 @@ from typing import Any
 
 import onnx
 
-from .atomic import atomic_file, check_free_space, check_output_path
+from .atomic import atomic_file, check_free_space, check_output_path, output_error_from_oserror
 from .compat import check_target, oldest_ort
 from .errors import InputError, OnnxpackError, RuntimeFailure
 from .findings import Finding, Severity
@@ -214,6 +214,29 @@ def _refuse(message: str, hint: str, code: str) -> OnnxpackError:
 
 
 @contextlib.contextmanager
+def _output_folder(out_dir: Path) -> Iterator[Path]:
+    """Create the output folder (and missing parents) if needed; remove what was created on failure."""
+    created: list[Path] = []
+    for folder in [out_dir, *out_dir.parents]:
+        if folder.exists():
+            break
+        created.append(folder)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InputError(f"Output folder {out_dir} is a file", "Give a folder with -o.", code="OUTPUT_NO_FOLDER")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise output_error_from_oserror(e, out_dir) from None
+    try:
+        yield out_dir
+    except BaseException:
+        for folder in created:  # innermost first; only succeeds while empty
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+
+
+@contextlib.contextmanager
 def _work_dir(out_dir: Path, zip_name: str) -> Iterator[Path]:
     path = Path(tempfile.mkdtemp(prefix=f".{zip_name}.onnxpack-work-", dir=out_dir))
     try:
@@ -357,13 +380,14 @@ def build_bundle(
                 "model_version",
             )
         )
-    out_dir = Path(opts.out_dir)
-    if not out_dir.is_dir():
-        raise InputError(
-            f"Output folder {out_dir} does not exist",
-            "Create it first, or give another -o folder.",
-            code="OUTPUT_NO_FOLDER",
-        )
+    with _output_folder(Path(opts.out_dir)) as out_dir:
+        return _pipeline(st, loc, name, version, version_model, epoch, out_dir)
+
+
+def _pipeline(
+    st: _State, loc: Any, name: str, version: Any, version_model: int | None, epoch: int | None, out_dir: Path
+) -> BundleResult:
+    opts, progress, cancel = st.opts, st.progress, st.cancel
     zip_path = out_dir / f"{name}-{version}.zip"
     check_output_path(zip_path, [loc.model], overwrite=opts.force)  # fail fast, before any work
     previous: dict[str, Any] | None = None

@@ -186,8 +186,12 @@ def test_refusals_leave_nothing(tmp_path: Path, ext_model: Path, sample_bundle: 
             build_bundle(_opts(None, out, version))
     with pytest.raises(InputError, match="Bundle name"):
         build_bundle(_opts(None, out, name="../evil"))
-    with pytest.raises(InputError, match="does not exist"):
-        build_bundle(_opts(None, tmp_path / "missing"))
+    with pytest.raises(InputError, match="semantic version"):  # a created output folder is removed again
+        build_bundle(_opts(None, tmp_path / "new" / "dist", "x"))
+    (ext_model.parent / "model.onnx.data").write_bytes(b"")
+    with pytest.raises(OnnxpackError):
+        build_bundle(_opts(ext_model, tmp_path / "new" / "dist", run_smoke=False))
+    assert not (tmp_path / "new").exists()
     existing = sample_bundle[1].zip_path
     with pytest.raises(OnnxpackError) as e:
         build_bundle(_opts(None, existing.parent, run_smoke=False))

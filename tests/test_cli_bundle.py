@@ -25,6 +25,7 @@ def _json(argv: list[str]) -> tuple[int, dict[str, Any]]:
 
 
 def test_bundle_sample_then_verify(tmp_path: Path) -> None:
+    tmp_path = tmp_path / "out"  # the README's command: -o names a folder that does not exist yet
     code, doc = _json(["bundle", "-o", str(tmp_path), "--version", "1.0.0"])
     assert code == 0
     assert (doc["schema"], doc["ok"], doc["name"], doc["version"]) == ("onnxpack.bundle/1", True, "victory", "1.0.0")
