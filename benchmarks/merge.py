@@ -11,14 +11,19 @@ best of ``--repeat`` runs (onnx's recipe runs once).
 
 from __future__ import annotations
 
-import argparse
-import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
-from common import ROOT, Measurement, make_external_model, measure, print_rows
+# Run as a script, this folder would come first on sys.path, and benchmarks/inspect.py would shadow the
+# standard library's inspect: import the helpers as the package benchmarks.common from the project root.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+from benchmarks.common import Measurement, make_external_model, measure, print_rows  # noqa: E402
 
 __all__ = ["main"]
 
@@ -108,5 +113,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     main()
