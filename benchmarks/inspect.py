@@ -10,21 +10,19 @@ child, whose memory is not in this row), and onnx.load with weights. Each row ke
 
 from __future__ import annotations
 
-import os
 import sys
+from pathlib import Path
 
 # This file is named like the stdlib module `inspect` (the issue names it so). Run as a script, its folder
-# comes first on sys.path and would shadow the stdlib for every later `import inspect` (dataclasses...):
-# move the folder to the END of sys.path before importing anything else.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE] + [_HERE]
+# would come first on sys.path and shadow the stdlib for every later `import inspect`: put the project
+# root there instead and import the helpers as the package benchmarks.common (as every benchmark does).
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import argparse  # noqa: E402
 import shutil  # noqa: E402
 import tempfile  # noqa: E402
-from pathlib import Path  # noqa: E402
 
-from common import Measurement, make_external_model, measure, print_rows  # noqa: E402
+from benchmarks.common import Measurement, make_external_model, measure, print_rows  # noqa: E402
 
 __all__ = ["main"]
 

@@ -6,12 +6,17 @@ Run on demand: `python benchmarks/smoke.py [--keep DIR]`. Models: the bundled sa
 
 from __future__ import annotations
 
-import argparse
 import sys
-import tempfile
 from pathlib import Path
 
-from common import ROOT, Measurement, make_external_model, measure, print_rows
+# Run as a script, this folder would come first on sys.path, and benchmarks/inspect.py would shadow the
+# standard library's inspect: import the helpers as the package benchmarks.common from the project root.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+import argparse  # noqa: E402
+import tempfile  # noqa: E402
+
+from benchmarks.common import ROOT, Measurement, make_external_model, measure, print_rows  # noqa: E402
 
 __all__ = ["main"]
 
@@ -61,5 +66,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     main()
