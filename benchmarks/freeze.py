@@ -10,15 +10,19 @@ otherwise the first run after the build is reported and the cache state is said 
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import shutil
-import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+# `python benchmarks/freeze.py` puts benchmarks/ first on sys.path, where inspect.py would shadow the stdlib.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import shutil  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
