@@ -24,10 +24,10 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import onnx
 
@@ -47,6 +47,7 @@ from .zipwriter import DeterministicZip, source_date_epoch
 
 __all__ = ["BUNDLE_SCHEMA", "BundleOptions", "BundleResult", "build_bundle", "cli_command", "default_name"]
 
+T = TypeVar("T")
 BUNDLE_SCHEMA = "onnxpack.bundle/1"
 #: Reference outputs are stored in the bundle (for cross-version verification) up to this total size.
 MAX_REFERENCE_BYTES = 16 * 2**20
@@ -153,38 +154,50 @@ def _hash_files(paths: list[Path], out: dict[Path, tuple[int, str]], cancel: Can
         out[p] = (size, h.hexdigest())
 
 
-class _Hasher:
-    """SHA-256 of the source files in a background thread (the provenance record)."""
+class _Background(Generic[T]):
+    """Run ``fn(stop_token)`` in a daemon thread; ``join`` returns its result (or raises its error) and
+    stops it when the caller's ``cancel`` is set; ``stop`` asks it to end and waits."""
 
-    def __init__(self, paths: list[Path], cancel: CancelToken | None) -> None:
-        self.paths = paths
-        self.result: dict[Path, tuple[int, str]] = {}
-        self.error: BaseException | None = None
+    def __init__(self, fn: Callable[[CancelToken], T], cancel: CancelToken | None, name: str) -> None:
         self._stop = CancelToken()
         self._cancel = cancel
+        self._result: list[T] = []
+        self._error: list[BaseException] = []
 
         def run() -> None:
             try:
-                _hash_files(paths, self.result, self._stop)
-            except BaseException as e:  # reported by join()
-                self.error = e
+                self._result.append(fn(self._stop))
+            except BaseException as e:  # re-raised by join()
+                self._error.append(e)
 
-        self._thread = threading.Thread(target=run, name="onnxpack-provenance", daemon=True)
+        self._thread = threading.Thread(target=run, name=name, daemon=True)
         self._thread.start()
 
-    def join(self) -> dict[Path, tuple[int, str]]:
+    def join(self) -> T:
         while self._thread.is_alive():
             self._thread.join(0.1)
             if self._cancel is not None and self._cancel.cancelled:
                 self.stop()
                 check_cancel(self._cancel)
-        if self.error is not None:
-            raise InputError(f"Cannot read a source file for hashing: {self.error}", "Check the model folder.")
-        return self.result
+        if self._error:
+            raise self._error[0]
+        return self._result[0]
 
     def stop(self) -> None:
         self._stop.cancel()
         self._thread.join()
+
+
+def _hash_sources(paths: list[Path]) -> Callable[[CancelToken], dict[Path, tuple[int, str]]]:
+    def run(stop: CancelToken) -> dict[Path, tuple[int, str]]:
+        out: dict[Path, tuple[int, str]] = {}
+        try:
+            _hash_files(paths, out, stop)
+        except OSError as e:
+            raise InputError(f"Cannot read {e.filename} for hashing: {e.strerror}", "Check the model folder.") from None
+        return out
+
+    return run
 
 
 def _interface(model: onnx.ModelProto) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -396,20 +409,37 @@ def _pipeline(
 
         previous = read_bundle_manifest(opts.previous, cancel=cancel)
 
-    # 1-2. inspect + validate
+    # 1-2. inspect + validate. The onnx checker (a child process, ~0.5 s) runs in the background while
+    # the merge streams; its verdict is awaited before anything is smoke-run or published.
     report(progress, "inspect", 0, 1, f"reading {loc.model.name}")
-    val = validate_model(loc.model, opts.data_dir, target_ort=opts.target_ort, progress=progress, cancel=cancel)
+    val = validate_model(
+        loc.model, opts.data_dir, target_ort=opts.target_ort, run_checker=False, progress=progress, cancel=cancel
+    )
     report(progress, "inspect", 1, 1, "done")
-    insp = val.inspection
-    if insp.model is None:
+    if val.inspection.model is None:
         raise InputError(
             f"{loc.model.name} is an ORT-format model; bundles are built from the .onnx model",
             "Give the original .onnx (use --ort-format to add an .ort variant).",
             code="MODEL_IS_ORT",
         )
+    _gate(val, opts)
+    check_output_path(zip_path, [loc.model, *_source_files(val)], overwrite=opts.force)
+
+    def full_check(stop: CancelToken) -> Validation:
+        return validate_model(loc.model, opts.data_dir, target_ort=opts.target_ort, cancel=stop)
+
+    checker = _Background(full_check, cancel, "onnxpack-checker")
+    try:
+        with _work_dir(out_dir, zip_path.name) as work:
+            return _build(st, val, checker, loc, name, version, version_model, epoch, zip_path, previous, work)
+    finally:
+        checker.stop()
+
+
+def _gate(val: Validation, opts: BundleOptions) -> list[Finding]:
+    """The validation findings that go into the manifest; raise when any is an error."""
     findings = list(val.findings)
-    fixing_target = opts.fix_ir and val.target is not None and val.target.fix_by_lowering_ir is not None
-    if fixing_target:
+    if opts.fix_ir and val.target is not None and val.target.fix_by_lowering_ir is not None:
         findings = [f for f in findings if f.code not in ("ORT_TARGET_UNSUPPORTED", "IR_LOWERABLE")]
     errors = _errors(findings)
     if errors:
@@ -419,11 +449,7 @@ def _pipeline(
         raise _refuse(
             f"The model has error-level findings, so it is not bundled: {listing}{more}", hint, "BUNDLE_FINDINGS"
         )
-    st.findings = findings + st.findings
-    check_output_path(zip_path, [loc.model, *_source_files(val)], overwrite=opts.force)
-
-    with _work_dir(out_dir, zip_path.name) as work:
-        return _build(st, val, loc, name, version, version_model, epoch, zip_path, previous, work)
+    return findings
 
 
 def _source_files(val: Validation) -> list[Path]:
@@ -437,6 +463,7 @@ def _source_files(val: Validation) -> list[Path]:
 def _build(
     st: _State,
     val: Validation,
+    checker: _Background[Validation],
     loc: Any,
     name: str,
     version: Any,
@@ -462,7 +489,7 @@ def _build(
     check_free_space(zip_path.parent, plan.total_size * (2 if need_copy else 1) + (1 << 20))
     model_entry = f"{name}.onnx"
     sources = [loc.model, *_source_files(val)]
-    hasher = _Hasher(sources, cancel)
+    hasher = _Background(_hash_sources(sources), cancel, "onnxpack-provenance")
     copy_dir = work / "merged"
     copy_dir.mkdir()
     try:
@@ -481,6 +508,10 @@ def _build(
                         plan.write_external(structure, sink, progress=progress, cancel=cancel)
                     with z.entry(model_entry, plan.model_size, tee=tee, cancel=cancel) as sink:
                         sink.write(structure.getbuffer())
+            report(progress, "validate", 0, 1, "waiting for the onnx checker")
+            val = checker.join()
+            st.findings = _gate(val, opts) + st.findings
+            report(progress, "validate", 1, 1, "done")
             # 4. smoke: original vs merged copy, bitwise
             smoke_doc: dict[str, Any] | None = None
             equal: dict[str, Any] | None = None

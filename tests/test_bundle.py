@@ -267,3 +267,14 @@ def test_cli_command_round_trip(tmp_path: Path) -> None:
                  "--seed 3", "--target-ort 1.17"):
         assert part in cmd
     assert "--no-smoke" in cli_command(BundleOptions(model=None, out_dir=tmp_path, version="1.0.0", run_smoke=False))
+
+
+def test_checker_failure_found_while_merging_leaves_nothing(tmp_path: Path) -> None:
+    model = factory.add_model()
+    model.graph.node[1].op_type = "NoSuchOperator"  # structure reads fine; the onnx checker rejects it
+    path = factory.save_with_external(model, tmp_path / "m" / "bad.onnx")
+    out = tmp_path / "out"
+    with pytest.raises(OnnxpackError) as e:
+        build_bundle(_opts(path, out))
+    assert e.value.code == "BUNDLE_FINDINGS" and "NoSuchOperator" in e.value.message
+    assert not out.exists()
