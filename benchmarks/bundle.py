@@ -9,16 +9,20 @@ Run: ``/work/venv/bin/python benchmarks/bundle.py [--gb 1.9] [--keep DIR]``
 
 from __future__ import annotations
 
-import argparse
-import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Run as a script, this folder comes first on sys.path, where benchmarks/inspect.py would shadow the
+# standard library's inspect module: put the project root there instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from benchmarks.common import ROOT, Measurement, make_external_model, measure, print_rows
+import argparse  # noqa: E402
+import os  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+from benchmarks.common import ROOT, Measurement, make_external_model, measure, print_rows  # noqa: E402
 
 _REFERENCE = r"""
 import hashlib, os, sys
