@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from . import __version__
+from . import __version__, strictjson
 from .errors import InputError
 from .resources import resource_path
 
@@ -79,19 +79,6 @@ def iso_utc(epoch: int) -> str:
 # -- strict JSON ---------------------------------------------------------------------------------
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise ValueError(f"duplicate key {k!r}")
-        out[k] = v
-    return out
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def loads_strict(data: bytes, what: str = MANIFEST_NAME) -> Any:
     """Parse UTF-8 JSON, rejecting duplicate keys, NaN/Infinity, bad UTF-8 and absurd nesting."""
     if len(data) > MAX_MANIFEST_BYTES:
@@ -101,10 +88,7 @@ def loads_strict(data: bytes, what: str = MANIFEST_NAME) -> Any:
             code="MANIFEST_TOO_LARGE",
         )
     try:
-        text = data.decode("utf-8")
-        if text.startswith("\ufeff"):
-            raise ValueError("starts with a byte-order mark")
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        return strictjson.loads(data)
     except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise InputError(
             f"{what} is not valid strict JSON: {e}",

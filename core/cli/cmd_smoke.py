@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
+from .. import strictjson
 from ..errors import InputError
 from ..findings import Finding
 from ..ortformat import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS, convert_to_ort
@@ -78,9 +78,8 @@ def _options(args: argparse.Namespace, **extra: Any) -> SmokeOptions:
     if args.recipe:
         path = Path(args.recipe)
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_duplicates,
-                             parse_constant=_no_constant)
-        except (OSError, ValueError) as e:
+            doc = strictjson.loads(path.read_bytes())
+        except (OSError, ValueError, RecursionError) as e:
             raise InputError(f"Cannot read the recipe {path}: {e}", "Give a JSON file written by onnxpack --json.",
                              code="RECIPE") from None
         if isinstance(doc, dict) and "recipe" in doc:
@@ -102,19 +101,6 @@ def _options(args: argparse.Namespace, **extra: Any) -> SmokeOptions:
         return opts
     return SmokeOptions.from_cli(dims=args.dim, inputs=args.input, ranges=args.range, seed=args.seed,
                                  timeout=args.timeout, **extra)
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise ValueError(f"duplicate key {k!r}")
-        out[k] = v
-    return out
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
 
 
 def _ms(s: float | None) -> str:
