@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QRegularExpression, Qt, Signal
+from PySide6.QtCore import QRegularExpression, Qt, Signal
 from PySide6.QtGui import QRegularExpressionValidator
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -32,6 +31,7 @@ from core.compat import ORT_RELEASES
 
 from .model_panel import field as get_field
 from .settings import AppSettings
+from .widgets import Retranslatable, scrolled
 
 __all__ = ["KNOWN_ORT_RELEASES", "BundleDraft", "BundlePanel", "symbolic_dims"]
 
@@ -69,7 +69,7 @@ def symbolic_dims(inputs: list[Any]) -> dict[str, list[str]]:
     return dims
 
 
-class BundlePanel(QWidget):
+class BundlePanel(Retranslatable, QWidget):
     """Form for one bundle. Emits ``bundle_requested(all_ready)`` and ``previous_changed(path)``."""
 
     bundle_requested = Signal(bool)
@@ -189,10 +189,7 @@ class BundlePanel(QWidget):
         il.addWidget(self.options_box)
         il.addWidget(self.smoke_box)
         il.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setWidget(inner)
+        scroll = scrolled(inner)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scroll, 1)
@@ -201,11 +198,6 @@ class BundlePanel(QWidget):
         self.load_draft(BundleDraft())
 
     # --- language -----------------------------------------------------------------------------
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
-
     def retranslate(self) -> None:
         self.form_box.setTitle(self.tr("Release"))
         for lab, text in zip(

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QRegularExpression, Qt, QTimer, QUrl, Signal, qVersion
+from PySide6.QtCore import QRegularExpression, Qt, QTimer, QUrl, Signal, qVersion
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -48,6 +48,7 @@ from .model_panel import ModelPanel, field
 from .queue_view import QueueItem, QueueTable, default_bundle_name
 from .run_panel import LogPane, ResultPanel, RunPanel
 from .settings import AppSettings
+from .widgets import Retranslatable
 from .worker import Job, JobQueue
 
 __all__ = ["MainWindow"]
@@ -55,7 +56,7 @@ __all__ = ["MainWindow"]
 TAB_MODEL, TAB_BUNDLE, TAB_PROGRESS, TAB_RESULT = range(4)
 
 
-class DropPage(QWidget):
+class DropPage(Retranslatable, QWidget):
     """The empty state: what can be dropped, with buttons for keyboard and mouse users."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -90,11 +91,6 @@ class DropPage(QWidget):
         layout.addStretch(2)
         self.retranslate()
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
-
     def retranslate(self) -> None:
         self.title.setText(self.tr("Drop ONNX models here"))
         self.subtitle.setText(
@@ -108,7 +104,7 @@ class DropPage(QWidget):
         self.setAccessibleName(self.tr("Drop area"))
 
 
-class MainWindow(QMainWindow):
+class MainWindow(Retranslatable, QMainWindow):
     """onnxpack's main window.
 
     ``settings`` isolates persistent state (tests pass an INI-backed one); ``open_url`` replaces
@@ -258,11 +254,6 @@ class MainWindow(QMainWindow):
         self.menu_help.addAction(self.act_about_qt)
 
     # --- language -------------------------------------------------------------------------
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
-
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("onnxpack — ONNX release bundler"))
         self.menu_file.setTitle(self.tr("&File"))

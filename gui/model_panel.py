@@ -6,12 +6,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QLabel,
-    QScrollArea,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -21,7 +20,7 @@ from core.findings import Finding, Severity, worst
 
 from .formatting import format_bytes, format_shape
 from .icons import severity_icon, status_icon
-from .widgets import DataTable, SizeBar, StatusLabel
+from .widgets import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
 
 __all__ = ["ModelPanel", "field", "role_text"]
 
@@ -99,7 +98,7 @@ class _Facts(QWidget):
         raise KeyError(label)
 
 
-class ModelPanel(QWidget):
+class ModelPanel(Retranslatable, QWidget):
     """Tabs: Overview (status, size bar, facts), Interface, Findings, External data."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -136,10 +135,7 @@ class ModelPanel(QWidget):
         ov.addWidget(self.size_box)
         ov.addWidget(self.facts_box)
         ov.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(overview)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll = scrolled(overview)
 
         self.interface = DataTable(4)
         self.findings = DataTable(4)
@@ -151,11 +147,6 @@ class ModelPanel(QWidget):
         self.retranslate()
 
     # --- language -----------------------------------------------------------------------------
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
-
     def retranslate(self) -> None:
         self.size_box.setTitle(self.tr("Size"))
         self.facts_box.setTitle(self.tr("Format"))

@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 from core.errors import OnnxpackError
 
 from .bundle_panel import BundleDraft
 from .icons import status_icon
+from .widgets import Retranslatable
 from .worker import Job
 
 __all__ = ["QueueItem", "QueueTable", "default_bundle_name"]
@@ -69,7 +70,7 @@ class QueueItem:
         return self.state in ("inspecting", "verifying", "queued", "running", "cancelling")
 
 
-class QueueTable(QTableWidget):
+class QueueTable(Retranslatable, QTableWidget):
     """Rows of QueueItem: name, kind, status (icon + words), result."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -87,11 +88,6 @@ class QueueTable(QTableWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         self.retranslate()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def retranslate(self) -> None:
         self.setHorizontalHeaderLabels([self.tr("Item"), self.tr("Kind"), self.tr("Status"), self.tr("Result")])

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -27,7 +26,7 @@ from core.progress import ProgressEvent
 from .formatting import EtaEstimator, format_bytes, format_duration, format_shape
 from .icons import status_icon
 from .model_panel import field, role_text
-from .widgets import DataTable, StatusLabel
+from .widgets import DataTable, Retranslatable, StatusLabel, scrolled
 
 __all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel"]
 
@@ -37,7 +36,7 @@ STAGES = ("inspect", "validate", "merge", "smoke", "ort", "zip")
 _COUNTED = {"validate", "smoke"}
 
 
-class LogPane(QWidget):
+class LogPane(Retranslatable, QWidget):
     """A read-only, selectable log with Copy and Clear buttons."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -64,11 +63,6 @@ class LogPane(QWidget):
         layout.addWidget(self.text, 1)
         self.retranslate()
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
-
     def retranslate(self) -> None:
         self.label.setText(self.tr("&Log:"))
         self.copy_button.setText(self.tr("&Copy log"))
@@ -87,7 +81,7 @@ class LogPane(QWidget):
         QGuiApplication.clipboard().setText(self.plain_text())
 
 
-class RunPanel(QWidget):
+class RunPanel(Retranslatable, QWidget):
     """Per-stage progress of the running job with a Cancel button. Emits ``cancel_requested``."""
 
     cancel_requested = Signal()
@@ -132,11 +126,6 @@ class RunPanel(QWidget):
         grid.addWidget(detail, r, 3)
         self.rows[stage] = (icon, name, bar, detail)
         self._state[stage] = "waiting"
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def stage_name(self, stage: str) -> str:
         return {
@@ -276,7 +265,7 @@ class RunPanel(QWidget):
         return self._state[stage]
 
 
-class ResultPanel(QWidget):
+class ResultPanel(Retranslatable, QWidget):
     """Summary of a finished bundle: files with sizes and hashes, smoke outputs, the equality proof."""
 
     open_folder_requested = Signal()
@@ -314,21 +303,13 @@ class ResultPanel(QWidget):
         il.addWidget(self.files_box)
         il.addWidget(self.outputs_box)
         il.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setWidget(inner)
+        scroll = scrolled(inner)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scroll, 1)
         layout.addLayout(buttons)
         self.retranslate()
         self.show_result(None)
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def retranslate(self) -> None:
         self.files_box.setTitle(self.tr("Files in the bundle"))

@@ -1,11 +1,11 @@
-"""Small reusable widgets: the size bar against the 2 GiB limit, read-only tables, a status label."""
+"""Small reusable widgets: size bar against the 2 GiB limit, tables, status label, retranslation, scrolling."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QProgressBar,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QWidget,
@@ -22,7 +23,31 @@ from core.modelfile import PROTOBUF_LIMIT
 
 from .formatting import format_bytes
 
-__all__ = ["DataTable", "SizeBar", "StatusLabel"]
+__all__ = ["DataTable", "Retranslatable", "SizeBar", "StatusLabel", "scrolled"]
+
+
+class Retranslatable:
+    """Mixin for widgets with a ``retranslate()`` method: re-run it when the application language changes.
+
+    List it before the Qt base class (``class Panel(Retranslatable, QWidget)``).
+    """
+
+    def retranslate(self) -> None:
+        raise NotImplementedError
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)  # type: ignore[misc]
+
+
+def scrolled(inner: QWidget) -> QScrollArea:
+    """``inner`` in a frameless, resizable scroll area (long forms stay usable on small screens)."""
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setWidget(inner)
+    return scroll
 
 
 class SizeBar(QProgressBar):
