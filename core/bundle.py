@@ -708,7 +708,6 @@ def _manifest(
     previous: dict[str, Any] | None,
     loc: Any,
 ) -> dict[str, Any]:
-    import time
 
     opts = st.opts
     layout = plan.layout
@@ -730,12 +729,14 @@ def _manifest(
         prov_files.append(
             {"path": rel, "role": "model" if p == loc.model else "external-data", "size": size, "sha256": sha}
         )
-    created = epoch if epoch is not None else int(time.time())
+    # Without SOURCE_DATE_EPOCH the newest modification time of the source files stands in for it, so the
+    # same input gives the same bundle, byte for byte (the wall clock would make every run differ).
+    created = epoch if epoch is not None else max(int(p.stat().st_mtime) for p in sources)
     manifest: dict[str, Any] = {
         "schema": MANIFEST_SCHEMA,
         "tool": tool_info(),
         "created": iso_utc(created),
-        "created_from": "SOURCE_DATE_EPOCH" if epoch is not None else "clock",
+        "created_from": "SOURCE_DATE_EPOCH" if epoch is not None else "source-mtime",
         "model": {
             "name": name,
             "version": str(version),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,23 @@ def test_sample_round_trip(sample_bundle: tuple[Path, Any], sample_model: Path) 
 def test_deterministic_bytes(tmp_path: Path, sample_bundle: tuple[Path, Any]) -> None:
     again = build_bundle(_opts(None, tmp_path))
     assert again.zip_path.read_bytes() == sample_bundle[1].zip_path.read_bytes()
+
+
+def test_deterministic_without_source_date_epoch(
+    tmp_path: Path, ext_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No SOURCE_DATE_EPOCH: `created` comes from the sources' mtime, so the bytes still repeat."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    zips = []
+    for n in range(2):
+        out = tmp_path / f"out{n}"
+        r = build_bundle(_opts(ext_model, out, "0.1.0", name="adder", source_date_epoch=None))
+        zips.append(r.zip_path.read_bytes())
+        assert r.manifest["created_from"] == "source-mtime"
+        newest = max(p.stat().st_mtime for p in ext_model.parent.iterdir())
+        assert r.manifest["created"].startswith(time.strftime("%Y-%m-%dT%H:%M", time.gmtime(newest)))
+        _schema_check(r.manifest)
+    assert zips[0] == zips[1]
 
 
 def test_external_layout_compressed_keeps_data_beside(tmp_path: Path, ext_model: Path) -> None:
