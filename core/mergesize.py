@@ -28,6 +28,7 @@ from onnx import (
 
 from .extdata import ExternalTable
 from .tensors import uses_external_data
+from .wire import varint_size
 
 __all__ = [
     "RAW_DATA_FIELD",
@@ -43,17 +44,6 @@ __all__ = [
 #: TensorProto.raw_data is field 9, wire type 2 (length-delimited): its tag is one byte.
 RAW_DATA_FIELD = 9
 _RAW_DATA_TAG_BYTES = 1
-
-
-def varint_size(n: int) -> int:
-    """Bytes of the protobuf base-128 varint encoding of the non-negative integer ``n``."""
-    if n < 0:
-        raise ValueError("varint_size of a negative number")
-    size = 1
-    while n >= 0x80:
-        n >>= 7
-        size += 1
-    return size
 
 
 def _embedded(n: int) -> int:
