@@ -8,8 +8,10 @@ Speed: the merged model streams straight into its (uncompressed) ZIP entry throu
 so the weights are read once and written once and memory stays bounded. When a smoke run or the ORT
 conversion needs the merged model as a file, the same bytes are *teed* into a temporary copy in the
 work folder while they stream into the ZIP (one read, two writes); the smoke run then compares the
-original with that copy, and the copy is deleted with the work folder. The source files are hashed
-for the provenance record in a background thread while the merge runs.
+original with that copy, and the copy is deleted with the work folder. The provenance record's SHA-256
+of each source data file is computed from the chunks the merge reads (core.streamhash) when the
+tensors are read in file order; other files (and the small model file) are hashed in a background
+thread while the merge runs.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from .modelfile import locate_model
 from .progress import CancelToken, ProgressCallback, check_cancel, report
 from .release import ReleaseDiff, check_new_version, diff_manifests, encode_model_version, parse_semver
 from .resources import SAMPLE_MODEL, resource_path
+from .streamhash import SequentialHasher, read_in_order
 from .validate import Validation, validate_model
 from .zipcheck import check_member_name
 from .zipwriter import DeterministicZip, source_date_epoch
@@ -489,7 +492,9 @@ def _build(
     check_free_space(zip_path.parent, plan.total_size * (2 if need_copy else 1) + (1 << 20))
     model_entry = f"{name}.onnx"
     sources = [loc.model, *_source_files(val)]
-    hasher = _Background(_hash_sources(sources), cancel, "onnxpack-provenance")
+    streamed = read_in_order(plan.read_order) & set(sources)  # hashed from the merge's own reads
+    hasher = _Background(_hash_sources([p for p in sources if p not in streamed]), cancel, "onnxpack-provenance")
+    streamed_hashes: dict[Path, tuple[int, str]] = {}
     copy_dir = work / "merged"
     copy_dir.mkdir()
     try:
@@ -497,17 +502,21 @@ def _build(
             # 3. merge, streamed into the ZIP (and teed into the work copy when it will be run)
             report(progress, "merge", 0, plan.total_size)
             with contextlib.ExitStack() as stack:
+                reader = stack.enter_context(plan.open_reader())
+                seq = stack.enter_context(SequentialHasher(reader, streamed, cancel))
+                reader.observer = seq
                 tee = stack.enter_context(open(copy_dir / model_entry, "xb")) if need_copy else None
                 if plan.layout == "single":
                     with z.entry(model_entry, plan.model_size, tee=tee, cancel=cancel) as sink:
-                        plan.write_single(sink, progress=progress, cancel=cancel)
+                        plan.write_single(sink, progress=progress, cancel=cancel, reader=reader)
                 else:
                     data_tee = stack.enter_context(open(copy_dir / data_name, "xb")) if need_copy else None
                     structure = io.BytesIO()
                     with z.entry(data_name, plan.data_size, tee=data_tee, cancel=cancel) as sink:
-                        plan.write_external(structure, sink, progress=progress, cancel=cancel)
+                        plan.write_external(structure, sink, progress=progress, cancel=cancel, reader=reader)
                     with z.entry(model_entry, plan.model_size, tee=tee, cancel=cancel) as sink:
                         sink.write(structure.getbuffer())
+                streamed_hashes = seq.finish()  # reads the tails after the last tensors
             report(progress, "validate", 0, 1, "waiting for the onnx checker")
             val = checker.join()
             st.findings = _gate(val, opts) + st.findings
@@ -524,7 +533,11 @@ def _build(
                 ort_doc = _ort_variant(st, copy_dir / model_entry, name, work, z)
             for path, data in sorted(refs.items()):
                 z.write_bytes(path, data)
-            provenance_hashes = hasher.join()
+            provenance_hashes = {**hasher.join(), **streamed_hashes}
+            late = [p for p in sources if p not in provenance_hashes]  # read out of order after all
+            if late:
+                provenance_hashes.update(_hash_sources(late)(cancel or CancelToken()))
+                check_cancel(cancel)
             manifest = _manifest(
                 st,
                 val,

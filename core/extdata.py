@@ -456,11 +456,15 @@ class ExternalDataReader:
     (regular file, one link, same inode as validated), and read with ``pread``-style seeks.
     """
 
-    def __init__(self, table: ExternalTable) -> None:
+    def __init__(self, table: ExternalTable, observer: Callable[[Path, int, bytes], Any] | None = None) -> None:
         table.raise_if_invalid()
         self._table = table
         self._files: dict[Path, BinaryIO] = {}
         self._maps: dict[Path, mmap.mmap] = {}
+        #: Called as ``observer(path, offset, data)`` with every chunk :meth:`iter_chunks` reads (so a
+        #: caller can hash the source files during the one read a merge does); not called by
+        #: :meth:`copy_to_fd` (its bytes never leave the kernel) nor :meth:`read_range`.
+        self.observer = observer
 
     def __enter__(self) -> ExternalDataReader:
         return self
@@ -522,8 +526,44 @@ class ExternalDataReader:
                     "Make sure nothing else modifies the model folder while onnxpack runs.",
                     code="EXTDATA_OUT_OF_RANGE",
                 )
+            if self.observer is not None:
+                self.observer(ref.path, pos, data)
             pos += n
             remaining -= n
+            yield data
+
+    def read_range(
+        self,
+        path: Path,
+        offset: int,
+        length: int | None = None,
+        chunk: int = CHUNK,
+        cancel: CancelToken | None = None,
+    ) -> Iterator[bytes]:
+        """Yield the raw bytes of the validated data file ``path`` from ``offset``: ``length`` bytes
+        (raise if the file is shorter), or up to its end when ``length`` is None. Only files some
+        valid reference of the table points at can be read (e.g. padding between tensors)."""
+        if not any(r.ok and r.path == path for r in self._table.refs):
+            raise ExternalDataError(f"{path} is not a validated external data file of this model", _HINT_REEXPORT)
+        f = self._open(path)
+        pos = offset
+        remaining = length
+        while remaining is None or remaining > 0:
+            check_cancel(cancel)
+            n = chunk if remaining is None else min(chunk, remaining)
+            f.seek(pos)
+            data = f.read(n)
+            if remaining is None and not data:
+                return
+            if remaining is not None and len(data) != n:
+                raise ExternalDataError(
+                    f"External data file {path} got shorter while reading it",
+                    "Make sure nothing else modifies the model folder while onnxpack runs.",
+                    code="EXTDATA_OUT_OF_RANGE",
+                )
+            pos += len(data)
+            if remaining is not None:
+                remaining -= len(data)
             yield data
 
     def view(self, ref: ExternalRef) -> memoryview:

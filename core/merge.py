@@ -231,6 +231,15 @@ class MergePlan:
         return sorted(files)
 
     @property
+    def read_order(self) -> list[ExternalRef]:
+        """The external references with bytes, in the order both writes read them (serialization order)."""
+        return [it.ref for it in self._items if it.length]
+
+    def open_reader(self) -> ExternalDataReader:
+        """A reader of this plan's validated external data, to pass to the writes (e.g. with an observer)."""
+        return ExternalDataReader(self._table)
+
+    @property
     def total_size(self) -> int:
         return self.model_size + self.data_size
 
@@ -281,12 +290,28 @@ class MergePlan:
             for it in self._items:
                 it.ref.ref.tensor.CopyFrom(it.header)
 
+    @contextlib.contextmanager
+    def _reading(self, reader: ExternalDataReader | None) -> Iterator[ExternalDataReader]:
+        if reader is not None:
+            yield reader
+            return
+        with ExternalDataReader(self._table) as own:
+            yield own
+
     # -- single file
 
     def write_single(
-        self, fileobj: _Sink, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
+        self,
+        fileobj: _Sink,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+        *,
+        reader: ExternalDataReader | None = None,
     ) -> int:
-        """Stream the merged single-file model into ``fileobj`` (only ``write`` is used); return its size."""
+        """Stream the merged single-file model into ``fileobj`` (only ``write`` is used); return its size.
+
+        ``reader``: read the external data through this one (from :meth:`open_reader`; left open).
+        """
         if not self.fits_single_file:
             raise _too_large("The merged single-file model", self.single_size)
         check_cancel(cancel)
@@ -297,7 +322,7 @@ class MergePlan:
             raise _internal(f"computed size {self.single_size} but the wire layout gives {total}")
         out = _Writer(fileobj, total, progress)
         view = memoryview(buf)
-        with ExternalDataReader(self._table) as reader:
+        with self._reading(reader) as reader:
             for op in ops:
                 if isinstance(op, tuple):
                     out.write(view[op[0] : op[1]])
@@ -316,15 +341,17 @@ class MergePlan:
         data_fileobj: _Sink,
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
+        *,
+        reader: ExternalDataReader | None = None,
     ) -> str | None:
         """Write the consolidated data file, then the model referring to it; return the data file's SHA-1
-        (hex) when ``checksum`` is on, else None."""
+        (hex) when ``checksum`` is on, else None. ``reader`` as for :meth:`write_single`."""
         check_cancel(cancel)
         total = self.data_size + self.model_size
         h = hashlib.sha1(usedforsecurity=False) if self.checksum else None
         out = _Writer(data_fileobj, total, progress, h)
         zeros = bytes(min(self.align, CHUNK))
-        with ExternalDataReader(self._table) as reader:
+        with self._reading(reader) as reader:
             for it in self._items:
                 if not it.length:
                     continue
@@ -381,7 +408,7 @@ class _Writer:
     def copy(self, reader: ExternalDataReader, ref: ExternalRef, cancel: CancelToken | None) -> None:
         """Append the bytes of one external tensor."""
         self.flush_small()
-        if self._fd is None:
+        if self._fd is None or reader.observer is not None:  # the observer must see the bytes
             for chunk in reader.iter_chunks(ref, _READ_CHUNK, cancel):
                 self.write(chunk)
             return
