@@ -512,24 +512,11 @@ class ExternalDataReader:
         """Yield the tensor's bytes in chunks; raise if the file is shorter than validated."""
         if not ref.ok or ref.path is None or ref.data_length is None:
             raise ExternalDataError(f"Tensor {ref.ref.label} has invalid external data", _HINT_REEXPORT)
-        f = self._open(ref.path)
         pos = ref.offset or 0
-        remaining = ref.data_length
-        while remaining > 0:
-            check_cancel(cancel)
-            n = min(chunk, remaining)
-            f.seek(pos)
-            data = f.read(n)
-            if len(data) != n:
-                raise ExternalDataError(
-                    f"External data file {ref.path} got shorter while reading tensor {ref.ref.name!r}",
-                    "Make sure nothing else modifies the model folder while onnxpack runs.",
-                    code="EXTDATA_OUT_OF_RANGE",
-                )
+        for data in self._chunks(ref.path, pos, ref.data_length, chunk, cancel, f"tensor {ref.ref.name!r}"):
             if self.observer is not None:
                 self.observer(ref.path, pos, data)
-            pos += n
-            remaining -= n
+            pos += len(data)
             yield data
 
     def read_range(
@@ -545,25 +532,30 @@ class ExternalDataReader:
         valid reference of the table points at can be read (e.g. padding between tensors)."""
         if not any(r.ok and r.path == path for r in self._table.refs):
             raise ExternalDataError(f"{path} is not a validated external data file of this model", _HINT_REEXPORT)
+        yield from self._chunks(path, offset, length, chunk, cancel, "it")
+
+    def _chunks(
+        self, path: Path, pos: int, remaining: int | None, chunk: int, cancel: CancelToken | None, what: str
+    ) -> Iterator[bytes]:
+        """Read ``remaining`` bytes (None: to the end) of ``path`` from ``pos`` in chunks, polling ``cancel``."""
         f = self._open(path)
-        pos = offset
-        remaining = length
         while remaining is None or remaining > 0:
             check_cancel(cancel)
             n = chunk if remaining is None else min(chunk, remaining)
             f.seek(pos)
             data = f.read(n)
-            if remaining is None and not data:
-                return
-            if remaining is not None and len(data) != n:
-                raise ExternalDataError(
-                    f"External data file {path} got shorter while reading it",
-                    "Make sure nothing else modifies the model folder while onnxpack runs.",
-                    code="EXTDATA_OUT_OF_RANGE",
-                )
+            if remaining is None:
+                if not data:
+                    return
+            else:
+                if len(data) != n:
+                    raise ExternalDataError(
+                        f"External data file {path} got shorter while reading {what}",
+                        "Make sure nothing else modifies the model folder while onnxpack runs.",
+                        code="EXTDATA_OUT_OF_RANGE",
+                    )
+                remaining -= n
             pos += len(data)
-            if remaining is not None:
-                remaining -= len(data)
             yield data
 
     def view(self, ref: ExternalRef) -> memoryview:
