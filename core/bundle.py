@@ -916,6 +916,8 @@ def cli_command(options: BundleOptions) -> str:
             argv += ["--dim", f"{k}={v}"]
         for k, v in sorted(getattr(sm, "inputs", {}).items()):
             argv += ["--input", f"{k}={v}"]
+        for k, (lo, hi) in sorted(getattr(sm, "ranges", {}).items()):
+            argv += ["--range", f"{k}={lo!r}:{hi!r}"]
         if getattr(sm, "seed", 0) != 0:
             argv += ["--seed", str(sm.seed)]
         if getattr(sm, "timeout", 120.0) != 120.0:

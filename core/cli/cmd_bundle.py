@@ -9,6 +9,7 @@ from ..bundle import BundleOptions, BundleResult, build_bundle
 from ..findings import Severity
 from ..verify import VerifyReport, verify_bundle
 from ..zipwriter import source_date_epoch
+from .cmd_smoke import add_smoke_input_flags
 from .env import Environment, ExitStatus
 from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_bar
 
@@ -49,10 +50,7 @@ def register(subparsers: Any) -> None:
         help="auto: one self-contained .onnx below 2 GiB, else NAME.onnx + aligned NAME.onnx.data (default)",
     )
     b.add_argument("--compress", action="store_true", help="deflate the files (default: stored uncompressed)")
-    b.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE", help="smoke run: symbolic dim size")
-    b.add_argument("--input", action="append", default=[], metavar="NAME=FILE|VALUE", help="smoke run: input data")
-    b.add_argument("--seed", type=int, default=0, help="smoke run: seed of the generated inputs (default 0)")
-    b.add_argument("--timeout", type=float, default=120.0, metavar="S", help="smoke run: time limit (default 120)")
+    add_smoke_input_flags(b)
     b.add_argument("--no-search", action="store_true", help="smoke run: do not search sizes for symbolic dims")
     b.add_argument("--no-smoke", action="store_true", help="skip the smoke run and the equality proof")
     b.add_argument("--force", action="store_true", help="replace an existing bundle; allow a version not greater")
@@ -78,7 +76,8 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
     smoke = None
     if not args.no_smoke:
         smoke = SmokeOptions.from_cli(
-            dims=args.dim, inputs=args.input, seed=args.seed, timeout=args.timeout, search=not args.no_search
+            dims=args.dim, inputs=args.input, ranges=args.range, seed=args.seed, timeout=args.timeout,
+            search=not args.no_search,
         )
         smoke.validate()
     return BundleOptions(

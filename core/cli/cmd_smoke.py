@@ -14,11 +14,11 @@ from ..smoke import CompareResult, SmokeOptions, SmokeResult, compare_models, sm
 from .env import Environment, ExitStatus
 from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table
 
-__all__ = ["register"]
+__all__ = ["add_smoke_input_flags", "register"]
 
 
-def _add_input_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data-dir", metavar="DIR", help="folder holding the external data (default: the model's folder)")
+def add_smoke_input_flags(p: argparse.ArgumentParser) -> None:
+    """The flags that describe a smoke run's inputs (shared by `smoke`, `ort` and `bundle`)."""
     p.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE",
                    help="size of a symbolic dimension, e.g. --dim sequence=512 (unnamed: --dim \"x[2]=64\")")
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE|VALUE",
@@ -29,6 +29,11 @@ def _add_input_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the input generator (default 0)")
     p.add_argument("--timeout", type=float, default=120.0, metavar="S",
                    help="time limit of the child process in seconds (default 120)")
+
+
+def _add_input_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-dir", metavar="DIR", help="folder holding the external data (default: the model's folder)")
+    add_smoke_input_flags(p)
     p.add_argument("--recipe", metavar="FILE",
                    help="repeat a recorded run: the 'recipe' object of a previous --json result (or the whole result)")
 
