@@ -21,6 +21,7 @@ __all__ = [
     "ModelLocation",
     "load_structure",
     "locate_model",
+    "require_regular_file",
     "sniff",
 ]
 
@@ -88,7 +89,10 @@ def _decode_head(head: bytes) -> str | None:
     return None
 
 
-def _regular_file(path: Path, what: str) -> None:
+def require_regular_file(
+    path: Path, what: str, hint: str = "Give the path of a .onnx/.ort file or of the folder that holds it."
+) -> os.stat_result:
+    """``os.stat(path)`` when it is a regular file; otherwise InputError naming ``what`` (e.g. "Bundle")."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -96,10 +100,8 @@ def _regular_file(path: Path, what: str) -> None:
     except OSError as e:
         raise InputError(f"Cannot read {what} {path}: {e.strerror}", "Check the path and its permissions.") from None
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(
-            f"{what} is not a regular file: {path}",
-            "Give the path of a .onnx/.ort file or of the folder that holds it.",
-        )
+        raise InputError(f"{what} is not a regular file: {path}", hint)
+    return st
 
 
 def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None = None) -> ModelLocation:
@@ -125,7 +127,7 @@ def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] 
                 "Give the path of the one you mean.",
             )
         p = chosen[0]
-    _regular_file(p, "Model file")
+    require_regular_file(p, "Model file")
     if data_dir is None:
         d = p.parent
     else:

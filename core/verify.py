@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import shutil
-import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +23,7 @@ from .atomic import check_free_space
 from .errors import InputError
 from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, MAX_MANIFEST_BYTES, loads_strict, schema_errors
+from .modelfile import require_regular_file
 from .progress import CancelToken, ProgressCallback, check_cancel, report
 from .zipcheck import ArchiveScan, Member, check_member_name, iter_member, scan_archive
 
@@ -104,14 +103,7 @@ class VerifyReport:
 
 
 def _open_bundle(path: Path) -> tuple[BinaryIO, int]:
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise InputError(f"Bundle not found: {path}", "Check the path; quote it if it contains spaces.") from None
-    except OSError as e:
-        raise InputError(f"Cannot read bundle {path}: {e.strerror}", "Check the path and its permissions.") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"Bundle is not a regular file: {path}", "Give the path of a NAME-VERSION.zip bundle.")
+    st = require_regular_file(path, "Bundle", "Give the path of a NAME-VERSION.zip bundle.")
     try:
         f = open(path, "rb")  # noqa: SIM115  (closed by the caller)
     except OSError as e:
