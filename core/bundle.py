@@ -47,7 +47,17 @@ from .validate import Validation, validate_model
 from .zipcheck import check_member_name
 from .zipwriter import DeterministicZip, source_date_epoch
 
-__all__ = ["BUNDLE_SCHEMA", "BundleOptions", "BundleResult", "build_bundle", "cli_command", "default_name"]
+__all__ = [
+    "BUNDLE_SCHEMA",
+    "BundleOptions",
+    "BundleResult",
+    "build_bundle",
+    "cli_command",
+    "compatibility_of",
+    "default_name",
+    "interface_of",
+    "source_files_of",
+]
 
 T = TypeVar("T")
 BUNDLE_SCHEMA = "onnxpack.bundle/1"
@@ -203,7 +213,7 @@ def _hash_sources(paths: list[Path]) -> Callable[[CancelToken], dict[Path, tuple
     return run
 
 
-def _interface(model: onnx.ModelProto) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def interface_of(model: onnx.ModelProto) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Inputs (with optional ones: initializer-backed or of optional type) and outputs, symbolic dims kept."""
     from .inspect import describe_type
 
@@ -337,7 +347,7 @@ def _apply_fixes(
 
 def _inspection_facts(val: Validation, model: onnx.ModelProto, layout: str, align: int | None) -> dict[str, Any]:
     insp = val.inspection
-    inputs, outputs = _interface(model)
+    inputs, outputs = interface_of(model)
     return {
         "ir_version": int(model.ir_version),
         "opsets": dict(insp.opsets),
@@ -356,7 +366,8 @@ def _inspection_facts(val: Validation, model: onnx.ModelProto, layout: str, alig
     }
 
 
-def _compatibility(val: Validation, model: onnx.ModelProto, target: str | None) -> dict[str, Any]:
+def compatibility_of(val: Validation, model: onnx.ModelProto, target: str | None) -> dict[str, Any]:
+    """The manifest's ``compatibility`` record: oldest ONNX Runtime, and the verdict for ``target``."""
     compat = oldest_ort(int(model.ir_version), dict(val.inspection.opsets), model)
     verdict = check_target(compat, target, model) if target else None
     import onnxruntime
@@ -426,7 +437,7 @@ def _pipeline(
             code="MODEL_IS_ORT",
         )
     _gate(val, opts)
-    check_output_path(zip_path, [loc.model, *_source_files(val)], overwrite=opts.force)
+    check_output_path(zip_path, [loc.model, *source_files_of(val)], overwrite=opts.force)
 
     def full_check(stop: CancelToken) -> Validation:
         return validate_model(loc.model, opts.data_dir, target_ort=opts.target_ort, cancel=stop)
@@ -455,7 +466,8 @@ def _gate(val: Validation, opts: BundleOptions) -> list[Finding]:
     return findings
 
 
-def _source_files(val: Validation) -> list[Path]:
+def source_files_of(val: Validation) -> list[Path]:
+    """The external-data files a validated model reads (the model file itself not included), sorted."""
     table = val.inspection.external
     files: set[Path] = set()
     if table is not None:
@@ -491,7 +503,7 @@ def _build(
         )
     check_free_space(zip_path.parent, plan.total_size * (2 if need_copy else 1) + (1 << 20))
     model_entry = f"{name}.onnx"
-    sources = [loc.model, *_source_files(val)]
+    sources = [loc.model, *source_files_of(val)]
     streamed = read_in_order(plan.read_order) & set(sources)  # hashed from the merge's own reads
     hasher = _Background(_hash_sources([p for p in sources if p not in streamed]), cancel, "onnxpack-provenance")
     streamed_hashes: dict[Path, tuple[int, str]] = {}
@@ -763,7 +775,7 @@ def _manifest(
         },
         "files": files,
         "inspection": _inspection_facts(val, model, layout, align),
-        "compatibility": _compatibility(val, model, opts.target_ort),
+        "compatibility": compatibility_of(val, model, opts.target_ort),
         "smoke": smoke_doc,
         "ort_format": ort_doc,
         "provenance": {"layout": val.inspection.layout, "model": loc.model.name, "files": prov_files},

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .bundle import _compatibility, _interface, _source_files
+from .bundle import compatibility_of, interface_of, source_files_of
 from .errors import InputError
 from .progress import CancelToken, ProgressCallback, check_cancel, report
 from .release import ReleaseDiff, diff_manifests
@@ -50,8 +50,8 @@ def preview_release(
             "Give the original .onnx model.",
             code="MODEL_IS_ORT",
         )
-    inputs, outputs = _interface(m)
-    files = [val.inspection.location.model, *_source_files(val)]  # as build_bundle's provenance
+    inputs, outputs = interface_of(m)
+    files = [val.inspection.location.model, *source_files_of(val)]  # as build_bundle's provenance
     total = sum(Path(p).stat().st_size for p in files)
     done = 0
     hashes: list[dict[str, Any]] = []
@@ -67,7 +67,7 @@ def preview_release(
             "opsets": dict(val.inspection.opsets),
             "metadata": dict(val.inspection.metadata),
         },
-        "compatibility": _compatibility(val, m, target_ort),
+        "compatibility": compatibility_of(val, m, target_ort),
         "provenance": {"files": hashes},
     }
     return diff_manifests(prev, current, source=str(previous))
