@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from core import __version__
 from core.cli import Environment, ExitStatus, main
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _env() -> Environment:
@@ -43,3 +46,27 @@ def test_json_usage_error_is_a_json_document() -> None:
     assert main(["inspect", "--json"], env) == ExitStatus.USAGE
     doc = json.loads(env.stdout.getvalue())  # type: ignore[attr-defined]
     assert doc["ok"] is False and doc["error"]["code"] == "USAGE"
+
+
+def test_broken_pipe_stops_quietly() -> None:
+    """`onnxpack … | head` closes the pipe early: no 'internal error', exit 141 (128 + SIGPIPE)."""
+
+    class ClosedPipe(io.StringIO):
+        def write(self, s: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    err = io.StringIO()
+    env = Environment(stdout=ClosedPipe(), stderr=err, vars={})
+    assert main(["inspect", str(ROOT / "resources" / "sample")], env) == ExitStatus.BROKEN_PIPE
+    assert err.getvalue() == ""
+
+
+def test_broken_pipe_in_a_real_pipeline() -> None:
+    import subprocess
+    import sys
+
+    # `head -c 0` exits at once, so every write of ours meets a closed pipe.
+    cmd = f'"{sys.executable}" -m core inspect "{ROOT / "resources" / "sample"}"; echo "status=$?" >&2'
+    r = subprocess.run(f"({cmd}) | head -c 0", shell=True, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert "status=141" in r.stderr
+    assert "Internal error" not in r.stderr and "Traceback" not in r.stderr

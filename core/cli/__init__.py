@@ -61,6 +61,11 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
     except OnnxpackError as e:
         emit_error(env, e, as_json)
         return ExitStatus(e.exit_status)
+    except BrokenPipeError:
+        # The reader went away (`onnxpack … | head`): stop quietly, as other command-line tools do. Point
+        # stdout at devnull so the interpreter's final flush does not raise again.
+        _silence_stdout(env)
+        return ExitStatus.BROKEN_PIPE
     except KeyboardInterrupt:
         env.stderr.write("Interrupted.\n")
         return ExitStatus.CANCELLED
@@ -75,6 +80,16 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         )
         emit_error(env, err, as_json)
         return ExitStatus.INTERNAL
+
+
+def _silence_stdout(env: Environment) -> None:
+    if env.stdout is not sys.stdout:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def run() -> None:

@@ -21,6 +21,7 @@ class ExitStatus(enum.IntEnum):
     USAGE = 2  # usage error or unreadable input
     INTERNAL = 3  # a bug in onnxpack
     CANCELLED = 130
+    BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of stdout went away
 
 
 @dataclass
