@@ -31,7 +31,7 @@ from core.compat import ORT_RELEASES
 
 from .model_panel import field as get_field
 from .settings import AppSettings
-from .widgets import Retranslatable, scrolled
+from .widgets import Retranslatable, scrolled_page
 
 __all__ = ["KNOWN_ORT_RELEASES", "BundleDraft", "BundlePanel", "symbolic_dims"]
 
@@ -183,17 +183,7 @@ class BundlePanel(Retranslatable, QWidget):
         buttons.addWidget(self.bundle_all_button)
         buttons.addWidget(self.bundle_button)
 
-        inner = QWidget()
-        il = QVBoxLayout(inner)
-        il.addWidget(self.form_box)
-        il.addWidget(self.options_box)
-        il.addWidget(self.smoke_box)
-        il.addStretch(1)
-        scroll = scrolled(inner)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(scroll, 1)
-        layout.addLayout(buttons)
+        scrolled_page(self, [self.form_box, self.options_box, self.smoke_box], buttons)
         self.retranslate()
         self.load_draft(BundleDraft())
 

@@ -26,7 +26,7 @@ from core.progress import ProgressEvent
 from .formatting import EtaEstimator, format_bytes, format_duration, format_shape
 from .icons import status_icon
 from .model_panel import field, role_text
-from .widgets import DataTable, Retranslatable, StatusLabel, scrolled
+from .widgets import DataTable, Retranslatable, StatusLabel, scrolled_page
 
 __all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel"]
 
@@ -295,19 +295,7 @@ class ResultPanel(Retranslatable, QWidget):
         buttons.addStretch(1)
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.open_button)
-        inner = QWidget()
-        il = QVBoxLayout(inner)
-        il.addWidget(self.status)
-        il.addWidget(self.proof)
-        il.addWidget(self.diff)
-        il.addWidget(self.files_box)
-        il.addWidget(self.outputs_box)
-        il.addStretch(1)
-        scroll = scrolled(inner)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(scroll, 1)
-        layout.addLayout(buttons)
+        scrolled_page(self, [self.status, self.proof, self.diff, self.files_box, self.outputs_box], buttons)
         self.retranslate()
         self.show_result(None)
 

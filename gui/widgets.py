@@ -12,10 +12,12 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLayout,
     QProgressBar,
     QScrollArea,
     QTableWidget,
     QTableWidgetItem,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -23,7 +25,7 @@ from core.modelfile import PROTOBUF_LIMIT
 
 from .formatting import format_bytes
 
-__all__ = ["DataTable", "Retranslatable", "SizeBar", "StatusLabel", "scrolled"]
+__all__ = ["DataTable", "Retranslatable", "SizeBar", "StatusLabel", "scrolled", "scrolled_page"]
 
 
 class Retranslatable:
@@ -48,6 +50,19 @@ def scrolled(inner: QWidget) -> QScrollArea:
     scroll.setFrameShape(QScrollArea.Shape.NoFrame)
     scroll.setWidget(inner)
     return scroll
+
+
+def scrolled_page(owner: QWidget, widgets: Sequence[QWidget], buttons: QLayout) -> None:
+    """Lay out ``owner`` as a page: ``widgets`` stacked in a scroll area, ``buttons`` fixed below it."""
+    inner = QWidget()
+    column = QVBoxLayout(inner)
+    for w in widgets:
+        column.addWidget(w)
+    column.addStretch(1)
+    layout = QVBoxLayout(owner)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(scrolled(inner), 1)
+    layout.addLayout(buttons)
 
 
 class SizeBar(QProgressBar):
