@@ -8,28 +8,105 @@ failed run leaves nothing behind.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
+import io
 import os
 import secrets
 import shutil
+import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .errors import OutputError
 
 __all__ = [
+    "WritebackPacer",
     "atomic_dir",
     "atomic_file",
     "check_free_space",
     "check_output_path",
     "output_error_from_oserror",
+    "plain_file_fd",
     "replace_with_retry",
 ]
 
 _TMP_TAG = ".onnxpack-tmp-"
+
+
+def plain_file_fd(fileobj: object) -> int | None:
+    """The descriptor of ``fileobj`` when it is an ordinary binary file on disk (not a ZIP entry, a
+    compressor or another wrapper whose fileno() is not where its bytes go), else None."""
+    if type(fileobj) not in (io.BufferedWriter, io.FileIO):
+        return None
+    try:
+        fd = int(fileobj.fileno())  # type: ignore[attr-defined]
+        return fd if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _load_sync_file_range() -> Any:
+    # Written by hand because Python's os module does not expose sync_file_range(2) (Linux only) and
+    # no maintained package wraps it; posix_fadvise(DONTNEED) also starts writeback but then drops the
+    # pages from the cache, and the smoke run reads the merged file right after.
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).sync_file_range
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+_SYNC_FILE_RANGE = _load_sync_file_range()
+_SYNC_FILE_RANGE_WRITE = 2  # <linux/fs.h>: start writeback of the range's dirty pages, do not wait
+
+
+class WritebackPacer:
+    """Start the kernel's writeback of a file's new bytes while later bytes are still being written.
+
+    Writing a large file into the page cache and then fsyncing it costs the copy *plus* the whole
+    writeback; starting the writeback of each step as it is written lets the disk work while the copy
+    goes on, and the final fsync (still required, rule 9) has little left to wait for. On a 1.9 GB
+    merge this took the run from ~1.9 s to ~1.1 s (benchmarks/merge.py). Call the pacer after each
+    large write; it is a no-op off Linux, on a descriptor that is not a regular file, or when the
+    call fails (it is only a hint; fsync reports real errors).
+    """
+
+    def __init__(self, fd: int | None, step: int = 16 * 2**20) -> None:
+        self._fd = fd if _SYNC_FILE_RANGE is not None else None
+        self._step = step
+        self._started = 0
+        if self._fd is not None:
+            try:
+                self._started = os.lseek(self._fd, 0, os.SEEK_CUR)
+            except OSError:
+                self._fd = None
+
+    @property
+    def active(self) -> bool:
+        """True when the pacer really starts writeback (Linux, a seekable descriptor)."""
+        return self._fd is not None
+
+    def __call__(self, force: bool = False) -> None:
+        """Start writeback of everything written since the last started step, if a step is complete."""
+        if self._fd is None:
+            return
+        try:
+            pos = os.lseek(self._fd, 0, os.SEEK_CUR)
+        except OSError:
+            self._fd = None
+            return
+        n = pos - self._started
+        if n >= self._step or (force and n > 0):
+            _SYNC_FILE_RANGE(self._fd, self._started, n, _SYNC_FILE_RANGE_WRITE)
+            self._started = pos
 
 
 def check_output_path(out: Path, inputs: Iterable[Path], *, overwrite: bool = True) -> Path:

@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import os
-import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,7 +26,7 @@ from typing import Any, Protocol
 
 from onnx import ModelProto, TensorProto
 
-from .atomic import atomic_file, check_free_space, check_output_path
+from .atomic import WritebackPacer, atomic_file, check_free_space, check_output_path, plain_file_fd
 from .errors import InputError, OnnxpackError, OutputError
 from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, resolve_external_data
 from .mergesize import RAW_DATA_FIELD, inline_tensor, inlined_tensor_size, single_file_size
@@ -53,7 +51,7 @@ DEFAULT_ALIGN = 65536
 _MAX_ALIGN = 2**30
 _STAGE = "merge"
 _READ_CHUNK = 16 * 2**20  # large reads: fewer syscalls; memory stays a few chunks
-_KERNEL_CHUNK = 64 * 2**20  # file-to-file copies in the kernel: cancellation/progress granularity
+_KERNEL_CHUNK = 16 * 2**20  # file-to-file copies in the kernel: cancellation/progress/writeback granularity
 _SMALL_WRITE = 256 * 1024  # header pieces below this are gathered into one write
 
 #: A message's place in the model: ``(field number, index)`` steps from the ModelProto root, the index
@@ -376,23 +374,12 @@ class MergePlan:
         return digest
 
 
-def _plain_file_fd(sink: _Sink) -> int | None:
-    """The descriptor of ``sink`` when it is an ordinary binary file on disk (not a ZIP entry, a
-    compressor or another wrapper whose fileno() is not where its bytes go), else None."""
-    if type(sink) not in (io.BufferedWriter, io.FileIO):
-        return None
-    try:
-        fd = int(sink.fileno())  # type: ignore[attr-defined]
-        return fd if stat.S_ISREG(os.fstat(fd).st_mode) else None
-    except (OSError, ValueError):
-        return None
-
-
 class _Writer:
     """Counts bytes, gathers small pieces into one write, reports progress per large write.
 
     Tensor bytes go file-to-file in the kernel (``copy_file_range``) when the sink is a plain file
     and nothing needs to see them (no hash); otherwise they are read in large chunks and written.
+    Either way a :class:`~core.atomic.WritebackPacer` starts the disk writeback as the file grows.
     """
 
     def __init__(self, sink: _Sink, total: int, progress: ProgressCallback | None, h: Any = None) -> None:
@@ -403,7 +390,8 @@ class _Writer:
         self.reported = 0  # bytes over all sinks
         self._small = bytearray()
         self.sink = sink
-        self._fd = _plain_file_fd(sink) if h is None else None
+        self._fd = plain_file_fd(sink) if h is None else None
+        self._pacer = WritebackPacer(plain_file_fd(sink))
 
     def copy(self, reader: ExternalDataReader, ref: ExternalRef, cancel: CancelToken | None) -> None:
         """Append the bytes of one external tensor."""
@@ -418,6 +406,7 @@ class _Writer:
     def _count(self, n: int) -> None:
         self.done += n
         self.reported += n
+        self._pacer()
         report(self.progress, _STAGE, self.reported, self.total)
 
     @property
@@ -451,7 +440,8 @@ class _Writer:
         self.sink = sink
         self.hash = None
         self.done = 0
-        self._fd = _plain_file_fd(sink)
+        self._fd = plain_file_fd(sink)
+        self._pacer = WritebackPacer(self._fd)
 
     def finish(self, cancel: CancelToken | None) -> None:
         check_cancel(cancel)

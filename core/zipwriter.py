@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from .atomic import WritebackPacer, plain_file_fd
 from .errors import InputError
 from .progress import CancelToken, ProgressCallback, check_cancel, report
 
@@ -107,9 +108,11 @@ class HashingWriter(io.RawIOBase):
         cancel: CancelToken | None = None,
         base_done: int = 0,
         grand_total: int | None = None,
+        pacer: Callable[[], None] | None = None,
     ) -> None:
         super().__init__()
         self._target = target
+        self._pacer = pacer
         self._tee = tee
         self._hash = hashlib.sha256()
         self._count = 0
@@ -144,6 +147,8 @@ class HashingWriter(io.RawIOBase):
                     self._tee.write(view)
             finally:
                 pending.result()
+            if self._pacer is not None:
+                self._pacer()  # start the disk writeback of what the ZIP file just received
         else:
             self._hash.update(view)
             self._target.write(view)
@@ -190,6 +195,9 @@ class DeterministicZip:
         self._names: set[str] = set()
         self._zf = zipfile.ZipFile(fileobj, "w", allowZip64=True)
         self._open: Any = None
+        # Stored entries reach ``fileobj`` write for write: start their writeback as they grow so the
+        # caller's fsync (atomic_file) has little left to wait for.
+        self._pacer = WritebackPacer(plain_file_fd(fileobj))
 
     # -- context manager ---------------------------------------------------------------------------
     def __enter__(self) -> DeterministicZip:
@@ -244,6 +252,7 @@ class DeterministicZip:
             cancel=cancel,
             base_done=base_done,
             grand_total=grand_total,
+            pacer=self._pacer,
         )
         try:
             yield sink
