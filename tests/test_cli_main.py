@@ -70,3 +70,42 @@ def test_broken_pipe_in_a_real_pipeline() -> None:
     r = subprocess.run(f"({cmd}) | head -c 0", shell=True, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert "status=141" in r.stderr
     assert "Internal error" not in r.stderr and "Traceback" not in r.stderr
+
+
+def test_command_table_matches_what_the_modules_register() -> None:
+    """core.cli.COMMANDS (used to import only the running command's module) names every command, right."""
+    import argparse
+    import importlib
+
+    from core import cli
+
+    for module_name in cli._COMMAND_MODULES:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        importlib.import_module(f"core.cli.{module_name}").register(sub)
+        registered = set(sub.choices)
+        assert registered == {c for c, m in cli.COMMANDS.items() if m == module_name}, module_name
+
+
+def test_a_command_run_loads_only_its_own_module() -> None:
+    """`onnxpack merge …` does not import the bundle, smoke or inspect commands (start-up time)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from core.cli import build_parser; build_parser(['merge', 'x.onnx']); "
+        "print(sorted(m for m in sys.modules if m.startswith('core.cli.cmd_')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert out.strip() == "['core.cli.cmd_merge']"
+    code = code.replace("['merge', 'x.onnx']", "['--help']")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert out.strip() == str(sorted(f"core.cli.{m}" for m in ("cmd_bundle", "cmd_inspect", "cmd_merge", "cmd_smoke")))
+
+
+def test_unknown_command_lists_every_command() -> None:
+    env = _env()
+    assert main(["frobnicate", "x.onnx"], env) == ExitStatus.USAGE
+    err = env.stderr.getvalue()  # type: ignore[attr-defined]
+    for command in ("inspect", "check", "merge", "smoke", "ort", "bundle", "verify"):
+        assert command in err

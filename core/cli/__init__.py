@@ -17,6 +17,18 @@ __all__ = ["Environment", "ExitStatus", "build_parser", "main", "run"]
 
 # One module per group of subcommands; each defines ``register(subparsers)``.
 _COMMAND_MODULES = ("cmd_inspect", "cmd_merge", "cmd_smoke", "cmd_bundle")
+# Which module registers which command: a run imports only its own command's module (``onnxpack smoke``
+# need not import the bundle or inspect machinery); ``--help`` and unknown commands import them all.
+# tests/test_cli_main.py checks this table against what the modules really register.
+COMMANDS = {
+    "inspect": "cmd_inspect",
+    "check": "cmd_inspect",
+    "merge": "cmd_merge",
+    "smoke": "cmd_smoke",
+    "ort": "cmd_smoke",
+    "bundle": "cmd_bundle",
+    "verify": "cmd_bundle",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -26,7 +38,16 @@ class _Parser(argparse.ArgumentParser):
         raise OnnxpackError(f"{self.prog}: {message}", f"Run `{self.prog} --help` for usage.", code="USAGE")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_of(argv: Sequence[str] | None) -> str | None:
+    """The command word of ``argv`` (top-level options take no value, so it is the first non-option)."""
+    for a in argv or ():
+        if not a.startswith("-"):
+            return a if a in COMMANDS else None
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The full parser; given ``argv`` naming a known command, only that command's module is loaded."""
     import importlib
 
     parser = _Parser(
@@ -35,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"onnxpack {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in _COMMAND_MODULES:
+    command = _command_of(argv)
+    for name in _COMMAND_MODULES if command is None else (COMMANDS[command],):
         module = importlib.import_module(f"{__name__}.{name}")
         module.register(sub)
     return parser
@@ -47,7 +69,7 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
     args_list = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in args_list
     try:
-        parser = build_parser()
+        parser = build_parser(args_list)
         try:
             # argparse prints --help/--version to sys.stdout; send it to this command's stdout.
             with contextlib.redirect_stdout(env.stdout):
