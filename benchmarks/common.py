@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-__all__ = ["ROOT", "Measurement", "make_external_model", "measure", "print_rows"]
+__all__ = ["ROOT", "Measurement", "make_external_model", "make_mlp_model", "measure", "print_rows"]
 
 
 def make_external_model(folder: Path, total_bytes: int, tensor_bytes: int = 64 * 2**20, name: str = "big") -> Path:
@@ -65,6 +65,44 @@ def make_external_model(folder: Path, total_bytes: int, tensor_bytes: int = 64 *
     graph = helper.make_graph(
         nodes, "big", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1])],
         [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1])], initializer=inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="bench")
+    model.ir_version = 8
+    path = folder / f"{name}.onnx"
+    path.write_bytes(model.SerializeToString())
+    return path
+
+
+def make_mlp_model(folder: Path, total_bytes: int, width: int = 4096, name: str = "mlp") -> Path:
+    """Write ``folder/NAME.onnx`` + ``NAME.onnx.data``: a chain Y = tanh(...tanh(X @ W0)... @ Wn) of
+    ``width`` x ``width`` float32 weights, ~``total_bytes`` in all.
+
+    Unlike :func:`make_external_model`, every weight is needed at run time (nothing constant-folds away),
+    so ORT reads and pre-packs all of it, as it does for a real network.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    location = f"{name}.onnx.data"
+    nbytes = width * width * 4
+    layers = max(1, total_bytes // nbytes)
+    rng = np.random.default_rng(1)
+    inits, nodes, h, offset = [], [], "X", 0
+    with open(folder / location, "wb") as f:
+        for i in range(layers):
+            f.write((rng.standard_normal((width, width), dtype=np.float32) / np.sqrt(width)).tobytes())
+            t = TensorProto(name=f"W{i}", data_type=TensorProto.FLOAT, dims=[width, width])
+            t.raw_data = b""  # onnx >= 1.23's set_external_data requires the field to be present
+            set_external_data(t, location=location, offset=offset, length=nbytes)
+            t.ClearField("raw_data")
+            t.data_location = TensorProto.EXTERNAL
+            offset += nbytes
+            inits.append(t)
+            nodes.append(helper.make_node("MatMul", [h, f"W{i}"], [f"m{i}"]))
+            nodes.append(helper.make_node("Tanh", [f"m{i}"], [f"h{i}"]))
+            h = f"h{i}"
+    nodes.append(helper.make_node("Identity", [h], ["Y"]))
+    graph = helper.make_graph(
+        nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["batch", width])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, ["batch", width])], initializer=inits,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="bench")
     model.ir_version = 8
