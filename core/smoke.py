@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
-import multiprocessing
 import os
 import re
 import signal
 import tempfile
 import time
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .atomic import atomic_file, check_output_path, output_error_from_oserror
+from .childproc import ChildProcess, target_name
 from .errors import (
     Cancelled,
     ExternalDataError,
@@ -35,6 +36,7 @@ from .progress import CancelToken, ProgressCallback, report
 __all__ = [
     "RECIPE_SCHEMA",
     "SCHEMA",
+    "ChildProcess",
     "CompareResult",
     "SmokeOptions",
     "SmokeResult",
@@ -43,6 +45,7 @@ __all__ = [
     "safe_output_filename",
     "save_outputs",
     "smoke_test",
+    "start_child",
 ]
 
 SCHEMA = "onnxpack.smoke/1"
@@ -296,6 +299,23 @@ def _describe_exit(code: int | None) -> str:
     return f"it exited with status {code}"
 
 
+def start_child(target: Callable[[Any, dict[str, Any]], None]) -> ChildProcess | None:
+    """Start a child for ``target`` now, to be given its job later through :func:`run_in_child`."""
+    return ChildProcess(target_name(target))
+
+
+@contextlib.contextmanager
+def _early_child(target: Callable[[Any, dict[str, Any]], None],
+                 given: ChildProcess | None) -> Iterator[ChildProcess | None]:
+    """``given`` (started by the caller even earlier), else a child started now; stopped at the end."""
+    child = given if given is not None else start_child(target)
+    try:
+        yield child
+    finally:
+        if child is not None:
+            child.discard()
+
+
 def run_in_child(
     target: Callable[[Any, dict[str, Any]], None],
     job: dict[str, Any],
@@ -305,19 +325,23 @@ def run_in_child(
     cancel: CancelToken | None = None,
     progress: ProgressCallback | None = None,
     stage: str = _STAGE,
+    child: ChildProcess | None = None,
 ) -> Any:
     """Run ``target(conn, job)`` in a 'spawn' child; return its ('result', payload) payload.
 
-    The child sends ('stage', text), ('progress', {done,total,message}), then ('result', x) or
-    ('error', {class, code, message, hint, details}). A crash, a time-out or cancellation kills the
-    child and raises RuntimeFailure / Cancelled; the caller's process is never affected.
+    ``child``: a :class:`ChildProcess` started earlier for the same ``target`` (else one is started
+    now); it is stopped before this returns. The child sends ('stage', text), ('progress',
+    {done,total,message}), then ('result', x) or ('error', {class, code, message, hint, details}). A
+    crash, a time-out or cancellation kills the child and raises RuntimeFailure / Cancelled; the
+    caller's process is never affected.
     """
-    ctx = multiprocessing.get_context("spawn")
-    recv_conn, send_conn = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=target, args=(send_conn, job), daemon=True, name="onnxpack-child")
+    if child is None or child.target != target_name(target):
+        if child is not None:
+            child.discard()
+        child = ChildProcess(target_name(target))
+    proc, recv_conn = child.proc, child.recv_conn
     current = "starting the child process"
-    proc.start()
-    send_conn.close()
+    child.send_job(job)
     deadline = time.monotonic() + timeout
     try:
         while True:
@@ -360,12 +384,7 @@ def run_in_child(
                     code="SMOKE_TIMEOUT",
                 )
     finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join(5)
-        recv_conn.close()
-        if hasattr(proc, "close") and not proc.is_alive():
-            proc.close()
+        child.discard()
 
 
 # --------------------------------------------------------------------------------------------- parent
@@ -640,7 +659,8 @@ def save_outputs(arrays: Mapping[str, Any], out_dir: Path, *, protected: list[Pa
 
 
 def _execute(models: list[_Prepared], options: SmokeOptions, *, return_outputs: bool,
-             progress: ProgressCallback | None, cancel: CancelToken | None) -> tuple[dict[str, Any], list[LoadedInput]]:
+             progress: ProgressCallback | None, cancel: CancelToken | None,
+             child: ChildProcess | None) -> tuple[dict[str, Any], list[LoadedInput]]:
     from .smoke_child import child_main
 
     supplied, values, loaded = _load_inputs(options)
@@ -650,7 +670,7 @@ def _execute(models: list[_Prepared], options: SmokeOptions, *, return_outputs: 
         if len(models) > 1:
             what = f"The comparison of {models[0].location.model.name} with {models[1].location.model.name}"
         raw = run_in_child(child_main, job, timeout=float(options.timeout), what=what, cancel=cancel,
-                           progress=progress)
+                           progress=progress, child=child)
     return raw, loaded
 
 
@@ -662,6 +682,7 @@ def smoke_test(
     save_outputs_to: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
+    child: ChildProcess | None = None,
 ) -> SmokeResult:
     """Run ``path`` (.onnx with validated external data, or .ort) with ONNX Runtime on the CPU.
 
@@ -670,11 +691,14 @@ def smoke_test(
     ExternalDataError. A run that fails on the generated inputs (after the bounded size search)
     returns ``ok=False`` with an error finding that names the flags to try.
     """
+    from .smoke_child import child_main
+
     options = options or SmokeOptions()
     options.validate()
-    prepared = _prepare_model(path, data_dir, "")
-    raw, loaded = _execute([prepared], options, return_outputs=save_outputs_to is not None, progress=progress,
-                           cancel=cancel)
+    with _early_child(child_main, child) as child:  # its imports overlap the validation below
+        prepared = _prepare_model(path, data_dir, "")
+        raw, loaded = _execute([prepared], options, return_outputs=save_outputs_to is not None, progress=progress,
+                               cancel=cancel, child=child)
     result = _smoke_result(raw, 0, prepared, options, loaded)
     if save_outputs_to is not None and raw.get("arrays"):
         result.saved_outputs = save_outputs(raw["arrays"], Path(save_outputs_to), protected=prepared.protected)
@@ -691,6 +715,7 @@ def compare_models(
     save_outputs_to: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
+    child: ChildProcess | None = None,
 ) -> CompareResult:
     """Run both models in one child on the same inputs (generated for ``original``) and compare outputs.
 
@@ -698,15 +723,18 @@ def compare_models(
     ``|other - original| <= atol + rtol * |original|`` (options.atol/rtol; 0/0 = equal values).
     The sessions are created one after the other, so only one model is in memory at a time.
     """
+    from .smoke_child import child_main
+
     options = options or SmokeOptions()
     options.validate()
-    first = _prepare_model(original, data_dir, "original")
-    second = _prepare_model(other, other_data_dir, "other")
-    if first.location.model == second.location.model and first.location.data_dir == second.location.data_dir:
-        raise InputError(f"Both models are the same file: {first.location.model}",
-                         "Compare the original with a different file (e.g. the merged copy).", code="USAGE")
-    raw, loaded = _execute([first, second], options, return_outputs=save_outputs_to is not None,
-                           progress=progress, cancel=cancel)
+    with _early_child(child_main, child) as child:  # its imports overlap the validation below
+        first = _prepare_model(original, data_dir, "original")
+        second = _prepare_model(other, other_data_dir, "other")
+        if first.location.model == second.location.model and first.location.data_dir == second.location.data_dir:
+            raise InputError(f"Both models are the same file: {first.location.model}",
+                             "Compare the original with a different file (e.g. the merged copy).", code="USAGE")
+        raw, loaded = _execute([first, second], options, return_outputs=save_outputs_to is not None,
+                               progress=progress, cancel=cancel, child=child)
     orig = _smoke_result(raw, 0, first, options, loaded)
     if save_outputs_to is not None and raw.get("arrays"):
         orig.saved_outputs = save_outputs(raw["arrays"], Path(save_outputs_to), protected=first.protected)

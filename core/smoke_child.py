@@ -592,3 +592,4 @@ def child_main(conn: Any, job: dict[str, Any]) -> None:
             conn.close()
         finally:
             sys.stdout.flush()
+

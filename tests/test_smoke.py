@@ -63,6 +63,7 @@ def _in_process(target: Any, job: dict[str, Any], **kw: Any) -> Any:
 @pytest.fixture
 def inprocess(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(smoke_mod, "run_in_child", _in_process)
+    monkeypatch.setattr(smoke_mod, "start_child", lambda target: None)  # no real child to start early
 
 
 ELEMS = [("f32", TensorProto.FLOAT), ("f16", TensorProto.FLOAT16), ("i32", TensorProto.INT32),
@@ -364,3 +365,99 @@ def test_cancel_kills_the_child(tmp_path: Path) -> None:
     finally:
         timer.cancel()
     assert time.monotonic() - t0 < 8
+
+
+# --------------------------------------------------------------------------- the child started ahead of its job
+
+
+def _gone(pid: int) -> bool:
+    """True once ``pid`` has exited (reaped, or a zombie whose parent is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return any(line.startswith("State:") and "Z" in line.split()[1] for line in f)
+    except FileNotFoundError:
+        return True
+
+
+def test_child_starts_before_validation_and_is_stopped_on_bad_input(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child imports ORT while the parent validates; a model that fails validation stops it."""
+    import multiprocessing
+
+    order: list[str] = []
+    real_start, real_prepare = smoke_mod.start_child, smoke_mod._prepare_model
+    started: list[Any] = []
+
+    def start(target: Any) -> Any:
+        order.append("child started")
+        started.append(real_start(target))
+        return started[-1]
+
+    def prepare(*a: Any, **kw: Any) -> Any:
+        order.append("validation")
+        return real_prepare(*a, **kw)
+
+    monkeypatch.setattr(smoke_mod, "start_child", start)
+    monkeypatch.setattr(smoke_mod, "_prepare_model", prepare)
+    bad = tmp_path / "broken.onnx"
+    bad.write_bytes(b"\x08\x07\x12\xff\xff\xff")
+    with pytest.raises(smoke_mod.ModelFormatError):
+        smoke_test(bad)
+    assert order == ["child started", "validation"]
+    assert started[0].proc is None  # stopped and released
+    assert multiprocessing.active_children() == []
+
+
+def test_child_given_its_job_late_runs_it(sample_model: Path) -> None:
+    res = smoke_test(sample_model, options=SmokeOptions(runs=1))
+    assert res.ok and res.outputs
+    again = smoke_test(sample_model, options=SmokeOptions(runs=1))
+    assert [o["sha256"] for o in again.outputs] == [o["sha256"] for o in res.outputs]
+
+
+def test_waiting_child_exits_when_its_parent_dies(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    if not Path("/proc/self/status").exists():
+        pytest.skip("needs /proc to watch the orphaned child")  # pragma: no cover - Linux CI has /proc
+    code = (
+        "import os, sys\n"
+        "from core.smoke import start_child\n"
+        "from core.smoke_child import child_main\n"
+        "if __name__ == '__main__':\n"
+        "    c = start_child(child_main)\n"
+        "    print(c.proc.pid, flush=True)\n"
+        "    os._exit(0)  # dies without sending the job or stopping the child\n"
+    )
+    script = tmp_path / "parent.py"
+    script.write_text(code)
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=root, timeout=60,
+                         env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    pid = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 30
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _gone(pid)
+
+
+def test_discard_is_idempotent_and_a_mismatched_child_is_replaced() -> None:
+    from core.smoke_child import child_main
+
+    child = smoke_mod.start_child(child_main)
+    assert child is not None
+    child.discard()
+    child.discard()
+    assert child.proc is None
+    early = smoke_mod.ChildProcess(smoke_mod.target_name(_noop_target))
+    assert smoke_mod.run_in_child(_noop_target, {}, timeout=60, what="noop", child=early) == {"ran": True}
+    assert early.proc is None
+    # A child prepared for another target is stopped; a new one runs the job.
+    wrong = smoke_mod.ChildProcess(smoke_mod.target_name(child_main))
+    assert smoke_mod.run_in_child(_noop_target, {}, timeout=60, what="noop", child=wrong) == {"ran": True}
+    assert wrong.proc is None
+
+
+def _noop_target(conn: Any, job: dict[str, Any]) -> None:
+    conn.send(("result", {"ran": True}))

@@ -1,0 +1,89 @@
+"""A 'spawn' child process started ahead of its job, so its imports overlap the parent's own work.
+
+Importable without onnx, onnxruntime or numpy: the command line starts the smoke child first thing,
+then imports the engine and validates the input while the child imports ONNX Runtime (on a 2-core
+machine both take ~0.2 s; done one after the other they add up). Crash and time-out handling is the
+caller's (:func:`core.smoke.run_in_child`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["ChildProcess", "start_child", "target_name", "wait_for_job"]
+
+
+def target_name(target: Callable[..., Any]) -> str:
+    """``module:function`` of a module-level function (what the child imports to find it)."""
+    return f"{target.__module__}:{target.__qualname__}"
+
+
+def _resolve(name: str) -> Callable[[Any, dict[str, Any]], None]:
+    module, _, attr = name.partition(":")
+    fn: Callable[[Any, dict[str, Any]], None] = getattr(importlib.import_module(module), attr)
+    return fn
+
+
+class ChildProcess:
+    """A child that imports onnx and onnxruntime, then waits for one job and runs ``target(conn, job)``.
+
+    ``target`` is ``"module:function"``. Results come back on :attr:`recv_conn`. A child whose job never
+    comes (bad input, cancellation) is stopped by :meth:`discard`; if the parent dies, the job pipe
+    closes and the waiting child exits on its own.
+    """
+
+    def __init__(self, target: str) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        job_recv, self._job_send = ctx.Pipe(duplex=False)
+        self.recv_conn, send_conn = ctx.Pipe(duplex=False)
+        self.target = target
+        self.proc: Any = ctx.Process(target=wait_for_job, args=(target, job_recv, send_conn), daemon=True,
+                                     name="onnxpack-child")
+        self.proc.start()
+        send_conn.close()
+        job_recv.close()
+
+    def send_job(self, job: dict[str, Any]) -> None:
+        """Hand over the job; a child that already died shows up in the caller's wait loop."""
+        try:
+            self._job_send.send(job)
+        except (OSError, EOFError):  # BrokenPipeError: the child is gone; the caller reports how it ended
+            pass
+        finally:
+            self._job_send.close()
+
+    def discard(self) -> None:
+        """Stop the child (if still running) and release its pipes; safe to call more than once."""
+        if self.proc is None:
+            return
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(5)
+        self._job_send.close()
+        self.recv_conn.close()
+        if not self.proc.is_alive():
+            self.proc.close()
+            self.proc = None
+
+
+def start_child(target: str) -> ChildProcess:
+    """Start a :class:`ChildProcess` for ``target`` (``"module:function"``) now."""
+    return ChildProcess(target)
+
+
+def wait_for_job(target: str, job_conn: Any, conn: Any) -> None:
+    """Entry point of the child: import the heavy modules, wait for the job, run it; exit quietly if
+    the parent closes the pipe first."""
+    import onnx  # noqa: F401  # imported now, while the parent validates the input
+    import onnxruntime  # noqa: F401
+
+    try:
+        job = job_conn.recv()
+    except (EOFError, OSError):  # the parent gave up (bad input, cancelled) or died
+        return
+    finally:
+        job_conn.close()
+    _resolve(target)(conn, job)
