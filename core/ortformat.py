@@ -17,6 +17,7 @@ from .atomic import atomic_dir, check_free_space
 from .errors import Cancelled, OnnxpackError, OutputError, RuntimeFailure
 from .findings import Finding
 from .modelfile import PROTOBUF_LIMIT, FileKind, load_structure, locate_model, sniff
+from .ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
 from .progress import CancelToken, ProgressCallback, check_cancel, report
 from .smoke import CompareResult, SmokeOptions, compare_models, run_in_child
 
@@ -29,12 +30,6 @@ __all__ = [
     "convert_to_ort",
 ]
 
-#: Pass line of the .ort-vs-.onnx comparison: the converter re-optimizes the graph (fusions, other
-#: kernels), which may change the last bits of floating-point results.
-DEFAULT_ATOL = 1e-5
-DEFAULT_RTOL = 1e-4
-OPTIMIZATION_STYLES = ("Fixed", "Runtime")
-TARGET_PLATFORMS = ("amd64", "arm")
 _STAGE = "ort"
 _CONVERTER = "onnxruntime.tools.convert_onnx_models_to_ort"
 

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import strictjson
 from ..errors import InputError
 from ..findings import Finding
-from ..ortformat import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS, convert_to_ort
-from ..smoke import CompareResult, SmokeOptions, SmokeResult, compare_models, smoke_test
+from ..ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
 from .env import Environment, ExitStatus
 from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table
+
+if TYPE_CHECKING:
+    from ..smoke import CompareResult, SmokeOptions, SmokeResult
+
+# The engine (onnx, numpy, the smoke machinery) is imported inside the handlers: `onnxpack smoke` first
+# starts its child process, which imports ONNX Runtime while this process imports the engine.
+_CHILD_MAIN = "core.smoke_child:child_main"
 
 __all__ = ["add_smoke_input_flags", "register"]
 
@@ -80,6 +86,8 @@ def register(subparsers: Any) -> None:
 
 
 def _options(args: argparse.Namespace, **extra: Any) -> SmokeOptions:
+    from ..smoke import SmokeOptions
+
     if args.recipe:
         path = Path(args.recipe)
         try:
@@ -172,17 +180,29 @@ def _findings(env: Environment, findings: list[Finding]) -> None:
 
 
 def _smoke(args: argparse.Namespace, env: Environment) -> int:
+    from ..childproc import start_child
+
+    child = start_child(_CHILD_MAIN)
+    try:
+        return _smoke_with(child, args, env)
+    finally:
+        child.discard()
+
+
+def _smoke_with(child: Any, args: argparse.Namespace, env: Environment) -> int:
+    from ..smoke import compare_models, smoke_test
+
     opts = _options(args, runs=args.runs, search=not args.no_search, atol=args.atol, rtol=args.rtol)
     if args.compare:
         c = compare_models(args.model, args.compare, data_dir=args.data_dir, other_data_dir=args.other_data_dir,
-                           options=opts, save_outputs_to=args.save_outputs)
+                           options=opts, save_outputs_to=args.save_outputs, child=child)
         if args.json:
             emit_json(env, c.to_dict())
         else:
             _print_compare(env, c)
             _findings(env, c.findings)
         return ExitStatus.OK if c.ok else ExitStatus.FINDINGS
-    r = smoke_test(args.model, args.data_dir, options=opts, save_outputs_to=args.save_outputs)
+    r = smoke_test(args.model, args.data_dir, options=opts, save_outputs_to=args.save_outputs, child=child)
     if args.json:
         emit_json(env, r.to_dict())
     else:
@@ -192,6 +212,8 @@ def _smoke(args: argparse.Namespace, env: Environment) -> int:
 
 
 def _ort(args: argparse.Namespace, env: Environment) -> int:
+    from ..ortformat import convert_to_ort
+
     opts = _options(args)
     res = convert_to_ort(args.model, args.output, args.data_dir, optimization_style=args.optimization_style,
                          target_platform=args.target_platform, options=opts, atol=args.atol, rtol=args.rtol)
