@@ -16,6 +16,7 @@ import onnx
 from onnx import AttributeProto, ModelProto, TypeProto
 
 from .errors import InputError
+from .ortreleases import ORT_TO_ONNX
 from .tensors import dtype_name, iter_graphs, iter_tensors
 
 __all__ = [
@@ -41,39 +42,6 @@ _AI_ONNX_TRAINING = "ai.onnx.training"
 _PREVIEW_TRAINING = "ai.onnx.preview.training"
 # Contrib-op domains built into standard ORT packages.
 _ORT_BUILTIN_DOMAINS = frozenset({"com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental"})
-
-# ORT release -> (ONNX release it integrated, derived?, overrides of (ir, ai.onnx, ai.onnx.ml) or None).
-# Rows 1.0–1.20 are ORT's official "ONNX Runtime compatibility" table; 1.21+ are derived (ort-compat.md).
-# Overrides: the official table gives lower limits than the ONNX release's VERSION_TABLE row for
-#   1.11 (ai.onnx.ml 2, not 3), 1.15 (IR 8, not 9), 1.18–1.20 (ai.onnx.ml 4, not 5).
-_ORT_TO_ONNX: tuple[tuple[str, str, bool, dict[str, int]], ...] = (
-    ("1.0", "1.6.0", False, {}),
-    ("1.1", "1.6.0", False, {}),
-    ("1.2", "1.6.0", False, {}),
-    ("1.3", "1.7.0", False, {}),
-    ("1.4", "1.7.0", False, {}),
-    ("1.5", "1.7.0", False, {}),
-    ("1.6", "1.8.0", False, {}),
-    ("1.7", "1.8.0", False, {}),
-    ("1.8", "1.9.0", False, {}),
-    ("1.9", "1.10.0", False, {}),
-    ("1.10", "1.10.0", False, {}),
-    ("1.11", "1.11.0", False, {"ml": 2}),
-    ("1.12", "1.12.0", False, {}),
-    ("1.13", "1.12.0", False, {}),
-    ("1.14", "1.13.0", False, {}),
-    ("1.15", "1.14.0", False, {"ir": 8}),
-    ("1.16", "1.14.1", False, {}),
-    ("1.17", "1.15.0", False, {}),
-    ("1.18", "1.16.0", False, {"ml": 4}),
-    ("1.19", "1.16.1", False, {"ml": 4}),
-    ("1.20", "1.16.1", False, {"ml": 4}),
-    ("1.21", "1.17.0", True, {}),
-    ("1.22", "1.18.0", True, {}),
-    ("1.23", "1.19.0", True, {}),
-    ("1.24", "1.20.0", True, {}),
-    ("1.25", "1.21.0", True, {}),
-)
 
 # Element types and the IR version that introduced them (onnx.proto "IR VERSION n" comments).
 _TYPE_IR = {
@@ -143,7 +111,7 @@ class OrtRelease:
 def _build_releases() -> tuple[OrtRelease, ...]:
     vt = _vt()
     rows = []
-    for ort, onnx_rel, derived, override in _ORT_TO_ONNX:
+    for ort, onnx_rel, derived, override in ORT_TO_ONNX:
         ir, opset, ml = vt[onnx_rel]
         rows.append(
             OrtRelease(ort, onnx_rel, override.get("ir", ir), opset, override.get("ml", ml), derived)

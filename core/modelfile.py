@@ -7,13 +7,16 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-
-import onnx
-from google.protobuf.descriptor import FieldDescriptor
-from google.protobuf.message import DecodeError, Message
-from onnx import ModelProto
+from typing import TYPE_CHECKING
 
 from .errors import InputError, ModelFormatError
+
+if TYPE_CHECKING:
+    from google.protobuf.message import Message
+    from onnx import ModelProto
+
+# onnx and protobuf are imported inside the functions that parse: locating and sniffing a file (what
+# the desktop app does before its window shows) must not pay for importing onnx (~0.2 s).
 
 __all__ = [
     "PROTOBUF_LIMIT",
@@ -27,8 +30,6 @@ __all__ = [
 
 #: Protobuf cannot serialize or parse a message of 2 GiB or more.
 PROTOBUF_LIMIT = 2**31
-_MESSAGE = FieldDescriptor.TYPE_MESSAGE
-_STRING = FieldDescriptor.TYPE_STRING
 
 
 class FileKind(str, enum.Enum):
@@ -184,6 +185,9 @@ def load_structure(path: Path) -> ModelProto:
             "Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).",
             code="MODEL_TOO_LARGE",
         )
+    import onnx
+    from google.protobuf.message import DecodeError
+
     try:
         model = onnx.load(str(path), load_external_data=False)
     except OSError as e:
@@ -222,16 +226,19 @@ def _invalid_utf8_field(model: ModelProto) -> str | None:
     onnx.proto is proto2: protobuf accepts invalid UTF-8 in string fields and hands it back as
     ``bytes`` instead of ``str``, which would break every later use of names. One iterative walk.
     """
+    from google.protobuf.descriptor import FieldDescriptor
+
+    message_type, string_type = FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_STRING
     stack: list[Message] = [model]
     while stack:
         msg = stack.pop()
         for fd, value in msg.ListFields():
-            if fd.type == _MESSAGE:
+            if fd.type == message_type:
                 if fd.is_repeated:
                     stack.extend(value)
                 else:
                     stack.append(value)
-            elif fd.type == _STRING:
+            elif fd.type == string_type:
                 if fd.is_repeated:
                     if any(type(v) is bytes for v in value):
                         return str(fd.name)

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
@@ -62,6 +62,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     paths = _paths_from(app.arguments()[1:])
     if paths:
         window.open_paths(paths)
+    else:
+        # After the first paint: import the engine in the background (a model given on the command
+        # line already does it through its inspection).
+        QTimer.singleShot(0, window.warm_up)
     code = app.exec()
     del hook_owner
     return int(code)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.compat import ORT_RELEASES
+from core.ortreleases import RELEASE_VERSIONS
 
 from .model_panel import field as get_field
 from .settings import AppSettings
@@ -38,7 +38,7 @@ __all__ = ["KNOWN_ORT_RELEASES", "BundleDraft", "BundlePanel", "symbolic_dims"]
 SEMVER = r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?"
 
 #: Offered in the target-ORT box, newest first (the field stays editable for any X.Y).
-KNOWN_ORT_RELEASES = [rel.version for rel in sorted(ORT_RELEASES, key=lambda r: r.key, reverse=True)]
+KNOWN_ORT_RELEASES = list(RELEASE_VERSIONS)
 
 
 @dataclass

@@ -10,7 +10,35 @@ from core.progress import CancelToken, ProgressCallback
 
 from .worker import JobFunction
 
-__all__ = ["bundle_job", "cli_command", "inspect_job", "make_bundle_options", "suggest_job", "verify_job"]
+__all__ = [
+    "bundle_job",
+    "cli_command",
+    "inspect_job",
+    "make_bundle_options",
+    "suggest_job",
+    "verify_job",
+    "warm_up_job",
+]
+
+#: What the jobs below import; the window shows without them (tests/test_gui_units.py checks it).
+ENGINE_MODULES = ("core.validate", "core.verify", "core.bundle", "core.preview", "onnxruntime")
+
+
+def warm_up_job() -> JobFunction:
+    """Import the engine (onnx, numpy, onnxruntime: ~0.4 s) once the window is up, on the inspection
+    queue's thread, so that the first dropped model does not wait for it and the window is not kept
+    from showing by it."""
+
+    def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
+        import importlib
+
+        for name in ENGINE_MODULES:
+            if cancel.cancelled:
+                break
+            importlib.import_module(name)
+        return None
+
+    return run
 
 
 def inspect_job(path: Path, target_ort: str | None) -> JobFunction:

@@ -344,6 +344,10 @@ class MainWindow(Retranslatable, QMainWindow):
             pass  # unreadable: the inspection reports it with a proper message
         return "model"
 
+    def warm_up(self) -> Job:
+        """Import the engine on the inspection thread now that the window is up (see engine.warm_up_job)."""
+        return self.inspect_queue.submit(Job(engine.warm_up_job(), kind="warm-up"))
+
     def open_paths(self, paths: Iterable[Path | str]) -> list[QueueItem]:
         """Queue each path: models are inspected, bundles verified; an already listed path is refreshed."""
         added: list[QueueItem] = []

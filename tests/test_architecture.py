@@ -35,3 +35,34 @@ def test_importing_the_whole_engine_loads_no_qt() -> None:
     )
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def _loaded_after(code: str) -> list[str]:
+    """Which of onnx, numpy, onnxruntime are imported after running ``code`` in a fresh interpreter."""
+    probe = code + "\nimport sys; print(sorted(m for m in ('onnx', 'numpy', 'onnxruntime') if m in sys.modules))"
+    env = {**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}
+    r = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    return list(ast.literal_eval(r.stdout.strip().splitlines()[-1]))
+
+
+def test_the_window_shows_without_importing_the_engine() -> None:
+    """Start-up: building the main window imports neither onnx nor numpy nor onnxruntime (~0.4 s)."""
+    code = (
+        "from gui.app import create_app\n"
+        "app = create_app(['onnxpack-gui'])\n"
+        "from gui.main_window import MainWindow\n"
+        "w = MainWindow(); w.show(); app.processEvents()\n"
+    )
+    assert _loaded_after(code) == []
+
+
+def test_the_engine_warm_up_imports_it_and_stops_when_cancelled() -> None:
+    run = "from gui import engine\nfrom core.progress import CancelToken\nt = CancelToken()\n"
+    assert _loaded_after(run + "engine.warm_up_job()(None, t)") == ["numpy", "onnx", "onnxruntime"]
+    assert _loaded_after(run + "t.cancel()\nengine.warm_up_job()(None, t)") == []
+
+
+def test_cli_commands_that_need_no_model_parsing_stay_light() -> None:
+    """`onnxpack smoke` starts its child before importing the engine (see core/cli/cmd_smoke.py)."""
+    assert _loaded_after("from core.cli import build_parser\nbuild_parser(['smoke', 'm.onnx'])") == []
