@@ -26,6 +26,16 @@ if str(ROOT) not in sys.path:
 __all__ = ["ROOT", "Measurement", "make_external_model", "make_mlp_model", "measure", "print_rows"]
 
 
+def _external_float(name: str, dims: list[int], location: str, offset: int, nbytes: int) -> TensorProto:
+    """A float32 initializer whose ``nbytes`` live at ``offset`` in the data file ``location``."""
+    t = TensorProto(name=name, data_type=TensorProto.FLOAT, dims=dims)
+    t.raw_data = b""  # onnx >= 1.23's set_external_data requires the field to be present
+    set_external_data(t, location=location, offset=offset, length=nbytes)
+    t.ClearField("raw_data")
+    t.data_location = TensorProto.EXTERNAL
+    return t
+
+
 def make_external_model(folder: Path, total_bytes: int, tensor_bytes: int = 64 * 2**20, name: str = "big") -> Path:
     """Write ``folder/NAME.onnx`` + ``NAME.onnx.data`` holding ~``total_bytes`` of float32 weights.
 
@@ -47,13 +57,8 @@ def make_external_model(folder: Path, total_bytes: int, tensor_bytes: int = 64 *
             for _ in range(reps):
                 f.write(arr.tobytes())
             nbytes = reps * arr.nbytes
-            t = TensorProto(name=f"W{i}", data_type=TensorProto.FLOAT, dims=[nbytes // 4])
-            t.raw_data = b""  # onnx >= 1.23's set_external_data requires the field to be present
-            set_external_data(t, location=location, offset=offset, length=nbytes)
-            t.ClearField("raw_data")
-            t.data_location = TensorProto.EXTERNAL
+            inits.append(_external_float(f"W{i}", [nbytes // 4], location, offset, nbytes))
             offset += nbytes
-            inits.append(t)
             nodes.append(helper.make_node("Slice", [f"W{i}", "zero", "one"], [f"s{i}"]))
             nodes.append(helper.make_node("Add", [acc, f"s{i}"], [f"a{i}"]))
             acc = f"a{i}"
@@ -89,13 +94,8 @@ def make_mlp_model(folder: Path, total_bytes: int, width: int = 4096, name: str 
     with open(folder / location, "wb") as f:
         for i in range(layers):
             f.write((rng.standard_normal((width, width), dtype=np.float32) / np.sqrt(width)).tobytes())
-            t = TensorProto(name=f"W{i}", data_type=TensorProto.FLOAT, dims=[width, width])
-            t.raw_data = b""  # onnx >= 1.23's set_external_data requires the field to be present
-            set_external_data(t, location=location, offset=offset, length=nbytes)
-            t.ClearField("raw_data")
-            t.data_location = TensorProto.EXTERNAL
+            inits.append(_external_float(f"W{i}", [width, width], location, offset, nbytes))
             offset += nbytes
-            inits.append(t)
             nodes.append(helper.make_node("MatMul", [h, f"W{i}"], [f"m{i}"]))
             nodes.append(helper.make_node("Tanh", [f"m{i}"], [f"h{i}"]))
             h = f"h{i}"
