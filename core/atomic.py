@@ -74,7 +74,7 @@ class WritebackPacer:
     Writing a large file into the page cache and then fsyncing it costs the copy *plus* the whole
     writeback; starting the writeback of each step as it is written lets the disk work while the copy
     goes on, and the final fsync (still required, rule 9) has little left to wait for. On a 1.9 GB
-    merge this took the run from ~1.9 s to ~1.1 s (benchmarks/merge.py). Call the pacer after each
+    merge this took the run from 2.21 s to 1.20–1.33 s (benchmarks/merge.py). Call the pacer after each
     large write; it is a no-op off Linux, on a descriptor that is not a regular file, or when the
     call fails (it is only a hint; fsync reports real errors).
     """

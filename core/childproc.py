@@ -13,7 +13,7 @@ import multiprocessing
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ChildProcess", "start_child", "target_name", "wait_for_job"]
+__all__ = ["ChildProcess", "target_name", "wait_for_job"]
 
 
 def target_name(target: Callable[..., Any]) -> str:
@@ -67,11 +67,6 @@ class ChildProcess:
         if not self.proc.is_alive():
             self.proc.close()
             self.proc = None
-
-
-def start_child(target: str) -> ChildProcess:
-    """Start a :class:`ChildProcess` for ``target`` (``"module:function"``) now."""
-    return ChildProcess(target)
 
 
 def wait_for_job(target: str, job_conn: Any, conn: Any) -> None:

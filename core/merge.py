@@ -390,8 +390,9 @@ class _Writer:
         self.reported = 0  # bytes over all sinks
         self._small = bytearray()
         self.sink = sink
-        self._fd = plain_file_fd(sink) if h is None else None
-        self._pacer = WritebackPacer(plain_file_fd(sink))
+        fd = plain_file_fd(sink)
+        self._fd = fd if h is None else None
+        self._pacer = WritebackPacer(fd)
 
     def copy(self, reader: ExternalDataReader, ref: ExternalRef, cancel: CancelToken | None) -> None:
         """Append the bytes of one external tensor."""

@@ -592,4 +592,3 @@ def child_main(conn: Any, job: dict[str, Any]) -> None:
             conn.close()
         finally:
             sys.stdout.flush()
-

@@ -20,7 +20,7 @@ __all__ = [
     "warm_up_job",
 ]
 
-#: What the jobs below import; the window shows without them (tests/test_gui_units.py checks it).
+#: What the jobs below import; the window shows without them (tests/test_architecture.py checks it).
 ENGINE_MODULES = ("core.validate", "core.verify", "core.bundle", "core.preview", "onnxruntime")
 
 

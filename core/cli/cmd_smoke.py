@@ -180,9 +180,9 @@ def _findings(env: Environment, findings: list[Finding]) -> None:
 
 
 def _smoke(args: argparse.Namespace, env: Environment) -> int:
-    from ..childproc import start_child
+    from ..childproc import ChildProcess
 
-    child = start_child(_CHILD_MAIN)
+    child = ChildProcess(_CHILD_MAIN)
     try:
         return _smoke_with(child, args, env)
     finally:
