@@ -63,7 +63,7 @@ def main(argv: list[str]) -> int:
             (work / f"copy{i}.bin").unlink()
             os.sync()
             ours = measure("onnxpack bundle --no-smoke",
-                           [py, "-m", "core", "bundle", str(model), "-o", str(out), "--version", f"1.0.{i}",
+                           [py, "-m", "onnxpack.cli", "bundle", str(model), "-o", str(out), "--version", f"1.0.{i}",
                             "--no-smoke"])
             round_ratios.append(ours.seconds / ref.seconds)
             for m in (ref, ours):

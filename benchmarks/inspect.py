@@ -51,9 +51,9 @@ def main() -> None:
         base = _best("baseline: python -c 'import onnx'", [py, "-c", "import onnx"], args.repeat)
         rows = [
             base,
-            _best("onnxpack inspect", [py, "-m", "core", "inspect", str(model)], args.repeat),
-            _best("onnxpack inspect --json", [py, "-m", "core", "inspect", str(model), "--json"], args.repeat),
-            _best("onnxpack check (checker in a child)", [py, "-m", "core", "check", str(model)], args.repeat),
+            _best("onnxpack inspect", [py, "-m", "onnxpack.cli", "inspect", str(model)], args.repeat),
+            _best("onnxpack inspect --json", [py, "-m", "onnxpack.cli", "inspect", str(model), "--json"], args.repeat),
+            _best("onnxpack check (checker in a child)", [py, "-m", "onnxpack.cli", "check", str(model)], args.repeat),
             measure("onnx.load with weights", [py, "-c", "import sys, onnx; onnx.load(sys.argv[1])", str(model)]),
         ]
         print_rows(f"inspect, {data_size / 10**9:.2f} GB of weights (fastest of {args.repeat})", rows,

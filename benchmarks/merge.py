@@ -66,7 +66,8 @@ def _rows(label: str, model: Path, out: Path, layout: str, with_onnx: bool, repe
     rows.append(_best(f"{label}: cp + sync of the data file",
                       ["sh", "-c", 'cp "$1" "$2" && sync "$2"', "sh", str(data), str(copy)], repeat, [copy]))
     rows.append(_best(f"{label}: onnxpack merge --layout {layout}",
-                      [py, "-m", "core", "merge", str(model), "-o", str(out), "--layout", layout], repeat, [out]))
+                      [py, "-m", "onnxpack.cli", "merge", str(model), "-o", str(out), "--layout", layout],
+                      repeat, [out]))
     if with_onnx:
         onnx_out = out.with_name("onnx_saved.onnx")
         rows.append(_best(f"{label}: onnx.load + onnx.save", [py, "-c", ONNX_RECIPE, str(model), str(onnx_out)],

@@ -62,7 +62,7 @@ if names:
     so.add_external_initializers(names, values)
 s = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
 """ + _FEEDS
-START = "import numpy, onnx, onnxruntime, core.smoke"
+START = "import numpy, onnx, onnxruntime, onnxpack.core.smoke"
 
 
 def _rows(label: str, model: Path) -> list[Measurement]:
@@ -70,7 +70,7 @@ def _rows(label: str, model: Path) -> list[Measurement]:
     return [
         measure(f"{label}: bare, ORT opens the data", [py, "-c", BARE_PATH, str(model)]),
         measure(f"{label}: bare, weights in memory", [py, "-c", BARE_MEMORY, str(model)]),
-        measure(f"{label}: onnxpack smoke --runs 1", [py, "-m", "core", "smoke", str(model), "--runs", "1"]),
+        measure(f"{label}: onnxpack smoke --runs 1", [py, "-m", "onnxpack.cli", "smoke", str(model), "--runs", "1"]),
     ]
 
 

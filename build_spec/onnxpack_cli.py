@@ -13,10 +13,10 @@ def main() -> None:
     # multiprocessing's arguments; freeze_support() runs the child's work and exits there.
     multiprocessing.freeze_support()
     if len(sys.argv) > 1 and sys.argv[1] == "--self-test":
-        from gui.selftest import main as self_test
+        from onnxpack.gui.selftest import main as self_test
 
         sys.exit(self_test(sys.argv[2:], started_at=_STARTED_AT))
-    from core.cli import run
+    from onnxpack.cli import run
 
     run()
 

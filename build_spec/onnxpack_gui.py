@@ -12,13 +12,9 @@ def main() -> None:
     # First of all: a 'spawn' child of the frozen app (checker, smoke run) re-runs this executable with
     # multiprocessing's arguments; freeze_support() runs the child's work and exits there.
     multiprocessing.freeze_support()
-    if len(sys.argv) > 1 and sys.argv[1] == "--self-test":
-        from gui.selftest import main as self_test
+    from onnxpack.gui.app import run  # handles --self-test too
 
-        sys.exit(self_test(sys.argv[2:], started_at=_STARTED_AT))
-    from gui.app import run
-
-    sys.exit(run())
+    sys.exit(run(started_at=_STARTED_AT))
 
 
 if __name__ == "__main__":

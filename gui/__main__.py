@@ -1,6 +1,6 @@
-"""``python -m gui`` starts the desktop application."""
+"""``python -m onnxpack.gui`` starts the desktop application."""
 
-from gui.app import main
+from onnxpack.gui.app import main
 
 __all__: list[str] = []
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from core import __version__
+from onnxpack.core import __version__
 
 from . import i18n
 from .crash import install_excepthook
@@ -50,9 +50,17 @@ def _paths_from(argv: Sequence[str]) -> list[Path]:
     return [Path(a) for a in argv if not a.startswith("-")]
 
 
-def run(argv: Sequence[str] | None = None) -> int:
-    """Start the GUI; arguments are models, folders or bundles to open at once."""
+def run(argv: Sequence[str] | None = None, *, started_at: float | None = None) -> int:
+    """Start the GUI; arguments are models, folders or bundles to open at once.
+
+    ``--self-test [REPORT.json]`` runs the self-test instead (the same for the pip-installed ``onnxpack-gui`` and
+    the frozen executable).
+    """
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--self-test"]:
+        from .selftest import main as self_test
+
+        return self_test(args[1:], started_at=started_at)
     app = create_app([sys.argv[0], *args])
     from .main_window import MainWindow
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.ortreleases import RELEASE_VERSIONS
+from onnxpack.core.ortreleases import RELEASE_VERSIONS
 
 from .model_panel import field as get_field
 from .settings import AppSettings
@@ -257,11 +257,11 @@ class BundlePanel(Retranslatable, QWidget):
         self.previous.setText(draft.previous)
         self.dims.setRowCount(len(draft.symbolic))
         for r, (dim, users) in enumerate(draft.symbolic.items()):
-            name = QTableWidgetItem(dim)
-            name.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            dim_item = QTableWidgetItem(dim)
+            dim_item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             used = QTableWidgetItem(", ".join(users))
             used.setFlags(Qt.ItemFlag.ItemIsEnabled)
-            self.dims.setItem(r, 0, name)
+            self.dims.setItem(r, 0, dim_item)
             self.dims.setItem(r, 1, used)
             spin = QSpinBox()
             spin.setRange(0, 1 << 20)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from core.errors import OnnxpackError
+from onnxpack.core.errors import OnnxpackError
 
 __all__ = ["error_box", "error_from_exception"]
 

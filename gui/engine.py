@@ -6,7 +6,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from core.progress import CancelToken, ProgressCallback
+from onnxpack.core.progress import CancelToken, ProgressCallback
 
 from .worker import JobFunction
 
@@ -21,7 +21,9 @@ __all__ = [
 ]
 
 #: What the jobs below import; the window shows without them (tests/test_architecture.py checks it).
-ENGINE_MODULES = ("core.validate", "core.verify", "core.bundle", "core.preview", "onnxruntime")
+ENGINE_MODULES = (
+    "onnxpack.core.validate", "onnxpack.core.verify", "onnxpack.core.bundle", "onnxpack.core.preview", "onnxruntime",
+)
 
 
 def warm_up_job() -> JobFunction:
@@ -45,7 +47,7 @@ def inspect_job(path: Path, target_ort: str | None) -> JobFunction:
     """Inspect and validate a model (structure only; weights are never loaded)."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
-        from core.validate import validate_model
+        from onnxpack.core.validate import validate_model
 
         return validate_model(path, target_ort=target_ort, progress=progress, cancel=cancel)
 
@@ -56,7 +58,7 @@ def verify_job(path: Path, smoke: bool = False) -> JobFunction:
     """Verify a bundle (optionally re-running its smoke recipe)."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
-        from core.verify import verify_bundle
+        from onnxpack.core.verify import verify_bundle
 
         return verify_bundle(path, smoke=smoke, progress=progress, cancel=cancel)
 
@@ -82,8 +84,8 @@ def make_bundle_options(
     inputs: dict[str, str],
 ) -> Any:
     """Build ``core.bundle.BundleOptions`` from the form."""
-    from core.bundle import BundleOptions
-    from core.smoke import SmokeOptions
+    from onnxpack.core.bundle import BundleOptions
+    from onnxpack.core.smoke import SmokeOptions
 
     return BundleOptions(
         model=model,
@@ -108,7 +110,7 @@ def bundle_job(options: Any) -> JobFunction:
     when the run fails or is cancelled and left it empty (a failed run leaves nothing behind)."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
-        from core.bundle import build_bundle
+        from onnxpack.core.bundle import build_bundle
 
         out_dir = Path(options.out_dir)
         created = []
@@ -118,7 +120,7 @@ def bundle_job(options: Any) -> JobFunction:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            from core.atomic import output_error_from_oserror
+            from onnxpack.core.atomic import output_error_from_oserror
 
             raise output_error_from_oserror(e, out_dir) from None
         try:
@@ -133,7 +135,7 @@ def bundle_job(options: Any) -> JobFunction:
 
 
 def cli_command(options: Any) -> str:
-    from core.bundle import cli_command as command
+    from onnxpack.core.bundle import cli_command as command
 
     return str(command(options))
 
@@ -142,7 +144,7 @@ def suggest_job(previous: Path, model: Path, data_dir: Path | None, target_ort: 
     """The release diff against a previous bundle; its ``.suggested`` version and ``.bump`` pre-fill the form."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
-        from core.preview import preview_release
+        from onnxpack.core.preview import preview_release
 
         return preview_release(previous, model, data_dir, target_ort=target_ort, progress=progress, cancel=cancel)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication
 
-from core.cli.output import format_bytes
+from onnxpack.core.units import format_bytes
 
 __all__ = ["EtaEstimator", "format_bytes", "format_duration", "format_shape"]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-from core.resources import resource_path
+from onnxpack.core.resources import resource_path
 
 __all__ = [
     "LANGUAGES",

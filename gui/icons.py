@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
-from core.findings import Severity
-from core.resources import resource_path
+from onnxpack.core.findings import Severity
+from onnxpack.core.resources import resource_path
 
 __all__ = ["app_icon", "severity_icon", "status_icon"]
 

@@ -33,11 +33,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import __version__
-from core.errors import InputError, OnnxpackError
-from core.modelfile import FileKind, sniff
-from core.progress import ProgressEvent
-from core.resources import SAMPLE_MODEL, resource_path
+from onnxpack.core import __version__
+from onnxpack.core.errors import InputError, OnnxpackError
+from onnxpack.core.modelfile import FileKind, sniff
+from onnxpack.core.progress import ProgressEvent
+from onnxpack.core.resources import SAMPLE_MODEL, resource_path
 
 from . import engine, i18n
 from .bundle_panel import SEMVER, BundleDraft, BundlePanel, symbolic_dims
@@ -188,8 +188,18 @@ class MainWindow(Retranslatable, QMainWindow):
         self._update_actions()
 
     # --- actions and menus ----------------------------------------------------------------
+    def _tab_switcher(self, index: int) -> Callable[[], None]:
+        """A slot for QAction.triggered that shows tab ``index`` (a ``lambda i=i:`` would get ``checked`` as i)."""
+
+        def show() -> None:
+            self.tabs.setCurrentIndex(index)
+
+        return show
+
     def _make_actions(self) -> None:
-        def action(slot: Callable[[], Any], shortcut: QKeySequence | str | None = None) -> QAction:
+        Shortcut = QKeySequence | QKeySequence.StandardKey | str | None
+
+        def action(slot: Callable[..., Any], shortcut: Shortcut = None) -> QAction:
             a = QAction(self)
             if shortcut is not None:
                 a.setShortcut(QKeySequence(shortcut))
@@ -210,7 +220,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_copy_log = action(self.log.copy, "Ctrl+Shift+C")
         self.act_copy_cli = action(self.copy_cli_command)
         self.act_open_out = action(self.open_output_folder)
-        self.act_tabs = [action(lambda i=i: self.tabs.setCurrentIndex(i), f"Ctrl+{i + 1}") for i in range(4)]
+        self.act_tabs = [action(self._tab_switcher(i), f"Ctrl+{i + 1}") for i in range(4)]
         self.act_logs = action(self.open_log_folder)
         self.act_about = action(self.show_about)
         self.act_about_qt = action(QApplication.aboutQt)
@@ -353,7 +363,7 @@ class MainWindow(Retranslatable, QMainWindow):
         added: list[QueueItem] = []
         for raw in paths:
             path = Path(raw).absolute()
-            existing = next((i for i in self.queue.items if i.path == path), None)
+            existing = next((i for i in self.queue.entries if i.path == path), None)
             if existing is not None and existing.busy:
                 continue
             item = existing or QueueItem(path=path, kind=self._kind_of(path))
@@ -385,7 +395,7 @@ class MainWindow(Retranslatable, QMainWindow):
 
     def _job_of_sender(self) -> Job | None:
         signals = self.sender()
-        for item in self.queue.items:
+        for item in self.queue.entries:
             if item.job is not None and item.job.signals is signals:
                 return item.job
         return None
@@ -581,7 +591,7 @@ class MainWindow(Retranslatable, QMainWindow):
         """Queue the selected model (or every inspected, idle model) for bundling, one after another."""
         self._store_shown_draft()
         if all_ready:
-            items = [i for i in self.queue.items if self._can_bundle(i)]
+            items = [i for i in self.queue.entries if self._can_bundle(i)]
         else:
             sel = self.queue.selected()
             items = [sel] if sel is not None and self._can_bundle(sel) else []
@@ -608,7 +618,7 @@ class MainWindow(Retranslatable, QMainWindow):
 
     def cancel_bundles(self) -> None:
         """Cancel the running bundle and every queued one; the engine removes its partial output."""
-        items = [i for i in self.queue.items if i.job is not None and i.job.kind == "bundle"]
+        items = [i for i in self.queue.entries if i.job is not None and i.job.kind == "bundle"]
         if not items:
             return
         for item in items:
@@ -665,7 +675,7 @@ class MainWindow(Retranslatable, QMainWindow):
         sel = self.queue.selected()
         if sel is not None and sel.result is not None:
             return sel
-        done = [i for i in self.queue.items if i.result is not None]
+        done = [i for i in self.queue.entries if i.result is not None]
         return done[-1] if done else None
 
     def open_output_folder(self) -> None:
@@ -721,21 +731,21 @@ class MainWindow(Retranslatable, QMainWindow):
                 self.cancel_bundles()
                 return  # the row stays until its cancellation is confirmed
             queue.cancel(item.job)
-        if item in self.queue.items:
+        if item in self.queue.entries:
             self._remove(item)
 
     def _remove(self, item: QueueItem) -> None:
         if self._shown_item is item:
             self._shown_item = None
         self.queue.remove(item)
-        if not self.queue.items:
+        if not self.queue.entries:
             self.stack.setCurrentIndex(0)
             self.model_panel.clear()
             self.result_panel.show_result(None)
         self._update_actions()
 
     def clear_finished(self) -> None:
-        for item in [i for i in self.queue.items if not i.busy]:
+        for item in [i for i in self.queue.entries if not i.busy]:
             self._remove(item)
 
     # --- errors ---------------------------------------------------------------------------
@@ -770,7 +780,7 @@ class MainWindow(Retranslatable, QMainWindow):
     # --- view updates ---------------------------------------------------------------------
     def _set_state(self, item: QueueItem, state: str) -> None:
         item.state = state
-        if item in self.queue.items:
+        if item in self.queue.entries:
             self.queue.refresh(item)
         self.item_changed.emit(item)
         self._update_actions()
@@ -783,7 +793,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self._update_actions()
 
     def _refresh_views(self, item: QueueItem) -> None:
-        if item in self.queue.items:
+        if item in self.queue.entries:
             self.queue.refresh(item)
         if self._shown_item is item:
             self._show_item(item)
@@ -836,15 +846,15 @@ class MainWindow(Retranslatable, QMainWindow):
 
     def _update_actions(self) -> None:
         sel = self.queue.selected()
-        ready = [i for i in self.queue.items if self._can_bundle(i)]
-        bundling = any(i.job is not None and i.job.kind == "bundle" for i in self.queue.items)
+        ready = [i for i in self.queue.entries if self._can_bundle(i)]
+        bundling = any(i.job is not None and i.job.kind == "bundle" for i in self.queue.entries)
         can_one = sel is not None and self._can_bundle(sel)
         self.act_bundle.setEnabled(can_one)
         self.act_bundle_all.setEnabled(len(ready) > 0)
         self.act_cancel.setEnabled(bundling)
         self.act_verify_smoke.setEnabled(sel is not None and sel.kind == "bundle" and not sel.busy)
         self.act_remove.setEnabled(sel is not None)
-        has_result = any(i.result is not None for i in self.queue.items)
+        has_result = any(i.result is not None for i in self.queue.entries)
         self.act_copy_cli.setEnabled(has_result)
         self.act_open_out.setEnabled(True)
         self.bundle_panel.set_ready_count(len(ready))
@@ -853,7 +863,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self._update_status()
 
     def _update_status(self) -> None:
-        items = self.queue.items
+        items = self.queue.entries
         queued = sum(i.state == "queued" for i in items)
         running = sum(i.state in ("running", "cancelling") for i in items)
         done = sum(i.state == "done" for i in items)

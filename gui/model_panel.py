@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.findings import Finding, Severity, worst
+from onnxpack.core.findings import Finding, Severity, worst
 
 from .formatting import format_bytes, format_shape
 from .icons import severity_icon, status_icon
@@ -93,8 +93,10 @@ class _Facts(QWidget):
         for row in range(self.form.rowCount()):
             lab = self.form.itemAt(row, QFormLayout.ItemRole.LabelRole)
             val = self.form.itemAt(row, QFormLayout.ItemRole.FieldRole)
-            if lab and val and isinstance(lab.widget(), QLabel) and lab.widget().text() == label:  # type: ignore[union-attr]
-                return val.widget().text()  # type: ignore[union-attr]
+            lab_w = lab.widget() if lab else None
+            val_w = val.widget() if val else None
+            if isinstance(lab_w, QLabel) and lab_w.text() == label and isinstance(val_w, QLabel):
+                return val_w.text()
         raise KeyError(label)
 
 

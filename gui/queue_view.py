@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from core.errors import OnnxpackError
+from onnxpack.core.errors import OnnxpackError
 
 from .bundle_panel import BundleDraft
 from .icons import status_icon
@@ -75,7 +75,7 @@ class QueueTable(Retranslatable, QTableWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, 4, parent)
-        self.items: list[QueueItem] = []
+        self.entries: list[QueueItem] = []
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -92,7 +92,7 @@ class QueueTable(Retranslatable, QTableWidget):
     def retranslate(self) -> None:
         self.setHorizontalHeaderLabels([self.tr("Item"), self.tr("Kind"), self.tr("Status"), self.tr("Result")])
         self.setAccessibleName(self.tr("Queue of models and bundles"))
-        for item in self.items:
+        for item in self.entries:
             self.refresh(item)
 
     def state_text(self, state: str) -> str:
@@ -115,7 +115,7 @@ class QueueTable(Retranslatable, QTableWidget):
         return self.tr("Bundle") if kind == "bundle" else self.tr("Model")
 
     def add(self, item: QueueItem) -> int:
-        self.items.append(item)
+        self.entries.append(item)
         row = self.rowCount()
         self.insertRow(row)
         self.refresh(item)
@@ -123,14 +123,14 @@ class QueueTable(Retranslatable, QTableWidget):
 
     def remove(self, item: QueueItem) -> None:
         row = self.row_of(item)
-        self.items.remove(item)
+        self.entries.remove(item)
         self.removeRow(row)
 
     def row_of(self, item: QueueItem) -> int:
-        return self.items.index(item)
+        return self.entries.index(item)
 
     def item_at(self, row: int) -> QueueItem | None:
-        return self.items[row] if 0 <= row < len(self.items) else None
+        return self.entries[row] if 0 <= row < len(self.entries) else None
 
     def selected(self) -> QueueItem | None:
         rows = self.selectionModel().selectedRows()

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.progress import ProgressEvent
+from onnxpack.core.progress import ProgressEvent
 
 from .formatting import EtaEstimator, format_bytes, format_duration, format_shape
 from .icons import status_icon

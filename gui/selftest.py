@@ -151,7 +151,7 @@ def run_self_test(report_path: Path | None = None, *, started_at: float | None =
         created = app is None
         if app is None:
             try:
-                from gui.app import create_app
+                from onnxpack.gui.app import create_app
             except ImportError:  # only while gui.app is not written yet
                 app = QApplication([sys.argv[0] if sys.argv else "onnxpack"])
             else:
@@ -163,7 +163,7 @@ def run_self_test(report_path: Path | None = None, *, started_at: float | None =
 
     def window() -> dict[str, Any]:
         app = state["app"]
-        from gui.main_window import MainWindow
+        from onnxpack.gui.main_window import MainWindow
 
         win = MainWindow()
         win.show()
@@ -203,7 +203,7 @@ def run_self_test(report_path: Path | None = None, *, started_at: float | None =
     def translation() -> dict[str, Any]:
         from PySide6.QtCore import QCoreApplication
 
-        from gui.i18n import i18n_dir, install_translators
+        from onnxpack.gui.i18n import i18n_dir, install_translators
 
         app = state["app"]
         files = sorted(p.name for p in i18n_dir().glob("*.qm")) if i18n_dir().is_dir() else []
@@ -248,15 +248,15 @@ def run_self_test(report_path: Path | None = None, *, started_at: float | None =
 
 def _bundle_round_trip(tmp: Path) -> dict[str, Any]:
     """Bundle the embedded sample, then verify the ZIP (both with a smoke run in a child process)."""
-    from core import __version__
-    from core.resources import SAMPLE_MODEL, resource_path
+    from onnxpack.core import __version__
+    from onnxpack.core.resources import SAMPLE_MODEL, resource_path
 
     sample = resource_path(*SAMPLE_MODEL)
     if not sample.is_file():
         raise _CheckFailed(f"the embedded sample model is missing: {sample}")
     try:
-        from core.bundle import BundleOptions, build_bundle
-        from core.verify import verify_bundle
+        from onnxpack.core.bundle import BundleOptions, build_bundle
+        from onnxpack.core.verify import verify_bundle
     except ImportError:  # only while core.bundle/core.verify are not written yet
         return _pipeline_without_bundle(sample, tmp)
     out = tmp / "out"
@@ -279,20 +279,20 @@ def _pipeline_without_bundle(sample: Path, tmp: Path) -> dict[str, Any]:
     """Fallback while core.bundle is missing: inspect, merge and compare with what exists (never passes)."""
     done: dict[str, Any] = {}
     with contextlib.suppress(ImportError):
-        from core.inspect import inspect_model
+        from onnxpack.core.inspect import inspect_model
 
         done["inspect"] = inspect_model(sample).layout
     with contextlib.suppress(ImportError):
-        from core.merge import merge_model
+        from onnxpack.core.merge import merge_model
 
         merged = tmp / "merged.onnx"
         merge_model(sample, merged)
         done["merge_bytes"] = merged.stat().st_size
         with contextlib.suppress(ImportError):
-            from core.smoke import compare_models
+            from onnxpack.core.smoke import compare_models
 
             done["compare_ok"] = compare_models(sample, merged).ok
-    raise _CheckFailed("core.bundle / core.verify are not available in this build", done)
+    raise _CheckFailed("onnxpack.core.bundle / core.verify are not available in this build", done)
 
 
 def _jsonable(value: Any) -> Any:
@@ -301,14 +301,14 @@ def _jsonable(value: Any) -> Any:
 
 def _package_version() -> str:
     try:
-        from core import __version__
+        from onnxpack.core import __version__
     except ImportError:
         return "unknown"
     return __version__
 
 
 def _write_report(path: Path, doc: dict[str, Any]) -> None:
-    from core.atomic import atomic_file
+    from onnxpack.core.atomic import atomic_file
 
     with atomic_file(path) as f:
         f.write(json.dumps(doc, indent=2, ensure_ascii=False).encode("utf-8") + b"\n")

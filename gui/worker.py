@@ -9,8 +9,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from core.errors import Cancelled, OnnxpackError
-from core.progress import CancelToken, ProgressCallback, ProgressEvent
+from onnxpack.core.errors import Cancelled, OnnxpackError
+from onnxpack.core.progress import CancelToken, ProgressCallback, ProgressEvent
 
 __all__ = ["Job", "JobFunction", "JobQueue", "JobSignals", "internal_error"]
 

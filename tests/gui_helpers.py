@@ -17,8 +17,8 @@ QStandardPaths.setTestModeEnabled(True)
 def make_window(qtbot: Any, tmp_path: Path, *, show: bool = True) -> Any:
     """A MainWindow with INI settings in tmp_path and output folder tmp_path/out; ``window.opened`` records
     the URLs the window asked to open."""
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
+    from onnxpack.gui.main_window import MainWindow
+    from onnxpack.gui.settings import AppSettings
 
     QCoreApplication.setOrganizationName("onnxpack")  # as gui.app.create_app names the real app
     QCoreApplication.setApplicationName("onnxpack")
@@ -43,7 +43,7 @@ def wait_state(qtbot: Any, item: Any, states: tuple[str, ...], timeout: int = 60
 
 
 def wait_idle(qtbot: Any, window: Any, timeout: int = 60_000) -> None:
-    qtbot.waitUntil(lambda: not any(i.busy for i in window.queue.items), timeout=timeout)
+    qtbot.waitUntil(lambda: not any(i.busy for i in window.queue.entries), timeout=timeout)
 
 
 def close_dialogs(window: Any) -> list[str]:

@@ -1,4 +1,11 @@
-"""Architecture rules: the engine never imports Qt (checked statically and at run time)."""
+"""Architecture rules: which of our packages may import which (checked statically and at run time).
+
+- the engine (``onnxpack.core``) imports neither Qt nor the CLI nor the GUI;
+- the GUI (``onnxpack.gui``) does not import the CLI;
+- the CLI (``onnxpack.cli``) does not import Qt or the GUI;
+- nothing shipped imports ``benchmarks``, ``tests`` or the old top-level ``core``/``gui``/``cli`` names
+  (everything is ``onnxpack.*``, so a second distribution's ``core`` can never shadow ours).
+"""
 
 from __future__ import annotations
 
@@ -7,30 +14,81 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
-FORBIDDEN = ("PySide6", "PyQt5", "PyQt6", "shiboken6", "gui")
+QT = ("PySide6", "PyQt5", "PyQt6", "shiboken6")
+NEVER = ("core", "gui", "cli", "benchmarks", "tests", "build_spec")  # top-level names nothing shipped may import
+RULES = {
+    "core": (*QT, *NEVER, "onnxpack.cli", "onnxpack.gui"),
+    "cli": (*QT, *NEVER, "onnxpack.gui"),
+    "gui": (*NEVER, "onnxpack.cli"),
+}
 
 
-def test_core_source_has_no_qt_or_gui_imports() -> None:
-    offenders = []
-    for path in (ROOT / "core").rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
+def _imports(path: Path, package: str) -> list[str]:
+    """Every module ``path`` imports, relative imports resolved against ``onnxpack.<package>``."""
+    rel = path.relative_to(ROOT / package).with_suffix("")
+    parts = ["onnxpack", package, *rel.parts]
+    if parts[-1] == "__init__":
+        parts.pop()
+    else:
+        parts.pop()  # a module's own package
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = parts[: len(parts) - (node.level - 1)]
+                module = ".".join([*base, node.module] if node.module else base)
+                names += [module] * bool(node.module) + [f"{module}.{a.name}" for a in node.names]
+            elif node.module:
+                names += [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+    return names
+
+
+def _forbidden(name: str, rules: tuple[str, ...]) -> bool:
+    return any(name == r or name.startswith(r + ".") for r in rules)
+
+
+@pytest.mark.parametrize("package", sorted(RULES))
+def test_package_imports_follow_the_rules(package: str) -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for name in _imports(path, package)
+        if _forbidden(name, RULES[package])
+    ]
     assert offenders == []
 
 
-def test_importing_the_whole_engine_loads_no_qt() -> None:
+def test_the_rules_catch_what_they_forbid(tmp_path: Path) -> None:
+    """The checker itself: a relative import out of the engine into the CLI is resolved and caught."""
+    (tmp_path / "core").mkdir()
+    mod = tmp_path / "core" / "x.py"
+    mod.write_text("from ..cli import main\nfrom ..gui.formatting import f\nimport benchmarks.common\n")
+    import tests.test_architecture as me
+
+    saved = me.ROOT
+    me.ROOT = tmp_path
+    try:
+        names = _imports(mod, "core")
+    finally:
+        me.ROOT = saved
+    assert [n for n in names if _forbidden(n, RULES["core"])] == [
+        "onnxpack.cli", "onnxpack.cli.main", "onnxpack.gui.formatting", "onnxpack.gui.formatting.f", "benchmarks.common"
+    ]
+
+
+def test_importing_the_whole_engine_loads_no_qt_cli_or_gui() -> None:
     code = (
-        "import pkgutil, importlib, sys, core\n"
-        "for m in pkgutil.walk_packages(core.__path__, 'core.'):\n"
-        "    if m.name != 'core.__main__': importlib.import_module(m.name)\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'gui')]\n"
+        "import pkgutil, importlib, sys\n"
+        "import onnxpack.core as core\n"
+        "for m in pkgutil.walk_packages(core.__path__, 'onnxpack.core.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'core', 'gui', 'cli')\n"
+        "       or m.startswith(('onnxpack.gui', 'onnxpack.cli'))]\n"
         "print(bad); sys.exit(1 if bad else 0)\n"
     )
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -49,20 +107,20 @@ def _loaded_after(code: str) -> list[str]:
 def test_the_window_shows_without_importing_the_engine() -> None:
     """Start-up: building the main window imports neither onnx nor numpy nor onnxruntime (~0.4 s)."""
     code = (
-        "from gui.app import create_app\n"
+        "from onnxpack.gui.app import create_app\n"
         "app = create_app(['onnxpack-gui'])\n"
-        "from gui.main_window import MainWindow\n"
+        "from onnxpack.gui.main_window import MainWindow\n"
         "w = MainWindow(); w.show(); app.processEvents()\n"
     )
     assert _loaded_after(code) == []
 
 
 def test_the_engine_warm_up_imports_it_and_stops_when_cancelled() -> None:
-    run = "from gui import engine\nfrom core.progress import CancelToken\nt = CancelToken()\n"
+    run = "from onnxpack.gui import engine\nfrom onnxpack.core.progress import CancelToken\nt = CancelToken()\n"
     assert _loaded_after(run + "engine.warm_up_job()(None, t)") == ["numpy", "onnx", "onnxruntime"]
     assert _loaded_after(run + "t.cancel()\nengine.warm_up_job()(None, t)") == []
 
 
 def test_cli_commands_that_need_no_model_parsing_stay_light() -> None:
     """`onnxpack smoke` starts its child before importing the engine (see core/cli/cmd_smoke.py)."""
-    assert _loaded_after("from core.cli import build_parser\nbuild_parser(['smoke', 'm.onnx'])") == []
+    assert _loaded_after("from onnxpack.cli import build_parser\nbuild_parser(['smoke', 'm.onnx'])") == []

@@ -1,4 +1,4 @@
-"""core.atomic: the writeback pacer used by the merge and the ZIP writer, and the plain-file test."""
+"""onnxpack.core.atomic: the writeback pacer used by the merge and the ZIP writer, and the plain-file test."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from onnx import helper
 
-import core.atomic as atomic
-import core.merge as merge_mod
-from core.atomic import WritebackPacer, atomic_file, plain_file_fd
-from core.merge import merge_model
-from core.zipwriter import DeterministicZip
+import onnxpack.core.atomic as atomic
+import onnxpack.core.merge as merge_mod
+from onnxpack.core.atomic import WritebackPacer, atomic_file, plain_file_fd
+from onnxpack.core.merge import merge_model
+from onnxpack.core.zipwriter import DeterministicZip
 from tests import factory
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -24,7 +25,7 @@ import freeze_config as cfg  # noqa: E402
 import slim  # noqa: E402
 import version_info  # noqa: E402
 
-import core  # noqa: E402
+from onnxpack import core  # noqa: E402
 
 
 # --- what goes into the folder --------------------------------------------------------------------------------
@@ -47,7 +48,8 @@ import core  # noqa: E402
         "PySide6/Qt/qml/QtQuick/Controls/qmldir",
         "PySide6/Qt/translations/qtbase_de.qm",
         "PySide6/translations/qt_help_fr.qm",
-        "onnxruntime/capi/libonnxruntime.so.1.31.1",
+        # the C-API library carries the runtime's version in its name: the installed one, whatever it is
+        f"onnxruntime/capi/libonnxruntime.so.{importlib.metadata.version('onnxruntime')}",
         "onnxruntime/capi/onnxruntime.dll",
         "onnxruntime/capi/libonnxruntime_providers_cuda.so",
     ],
@@ -249,7 +251,8 @@ def test_entry_scripts_call_freeze_support_first(script: str) -> None:
     assert set(top_imports) <= {"time", "multiprocessing", "sys"}  # nothing heavy before freeze_support
     main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main")
     assert ast.unparse(main.body[0]) == "multiprocessing.freeze_support()"
-    assert "--self-test" in ast.unparse(main)
+    # --self-test is dispatched by the script itself (CLI) or by onnxpack.gui.app.run (GUI, as when pip-installed)
+    assert "--self-test" in ast.unparse(main) or "run(started_at=_STARTED_AT)" in ast.unparse(main)
 
 
 def test_cli_entry_script_runs_the_cli() -> None:
@@ -311,7 +314,7 @@ def test_folder_size_forbidden_and_zip(tmp_path: Path) -> None:
 
 # --- the self-test, in this process ----------------------------------------------------------------------------
 def test_self_test_passes_in_process(qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gui import selftest
+    from onnxpack.gui import selftest
 
     scratch = tmp_path / "temp"
     scratch.mkdir()
@@ -336,7 +339,7 @@ def test_self_test_passes_in_process(qapp: object, tmp_path: Path, monkeypatch: 
 
 
 def test_self_test_reports_a_failing_check(qapp: object, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gui import selftest
+    from onnxpack.gui import selftest
 
     monkeypatch.setattr(selftest, "_bundle_round_trip", lambda tmp: (_ for _ in ()).throw(RuntimeError("boom")))
     report = selftest.run_self_test(None)
@@ -348,7 +351,7 @@ def test_self_test_reports_a_failing_check(qapp: object, monkeypatch: pytest.Mon
 
 
 def test_self_test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from gui import selftest
+    from onnxpack.gui import selftest
 
     assert selftest.main(["a.json", "b.json"]) == 2
     assert selftest.main(["--bogus"]) == 2
@@ -360,7 +363,7 @@ def test_self_test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_process_start_time_is_before_now() -> None:
     import time
 
-    from gui import selftest
+    from onnxpack.gui import selftest
 
     started, clock = selftest.process_start_time()
     assert clock in ("proc", "GetProcessTimes", "module-import")

@@ -15,12 +15,12 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from core.bundle import BundleOptions, build_bundle, cli_command
-from core.errors import Cancelled, InputError, OnnxpackError
-from core.manifest import load_schema, schema_errors
-from core.progress import CancelToken, ProgressEvent
-from core.smoke import SmokeOptions
-from core.verify import verify_bundle
+from onnxpack.core.bundle import BundleOptions, build_bundle, cli_command
+from onnxpack.core.errors import Cancelled, InputError, OnnxpackError
+from onnxpack.core.manifest import load_schema, schema_errors
+from onnxpack.core.progress import CancelToken, ProgressEvent
+from onnxpack.core.smoke import SmokeOptions
+from onnxpack.core.verify import verify_bundle
 from tests import factory
 
 EPOCH = 1_700_000_000

@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from core.cli import Environment, main
+from onnxpack.cli import Environment, main
 from tests import factory
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from core.cli import Environment, ExitStatus, main
+from onnxpack.cli import Environment, ExitStatus, main
 from tests.factory import add_model, save_with_external
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from core import __version__
-from core.cli import Environment, ExitStatus, main
+from onnxpack.cli import Environment, ExitStatus, main
+from onnxpack.core import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,23 +66,23 @@ def test_broken_pipe_in_a_real_pipeline() -> None:
     import sys
 
     # `head -c 0` exits at once, so every write of ours meets a closed pipe.
-    cmd = f'"{sys.executable}" -m core inspect "{ROOT / "resources" / "sample"}"; echo "status=$?" >&2'
+    cmd = f'"{sys.executable}" -m onnxpack.cli inspect "{ROOT / "resources" / "sample"}"; echo "status=$?" >&2'
     r = subprocess.run(f"({cmd}) | head -c 0", shell=True, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert "status=141" in r.stderr
     assert "Internal error" not in r.stderr and "Traceback" not in r.stderr
 
 
 def test_command_table_matches_what_the_modules_register() -> None:
-    """core.cli.COMMANDS (used to import only the running command's module) names every command, right."""
+    """onnxpack.cli.COMMANDS (used to import only the running command's module) names every command, right."""
     import argparse
     import importlib
 
-    from core import cli
+    from onnxpack import cli
 
     for module_name in cli._COMMAND_MODULES:
         parser = argparse.ArgumentParser()
         sub = parser.add_subparsers()
-        importlib.import_module(f"core.cli.{module_name}").register(sub)
+        importlib.import_module(f"onnxpack.cli.{module_name}").register(sub)
         registered = set(sub.choices)
         assert registered == {c for c, m in cli.COMMANDS.items() if m == module_name}, module_name
 
@@ -93,14 +93,15 @@ def test_a_command_run_loads_only_its_own_module() -> None:
     import sys
 
     code = (
-        "import sys; from core.cli import build_parser; build_parser(['merge', 'x.onnx']); "
-        "print(sorted(m for m in sys.modules if m.startswith('core.cli.cmd_')))"
+        "import sys; from onnxpack.cli import build_parser; build_parser(['merge', 'x.onnx']); "
+        "print(sorted(m for m in sys.modules if m.startswith('onnxpack.cli.cmd_')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
-    assert out.strip() == "['core.cli.cmd_merge']"
+    assert out.strip() == "['onnxpack.cli.cmd_merge']"
     code = code.replace("['merge', 'x.onnx']", "['--help']")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
-    assert out.strip() == str(sorted(f"core.cli.{m}" for m in ("cmd_bundle", "cmd_inspect", "cmd_merge", "cmd_smoke")))
+    modules = ("cmd_bundle", "cmd_inspect", "cmd_merge", "cmd_smoke")
+    assert out.strip() == str(sorted(f"onnxpack.cli.{m}" for m in modules))
 
 
 def test_unknown_command_lists_every_command() -> None:

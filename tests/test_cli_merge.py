@@ -8,7 +8,7 @@ from pathlib import Path
 
 import onnx
 
-from core.cli import Environment, main
+from onnxpack.cli import Environment, main
 from tests import factory
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from core.cli import Environment, main
+from onnxpack.cli import Environment, main
 from tests import factory
 from tests.test_smoke import _reflect_pad, inprocess  # noqa: F401  (fixture)
 

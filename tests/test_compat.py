@@ -7,7 +7,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from core.compat import (
+from onnxpack.core.compat import (
     ORT_RELEASES,
     check_target,
     lower_ir_possible,
@@ -15,7 +15,7 @@ from core.compat import (
     oldest_ort,
     parse_version,
 )
-from core.errors import InputError
+from onnxpack.core.errors import InputError
 from tests.factory import add_model
 
 # ort-compat.md, official table: ORT -> (ai.onnx opset, ai.onnx.ml opset, IR)

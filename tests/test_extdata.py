@@ -11,11 +11,11 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from core.errors import ExternalDataError, InputError, ModelFormatError
-from core.extdata import ExternalDataReader, resolve_external_data, sha1_file
-from core.modelfile import FileKind, load_structure, locate_model, sniff
-from core.progress import CancelToken
-from core.tensors import expected_nbytes, iter_graphs, iter_tensors, uses_external_data
+from onnxpack.core.errors import ExternalDataError, InputError, ModelFormatError
+from onnxpack.core.extdata import ExternalDataReader, resolve_external_data, sha1_file
+from onnxpack.core.modelfile import FileKind, load_structure, locate_model, sniff
+from onnxpack.core.progress import CancelToken
+from onnxpack.core.tensors import expected_nbytes, iter_graphs, iter_tensors, uses_external_data
 from tests.factory import add_model, save_with_external, snapshot
 
 
@@ -96,7 +96,7 @@ def test_checksum_verification_is_cancellable(tmp_path: Path) -> None:
     m = _one_tensor_model(tmp_path, data, checksum=hashlib.sha1(data).hexdigest())
     token = CancelToken()
     token.cancel()
-    from core.errors import Cancelled
+    from onnxpack.core.errors import Cancelled
 
     with pytest.raises(Cancelled):
         resolve_external_data(m, tmp_path, cancel=token)
@@ -463,7 +463,7 @@ def test_load_structure_unreadable_file(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr("onnx.load", denied)  # load_structure imports onnx when it parses
     with pytest.raises(InputError, match=r"Cannot read model file .*Permission denied"):
         load_structure(p)
-    monkeypatch.setattr("core.modelfile.sniff", denied)
+    monkeypatch.setattr("onnxpack.core.modelfile.sniff", denied)
     with pytest.raises(InputError, match="Permission denied"):
         load_structure(p)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
-from core.verify import verify_bundle
+from onnxpack.core.verify import verify_bundle
 from tests import factory
 from tests.gui_helpers import close_dialogs, make_window, wait_state
 
@@ -72,7 +72,7 @@ def test_full_bundle_through_the_gui_verifies(qtbot, tmp_path, sample_model):
 
 def test_cancel_mid_run_leaves_nothing_and_resets(qtbot, tmp_path, sample_model, monkeypatch):
     """Cancel while the pipeline is inside a stage: the engine stops, the output folder is gone/empty."""
-    from gui import engine
+    from onnxpack.gui import engine
 
     reached = threading.Event()
     real = engine.bundle_job

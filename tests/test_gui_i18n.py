@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from gui import i18n
+from onnxpack.gui import i18n
 from tests.gui_helpers import close_dialogs, make_window, wait_state
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,10 +13,10 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QImageReader
 
-from core.errors import InputError
-from core.progress import ProgressEvent, report
-from gui.formatting import EtaEstimator, format_duration, format_shape
-from gui.worker import Job, JobQueue
+from onnxpack.core.errors import InputError
+from onnxpack.core.progress import ProgressEvent, report
+from onnxpack.gui.formatting import EtaEstimator, format_duration, format_shape
+from onnxpack.gui.worker import Job, JobQueue
 from tests.gui_helpers import make_window
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +115,7 @@ def test_event_loop_keeps_turning_during_long_job(qtbot):
 def test_event_loop_keeps_turning_during_real_merge(qtbot, tmp_path):
     """The window stays responsive while core.merge merges a 96 MiB external-data model on a worker."""
     from benchmarks.common import make_external_model
-    from core.merge import merge_model
+    from onnxpack.core.merge import merge_model
 
     model = make_external_model(tmp_path / "big", 96 * 2**20, tensor_bytes=16 * 2**20)
     w = make_window(qtbot, tmp_path)
@@ -144,7 +144,7 @@ def test_event_loop_keeps_turning_during_real_merge(qtbot, tmp_path):
 
 
 def test_crash_hook_logs_and_shows_dialog(qtbot, tmp_path, monkeypatch):
-    from gui.crash import install_excepthook, log_dir
+    from onnxpack.gui.crash import install_excepthook, log_dir
 
     shown = []
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
@@ -206,7 +206,7 @@ def test_icons_are_reproducible(tmp_path):
 
 
 def test_create_app_names_the_application(qapp):
-    from gui.app import _paths_from, create_app
+    from onnxpack.gui.app import _paths_from, create_app
 
     assert create_app(["onnxpack-gui"]) is qapp  # reuses the running application
     assert qapp.organizationName() == "onnxpack" and qapp.applicationName() == "onnxpack"
@@ -215,12 +215,12 @@ def test_create_app_names_the_application(qapp):
 
 
 def test_screenshot_script_produces_every_state(tmp_path):
-    """gui/screenshots.py (the README pictures) runs end to end with the real engine."""
+    """docs/make_screenshots.py (the README pictures) runs end to end with the real engine."""
     import os
     import subprocess
 
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    r = subprocess.run([sys.executable, "-m", "gui.screenshots", str(tmp_path)], cwd=ROOT, env=env,
+    r = subprocess.run([sys.executable, str(ROOT / "docs" / "make_screenshots.py"), str(tmp_path)], cwd=ROOT, env=env,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     names = {p.name for p in tmp_path.glob("*.png")}

@@ -9,7 +9,7 @@ from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from gui.crash import log_dir
+from onnxpack.gui.crash import log_dir
 from tests import factory
 from tests.gui_helpers import close_dialogs, make_window, wait_state
 
@@ -49,7 +49,7 @@ def test_drop_of_sample_shows_its_facts(qtbot, tmp_path, sample_model):
     w = make_window(qtbot, tmp_path)
     _drop(w, [sample_model])
     assert w.stack.currentWidget() is w.splitter
-    (item,) = w.queue.items
+    (item,) = w.queue.entries
     wait_state(qtbot, item, ("ready", "invalid", "failed"))
     assert item.state == "ready", item.error
     panel = w.model_panel
@@ -96,7 +96,7 @@ def test_model_folder_and_command_line_paths(qtbot, tmp_path, ext_model):
     assert w.model_panel.title.text() == ext_model.name
     # dropping the same path again refreshes the row instead of adding one
     w.open_paths([ext_model.parent])
-    assert len(w.queue.items) == 1
+    assert len(w.queue.entries) == 1
     wait_state(qtbot, items[0], ("ready", "invalid", "failed"))
 
 
@@ -118,7 +118,7 @@ def test_hostile_model_shows_error_dialog_with_hint(qtbot, tmp_path, content, ex
     assert expect.lower() in box.text().lower()
     assert box.informativeText().startswith("How to fix: ") and len(box.informativeText()) > 15
     assert "Error code:" in box.detailedText()
-    (item,) = w.queue.items
+    (item,) = w.queue.entries
     assert item.state in ("failed", "verify_failed")
     if item.state == "failed":
         assert w.queue.item(0, 2).text() == "Failed" and not w.queue.item(0, 2).icon().isNull()
@@ -138,7 +138,7 @@ def test_several_errors_open_one_dialog_at_a_time(qtbot, tmp_path):
         paths.append(p)
     w = make_window(qtbot, tmp_path)
     w.open_paths(paths)
-    qtbot.waitUntil(lambda: all(i.state == "failed" for i in w.queue.items), timeout=60_000)
+    qtbot.waitUntil(lambda: all(i.state == "failed" for i in w.queue.entries), timeout=60_000)
     seen = []
     for _ in range(3):
         qtbot.waitUntil(lambda: w.last_error is not None and w.last_error.isVisible(), timeout=5000)
@@ -175,8 +175,8 @@ def test_settings_persist(qtbot, tmp_path, sample_model):
     w.set_language("en")
     w.resize(760, 520)
     w.close()
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
+    from onnxpack.gui.main_window import MainWindow
+    from onnxpack.gui.settings import AppSettings
 
     settings = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     assert settings.output_dir == str(out)
@@ -220,7 +220,7 @@ def test_remove_and_clear_rows(qtbot, tmp_path, sample_model):
     wait_state(qtbot, items[0], ("ready",))
     w.queue.select(items[0])
     w.act_remove.trigger()
-    assert w.queue.items == [] and w.stack.currentWidget() is w.drop_page
+    assert w.queue.entries == [] and w.stack.currentWidget() is w.drop_page
 
 
 def test_open_log_folder_uses_app_data(qtbot, tmp_path):

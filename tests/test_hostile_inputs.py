@@ -14,7 +14,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from core.cli import Environment, main
+from onnxpack.cli import Environment, main
 from tests.factory import add_model, save_with_external, snapshot
 
 

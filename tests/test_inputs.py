@@ -10,8 +10,8 @@ import onnx
 import pytest
 from onnx import TensorProto, numpy_helper
 
-from core.errors import InputError
-from core.inputs import (
+from onnxpack.core.errors import InputError
+from onnxpack.core.inputs import (
     InputMeta,
     InputSpec,
     anonymous_dim_key,

@@ -1,4 +1,4 @@
-"""core.merge: the oracle (merged == original with its external data loaded, byte for byte), sizes, safety."""
+"""onnxpack.core.merge: the oracle (merged == original with its external data loaded, byte for byte), sizes, safety."""
 
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-import core.merge as merge_mod
-from core import mergesize
-from core.errors import Cancelled, ExternalDataError, InputError, ModelFormatError, OutputError
-from core.extdata import ExternalDataReader, resolve_external_data
-from core.merge import MergePlan, merge_model, plan_merge
-from core.modelfile import PROTOBUF_LIMIT
-from core.progress import CancelToken, ProgressEvent
-from core.tensors import expected_nbytes, iter_tensors, uses_external_data
+import onnxpack.core.merge as merge_mod
+from onnxpack.core import mergesize
+from onnxpack.core.errors import Cancelled, ExternalDataError, InputError, ModelFormatError, OutputError
+from onnxpack.core.extdata import ExternalDataReader, resolve_external_data
+from onnxpack.core.merge import MergePlan, merge_model, plan_merge
+from onnxpack.core.modelfile import PROTOBUF_LIMIT
+from onnxpack.core.progress import CancelToken, ProgressEvent
+from onnxpack.core.tensors import expected_nbytes, iter_tensors, uses_external_data
 from tests import factory
 
 # --------------------------------------------------------------------------- helpers
@@ -427,7 +427,7 @@ def test_free_space_checked_before_writing(tmp_path: Path, monkeypatch: pytest.M
     class Usage:
         free = 100
 
-    monkeypatch.setattr("core.atomic.shutil.disk_usage", lambda _p: Usage())
+    monkeypatch.setattr("onnxpack.core.atomic.shutil.disk_usage", lambda _p: Usage())
     with pytest.raises(OutputError) as e:
         merge_model(p, out / "o.onnx")
     assert e.value.code == "OUTPUT_NO_SPACE"

@@ -21,10 +21,40 @@ def test_readme_opens_with_run_and_test_commands() -> None:
     assert "pip install" in test and "pytest" in test
 
 
+INSTALL_END = "editable_mode=strict && "
+
+
 def test_ci_runs_the_readme_test_command() -> None:
+    """.ci/run installs from the lock exactly as the README says, then runs the README's checks verbatim."""
     test = _commands()[1]
-    # The part after the install step is what CI runs, verbatim, after installing into a fresh venv.
-    check_part = test.split('pip install -e ".[dev]" && ', 1)[1].strip()
+    install, checks = test.split(INSTALL_END, 1)
+    install_part = install.split("&& . .venv/bin/activate && ", 1)[1] + INSTALL_END.removesuffix(" && ")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert check_part in ci
-    assert 'pip install --quiet -e ".[dev]"' in ci
+    assert checks.strip() in ci
+    assert install_part.replace("pip install ", "pip install --quiet ") in ci
+
+
+def test_every_install_uses_the_lock() -> None:
+    """Nothing installs unpinned dependencies: the README, CI and the Windows workflow install from requirements/."""
+    run, test = _commands()[:2]
+    workflow = (ROOT / ".github" / "workflows" / "windows.yml").read_text(encoding="utf-8")
+    for text in (run, test, (ROOT / ".ci" / "run").read_text(encoding="utf-8"), workflow):
+        assert "--require-hashes -r requirements/" in text
+        assert not re.search(r"pip install[^\n]*(-e|install) \.?\[dev\]", text)
+        assert "--no-deps" in text
+
+
+def test_the_locks_pin_every_package_with_hashes() -> None:
+    for name in ("app.txt", "dev.txt"):
+        text = (ROOT / "requirements" / name).read_text(encoding="utf-8")
+        pins = re.findall(r"^([A-Za-z0-9_.-]+)==\S+", text, flags=re.M)
+        assert pins, name
+        blocks = re.split(r"^(?=[A-Za-z0-9_.-]+==)", text, flags=re.M)[1:]
+        assert all("--hash=sha256:" in b for b in blocks), name
+        lowered = {p.lower() for p in pins}
+        assert {"onnx", "onnxruntime", "numpy", "pyside6-essentials", "setuptools"} <= lowered, name
+    dev = (ROOT / "requirements" / "dev.txt").read_text(encoding="utf-8")
+    app = (ROOT / "requirements" / "app.txt").read_text(encoding="utf-8")
+    app_pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)", app, flags=re.M))
+    dev_pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)", dev, flags=re.M))
+    assert {k: dev_pins.get(k) for k in app_pins} == app_pins  # the app runs on exactly what CI tested

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from core.errors import InputError
-from core.release import (
+from onnxpack.core.errors import InputError
+from onnxpack.core.release import (
     SemVer,
     check_new_version,
     decode_model_version,

@@ -16,11 +16,11 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-import core.smoke as smoke_mod
-from core.errors import Cancelled, ExternalDataError, RuntimeFailure
-from core.progress import CancelToken
-from core.smoke import SmokeOptions, compare_models, safe_output_filename, save_outputs, smoke_test
-from core.smoke_child import compare_values, digest
+import onnxpack.core.smoke as smoke_mod
+from onnxpack.core.errors import Cancelled, ExternalDataError, RuntimeFailure
+from onnxpack.core.progress import CancelToken
+from onnxpack.core.smoke import SmokeOptions, compare_models, safe_output_filename, save_outputs, smoke_test
+from onnxpack.core.smoke_child import compare_values, digest
 from tests import factory
 
 V = helper.make_tensor_value_info
@@ -205,7 +205,7 @@ def test_external_data_is_fed_from_validated_bytes_and_merge_is_bitwise_equal(tm
     c = compare_models(ext, single, options=SmokeOptions(runs=1))
     assert c.ok and c.bitwise_equal, c.findings
     assert "in-memory initializer" in c.original.load
-    from core.merge import merge_model
+    from onnxpack.core.merge import merge_model
 
     merged = tmp_path / "merged" / "model.onnx"
     merged.parent.mkdir()
@@ -423,8 +423,8 @@ def test_waiting_child_exits_when_its_parent_dies(tmp_path: Path) -> None:
         pytest.skip("needs /proc to watch the orphaned child")  # pragma: no cover - Linux CI has /proc
     code = (
         "import os, sys\n"
-        "from core.smoke import start_child\n"
-        "from core.smoke_child import child_main\n"
+        "from onnxpack.core.smoke import start_child\n"
+        "from onnxpack.core.smoke_child import child_main\n"
         "if __name__ == '__main__':\n"
         "    c = start_child(child_main)\n"
         "    print(c.proc.pid, flush=True)\n"
@@ -443,7 +443,7 @@ def test_waiting_child_exits_when_its_parent_dies(tmp_path: Path) -> None:
 
 
 def test_discard_is_idempotent_and_a_mismatched_child_is_replaced() -> None:
-    from core.smoke_child import child_main
+    from onnxpack.core.smoke_child import child_main
 
     child = smoke_mod.start_child(child_main)
     assert child is not None

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from core.bundle import BundleOptions, build_bundle
-from core.errors import InputError
-from core.verify import read_bundle_manifest, verify_bundle
-from core.zipcheck import Member, iter_member, scan_archive
-from core.zipwriter import DeterministicZip
+from onnxpack.core.bundle import BundleOptions, build_bundle
+from onnxpack.core.errors import InputError
+from onnxpack.core.verify import read_bundle_manifest, verify_bundle
+from onnxpack.core.zipcheck import Member, iter_member, scan_archive
+from onnxpack.core.zipwriter import DeterministicZip
 from tests import factory
 
 
@@ -312,7 +312,7 @@ def test_builtin_validator_agrees_with_jsonschema(bundle: Path) -> None:
 
     import jsonschema
 
-    from core.manifest import load_schema, schema_errors
+    from onnxpack.core.manifest import load_schema, schema_errors
 
     good = json.loads(_members(bundle)["manifest.json"])
     edits: list[Callable[[dict[str, Any]], Any]] = [

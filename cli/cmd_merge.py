@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..merge import DEFAULT_ALIGN, LAYOUTS, merge_model
+from onnxpack.core.merge import DEFAULT_ALIGN, LAYOUTS, merge_model
+
 from .env import Environment, ExitStatus
 from .output import add_json_flag, emit_json, format_bytes, progress_bar
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..bundle import BundleOptions, BundleResult, build_bundle
-from ..findings import Severity
-from ..verify import VerifyReport, verify_bundle
-from ..zipwriter import source_date_epoch
+from onnxpack.core.bundle import BundleOptions, BundleResult, build_bundle
+from onnxpack.core.findings import Severity
+from onnxpack.core.verify import VerifyReport, verify_bundle
+from onnxpack.core.zipwriter import source_date_epoch
+
 from .cmd_smoke import add_smoke_input_flags
 from .env import Environment, ExitStatus
 from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_bar
@@ -71,7 +72,7 @@ def register(subparsers: Any) -> None:
 
 def options_from_args(args: Any, env: Environment) -> BundleOptions:
     """BundleOptions for parsed ``bundle`` arguments (smoke options only when the smoke run is on)."""
-    from ..smoke import SmokeOptions
+    from onnxpack.core.smoke import SmokeOptions
 
     smoke = None
     if not args.no_smoke:

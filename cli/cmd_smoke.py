@@ -6,19 +6,20 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import strictjson
-from ..errors import InputError
-from ..findings import Finding
-from ..ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
+from onnxpack.core import strictjson
+from onnxpack.core.errors import InputError
+from onnxpack.core.findings import Finding
+from onnxpack.core.ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
+
 from .env import Environment, ExitStatus
 from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table
 
 if TYPE_CHECKING:
-    from ..smoke import CompareResult, SmokeOptions, SmokeResult
+    from onnxpack.core.smoke import CompareResult, SmokeOptions, SmokeResult
 
 # The engine (onnx, numpy, the smoke machinery) is imported inside the handlers: `onnxpack smoke` first
 # starts its child process, which imports ONNX Runtime while this process imports the engine.
-_CHILD_MAIN = "core.smoke_child:child_main"
+_CHILD_MAIN = "onnxpack.core.smoke_child:child_main"
 
 __all__ = ["add_smoke_input_flags", "register"]
 
@@ -86,7 +87,7 @@ def register(subparsers: Any) -> None:
 
 
 def _options(args: argparse.Namespace, **extra: Any) -> SmokeOptions:
-    from ..smoke import SmokeOptions
+    from onnxpack.core.smoke import SmokeOptions
 
     if args.recipe:
         path = Path(args.recipe)
@@ -180,7 +181,7 @@ def _findings(env: Environment, findings: list[Finding]) -> None:
 
 
 def _smoke(args: argparse.Namespace, env: Environment) -> int:
-    from ..childproc import ChildProcess
+    from onnxpack.core.childproc import ChildProcess
 
     child = ChildProcess(_CHILD_MAIN)
     try:
@@ -190,7 +191,7 @@ def _smoke(args: argparse.Namespace, env: Environment) -> int:
 
 
 def _smoke_with(child: Any, args: argparse.Namespace, env: Environment) -> int:
-    from ..smoke import compare_models, smoke_test
+    from onnxpack.core.smoke import compare_models, smoke_test
 
     opts = _options(args, runs=args.runs, search=not args.no_search, atol=args.atol, rtol=args.rtol)
     if args.compare:
@@ -212,7 +213,7 @@ def _smoke_with(child: Any, args: argparse.Namespace, env: Environment) -> int:
 
 
 def _ort(args: argparse.Namespace, env: Environment) -> int:
-    from ..ortformat import convert_to_ort
+    from onnxpack.core.ortformat import convert_to_ort
 
     opts = _options(args)
     res = convert_to_ort(args.model, args.output, args.data_dir, optimization_style=args.optimization_style,

@@ -1,8 +1,11 @@
 """Take the README screenshots of the main window's states with the real engine (docs/screenshots/*.png).
 
 Usage (a display is needed for realistic fonts; Xvfb works):
-    xvfb-run -a -s "-screen 0 1280x900x24" python -m gui.screenshots [OUT_DIR]
-or with Qt's offscreen platform: QT_QPA_PLATFORM=offscreen python -m gui.screenshots
+    xvfb-run -a -s "-screen 0 1280x900x24" python docs/make_screenshots.py [OUT_DIR]
+or with Qt's offscreen platform: QT_QPA_PLATFORM=offscreen python docs/make_screenshots.py
+
+A development tool (it builds a synthetic model with benchmarks/common.py), so it lives beside the pictures and
+is not part of the shipped ``onnxpack.gui`` package.
 
 States: empty, inspected (English and Japanese), running (a 256 MiB synthetic model mid-merge, then
 cancelled), done (the sample bundled, with the smoke proof), error (a truncated model dropped).
@@ -19,9 +22,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # benchmarks/ (a folder of the repository, never installed)
+
+from benchmarks.common import make_external_model  # noqa: E402
+
 __all__ = ["main", "take_screenshots"]
 
-ROOT = Path(__file__).resolve().parent.parent
 SIZE = (1180, 760)
 
 
@@ -61,12 +68,11 @@ def take_screenshots(out_dir: Path) -> list[Path]:
     from PySide6.QtCore import QSettings, QStandardPaths
     from PySide6.QtWidgets import QApplication
 
-    from core.resources import SAMPLE_MODEL, resource_path
-
-    from . import engine, i18n
-    from .app import create_app
-    from .main_window import MainWindow
-    from .settings import AppSettings
+    from onnxpack.core.resources import SAMPLE_MODEL, resource_path
+    from onnxpack.gui import engine, i18n
+    from onnxpack.gui.app import create_app
+    from onnxpack.gui.main_window import MainWindow
+    from onnxpack.gui.settings import AppSettings
 
     QStandardPaths.setTestModeEnabled(True)  # never touch the user's settings or logs
     app = create_app([sys.argv[0]])
@@ -111,9 +117,6 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         shots.append(_save(w, out_dir / "done.png"))
 
         # 4. running: a larger synthetic model, grabbed mid-merge (a slowed progress shows time left)
-        sys.path.insert(0, str(ROOT))
-        from benchmarks.common import make_external_model
-
         big = make_external_model(work / "big", 256 * 2**20, tensor_bytes=16 * 2**20, name="encoder")
         real = engine.bundle_job
 
@@ -156,8 +159,10 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         bad.write_bytes((resource_path(*SAMPLE_MODEL)).read_bytes()[:700])
         (bad_item,) = w.open_paths([bad])
         _wait(app, lambda: bad_item.state == "failed" and w.last_error is not None)
-        shots.append(_save(w, out_dir / "error.png", w.last_error))
-        w.last_error.done(0)
+        error_box = w.last_error
+        assert error_box is not None
+        shots.append(_save(w, out_dir / "error.png", error_box))
+        error_box.done(0)
         w.close()
         QApplication.processEvents()
     finally:

@@ -7,9 +7,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import OnnxpackError
-from ..findings import Finding, Severity
-from ..progress import ProgressCallback, ProgressEvent
+from onnxpack.core.errors import OnnxpackError
+from onnxpack.core.findings import Finding, Severity
+from onnxpack.core.progress import ProgressCallback, ProgressEvent
+from onnxpack.core.units import format_bytes
+
 from .env import Environment
 
 __all__ = [
@@ -39,17 +41,6 @@ def emit_error(env: Environment, err: OnnxpackError, as_json: bool) -> None:
     env.stderr.write(f"error: {err.message}\n")
     if err.hint:
         env.stderr.write(f"hint: {err.hint}\n")
-
-
-def format_bytes(n: int | None) -> str:
-    if n is None:
-        return "-"
-    value = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if value < 1024 or unit == "TiB":
-            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{n} B"
 
 
 def print_table(env: Environment, headers: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "  ") -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..findings import Finding
-from ..inspect import Inspection, inspect_model
-from ..modelfile import PROTOBUF_LIMIT
-from ..validate import Validation, validate_model
+from onnxpack.core.findings import Finding
+from onnxpack.core.inspect import Inspection, inspect_model
+from onnxpack.core.modelfile import PROTOBUF_LIMIT
+from onnxpack.core.validate import Validation, validate_model
+
 from .env import Environment, ExitStatus
 from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_bar
 
@@ -201,7 +202,7 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
 
 
 def _print_summary(env: Environment, val: Validation) -> None:
-    from ..findings import Severity
+    from onnxpack.core.findings import Severity
 
     e, w, i = (val.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
     verdict = "OK" if val.ok else "FAILED"

@@ -8,8 +8,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
-from ..errors import OnnxpackError
+from onnxpack.core import __version__
+from onnxpack.core.errors import OnnxpackError
+
 from .env import Environment, ExitStatus
 from .output import emit_error
 

@@ -1,5 +1,0 @@
-"""``python -m core`` runs the onnxpack command line."""
-
-from .cli import run
-
-run()

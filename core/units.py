@@ -1,0 +1,17 @@
+"""Human-readable byte sizes, shared by the engine's messages, the command line and the GUI."""
+
+from __future__ import annotations
+
+__all__ = ["format_bytes"]
+
+
+def format_bytes(n: int | None) -> str:
+    """``1536`` -> ``"1.5 KiB"``; ``None`` (unknown) -> ``"-"``."""
+    if n is None:
+        return "-"
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
+            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{n} B"
