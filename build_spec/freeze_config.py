@@ -16,24 +16,27 @@ __all__ = [
     "FORBIDDEN_FILE_PATTERNS",
     "GUI_NAME",
     "KEPT_QT_TRANSLATIONS",
-    "SIZE_BUDGET_MB",
+    "SIZE_BUDGET_MIB",
     "SIZE_TARGET_MB",
     "STARTUP_BUDGET_S",
     "exe_name",
     "is_forbidden",
     "keep_entry",
+    "size_budget_mib",
 ]
 
 APP_NAME = "onnxpack"  # the onedir folder: dist/onnxpack/
 GUI_NAME = "onnxpack-gui"  # windowed (console=False)
 CLI_NAME = "onnxpack"  # console
 
-# Size of the whole onedir folder, MiB. The issue's target is 150; on Linux x86_64 this stack's floor is
-# higher (onnxruntime 31 + OpenBLAS/gfortran 28 + numpy 13 + Qt 28 + PySide6 15 + ICU 13 + onnx 9 + Python 13
-# + two executables 9 + system libraries ~10 = ~167 MiB; see the README). CI enforces SIZE_BUDGET_MB as a
-# regression guard and reports the distance to the target.
+# Size of the whole onedir folder. The issue's target is 150 MB. CI checks a budget per platform, in MiB, measured
+# on the versions pinned in requirements/dev.txt (ci_check.py fails when the frozen versions differ from the
+# lock), so a change in size comes from a change we made. Linux x86_64 with onnxruntime 1.32.0, PySide6 6.12.0,
+# numpy 2.1.3, onnx 1.23.2: 170.4 MiB (onnxruntime 35, Qt + PySide6 41, numpy + OpenBLAS 35, ICU 11, onnx 7,
+# Python 11, two executables 9.4, libcrypto 4.5, other system libraries 7; see the README). Windows: 121 MB
+# measured under Wine by shared/reference/windows-under-wine.md (not yet with this lock).
 SIZE_TARGET_MB = 150.0
-SIZE_BUDGET_MB = 172.0
+SIZE_BUDGET_MIB = {"linux": 172.0, "win32": 125.0}
 STARTUP_BUDGET_S = 2.0  # process start -> main window shown
 
 # Python modules the app never imports. Listing Qt modules that PySide6-Essentials lacks (WebEngine,
@@ -126,3 +129,11 @@ def is_forbidden(rel_path: str) -> bool:
 
 def exe_name(base: str, platform: str = sys.platform) -> str:
     return f"{base}.exe" if platform.startswith("win") else base
+
+
+def size_budget_mib(platform: str = sys.platform) -> float:
+    """The size budget (MiB) of the onedir folder on ``platform``."""
+    for prefix, budget in SIZE_BUDGET_MIB.items():
+        if platform.startswith(prefix):
+            return budget
+    return max(SIZE_BUDGET_MIB.values())

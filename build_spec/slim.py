@@ -4,8 +4,9 @@ Two measured wins on Linux (Windows builds have neither problem: python.org's DL
 info and Qt on Windows uses the ICU of the OS):
 
 * ``strip_debug`` — the Python runtime (libpython + lib-dynload) of a source-built interpreter carries
-  DWARF debug info (libpython 23 MB → 6 MB), Qt's ICU libraries carry symbol tables. Only those are
-  touched, never a wheel's own libraries (auditwheel/patchelf-edited ELF files can break under ``strip``).
+  DWARF debug info (libpython 23 MB → 6 MB), Qt's ICU libraries carry symbol tables, and ml_dtypes' extension
+  (an onnx dependency) ships 23 MB of DWARF (25 MB → 1.9 MB). Libraries edited by auditwheel/patchelf are never
+  touched (``strip`` can break them).
 * ``trim_icu`` — PySide6's libicudata.so.73 holds all ICU data (31 MB: every locale's currency, unit,
   region and language names, transliterators, break iterators, ~200 legacy codepages). Qt Core calls
   only collation (ucol_*), case mapping (u_strTo*), time-zone names (ucal_*) and converters (ucnv_*).
@@ -132,26 +133,57 @@ def trim_icu(lib: Path, workdir: Path) -> Path | None:
     return out
 
 
-def _strippable(src: str) -> bool:
-    """The interpreter's own files, and Qt's ICU libraries (Qt's build, not edited by auditwheel/patchelf)."""
+def _strip_mode(src: str) -> str | None:
+    """How to strip one binary: ``"unneeded"``, ``"debug"`` or ``None`` (leave it alone).
+
+    * the interpreter's own files and Qt's ICU libraries (Qt's build, not edited by auditwheel/patchelf):
+      debug info and unneeded symbols;
+    * a wheel's library that carries DWARF debug info and was NOT edited by auditwheel/patchelf (no RPATH or
+      RUNPATH into a ``*.libs`` folder, not inside one): only the debug sections, which the loader never maps.
+      This is ml_dtypes' extension (onnx imports it): 25 MB with debug info, 1.9 MB without.
+    """
     path = Path(src).resolve()
     roots = {Path(p).resolve() for p in (sys.base_prefix, sys.base_exec_prefix)}
     if any(root in path.parents for root in roots) and "site-packages" not in path.parts:
+        return "unneeded"
+    if path.parent.parts[-3:] == ("PySide6", "Qt", "lib") and path.name.startswith("libicu"):
+        return "unneeded"
+    if "site-packages" in path.parts and _has_debug_info(path) and not _auditwheel_edited(path):
+        return "debug"
+    return None
+
+
+def _readelf(flag: str, path: Path) -> str:
+    if not shutil.which("readelf"):
+        return ""
+    return subprocess.run(["readelf", "-W", flag, str(path)], capture_output=True, text=True).stdout
+
+
+def _has_debug_info(path: Path) -> bool:
+    return " .debug_info " in _readelf("-S", path)
+
+
+def _auditwheel_edited(path: Path) -> bool:
+    """auditwheel grafts libraries into ``<pkg>.libs`` and points RPATH/RUNPATH at them with patchelf, which
+    moves sections in ways ``strip`` is known to mangle: such files are never touched."""
+    if any(part.endswith(".libs") for part in path.parts):
         return True
-    return path.parent.parts[-3:] == ("PySide6", "Qt", "lib") and path.name.startswith("libicu")
+    dynamic = _readelf("-d", path)
+    return bool(re.search(r"\((?:RPATH|RUNPATH)\)[^\n]*\.libs", dynamic))
 
 
 def strip_debug(entries: Iterable[tuple[str, str, str]], workdir: Path) -> list[tuple[str, str, str]]:
-    """TOC binaries with the interpreter's ELF files (and Qt's ICU) replaced by copies without debug info
-    and unneeded symbols (``strip --strip-unneeded`` keeps every symbol dynamic linking uses)."""
+    """TOC binaries with the strippable ELF files (see :func:`_strip_mode`) replaced by stripped copies
+    (``--strip-unneeded`` keeps every symbol dynamic linking uses; ``--strip-debug`` keeps every symbol)."""
     strip = shutil.which("strip")
     result = []
     for dest, src, typecode in entries:
-        if strip and sys.platform.startswith("linux") and _strippable(src):
+        mode = _strip_mode(src) if strip and sys.platform.startswith("linux") else None
+        if mode is not None:
             out = workdir / dest
             out.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, out)
-            _run([strip, "--strip-unneeded", str(out)])
+            _run([str(strip), f"--strip-{mode}", str(out)])
             if out.stat().st_size < Path(src).stat().st_size:
                 result.append((dest, str(out), typecode))
                 continue

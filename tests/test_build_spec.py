@@ -368,3 +368,38 @@ def test_process_start_time_is_before_now() -> None:
     started, clock = selftest.process_start_time()
     assert clock in ("proc", "GetProcessTimes", "module-import")
     assert 0 <= time.time() - started < 24 * 3600
+
+
+# --- the frozen build is measured on the locked versions -------------------------------------------------------
+def test_ci_check_reads_the_lock(tmp_path: Path) -> None:
+    lock = tmp_path / "dev.txt"
+    lock.write_text(
+        "numpy==2.1.3 ; sys_platform == 'win32' \\\n    --hash=sha256:aa\n"
+        "numpy==2.4.0 ; sys_platform != 'win32' \\\n    --hash=sha256:bb\n"
+        "PySide6_Essentials==6.12.0 \\\n    --hash=sha256:cc\n    # via onnxpack\n",
+        encoding="utf-8",
+    )
+    assert ci_check.locked_versions(lock) == {"numpy": {"2.1.3", "2.4.0"}, "pyside6-essentials": {"6.12.0"}}
+    real = ci_check.locked_versions()
+    for dist in ci_check.LOCKED_PACKAGES.values():
+        assert real[dist] == {importlib.metadata.version(dist)}  # the venv running the tests is the lock's
+
+
+def test_size_budget_per_platform() -> None:
+    assert cfg.size_budget_mib("linux") == cfg.SIZE_BUDGET_MIB["linux"]
+    assert cfg.size_budget_mib("win32") == cfg.SIZE_BUDGET_MIB["win32"]
+    assert cfg.size_budget_mib("darwin") == max(cfg.SIZE_BUDGET_MIB.values())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF files")
+def test_strip_only_touches_libraries_auditwheel_did_not_edit(tmp_path: Path) -> None:
+    assert slim._auditwheel_edited(tmp_path / "numpy.libs" / "libscipy_openblas.so")
+    import numpy
+
+    umath = next(Path(numpy.__file__).parent.glob("_core/_multiarray_umath*.so"))
+    assert slim._auditwheel_edited(umath)  # RPATH $ORIGIN/../../numpy.libs
+    assert slim._strip_mode(str(umath)) is None
+    import onnx
+
+    own = next(Path(onnx.__file__).parent.glob("onnx_cpp2py_export*.so"))
+    assert slim._strip_mode(str(own)) in (None, "debug")  # never --strip-unneeded on a wheel's file
