@@ -223,7 +223,7 @@ def _ort(args: argparse.Namespace, env: Environment) -> int:
         return ExitStatus.OK if res.ok else ExitStatus.FINDINGS
     w = env.stdout.write
     w(f"ORT format ({res.optimization_style}"
-      + (f", {res.target_platform}" if res.target_platform else "") + f") written to {res.out_dir}\n")
+      + (f", {res.target_platform}" if res.target_platform else "") + f") written to {args.output}\n")
     print_table(env, ["file", "size"], [[f["name"], format_bytes(f["size"])] for f in res.files])
     _print_compare(env, res.compare)
     _findings(env, res.findings)

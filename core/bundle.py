@@ -682,7 +682,7 @@ def json_copy(d: dict[str, Any]) -> dict[str, Any]:
 
 def _ort_variant(st: _State, merged: Path, name: str, work: Path, z: DeterministicZip) -> dict[str, Any]:
     """Convert the merged copy with onnxruntime's converter, check it against the .onnx, add it to the ZIP."""
-    from .ortformat import convert_to_ort
+    from .ortformat import ORT_NONDETERMINISM, convert_to_ort
     from .smoke import SmokeOptions
 
     options = st.opts.smoke if st.opts.smoke is not None else SmokeOptions()
@@ -708,6 +708,9 @@ def _ort_variant(st: _State, merged: Path, name: str, work: Path, z: Determinist
         "entry": entry,
         "config": config,
         "optimization_style": conv.optimization_style,
+        # The rest of the bundle repeats byte for byte; the .ort member (and so its digest here) cannot.
+        "byte_reproducible": False,
+        "nondeterminism": ORT_NONDETERMINISM,
         "atol": conv.compare.atol,
         "rtol": conv.compare.rtol,
         "outputs": [
@@ -882,7 +885,9 @@ def _readme(manifest: dict[str, Any]) -> str:
         lines += [
             "",
             f"{m['ort_entry']} is the same model in ONNX Runtime's ORT format (for minimal/mobile builds of",
-            "ONNX Runtime); load it the same way as the .onnx file.",
+            "ONNX Runtime); load it the same way as the .onnx file. Unlike the other files it is not",
+            "byte-for-byte reproducible: ONNX Runtime's converter orders some of its tables differently in",
+            "every run, so rebuilding this bundle gives the same model in different .ort bytes.",
         ]
     lines += [
         "",

@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_ATOL",
     "DEFAULT_RTOL",
     "OPTIMIZATION_STYLES",
+    "ORT_NONDETERMINISM",
     "TARGET_PLATFORMS",
     "OrtConversion",
     "convert_to_ort",
@@ -32,6 +33,21 @@ __all__ = [
 
 _STAGE = "ort"
 _CONVERTER = "onnxruntime.tools.convert_onnx_models_to_ort"
+# Read by the converter: another level changes both the optimizations and the output file names.
+_LEVEL_VAR = "ORT_CONVERT_ONNX_MODELS_TO_ORT_OPTIMIZATION_LEVEL"
+
+# Why the .ort bytes are not reproducible (recorded in bundle manifests). Measured with onnxruntime 1.32:
+# KernelTypeStrResolver::SaveToOrtFormat writes its tables in the iteration order of an Abseil hash map,
+# and Abseil seeds its hash with an address that address-space layout randomisation moves in every
+# process. The vectors themselves are sorted by key, so only where those tables sit in the buffer (and
+# the offsets pointing at them) changes: the same model, converted twice, gives the same content and the
+# same size but different bytes. With randomisation switched off the bytes repeat, and neither the folder
+# nor the file name of the conversion is embedded, so nothing we pass to the converter is the cause.
+ORT_NONDETERMINISM = (
+    "onnxruntime's converter writes part of the .ort FlatBuffer (the kernel type-string tables) in the "
+    "order of a hash map seeded per process by address-space layout randomisation: converting the same "
+    "model again gives the same content and size but different bytes"
+)
 
 
 @dataclass
@@ -110,6 +126,7 @@ def _converter_child(conn: Any, job: dict[str, Any]) -> None:
         from onnxruntime.tools import convert_onnx_models_to_ort as conv
 
         ort.set_default_logger_severity(3)
+        os.environ.pop(_LEVEL_VAR, None)
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
             conv.convert_onnx_models_to_ort(
                 Path(job["src"]),
@@ -126,7 +143,14 @@ def _converter_child(conn: Any, job: dict[str, Any]) -> None:
 
 def _run_converter(src_dir: Path, out_dir: Path, style: str, target: str | None, timeout: float,
                    cancel: CancelToken | None, progress: ProgressCallback | None) -> str:
-    """Run onnxruntime's converter on ``src_dir``; return its log, raise RuntimeFailure on failure."""
+    """Run onnxruntime's converter on ``src_dir``; return its log, raise RuntimeFailure on failure.
+
+    Both folders are handed over as absolute paths: the converter resolves them against its own working
+    folder, which is ``src_dir`` (so that ``python -m``, which puts the working folder first on
+    ``sys.path``, imports nothing from the user's current folder).
+    """
+    src_dir = Path(os.path.abspath(src_dir))
+    out_dir = Path(os.path.abspath(out_dir))
     if _frozen():
         job = {"src": str(src_dir), "out": str(out_dir), "style": style, "target": target}
         res = run_in_child(_converter_child, job, timeout=timeout, what="The ORT-format conversion", cancel=cancel,
@@ -137,7 +161,8 @@ def _run_converter(src_dir: Path, out_dir: Path, style: str, target: str | None,
         if target:
             argv += ["--target_platform", target]
         argv.append(str(src_dir))
-        env = dict(os.environ, PYTHONIOENCODING="utf-8")
+        env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUTF8="1")  # UTF-8 config, whatever the locale
+        env.pop(_LEVEL_VAR, None)
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=str(src_dir))
         deadline = time.monotonic() + timeout
         try:
@@ -168,6 +193,30 @@ def _run_converter(src_dir: Path, out_dir: Path, style: str, target: str | None,
             details=log[-4000:],
         )
     return log
+
+
+def _normalize_config(path: Path) -> None:
+    """Name the converted models by file name only in the config's header comment.
+
+    The converter lists the absolute paths of the .ort files it read the operators from: a temporary
+    folder of this conversion (and, for the Runtime style, a second temporary conversion), which would
+    make the file differ from run to run and leak local paths into a release. The operator lines below
+    the header are left exactly as written.
+    """
+    lines = path.read_bytes().decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    head = 0
+    while head < len(lines) and lines[head].startswith("#"):
+        head += 1
+    listed = [i for i in range(head) if lines[i].startswith("# - ")]
+    if not listed:
+        return
+    entries = []
+    for i in listed:
+        body = lines[i].rstrip("\r\n")
+        entries.append("# - " + Path(body[len("# - "):]).name + lines[i][len(body):])
+    for i, entry in zip(listed, sorted(entries), strict=True):
+        lines[i] = entry
+    path.write_bytes("".join(lines).encode("utf-8", "surrogateescape"))
 
 
 def _prepare_out_dir(out_dir: Path, protected: list[Path]) -> None:
@@ -209,6 +258,10 @@ def convert_to_ort(
     for the Runtime style) and ``required_operators.config``, all at once or not at all. The .ort is then
     smoke-run against the original on the same inputs; it passes within ``atol``/``rtol``
     (default 1e-5 / 1e-4) because the converter re-optimizes the graph.
+
+    ``out_dir`` may be relative: it is made absolute first, nothing depends on the current folder. The
+    config's header names the converted models by file name only (not the temporary folder), so it repeats
+    exactly; the .ort bytes do not (see :data:`ORT_NONDETERMINISM`).
     """
     if optimization_style not in OPTIMIZATION_STYLES:
         raise OnnxpackError(f"--optimization-style must be one of {', '.join(OPTIMIZATION_STYLES)}",
@@ -223,7 +276,7 @@ def convert_to_ort(
     if sniff(loc.model) is FileKind.ORT:
         raise OnnxpackError(f"{loc.model.name} is already an ORT-format model", "Give the .onnx model.",
                             code="MODEL_IS_ORT")
-    out = Path(out_dir)
+    out = Path(os.path.abspath(out_dir))
     _prepare_out_dir(out, [loc.model])
     stem = loc.model.stem or "model"
     report(progress, _STAGE, 0, 4, "validating and copying the model")
@@ -247,6 +300,7 @@ def convert_to_ort(
         config: Path | None = None
         if (conv / config_name).is_file():
             shutil.move(str(conv / config_name), str(tmp / config_name))
+            _normalize_config(tmp / config_name)
             config = out / config_name
         shutil.rmtree(src)
         shutil.rmtree(conv)

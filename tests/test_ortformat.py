@@ -46,6 +46,12 @@ def test_runtime_style_frozen_path_and_ort_smoke(tmp_path: Path, monkeypatch: py
     assert res.ok
     names = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert names == ["model.with_runtime_opt.ort", "required_operators.with_runtime_opt.config"]
+    # Both conversions the config was made from are named by file only (one was in a temporary folder).
+    config = (tmp_path / "out" / "required_operators.with_runtime_opt.config").read_text(encoding="utf-8")
+    assert [ln for ln in config.splitlines() if ln.startswith("#")] == [
+        "# Generated from model/s:", "# - model.ort", "# - model.with_runtime_opt.ort"
+    ]
+    assert str(tmp_path) not in config
     r = smoke_test(tmp_path / "out" / "model.with_runtime_opt.ort", options=SmokeOptions(runs=1))
     assert r.ok and r.load == "ort-format bytes" and r.outputs[0]["shape"] == [1, 64]
 
