@@ -684,7 +684,7 @@ class MainWindow(Retranslatable, QMainWindow):
         if folder is None:
             folder = Path(self.bundle_panel.out_dir.text().strip() or self.settings.output_dir)
         if folder.is_dir():
-            self.open_url(QUrl.fromLocalFile(str(folder)))
+            self._open_folder(folder, self.tr("Open output folder"))
         else:
             self.show_error(
                 InputError(self.tr("The output folder %1 does not exist yet.").replace("%1", str(folder)),
@@ -705,7 +705,17 @@ class MainWindow(Retranslatable, QMainWindow):
     def open_log_folder(self) -> None:
         folder = log_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        self.open_url(QUrl.fromLocalFile(str(folder)))
+        self._open_folder(folder, self.tr("Open log folder"))
+
+    def _open_folder(self, folder: Path, title: str) -> None:
+        """Ask the desktop to show ``folder``; say so when nothing on the system can (no silent failure)."""
+        if not self.open_url(QUrl.fromLocalFile(str(folder))):
+            self.show_error(
+                InputError(self.tr("No program on this system opens folders, so %1 was not opened.")
+                           .replace("%1", str(folder)),
+                           self.tr("Open it in your file manager; you can copy the path from this message.")),
+                title,
+            )
 
     def show_about(self) -> None:
         box = QMessageBox(self)

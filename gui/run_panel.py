@@ -343,13 +343,14 @@ class ResultPanel(Retranslatable, QWidget):
         )
         smoke = field(result, "smoke")
         outputs = field(smoke, "outputs", []) or []
+        # finite: True/False for floating-point outputs, None where it does not apply (integers, strings)
         self.outputs.set_rows(
             [
                 [
                     field(o, "name"),
                     field(o, "elem_type"),
                     format_shape(field(o, "shape")),
-                    self.tr("yes") if field(o, "finite", True) else self.tr("NO (NaN or Inf)"),
+                    self._finite_text(field(o, "finite")),
                     field(o, "sha256"),
                 ]
                 for o in outputs
@@ -372,6 +373,12 @@ class ResultPanel(Retranslatable, QWidget):
         )
         lines = [text] + [f"• {field(c, 'impact')}: {field(c, 'message')}" for c in field(diff, "changes", []) or []]
         return "\n".join(lines)
+
+    def _finite_text(self, finite: object) -> str:
+        """The 'finite' column: only floating-point outputs can hold NaN or Inf."""
+        if finite is None:
+            return self.tr("n/a (not floating point)")
+        return self.tr("yes") if finite else self.tr("NO (NaN or Inf)")
 
     def _show_proof(self, result: Any, smoke: Any) -> None:
         equal = field(result, "equal")

@@ -228,3 +228,33 @@ def test_open_log_folder_uses_app_data(qtbot, tmp_path):
     w.act_logs.trigger()
     (url,) = w.opened
     assert Path(url.toLocalFile()) == log_dir()
+
+
+def test_open_folder_failure_is_reported(qtbot, tmp_path):
+    """No launcher on the system (QDesktopServices.openUrl returns False): an error dialog, not silence."""
+    w = make_window(qtbot, tmp_path)
+    w.open_url = lambda _url: False
+    shown: list = []
+    w.error_shown.connect(shown.append)
+    w.act_logs.trigger()
+    assert shown, "no error dialog"
+    assert "was not opened" in shown[-1].text()
+
+
+def test_view_actions_switch_to_their_own_tab(qtbot, tmp_path):
+    """Ctrl+1..4 / View menu: each action shows its tab (triggered(checked) once arrived as the index)."""
+    w = make_window(qtbot, tmp_path)
+    for index in (3, 1, 2, 0):
+        w.act_tabs[index].trigger()
+        assert w.tabs.currentIndex() == index
+
+
+def test_result_finite_column_for_integer_outputs(qtbot):
+    """Integer outputs carry finite=None (not applicable): never shown as "NO (NaN or Inf)"."""
+    from onnxpack.gui.run_panel import ResultPanel
+
+    panel = ResultPanel()
+    qtbot.addWidget(panel)
+    assert panel._finite_text(True) == "yes"
+    assert panel._finite_text(False) == "NO (NaN or Inf)"
+    assert panel._finite_text(None) == "n/a (not floating point)"

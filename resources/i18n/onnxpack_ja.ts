@@ -513,6 +513,18 @@
         <translation>CLI コマンドをクリップボードにコピーしました。</translation>
     </message>
     <message>
+        <source>Open log folder</source>
+        <translation>ログフォルダーを開く</translation>
+    </message>
+    <message>
+        <source>No program on this system opens folders, so %1 was not opened.</source>
+        <translation>このシステムにはフォルダーを開くプログラムがないため、%1 を開けませんでした。</translation>
+    </message>
+    <message>
+        <source>Open it in your file manager; you can copy the path from this message.</source>
+        <translation>ファイルマネージャーで開いてください。パスはこのメッセージからコピーできます。</translation>
+    </message>
+    <message>
         <source>About onnxpack</source>
         <translation>onnxpack について</translation>
     </message>
@@ -951,6 +963,10 @@ Qt %1、Python %2</translation>
     <message>
         <source>Bundle created: %1 (%2)</source>
         <translation>バンドルを作成しました: %1（%2）</translation>
+    </message>
+    <message>
+        <source>n/a (not floating point)</source>
+        <translation>該当なし (浮動小数点ではない)</translation>
     </message>
     <message>
         <source>yes</source>
