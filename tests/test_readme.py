@@ -58,3 +58,15 @@ def test_the_locks_pin_every_package_with_hashes() -> None:
     app_pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)", app, flags=re.M))
     dev_pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)", dev, flags=re.M))
     assert {k: dev_pins.get(k) for k in app_pins} == app_pins  # the app runs on exactly what CI tested
+
+
+def test_security_document_names_real_modules_and_tests() -> None:
+    """docs/security.md says which module enforces each rule: every file it names exists, and the README links it."""
+    text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:core|tests|resources)/[\w./-]+\.(?:py|json))`", text))
+    assert len(named) >= 15
+    missing = sorted(p for p in named if not (ROOT / p).is_file())
+    assert missing == []
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(docs/security.md)" in readme
+    assert "shared/reference/security.md" not in readme
