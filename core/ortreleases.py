@@ -5,9 +5,21 @@ from __future__ import annotations
 __all__ = ["ORT_TO_ONNX", "RELEASE_VERSIONS"]
 
 # ORT release -> (ONNX release it integrated, derived?, overrides of (ir, ai.onnx, ai.onnx.ml) or None).
-# Rows 1.0–1.20 are ORT's official "ONNX Runtime compatibility" table; 1.21+ are derived (ort-compat.md).
+# Rows 1.0–1.20 are ORT's official "ONNX Runtime compatibility" table. Rows 1.21+ are not official ("derived"):
+# each was measured on the release's own CPU wheel from PyPI with requirements/probe_ort.py, which loads a tiny
+# model at every IR version / opset and records the highest accepted (the ONNX release named is the one whose
+# onnx.helper.VERSION_TABLE row gives exactly those limits). Measured 2026-11-23:
+#   1.21.1, 1.22.1         IR 10, opset 22, ml 5 -> onnx 1.17 (1.22 did NOT move to onnx 1.18, as ort-compat.md
+#                                                  guessed from ORT PR #24449)
+#   1.23.2                 IR 11, opset 23, ml 5 -> onnx 1.18 (ort-compat.md guessed 1.19)
+#   1.24.4                 IR 13, opset 25, ml 5 -> onnx 1.20 (ORT PR #26579)
+#   1.25.1 ... 1.31.1      IR 13, opset 26, ml 5 -> onnx 1.21 (ORT PR #27601; the ONNX 1.22 integration, ORT PR
+#                                                  #28754, reached no release before 1.32)
+#   1.32.0                 IR 14, opset 28, ml 5 -> onnx 1.23 (ORT PR #32359)
 # Overrides: the official table gives lower limits than the ONNX release's VERSION_TABLE row for
 #   1.11 (ai.onnx.ml 2, not 3), 1.15 (IR 8, not 9), 1.18–1.20 (ai.onnx.ml 4, not 5).
+# tests/test_compat.py probes the installed onnxruntime the same way and fails if its row is missing or wrong,
+# so upgrading the lock to a new ORT (requirements/lock) cannot ship a stale table.
 ORT_TO_ONNX: tuple[tuple[str, str, bool, dict[str, int]], ...] = (
     ("1.0", "1.6.0", False, {}),
     ("1.1", "1.6.0", False, {}),
@@ -31,10 +43,17 @@ ORT_TO_ONNX: tuple[tuple[str, str, bool, dict[str, int]], ...] = (
     ("1.19", "1.16.1", False, {"ml": 4}),
     ("1.20", "1.16.1", False, {"ml": 4}),
     ("1.21", "1.17.0", True, {}),
-    ("1.22", "1.18.0", True, {}),
-    ("1.23", "1.19.0", True, {}),
+    ("1.22", "1.17.0", True, {}),
+    ("1.23", "1.18.0", True, {}),
     ("1.24", "1.20.0", True, {}),
     ("1.25", "1.21.0", True, {}),
+    ("1.26", "1.21.0", True, {}),
+    ("1.27", "1.21.0", True, {}),
+    ("1.28", "1.21.0", True, {}),
+    ("1.29", "1.21.0", True, {}),
+    ("1.30", "1.21.0", True, {}),
+    ("1.31", "1.21.0", True, {}),
+    ("1.32", "1.23.0", True, {}),
 )
 
 #: Every known ORT release as "MAJOR.MINOR", newest first (the desktop app offers them as targets).

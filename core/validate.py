@@ -13,7 +13,7 @@ from onnx import ModelProto
 
 from . import __version__
 from .checker_child import CHECK_TIMEOUT, ChildOutcome, check_structure
-from .compat import CompatResult, TargetVerdict, check_target, parse_version
+from .compat import CompatResult, TargetVerdict, check_target, parse_version, released_limits
 from .findings import Finding, Severity
 from .inspect import Inspection, domain_name, inspect_model
 from .modelfile import PROTOBUF_LIMIT
@@ -193,12 +193,22 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                 "Convert the model with a current exporter or onnx.version_converter.",
             )
         )
-    if insp.ir_version is not None and insp.ir_version > onnx.IR_VERSION:
+    newest = released_limits()
+    unreleased = []
+    if insp.ir_version is not None and insp.ir_version > newest.ir:
+        unreleased.append(f"IR version {insp.ir_version} (newest: {newest.ir})")
+    for domain, version in sorted(insp.opsets.items()):
+        limit = newest.opset_limit(domain)
+        if limit is not None and version > limit:
+            unreleased.append(f"{domain_name(domain) or 'ai.onnx'} opset {version} (newest: {limit})")
+    if unreleased:
         out.append(
-            Finding.warning(
-                "IR_NEWER_THAN_ONNX",
-                f"{name} has IR version {insp.ir_version}, newer than this onnx package knows ({onnx.IR_VERSION})",
-                "Update onnxpack; the checks of this model may be incomplete.",
+            Finding.error(
+                "VERSION_UNRELEASED",
+                f"{name} declares {', '.join(unreleased)}, beyond every ONNX release onnxpack knows (onnx "
+                f"{newest.onnx}); no ONNX Runtime release loads it",
+                "Re-export the model with a released exporter and opset. If a newer ONNX has been released since, "
+                "update onnxpack.",
             )
         )
     for t in compat.too_old:
@@ -211,7 +221,9 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
         )
     if compat.oldest is not None:
         rel = compat.oldest
-        src = "derived from the ONNX release it integrated" if rel.derived else "ORT's official table"
+        src = "ORT's official table"
+        if rel.derived:
+            src = "limits measured on that release, not from ORT's official table"
         out.append(
             Finding.info(
                 "ORT_OLDEST",
@@ -220,7 +232,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                 "",
             )
         )
-    elif compat.newer_than_known:
+    elif compat.newer_than_known and not unreleased:
         out.append(
             Finding.warning(
                 "ORT_NEWER_THAN_KNOWN",

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from onnxpack.core import compat
 from onnxpack.core.compat import (
     ORT_RELEASES,
     check_target,
+    installed_ort_version,
     lower_ir_possible,
     min_ir_for_features,
     oldest_ort,
     parse_version,
+    released_limits,
 )
 from onnxpack.core.errors import InputError
+from onnxpack.core.ortreleases import ORT_TO_ONNX
 from tests.factory import add_model
+
+ROOT = Path(__file__).resolve().parent.parent
+ORT_TO_ONNX_VERSIONS = {row[0] for row in ORT_TO_ONNX}
 
 # ort-compat.md, official table: ORT -> (ai.onnx opset, ai.onnx.ml opset, IR)
 OFFICIAL = {
@@ -27,12 +39,16 @@ OFFICIAL = {
     "1.0": (11, 2, 6),
 }
 # ort-compat.md, derived rows: ORT -> (ai.onnx opset, IR)
-DERIVED = {"1.21": (22, 10), "1.22": (23, 11), "1.23": (24, 12), "1.24": (25, 13), "1.25": (26, 13)}
+# core/ortreleases.py, rows measured on each release's wheel: ORT -> (ai.onnx opset, IR)
+DERIVED = {"1.21": (22, 10), "1.22": (22, 10), "1.23": (23, 11), "1.24": (25, 13), "1.25": (26, 13),
+           "1.26": (26, 13), "1.27": (26, 13), "1.28": (26, 13), "1.29": (26, 13), "1.30": (26, 13),
+           "1.31": (26, 13), "1.32": (28, 14)}
 
 
 def test_table_matches_the_reference_document() -> None:
     rows = {r.version: r for r in ORT_RELEASES}
-    assert set(rows) == set(OFFICIAL) | set(DERIVED)
+    assert set(rows) >= set(OFFICIAL) | set(DERIVED)
+    assert set(rows) - set(OFFICIAL) - set(DERIVED) <= {installed_ort_version()}
     for v, (opset, ml, ir) in OFFICIAL.items():
         r = rows[v]
         assert (r.opset, r.ml_opset, r.ir, r.derived) == (opset, ml, ir, False), v
@@ -71,9 +87,44 @@ def test_oldest_ort(ir: int, opsets: dict[str, int], oldest: str) -> None:
 
 
 def test_newer_than_any_known_release() -> None:
-    r = oldest_ort(14, {"ai.onnx": 28})
+    newest = ORT_RELEASES[-1]
+    r = oldest_ort(newest.ir + 1, {"ai.onnx": newest.opset + 1})
     assert r.oldest is None and r.newer_than_known
-    assert r.blockers == ["IR version 14 > 13", "ai.onnx opset 28 > 26"]
+    assert r.blockers == [f"IR version {newest.ir + 1} > {newest.ir}",
+                          f"ai.onnx opset {newest.opset + 1} > {newest.opset}"]
+
+
+def test_the_installed_onnxruntime_is_a_row_with_its_measured_limits() -> None:
+    """The lock's onnxruntime must be in the table with the limits it really has (requirements/probe_ort.py)."""
+    installed = installed_ort_version()
+    assert installed is not None
+    probe = subprocess.run([sys.executable, str(ROOT / "requirements" / "probe_ort.py"), "--json"],
+                           capture_output=True, text=True, check=True, timeout=120)
+    measured = json.loads(probe.stdout)
+    row = next((r for r in ORT_RELEASES if r.version == installed), None)
+    assert row is not None, f"onnxruntime {installed} is missing from core/ortreleases.py: {measured}"
+    got = {"ir_version": row.ir, "ai_onnx_opset": row.opset, "ai_onnx_ml_opset": row.ml_opset}
+    assert got == {k: measured[k] for k in got}, f"row {installed} disagrees with the measurement {measured}"
+    assert row.version in ORT_TO_ONNX_VERSIONS  # a real table row, not the fallback for an unknown release
+
+
+def test_an_installed_release_newer_than_the_table_is_still_a_known_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    newest = ORT_RELEASES[-1]
+    future = f"{newest.key[0]}.{newest.key[1] + 7}"
+    monkeypatch.setattr(compat, "installed_ort_version", lambda: future)
+    rows = compat._build_releases()
+    assert rows[-1].version == future and rows[-1].derived
+    assert (rows[-1].ir, rows[-1].opset, rows[-1].ml_opset) == (newest.ir, newest.opset, newest.ml_opset)
+    assert rows[:-1] == ORT_RELEASES
+
+
+def test_released_limits_are_the_newest_onnx_release() -> None:
+    limits = released_limits()
+    rows = onnx.helper.VERSION_TABLE
+    assert limits.ir == max(r[1] for r in rows) and limits.opset == max(r[2] for r in rows)
+    assert limits.opset_limit("") == limits.opset_limit("ai.onnx") == limits.opset
+    assert limits.opset_limit("ai.onnx.ml") == limits.ml_opset
+    assert limits.opset_limit("com.microsoft") is None
 
 
 def test_opset_below_seven_is_not_supported() -> None:
@@ -107,17 +158,19 @@ def test_target_yes_no() -> None:
     no = check_target(r, "1.11", m)
     assert no.loads is False and "ai.onnx opset 17 > 16" in no.reason and no.fix_by_lowering_ir is None
     derived = check_target(r, "1.23", m)
-    assert derived.loads is True and "derived" in derived.reason
+    assert derived.loads is True and "not from ORT's official table" in derived.reason
     assert derived.to_dict()["derived"] is True
 
 
 def test_target_outside_the_table() -> None:
     m = add_model()
     r = oldest_ort(8, {"ai.onnx": 17}, m)
-    newer = check_target(r, "1.40", m)
+    newest = ORT_RELEASES[-1]
+    later = f"{newest.key[0]}.{newest.key[1] + 8}"
+    newer = check_target(r, later, m)
     assert newer.loads is True and "newer than onnxpack's table" in newer.reason
-    big = oldest_ort(14, {"ai.onnx": 28})
-    assert check_target(big, "1.40").loads is None
+    big = oldest_ort(newest.ir + 1, {"ai.onnx": newest.opset + 1})
+    assert check_target(big, later).loads is None
     assert check_target(r, "0.5").loads is False
     assert check_target(r, "2.0").loads is True
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 import time
@@ -12,7 +13,9 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from onnxpack.core import validate as validate_mod
 from onnxpack.core.checker_child import ChildOutcome, check_structure, run_in_child
+from onnxpack.core.compat import ORT_RELEASES, released_limits
 from onnxpack.core.errors import Cancelled, InputError
 from onnxpack.core.findings import Severity
 from onnxpack.core.progress import CancelToken, ProgressEvent
@@ -217,9 +220,10 @@ def test_target_ort_findings(tmp_path: Path) -> None:
     f = next(f for f in bad.findings if f.code == "ORT_TARGET_UNSUPPORTED")
     assert "lowering ir_version to 8 fixes it" in f.message and "--fix-ir" in f.hint
     assert bad.target is not None and bad.target.fix_by_lowering_ir == 8
-    unknown = validate_model(_save(add_model(opset=28, ir=14), tmp_path / "n.onnx"), target_ort="1.40")
-    assert "ORT_TARGET_UNKNOWN" in codes(unknown, Severity.WARNING)
-    assert "ORT_NEWER_THAN_KNOWN" in codes(unknown, Severity.WARNING)
+    newest = ORT_RELEASES[-1]
+    later = f"{newest.key[0]}.{newest.key[1] + 8}"
+    known = validate_model(_save(add_model(opset=newest.opset, ir=newest.ir), tmp_path / "n.onnx"), target_ort=later)
+    assert known.ok and "ORT_TARGET_OK" in codes(known) and "ORT_NEWER_THAN_KNOWN" not in codes(known)
     with pytest.raises(InputError):
         validate_model(path, target_ort="latest")
 
@@ -261,3 +265,35 @@ def test_ort_format_validation(tmp_path: Path) -> None:
     assert val.ok and val.compat is None
     assert set(codes(val)) == {"ORT_FORMAT", "ORT_TARGET_UNKNOWN"}
     assert val.checker["status"] == "not applicable"
+
+
+def test_versions_beyond_every_onnx_release_are_errors(tmp_path: Path) -> None:
+    """IR 99 / opset 99: no runtime loads it, so it is an error, not "OK with warnings"."""
+    limits = released_limits()
+    for ir, opset in ((99, 17), (10, 99), (limits.ir + 1, limits.opset + 1)):
+        path = _save(add_model(opset=opset, ir=ir), tmp_path / f"u{ir}_{opset}.onnx")
+        val = validate_model(path)
+        assert not val.ok
+        assert "VERSION_UNRELEASED" in codes(val, Severity.ERROR)
+        assert "ORT_NEWER_THAN_KNOWN" not in codes(val)
+        f = next(f for f in val.findings if f.code == "VERSION_UNRELEASED")
+        assert f"onnx {limits.onnx}" in f.message and f.hint
+        assert (f"IR version {ir}" in f.message) == (ir > limits.ir)
+        assert (f"ai.onnx opset {opset}" in f.message) == (opset > limits.opset)
+    ml = add_model(opset=17, ir=10)
+    ml.opset_import.append(helper.make_opsetid("ai.onnx.ml", limits.ml_opset + 1))
+    val = validate_model(_save(ml, tmp_path / "ml.onnx"))
+    assert "VERSION_UNRELEASED" in codes(val, Severity.ERROR)
+    message = next(f.message for f in val.findings if f.code == "VERSION_UNRELEASED")
+    assert f"ai.onnx.ml opset {limits.ml_opset + 1}" in message
+
+
+def test_released_opset_newer_than_every_known_runtime_is_a_warning(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ONNX release no ONNX Runtime integrated yet: a warning (a newer runtime may load it), not an error."""
+    limits = released_limits()
+    bumped = dataclasses.replace(limits, ir=limits.ir + 1, opset=limits.opset + 1)
+    monkeypatch.setattr(validate_mod, "released_limits", lambda: bumped)
+    newest = ORT_RELEASES[-1]
+    val = validate_model(_save(add_model(opset=newest.opset + 1, ir=newest.ir), tmp_path / "n.onnx"))
+    assert val.ok and "ORT_NEWER_THAN_KNOWN" in codes(val, Severity.WARNING)
