@@ -104,7 +104,10 @@ def test_the_installed_onnxruntime_is_a_row_with_its_measured_limits() -> None:
     row = next((r for r in ORT_RELEASES if r.version == installed), None)
     assert row is not None, f"onnxruntime {installed} is missing from core/ortreleases.py: {measured}"
     got = {"ir_version": row.ir, "ai_onnx_opset": row.opset, "ai_onnx_ml_opset": row.ml_opset}
-    assert got == {k: measured[k] for k in got}, f"row {installed} disagrees with the measurement {measured}"
+    if row.derived:  # our own measured row: exactly what the release loads
+        assert got == {k: measured[k] for k in got}, f"row {installed} disagrees with the measurement {measured}"
+    else:  # ORT's official table may be conservative (1.18-1.20 state ai.onnx.ml 4, yet load 5), never generous
+        assert all(got[k] <= measured[k] for k in got), f"official row {installed} claims more than {measured}"
     assert row.version in ORT_TO_ONNX_VERSIONS  # a real table row, not the fallback for an unknown release
 
 

@@ -17,7 +17,7 @@ from tests.gui_helpers import close_dialogs, make_window, wait_state
 def _drop(window, paths: list[Path]) -> QDropEvent:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    enter = QDragEnterEvent(QPointF(window.rect().center()), Qt.DropAction.CopyAction, mime,
+    enter = QDragEnterEvent(window.rect().center(), Qt.DropAction.CopyAction, mime,
                             Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(window, enter)
     assert enter.isAccepted()
@@ -39,7 +39,7 @@ def test_drag_of_non_file_is_refused(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path)
     mime = QMimeData()
     mime.setText("just text")
-    enter = QDragEnterEvent(QPointF(w.rect().center()), Qt.DropAction.CopyAction, mime,
+    enter = QDragEnterEvent(w.rect().center(), Qt.DropAction.CopyAction, mime,
                             Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(w, enter)
     assert not enter.isAccepted()
