@@ -10,7 +10,7 @@ import signal
 import tempfile
 import time
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,8 @@ class SmokeOptions:
     default_dim: int = DEFAULT_DIM
     input_digests: dict[str, str] = field(default_factory=dict)
     base_dir: Path | None = None
+    #: Inputs whose text is a literal value, never a file name (a bundle's recipe: see :meth:`from_recipe`).
+    literal: frozenset[str] = frozenset()
 
     def validate(self) -> None:
         """Raise InputError (exit 2) for values that cannot work."""
@@ -140,12 +142,16 @@ class SmokeOptions:
         }
 
     @classmethod
-    def from_recipe(cls, d: Mapping[str, Any], base_dir: Path | None = None) -> SmokeOptions:
+    def from_recipe(cls, d: Mapping[str, Any], base_dir: Path | None = None,
+                    members: Collection[str] | None = None) -> SmokeOptions:
         """Options that repeat a recorded run; relative input files are resolved against ``base_dir``.
 
         Every dimension the recorded run used is fixed, so no search is needed again; supplied files
-        must still have the recorded SHA-256.
+        must still have the recorded SHA-256. With ``members`` (a bundle's recipe, untrusted), an input
+        file must be one of those member names of ``base_dir`` and every other input is a literal value:
+        the recipe can never make onnxpack read a file outside the bundle (security rule 8).
         """
+        literal: set[str] = set()
         try:
             if d.get("schema") not in (RECIPE_SCHEMA, None):
                 raise ValueError(f"unknown recipe schema {d.get('schema')!r}")
@@ -154,14 +160,22 @@ class SmokeOptions:
             for name, e in (d.get("inputs") or {}).items():
                 src = e.get("source")
                 if src == "file":
+                    if members is not None and e["file"] not in members:
+                        raise InputError(
+                            f"The smoke recipe names input file {e['file']!r} for {name!r}, which is not a member "
+                            "of the bundle",
+                            "A bundle's recipe may only name files inside it: the bundle was not made by onnxpack "
+                            "or was altered. Do not trust it.",
+                            code="RECIPE_OUTSIDE_BUNDLE",
+                        )
                     inputs[name] = str(e["file"]) + (f":{e['member']}" if e.get("format") == "npz" and e.get("member")
                                                      else "")
                     digests[name] = str(e["sha256"])
-                elif src == "value":
-                    inputs[name] = str(e["value"])
-                elif src == "spec":
-                    inputs[name] = str(e["spec"])
-                    if e.get("sha256"):
+                elif src in ("value", "spec"):
+                    inputs[name] = str(e[src])
+                    if members is not None:
+                        literal.add(name)
+                    elif src == "spec" and e.get("sha256"):
                         digests[name] = str(e["sha256"])
             opts = cls(
                 dims={str(k): int(v) for k, v in (d.get("dims") or {}).items()},
@@ -175,6 +189,7 @@ class SmokeOptions:
                 default_dim=int(d.get("default_dim", DEFAULT_DIM)),
                 input_digests=digests,
                 base_dir=base_dir,
+                literal=frozenset(literal),
             )
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise InputError(f"The smoke recipe is not valid: {e}", "Use a recipe written by onnxpack.",
@@ -422,6 +437,9 @@ def _load_inputs(options: SmokeOptions) -> tuple[dict[str, np.ndarray[Any, Any]]
     values: dict[str, str] = {}
     loaded: list[LoadedInput] = []
     for name, text in options.inputs.items():
+        if name in options.literal:
+            values[name] = text
+            continue
         spec = InputSpec.parse(name, text, options.base_dir)
         if spec.file is None:
             assert spec.value is not None

@@ -327,7 +327,8 @@ def verify_bundle(
                     )
                 )
             else:
-                rep.smoke = _rerun_smoke(doc, tmp, rep.problems, progress, cancel)
+                extracted = {name for name, (fs, _m) in to_hash.items() if fs.role in _SMOKE_ROLES}
+                rep.smoke = _rerun_smoke(doc, tmp, extracted, rep.problems, progress, cancel)
         return rep
     finally:
         f.close()
@@ -335,9 +336,16 @@ def verify_bundle(
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _not_repeated(recorded: dict[str, Any]) -> dict[str, Any]:
+    """The smoke section of a report whose recorded run could not be repeated."""
+    return {"ran": False, "ok": False, "ort_version": None, "recorded_ort_version": recorded.get("ort_version"),
+            "comparison": "none", "outputs": []}
+
+
 def _rerun_smoke(
     doc: dict[str, Any],
     root: Path,
+    members: set[str],
     problems: list[Finding],
     progress: ProgressCallback | None,
     cancel: CancelToken | None,
@@ -367,9 +375,18 @@ def _rerun_smoke(
             "outputs": [],
             "run": result.to_dict(),
         }
-    options = SmokeOptions.from_recipe(recorded["recipe"], base_dir=root)
+    try:
+        options = SmokeOptions.from_recipe(recorded["recipe"], base_dir=root, members=members)
+    except InputError as e:  # an untrusted recipe: a problem of the bundle, not of the command line
+        problems.append(_problem(e.code, e.message, doc["model"]["entry"], e.hint or _HINT_TAMPER))
+        return _not_repeated(recorded)
     rerun_dir = root / ".rerun-outputs"
-    result = smoke_test(model, options=options, save_outputs_to=rerun_dir, progress=progress, cancel=cancel)
+    try:
+        result = smoke_test(model, options=options, save_outputs_to=rerun_dir, progress=progress, cancel=cancel)
+    except InputError as e:  # the recipe's inputs cannot be used: the bundle's fault, reported as such
+        problems.append(_problem("SMOKE_FAILED", f"The recorded smoke recipe cannot be repeated: {e.message}",
+                                 doc["model"]["entry"], _HINT_TAMPER))
+        return _not_repeated(recorded)
     same_ort = result.ort_version == recorded["ort_version"]
     out: dict[str, Any] = {
         "ran": True,

@@ -337,3 +337,38 @@ def test_builtin_validator_agrees_with_jsonschema(bundle: Path) -> None:
         doc = copy.deepcopy(good)
         edit(doc)
         assert validator.is_valid(doc) == (schema_errors(doc) == []), doc
+
+
+def test_smoke_recipe_can_only_name_members_of_the_bundle(smoke_bundle: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crafted recipe must never make verify --smoke read a file outside the bundle (issue 16 A)."""
+    import hashlib
+
+    import numpy as np
+
+    from onnxpack.core import smoke as smoke_mod
+
+    doc = json.loads(_members(smoke_bundle)["manifest.json"])
+    (name, entry), = doc["smoke"]["recipe"]["inputs"].items()
+    outside = tmp_path / "outside.npy"
+    np.save(outside, np.zeros(entry["shape"], np.float32))
+    digest = hashlib.sha256(outside.read_bytes()).hexdigest()
+    read: list[Path] = []
+    real_load = smoke_mod.load_input_file
+    monkeypatch.setattr(smoke_mod, "load_input_file", lambda spec: read.append(spec.file) or real_load(spec))
+
+    for i, path in enumerate([str(outside), "/etc/passwd", "../outside.npy", "smoke/../../outside.npy"]):
+        def file_input(d: dict[str, Any], path: str = path) -> None:
+            d["smoke"]["recipe"]["inputs"][name] = {"source": "file", "file": path, "format": "npy", "member": None,
+                                                    "sha256": digest, "dtype": "float32", "shape": entry["shape"]}
+
+        crafted = _rewrite(smoke_bundle, tmp_path / f"file{i}.zip", _edit_manifest(file_input))
+        assert _codes(crafted, smoke=True) == ["RECIPE_OUTSIDE_BUNDLE"], path
+    for i, path in enumerate([str(outside), "/etc/passwd"]):
+        def value_input(d: dict[str, Any], path: str = path) -> None:
+            d["smoke"]["recipe"]["inputs"][name] = {"source": "value", "value": path}
+
+        crafted = _rewrite(smoke_bundle, tmp_path / f"value{i}.zip", _edit_manifest(value_input))
+        rep = verify_bundle(crafted, smoke=True)
+        assert not rep.ok  # the literal text is no number: the run fails, and no file was read
+    assert read == []
