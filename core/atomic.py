@@ -31,6 +31,7 @@ __all__ = [
     "check_output_path",
     "output_error_from_oserror",
     "plain_file_fd",
+    "refuse_inside_inputs",
     "replace_with_retry",
 ]
 
@@ -109,8 +110,8 @@ class WritebackPacer:
             self._started = pos
 
 
-def check_output_path(out: Path, inputs: Iterable[Path], *, overwrite: bool = True) -> Path:
-    """Refuse an output that is one of the inputs, lies inside an input folder, or holds an input."""
+def refuse_inside_inputs(out: Path, inputs: Iterable[Path]) -> Path:
+    """Refuse an output (file or folder, existing or not) that is an input or lies inside an input folder."""
     out_abs = Path(os.path.realpath(out))
     for inp in inputs:
         in_abs = Path(os.path.realpath(inp))
@@ -123,9 +124,15 @@ def check_output_path(out: Path, inputs: Iterable[Path], *, overwrite: bool = Tr
         if in_abs.is_dir() and out_abs.is_relative_to(in_abs) and inp.is_dir():
             raise OutputError(
                 f"Output {out} lies inside the input folder {inp}",
-                "Write the output to a different folder.",
+                "Write the output to a different folder; onnxpack never modifies its inputs.",
                 code="OUTPUT_INSIDE_INPUT",
             )
+    return out_abs
+
+
+def check_output_path(out: Path, inputs: Iterable[Path], *, overwrite: bool = True) -> Path:
+    """Refuse an output that is one of the inputs, lies inside an input folder, or holds an input."""
+    out_abs = refuse_inside_inputs(out, inputs)
     if out_abs.exists() and out_abs.is_dir():
         raise OutputError(f"Output {out} is an existing folder", "Give a file path.", code="OUTPUT_IS_DIR")
     if out_abs.exists() and not overwrite:

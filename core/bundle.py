@@ -32,7 +32,13 @@ from typing import Any, Generic, TypeVar
 
 import onnx
 
-from .atomic import atomic_file, check_free_space, check_output_path, output_error_from_oserror
+from .atomic import (
+    atomic_file,
+    check_free_space,
+    check_output_path,
+    output_error_from_oserror,
+    refuse_inside_inputs,
+)
 from .compat import check_target, oldest_ort
 from .errors import InputError, OnnxpackError, RuntimeFailure
 from .findings import Finding, Severity
@@ -407,6 +413,7 @@ def build_bundle(
                 "model_version",
             )
         )
+    refuse_inside_inputs(Path(opts.out_dir), loc.protected)  # before the folder is created
     with _output_folder(Path(opts.out_dir)) as out_dir:
         return _pipeline(st, loc, name, version, version_model, epoch, out_dir)
 
@@ -416,7 +423,7 @@ def _pipeline(
 ) -> BundleResult:
     opts, progress, cancel = st.opts, st.progress, st.cancel
     zip_path = out_dir / f"{name}-{version}.zip"
-    check_output_path(zip_path, [loc.model], overwrite=opts.force)  # fail fast, before any work
+    check_output_path(zip_path, loc.protected, overwrite=opts.force)  # fail fast, before any work
     previous: dict[str, Any] | None = None
     if opts.previous is not None:
         from .verify import read_bundle_manifest
@@ -437,7 +444,7 @@ def _pipeline(
             code="MODEL_IS_ORT",
         )
     _gate(val, opts)
-    check_output_path(zip_path, [loc.model, *source_files_of(val)], overwrite=opts.force)
+    check_output_path(zip_path, [*loc.protected, *source_files_of(val)], overwrite=opts.force)
 
     def full_check(stop: CancelToken) -> Validation:
         return validate_model(loc.model, opts.data_dir, target_ort=opts.target_ort, cancel=stop)

@@ -223,8 +223,8 @@ class MergePlan:
 
     @property
     def input_files(self) -> list[Path]:
-        """The model file and every external data file it uses (all only read)."""
-        files = {self.location.model}
+        """The model file, the folder given for it, and every external data file it uses (all only read)."""
+        files = set(self.location.protected)
         files.update(r.path for r in self._table.refs if r.path is not None)
         return sorted(files)
 

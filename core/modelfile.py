@@ -49,10 +49,16 @@ class ModelLocation:
 
     model: Path
     data_dir: Path  # the model's folder unless the user gave --data-dir
+    folder: Path | None = None  # the folder the user named instead of the model file, if any
 
     @property
     def model_dir(self) -> Path:
         return self.model.parent
+
+    @property
+    def protected(self) -> list[Path]:
+        """What an output may not be or lie inside: the model, and the folder given for it."""
+        return [self.model, *([self.folder] if self.folder is not None else [])]
 
 
 def sniff(path: Path) -> FileKind:
@@ -108,9 +114,11 @@ def require_regular_file(
 def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None = None) -> ModelLocation:
     """Resolve ``path`` (a model file or a folder holding exactly one model) and the data folder."""
     p = Path(path)
+    folder: Path | None = None
     if not p.exists():
         raise InputError(f"No such file or folder: {p}", "Check the path; quote it if it contains spaces.")
     if p.is_dir():
+        folder = p.absolute()
         candidates = sorted(
             c for c in p.iterdir() if c.suffix.lower() in (".onnx", ".ort") and c.is_file()
         )
@@ -138,7 +146,7 @@ def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] 
                 f"Data folder not found or not a folder: {d}",
                 "--data-dir must name the folder that holds the external data files.",
             )
-    return ModelLocation(p.absolute(), d.absolute())
+    return ModelLocation(p.absolute(), d.absolute(), folder)
 
 
 def _unreadable(path: Path, e: OSError) -> InputError:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .atomic import atomic_dir, check_free_space
+from .atomic import atomic_dir, check_free_space, refuse_inside_inputs
 from .errors import Cancelled, OnnxpackError, OutputError, RuntimeFailure
 from .findings import Finding
 from .modelfile import PROTOBUF_LIMIT, FileKind, load_structure, locate_model, sniff
@@ -220,11 +220,7 @@ def _normalize_config(path: Path) -> None:
 
 
 def _prepare_out_dir(out_dir: Path, protected: list[Path]) -> None:
-    out = Path(os.path.realpath(out_dir))
-    for p in protected:
-        if Path(os.path.realpath(p)) == out:
-            raise OutputError(f"Output folder {out_dir} is an input file", "Choose a new folder.",
-                              code="OUTPUT_IS_INPUT")
+    refuse_inside_inputs(out_dir, protected)
     if out_dir.exists():
         if not out_dir.is_dir():
             raise OutputError(f"{out_dir} exists and is not a folder", "Choose a new folder.", code="OUTPUT_EXISTS")
@@ -277,7 +273,7 @@ def convert_to_ort(
         raise OnnxpackError(f"{loc.model.name} is already an ORT-format model", "Give the .onnx model.",
                             code="MODEL_IS_ORT")
     out = Path(os.path.abspath(out_dir))
-    _prepare_out_dir(out, [loc.model])
+    _prepare_out_dir(out, loc.protected)
     stem = loc.model.stem or "model"
     report(progress, _STAGE, 0, 4, "validating and copying the model")
     if out.exists():

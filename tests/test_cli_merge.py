@@ -80,3 +80,23 @@ def test_errors_have_exit_codes(ext_model: Path, tmp_path: Path) -> None:
 def test_help_lists_merge() -> None:
     status, stdout, _ = run("merge", "--help")  # help goes to the command's own stdout
     assert status == 0 and "--layout" in stdout and "--checksum" in stdout and "--force" in stdout
+
+
+def test_outputs_inside_a_model_folder_given_as_model_are_refused(ext_model: Path, tmp_path: Path) -> None:
+    """MODEL given as a folder: no command may write into it (issue 16 B)."""
+    folder = ext_model.parent
+    before = factory.snapshot(folder)
+    entries = sorted(p.name for p in folder.rglob("*"))
+    for argv in (
+        ["bundle", str(folder), "-o", str(folder), "--version", "1.0.0", "--no-smoke"],
+        ["bundle", str(folder), "-o", str(folder / "sub"), "--version", "1.0.0", "--no-smoke"],
+        ["merge", str(folder), "-o", str(folder / "merged.onnx")],
+        ["ort", str(folder), "-o", str(folder / "ort")],
+    ):
+        status, stdout, stderr = run(*argv, "--json")
+        assert status != 0, argv
+        assert json.loads(stdout)["error"]["code"] in ("OUTPUT_INSIDE_INPUT", "OUTPUT_IS_INPUT"), (argv, stderr)
+        assert factory.snapshot(folder) == before and sorted(p.name for p in folder.rglob("*")) == entries, argv
+    # beside the folder is fine
+    status, _, stderr = run("merge", str(folder), "-o", str(tmp_path / "merged.onnx"))
+    assert status == 0, stderr
