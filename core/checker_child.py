@@ -23,6 +23,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from .childproc import enter_child
 from .errors import Cancelled
 from .progress import CancelToken
 
@@ -67,6 +68,7 @@ def _child_main(conn: Connection, func: Callable[..., Any], work: str, args: tup
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash must not leave a core file behind
         except (ImportError, ValueError, OSError):
             pass
+        enter_child(work)
         os.chdir(work)
         value = func(work, *args)
         conn.send(("ok", value))

@@ -8,12 +8,50 @@ caller's (:func:`core.smoke.run_in_child`).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import multiprocessing
+import os
+import shutil
+import sys
+import tempfile
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ChildProcess", "target_name", "wait_for_job"]
+__all__ = ["ChildProcess", "enter_child", "target_name", "wait_for_job"]
+
+#: Environment variables that name the temporary folder (POSIX, Windows).
+_TMP_VARS = ("TMPDIR", "TMP", "TEMP")
+
+
+def enter_child(private_tmp: str) -> None:
+    """First thing in a child: keep our stdout ours and temporary files in a folder the parent removes.
+
+    Native code writes to file descriptor 1 behind Python's back (the onnx checker prints "Warning: Model
+    contains experimental ops"); in a child that shares the terminal or pipe, that text would land inside
+    ``--json`` output. So descriptor 1 is pointed at stderr (or the null device when there is none).
+    ONNX Runtime creates files in the temporary folder on import (``.ses`` since 1.32) and never removes
+    them; giving the child a private one means they go when the folder goes.
+    """
+    for var in _TMP_VARS:
+        os.environ[var] = private_tmp
+    tempfile.tempdir = private_tmp
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    try:
+        err_fd = sys.stderr.fileno() if sys.stderr is not None else -1
+    except (AttributeError, OSError, ValueError):
+        err_fd = -1
+    try:
+        if err_fd >= 0:
+            os.dup2(err_fd, 1)
+        else:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.close(null)
+    except OSError:  # no descriptor 1 to replace (a windowed app): nothing can leak into it either
+        pass
+    sys.stdout = sys.stderr
 
 
 def target_name(target: Callable[..., Any]) -> str:
@@ -40,8 +78,9 @@ class ChildProcess:
         job_recv, self._job_send = ctx.Pipe(duplex=False)
         self.recv_conn, send_conn = ctx.Pipe(duplex=False)
         self.target = target
-        self.proc: Any = ctx.Process(target=wait_for_job, args=(target, job_recv, send_conn), daemon=True,
-                                     name="onnxpack-child")
+        self.tmp: str | None = tempfile.mkdtemp(prefix="onnxpack-child-")
+        self.proc: Any = ctx.Process(target=wait_for_job, args=(target, job_recv, send_conn, self.tmp),
+                                     daemon=True, name="onnxpack-child")
         self.proc.start()
         send_conn.close()
         job_recv.close()
@@ -67,17 +106,22 @@ class ChildProcess:
         if not self.proc.is_alive():
             self.proc.close()
             self.proc = None
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            self.tmp = None
 
 
-def wait_for_job(target: str, job_conn: Any, conn: Any) -> None:
+def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str) -> None:
     """Entry point of the child: import the heavy modules, wait for the job, run it; exit quietly if
     the parent closes the pipe first."""
+    enter_child(private_tmp)
     import onnx  # noqa: F401  # imported now, while the parent validates the input
     import onnxruntime  # noqa: F401
 
     try:
         job = job_conn.recv()
-    except (EOFError, OSError):  # the parent gave up (bad input, cancelled) or died
+    except (EOFError, OSError):  # the parent gave up (bad input, cancelled) or died: clean up after it
+        shutil.rmtree(private_tmp, ignore_errors=True)
         return
     finally:
         job_conn.close()
