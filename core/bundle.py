@@ -144,8 +144,6 @@ def _check_name(name: str) -> str:
         why = "contains '/'"
     else:
         why = check_member_name(f"{name}.onnx")
-        if why is None and name.split(".")[0].upper() in ("CON", "PRN", "AUX", "NUL"):
-            why = "is a reserved Windows device name"
     if why is not None:
         raise InputError(
             f"Bundle name {name!r} {why}",

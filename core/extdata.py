@@ -24,6 +24,7 @@ from onnx import ModelProto
 
 from .errors import ExternalDataError
 from .findings import Finding, Severity
+from .names import component_problem
 from .progress import CancelToken, check_cancel
 from .tensors import TensorRef, dtype_name, expected_nbytes, iter_tensors, uses_external_data
 
@@ -40,7 +41,6 @@ __all__ = [
 CHUNK = 8 * 1024 * 1024
 KNOWN_KEYS = frozenset({"location", "offset", "length", "checksum"})
 _DRIVE = re.compile(r"^[A-Za-z]:")
-_WIN_DEVICE = re.compile(r"^(CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$)(\..*)?$", re.IGNORECASE)
 _HINT_REEXPORT = "Re-export the model, or fix the external data file next to it."
 
 
@@ -159,20 +159,14 @@ def _check_location(ref: TensorRef, location: str) -> Finding | None:
             "contains '..'; it could point outside the model folder",
             "Keep external data inside the model folder and use a plain relative file name.",
         )
-    if any(p in ("", ".") for p in parts[:-1]) or parts[-1] in ("", "."):
-        return bad("EXTDATA_BAD_LOCATION", "has an empty or '.' path component", _HINT_REEXPORT)
-    # Windows-only traps: ':' names an NTFS alternate data stream, device names (CON, NUL, COM1...)
-    # open devices in any folder, and trailing dots/spaces are stripped (naming another file).
     if ":" in location:
         return bad("EXTDATA_BAD_LOCATION", "contains ':' (an NTFS alternate data stream on Windows)", _HINT_REEXPORT)
+    # The same name rule as bundle members (core/names.py): Windows device names open devices in any
+    # folder, trailing dots/spaces are stripped (naming another file), control and bidi characters deceive.
     for p in parts:
-        if _WIN_DEVICE.match(p):
-            return bad("EXTDATA_BAD_LOCATION", f"uses the reserved Windows device name {p!r}", _HINT_REEXPORT)
-        if p.endswith((".", " ")):
-            return bad(
-                "EXTDATA_BAD_LOCATION", f"has a component ending in a dot or space ({p!r}); Windows would "
-                "open a different file", _HINT_REEXPORT,
-            )
+        why = component_problem(p)
+        if why is not None:
+            return bad("EXTDATA_BAD_LOCATION", why, _HINT_REEXPORT)
     # onnxruntime treats the location "*/_ORT_MEM_ADDR_/*" as a raw process-memory address of an
     # in-memory initializer; in a file from outside it would make ORT read arbitrary memory.
     if "_ORT_MEM_ADDR_" in location:

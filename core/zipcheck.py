@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from .findings import Finding
+from .names import component_problem
 from .progress import CancelToken, check_cancel
 
 __all__ = [
@@ -56,7 +57,6 @@ _FLAG_CD_ENCRYPTED = 0x2000
 _STORED, _DEFLATED = 0, 8
 _DOS_DIR = 0x10
 _DOS_REPARSE = 0x400  # NTFS reparse point (symlink/junction)
-_WIN_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)), *(f"LPT{i}" for i in range(1, 10))}
 
 
 @dataclass
@@ -72,7 +72,7 @@ class Member:
     header_offset: int
     data_offset: int = 0
     end_offset: int = 0  # end of data (and data descriptor)
-    mode: int | None = None  # Unix mode when the entry says it was made on Unix
+    mode: int | None = None  # Unix mode (upper half of the external attributes) when it is set, whatever the host
 
 
 @dataclass
@@ -105,8 +105,6 @@ def check_member_name(name: str) -> str | None:
     """Why ``name`` is not acceptable as a bundle member path (None when it is)."""
     if not name:
         return "is empty"
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
-        return "contains control characters"
     if "\\" in name:
         return "contains a backslash"
     if name.startswith("/"):
@@ -116,12 +114,10 @@ def check_member_name(name: str) -> str | None:
     parts = name.split("/")
     if any(p == ".." for p in parts):
         return "contains a '..' component"
-    if any(p in ("", ".") for p in parts):
-        return "has an empty or '.' component (or ends with '/')"
     for p in parts:
-        stem = p.split(".")[0].upper()
-        if stem in _WIN_RESERVED or p.endswith((" ", ".")) or any(c in '<>:"|?*' for c in p):
-            return f"has a component {p!r} that is not a valid Windows file name"
+        why = component_problem(p)
+        if why is not None:
+            return why
     return None
 
 
@@ -269,7 +265,9 @@ def _parse_directory(f: BinaryIO, cd: bytes, n_total: int, scan: ArchiveScan) ->
             scan.problems.append(_bad("ZIP_BAD_DIRECTORY", f"Member {name!r} has a damaged extra field", name))
             continue
         m = Member(name, method, flags, crc, values["csize"], values["size"], values["offset"])
-        if made_by >> 8 == 3:
+        if ext_attr >> 16:
+            # The upper half is a Unix mode whenever it is set, whatever "version made by" claims: Info-ZIP's
+            # unzip honours S_IFLNK from hosts other than Unix too (host 30 extracts as a real symlink).
             m.mode = ext_attr >> 16
         scan.members.append(m)
         _check_entry(m, ext_attr, made_by, tags, values["disk"], scan)

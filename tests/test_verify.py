@@ -212,9 +212,9 @@ def _patch_headers(data: bytes, offset_local: int, offset_cd: int, fmt: str, val
     return bytes(out)
 
 
-def _info(name: str, mode: int) -> zipfile.ZipInfo:
+def _info(name: str, mode: int, host: int = 3) -> zipfile.ZipInfo:
     info = zipfile.ZipInfo(name)
-    info.create_system = 3
+    info.create_system = host
     info.external_attr = mode << 16
     return info
 
@@ -234,9 +234,14 @@ def _info(name: str, mode: int) -> zipfile.ZipInfo:
         ([("caf\u00e9.txt", b"a"), ("cafe\u0301.txt", b"b")], "ZIP_DUPLICATE"),
         ([(_info("link", stat.S_IFLNK | 0o777), b"/etc/passwd")], "ZIP_SYMLINK"),
         ([(_info("fifo", stat.S_IFIFO | 0o644), b"")], "ZIP_SPECIAL"),
+        # "version made by" other than Unix: unzip still honours the mode (host 30 extracts a real symlink)
+        ([(_info("lnk", stat.S_IFLNK | 0o777, host=5), b"/etc/passwd")], "ZIP_SYMLINK"),
+        ([(_info("lnk", stat.S_IFLNK | 0o777, host=16), b"/etc/passwd")], "ZIP_SYMLINK"),
+        ([(_info("lnk", stat.S_IFLNK | 0o777, host=30), b"/etc/passwd")], "ZIP_SYMLINK"),
+        ([(_info("dev", stat.S_IFCHR | 0o644, host=0), b"")], "ZIP_SPECIAL"),
     ],
     ids=["dotdot", "nested-dotdot", "absolute", "backslash", "drive", "control", "directory", "duplicate",
-         "case-fold", "nfc", "symlink", "fifo"],
+         "case-fold", "nfc", "symlink", "fifo", "symlink-host5", "symlink-host16", "symlink-host30", "device-host0"],
 )
 def test_hostile_names_and_members(entries: list[tuple[Any, bytes]], code: str) -> None:
     assert code in _scan_codes(_zip(entries))
@@ -372,3 +377,4 @@ def test_smoke_recipe_can_only_name_members_of_the_bundle(smoke_bundle: Path, tm
         rep = verify_bundle(crafted, smoke=True)
         assert not rep.ok  # the literal text is no number: the run fails, and no file was read
     assert read == []
+

@@ -1,0 +1,48 @@
+"""One name rule (core/names.py) for bundle members, bundle names and external-data locations (issue 16 item 7)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from onnxpack.core.bundle import _check_name
+from onnxpack.core.errors import InputError
+from onnxpack.core.extdata import resolve_external_data
+from onnxpack.core.names import component_problem
+from onnxpack.core.zipcheck import scan_archive
+from tests.test_extdata import _one_tensor_model
+
+BAD_NAMES = ["COM\u00b9.txt", "LPT\u00b3", "COM0", "lpt0.bin", "CONIN$", "conout$.x", "NUL .txt", "AUX .txt", "con",
+             "x\u0085y", "a\u2028b", "evil\u202egpj.exe", "trailing.", "trailing ", "a:b", "q?.txt"]
+GOOD_NAMES = ["model.onnx", "weights.onnx.data", "v1.0.0", "日本語モデル.onnx", "a b.txt", "COMPUTE.txt", "CONSOLE",
+              "nul_data.bin", "LPT10"]
+
+
+def _member_codes(name: str) -> list[str]:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(f"dir/{name}", b"a")
+    data = buf.getvalue()
+    return [p.code for p in scan_archive(io.BytesIO(data), len(data)).problems]
+
+
+@pytest.mark.parametrize("name", BAD_NAMES)
+def test_bad_names_are_refused_everywhere(name: str, tmp_path: Path) -> None:
+    assert component_problem(name) is not None
+    assert "ZIP_BAD_NAME" in _member_codes(name)
+    if not name.endswith((".", " ")):  # a bundle name is not a file name itself: NAME.onnx is ("trailing..onnx")
+        with pytest.raises(InputError) as ei:
+            _check_name(name)
+        assert ei.value.code == "BAD_NAME"
+    table = resolve_external_data(_one_tensor_model(tmp_path, location=f"sub/{name}"), tmp_path)
+    assert "EXTDATA_BAD_LOCATION" in [f.code for f in table.findings]
+
+
+@pytest.mark.parametrize("name", GOOD_NAMES)
+def test_ordinary_names_pass_everywhere(name: str) -> None:
+    assert component_problem(name) is None
+    assert _member_codes(name) == []
+    assert _check_name(name) == name
