@@ -89,6 +89,7 @@ def external_lengths(table: ExternalTable) -> tuple[dict[bytes, int], bool]:
         if n is None or not r.ok:
             exact = False
             n = r.length if r.length is not None else (r.expected_length or 0)
+            n = max(n, 0)  # dims can be negative in a broken model: the estimate must stay a size
         lengths[length_key(r.ref.tensor)] = n
     return lengths, exact
 

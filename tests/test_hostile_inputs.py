@@ -234,3 +234,19 @@ def test_spaces_and_japanese_paths_work(tmp_path: Path) -> None:
     assert doc["files"][1]["path"] == "勝利 判定.onnx.data" and doc["model"]["name"] == "勝利 判定.onnx"
     code, out, _ = run("check", str(folder))  # the folder is accepted too
     assert code == 0 and "Result: OK" in out
+
+
+def test_negative_dims_without_a_valid_length_are_a_finding(tmp_path: Path) -> None:
+    """Issue 16 item 1: the size estimate for the merge plan must not crash on negative dims."""
+    folder = tmp_path / "model"
+    path = _ext_model(folder)
+    m = onnx.load(str(path), load_external_data=False)
+    t = m.graph.initializer[0]
+    t.dims[0] = -t.dims[0]
+    kept = [e for e in t.external_data if e.key != "length"]
+    del t.external_data[:]
+    t.external_data.extend(kept)
+    path.write_bytes(m.SerializeToString())
+    for code, text in both_commands(path, folder):
+        assert code == 1, text
+        assert "Traceback" not in text and "internal error" not in text.lower()

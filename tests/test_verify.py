@@ -136,8 +136,8 @@ def test_edited_manifest(bundle: Path, tmp_path: Path, edit: Any, code: str) -> 
 @pytest.mark.parametrize(
     "text",
     ['{"schema": "onnxpack.manifest/1", "schema": "onnxpack.manifest/1"}', '{"x": NaN}', '{"x": Infinity}',
-     "[1, 2", "\ufeff{}"],
-    ids=["duplicate-key", "nan", "infinity", "truncated", "bom"],
+     "[1, 2", "\ufeff{}", '{"size": 1' + "0" * 400 + "}", '{"size": -1' + "0" * 30 + "}", '{"x": 1e400}'],
+    ids=["duplicate-key", "nan", "infinity", "truncated", "bom", "huge-int", "huge-negative", "float-overflow"],
 )
 def test_manifest_strict_json(bundle: Path, tmp_path: Path, text: str) -> None:
     bad = _rewrite(bundle, tmp_path / "bad.zip", lambda m: m.__setitem__("manifest.json", text.encode()))
@@ -378,3 +378,18 @@ def test_smoke_recipe_can_only_name_members_of_the_bundle(smoke_bundle: Path, tm
         assert not rep.ok  # the literal text is no number: the run fails, and no file was read
     assert read == []
 
+
+
+def test_huge_integer_inside_a_valid_manifest(bundle: Path, tmp_path: Path) -> None:
+    """Issue 16 item 2: an integer of 400 digits where a size belongs is a clear problem, not an OverflowError."""
+    def huge(doc: dict[str, Any]) -> None:
+        doc["files"][0]["size"] = 10**400
+
+    bad = _rewrite(bundle, tmp_path / "huge.zip", _edit_manifest(huge))
+    assert _codes(bad) == ["MANIFEST_JSON"]
+    from onnxpack.cli import Environment, main
+
+    err = io.StringIO()
+    status = main(["bundle", "-o", str(tmp_path / "out"), "--version", "1.0.1", "--previous", str(bad), "--no-smoke"],
+                  Environment(stdout=io.StringIO(), stderr=err, vars={}))
+    assert int(status) in (1, 2) and "out of range" in err.getvalue() and "Internal error" not in err.getvalue()
