@@ -418,6 +418,14 @@ def scan_archive(f: BinaryIO, size: int) -> ArchiveScan:
             )
         else:
             seen[key] = m.name
+    # A name that is a file and also the folder of another member ("m.onnx" and "m.onnx/x.npy") cannot be
+    # extracted: whichever comes second fails, or replaces the first on some tools.
+    folders = {"/".join(key.split("/")[:i]): name for key, name in seen.items() for i in range(1, key.count("/") + 1)}
+    for key, name in seen.items():
+        if key in folders:
+            scan.problems.append(
+                _bad("ZIP_NAME_CONFLICT", f"Member {name!r} is a file, but {folders[key]!r} uses it as a folder", name)
+            )
     if not scan.problems:
         _check_local_headers(f, scan, cd_offset)
         if not scan.problems:

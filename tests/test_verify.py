@@ -239,9 +239,12 @@ def _info(name: str, mode: int, host: int = 3) -> zipfile.ZipInfo:
         ([(_info("lnk", stat.S_IFLNK | 0o777, host=16), b"/etc/passwd")], "ZIP_SYMLINK"),
         ([(_info("lnk", stat.S_IFLNK | 0o777, host=30), b"/etc/passwd")], "ZIP_SYMLINK"),
         ([(_info("dev", stat.S_IFCHR | 0o644, host=0), b"")], "ZIP_SPECIAL"),
+        ([("victory.onnx", b"a"), ("victory.onnx/out.npy", b"b")], "ZIP_NAME_CONFLICT"),
+        ([("a/b/Victory.ONNX/x", b"a"), ("A/B/victory.onnx", b"b")], "ZIP_NAME_CONFLICT"),
     ],
     ids=["dotdot", "nested-dotdot", "absolute", "backslash", "drive", "control", "directory", "duplicate",
-         "case-fold", "nfc", "symlink", "fifo", "symlink-host5", "symlink-host16", "symlink-host30", "device-host0"],
+         "case-fold", "nfc", "symlink", "fifo", "symlink-host5", "symlink-host16", "symlink-host30", "device-host0",
+         "file-and-folder", "file-and-folder-folded"],
 )
 def test_hostile_names_and_members(entries: list[tuple[Any, bytes]], code: str) -> None:
     assert code in _scan_codes(_zip(entries))
