@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from onnxpack.core import __version__
-from onnxpack.core.errors import OnnxpackError
+from onnxpack.core.errors import OnnxpackError, from_os_error
 
 from .env import Environment, ExitStatus
 from .output import emit_error
@@ -95,6 +95,10 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
     except Exception as e:  # last line of defence: a clear message, never a traceback
         if os.environ.get("ONNXPACK_DEBUG"):
             raise
+        path_error = from_os_error(e) if isinstance(e, OSError) else None
+        if path_error is not None:  # a name too long, a read-only disk: the user's path, not a bug
+            emit_error(env, path_error, as_json)
+            return ExitStatus(path_error.exit_status)
         err = OnnxpackError(
             f"Internal error: {type(e).__name__}: {e}",
             "This is a bug in onnxpack; please report it with the command you ran "

@@ -12,10 +12,12 @@ import ctypes
 import errno
 import io
 import os
+import re
 import secrets
 import shutil
 import stat
 import sys
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -29,13 +31,86 @@ __all__ = [
     "atomic_file",
     "check_free_space",
     "check_output_path",
+    "make_temp_dir",
     "output_error_from_oserror",
     "plain_file_fd",
     "refuse_inside_inputs",
+    "remove_stale_temporaries",
     "replace_with_retry",
+    "temp_name",
 ]
 
-_TMP_TAG = ".onnxpack-tmp-"
+# Temporary names carry the owner's process id, so that a later run can prove the owner is gone and remove
+# what a killed run (kill -9, power loss) left behind; and they have a fixed length of at most 34 bytes,
+# so an output name of up to 255 bytes (the usual limit of one path component) still gets a temporary.
+_TEMP = re.compile(r"^\.?onnxpack-([a-z]+)-(\d{1,10})-[0-9a-z_]{8}$")
+
+
+def temp_name(kind: str, *, hidden: bool = True) -> str:
+    """``.onnxpack-KIND-PID-RANDOM``: a temporary's name that says which process owns it."""
+    return f"{'.' if hidden else ''}onnxpack-{kind}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def make_temp_dir(kind: str, parent: Path | None = None) -> Path:
+    """A new private folder named by :func:`temp_name` in ``parent`` (default: the system's temporary folder),
+    after removing what dead runs left there."""
+    base = Path(parent) if parent is not None else Path(tempfile.gettempdir())
+    remove_stale_temporaries(base)
+    for _ in range(100):
+        path = base / temp_name(kind, hidden=parent is not None)
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(base))
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists on this machine (when unsure: yes, so nothing is removed wrongly)."""
+    if pid == os.getpid():
+        return True
+    if sys.platform == "win32":
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        if handle:
+            kernel32.CloseHandle(handle)
+            return True
+        return bool(ctypes.get_last_error() == 5)  # ERROR_ACCESS_DENIED: it exists
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: someone else's live process
+        return True
+    return True
+
+
+def remove_stale_temporaries(folder: Path) -> list[Path]:
+    """Remove onnxpack temporaries in ``folder`` whose owning process no longer exists; return them.
+
+    Only names made by :func:`temp_name` are considered, and only when their process id is not alive on
+    this machine. A folder shared by several machines may keep another machine's temporaries until a run
+    there cleans them.
+    """
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = _TEMP.match(entry.name)
+        if m is None or _process_alive(int(m.group(2))):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+    return removed
 
 
 def plain_file_fd(fileobj: object) -> int | None:
@@ -131,7 +206,8 @@ def refuse_inside_inputs(out: Path, inputs: Iterable[Path]) -> Path:
 
 
 def check_output_path(out: Path, inputs: Iterable[Path], *, overwrite: bool = True) -> Path:
-    """Refuse an output that is one of the inputs, lies inside an input folder, or holds an input."""
+    """Refuse an output that is one of the inputs, lies inside an input folder, holds an input, or is a link."""
+    _refuse_symlink(out)  # never followed: a dangling link would make us write wherever it points
     out_abs = refuse_inside_inputs(out, inputs)
     if out_abs.exists() and out_abs.is_dir():
         raise OutputError(f"Output {out} is an existing folder", "Give a file path.", code="OUTPUT_IS_DIR")
@@ -185,16 +261,54 @@ def replace_with_retry(src: Path, dst: Path) -> None:
 
 
 def _tmp_name(dest: Path) -> Path:
-    return dest.with_name(f".{dest.name}{_TMP_TAG}{secrets.token_hex(4)}")
+    remove_stale_temporaries(dest.parent)
+    return dest.with_name(temp_name("tmp"))
+
+
+def _refuse_symlink(dest: Path) -> None:
+    if os.path.islink(dest):
+        raise OutputError(
+            f"Output {dest} is a symbolic link; onnxpack never writes through a link (it could point anywhere)",
+            "Remove the link or choose another output name.",
+            code="OUTPUT_IS_SYMLINK",
+        )
+
+
+def _commit(tmp: Path, dest: Path, overwrite: bool) -> None:
+    """Move the finished temporary to ``dest``; without ``overwrite`` never replace a file that appeared since
+    the check (two runs writing the same name at once: the second fails as "exists")."""
+    _refuse_symlink(dest)
+    if overwrite:
+        replace_with_retry(tmp, dest)
+        return
+    if sys.platform == "win32":
+        os.rename(tmp, dest)  # fails when dest exists
+        return
+    try:
+        os.link(tmp, dest)  # atomic, and fails when dest exists
+    except FileExistsError:
+        raise OutputError(f"Output {dest} was created by another program while this run was writing it",
+                          "Remove it or pass --force to replace it.", code="OUTPUT_EXISTS") from None
+    except OSError as e:
+        if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+            raise
+        if os.path.lexists(dest):  # a file system without hard links: the best possible check
+            raise OutputError(f"Output {dest} was created by another program while this run was writing it",
+                              "Remove it or pass --force to replace it.", code="OUTPUT_EXISTS") from None
+        os.rename(tmp, dest)
+        return
+    os.unlink(tmp)
 
 
 @contextlib.contextmanager
-def atomic_file(dest: Path) -> Iterator[BinaryIO]:
+def atomic_file(dest: Path, *, overwrite: bool = True) -> Iterator[BinaryIO]:
     """Yield a new binary file beside ``dest``; on success fsync and rename it to ``dest``.
 
     On any exception (including :class:`~core.errors.Cancelled`) the temporary file is removed and
-    ``dest`` is untouched. OSErrors become :class:`OutputError` with a hint.
+    ``dest`` is untouched. OSErrors become :class:`OutputError` with a hint. A symbolic link at ``dest``
+    is refused, never followed; without ``overwrite`` an existing ``dest`` is never replaced.
     """
+    _refuse_symlink(dest)
     tmp = _tmp_name(dest)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
@@ -208,7 +322,7 @@ def atomic_file(dest: Path) -> Iterator[BinaryIO]:
             os.fsync(f.fileno())
         finally:
             f.close()
-        replace_with_retry(tmp, dest)
+        _commit(tmp, dest, overwrite)
     except OSError as e:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -222,7 +336,7 @@ def atomic_file(dest: Path) -> Iterator[BinaryIO]:
 @contextlib.contextmanager
 def atomic_dir(dest: Path) -> Iterator[Path]:
     """Yield a new empty folder beside ``dest``; on success rename it to ``dest`` (which must not exist)."""
-    if dest.exists():
+    if os.path.lexists(dest):
         raise OutputError(f"{dest} already exists", "Remove it or choose another output folder.", code="OUTPUT_EXISTS")
     tmp = _tmp_name(dest)
     try:

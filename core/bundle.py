@@ -2,7 +2,7 @@
 
 One progress stream (stages "inspect", "validate", "merge", "smoke", "ort", "zip"), cancellable at any
 point; nothing is left behind on failure: the ZIP is written through ``atomic_file`` and the private
-work folder (``.NAME-VERSION.zip.onnxpack-work-*`` inside the output folder) is always removed.
+work folder (``.onnxpack-work-PID-*`` inside the output folder) is always removed.
 
 Speed: the merged model streams straight into its (uncompressed) ZIP entry through a hashing sink,
 so the weights are read once and written once and memory stays bounded. When a smoke run or the ORT
@@ -23,7 +23,6 @@ import os
 import shlex
 import shutil
 import subprocess
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from .atomic import (
     atomic_file,
     check_free_space,
     check_output_path,
+    make_temp_dir,
     output_error_from_oserror,
     refuse_inside_inputs,
 )
@@ -268,7 +268,10 @@ def _output_folder(out_dir: Path) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def _work_dir(out_dir: Path, zip_name: str) -> Iterator[Path]:
-    path = Path(tempfile.mkdtemp(prefix=f".{zip_name}.onnxpack-work-", dir=out_dir))
+    try:
+        path = make_temp_dir("work", out_dir)
+    except OSError as e:  # read-only folder, no permission, ...
+        raise output_error_from_oserror(e, out_dir / zip_name) from None
     try:
         yield path
     finally:
@@ -515,7 +518,10 @@ def _build(
     copy_dir = work / "merged"
     copy_dir.mkdir()
     try:
-        with atomic_file(zip_path) as f, DeterministicZip(f, epoch=epoch, compress=opts.compress) as z:
+        with (
+            atomic_file(zip_path, overwrite=opts.force) as f,
+            DeterministicZip(f, epoch=epoch, compress=opts.compress) as z,
+        ):
             # 3. merge, streamed into the ZIP (and teed into the work copy when it will be run)
             report(progress, "merge", 0, plan.total_size)
             with contextlib.ExitStack() as stack:

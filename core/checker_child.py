@@ -15,14 +15,15 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import tempfile
+import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from .atomic import make_temp_dir
 from .childproc import enter_child
 from .errors import Cancelled
 from .progress import CancelToken
@@ -88,6 +89,15 @@ def _stop(proc: Any) -> None:
         proc.join(2)
 
 
+@contextlib.contextmanager
+def _private_dir() -> Iterator[str]:
+    path = make_temp_dir("child")
+    try:
+        yield str(path)
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def run_in_child(
     func: Callable[..., Any],
     *args: Any,
@@ -100,7 +110,7 @@ def run_in_child(
     child) when ``cancel`` is set while waiting.
     """
     ctx = multiprocessing.get_context("spawn")
-    with tempfile.TemporaryDirectory(prefix="onnxpack-child-") as work:
+    with _private_dir() as work:
         recv, send = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_child_main, args=(send, func, work, args), daemon=True)
         try:

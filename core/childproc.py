@@ -18,6 +18,8 @@ import tempfile
 from collections.abc import Callable
 from typing import Any
 
+from .atomic import make_temp_dir
+
 __all__ = ["ChildProcess", "enter_child", "target_name", "wait_for_job"]
 
 #: Environment variables that name the temporary folder (POSIX, Windows).
@@ -78,7 +80,7 @@ class ChildProcess:
         job_recv, self._job_send = ctx.Pipe(duplex=False)
         self.recv_conn, send_conn = ctx.Pipe(duplex=False)
         self.target = target
-        self.tmp: str | None = tempfile.mkdtemp(prefix="onnxpack-child-")
+        self.tmp: str | None = str(make_temp_dir("child"))
         self.proc: Any = ctx.Process(target=wait_for_job, args=(target, job_recv, send_conn, self.tmp),
                                      daemon=True, name="onnxpack-child")
         self.proc.start()

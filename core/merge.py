@@ -667,13 +667,13 @@ def merge_model(
     check_free_space(dests[0].parent, plan.total_size)
     digest: str | None = None
     if plan.layout == "single":
-        with atomic_file(dests[0]) as f:
+        with atomic_file(dests[0], overwrite=force) as f:
             plan.write_single(f, progress, cancel)
     else:
         committed_data = False
         try:
-            with atomic_file(dests[0]) as mf:
-                with atomic_file(dests[1]) as df:
+            with atomic_file(dests[0], overwrite=force) as mf:
+                with atomic_file(dests[1], overwrite=force) as df:
                     digest = plan.write_external(mf, df, progress, cancel)
                 committed_data = True  # the data file is in place; the model's rename follows
         except BaseException:

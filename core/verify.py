@@ -14,12 +14,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .atomic import check_free_space
+from .atomic import check_free_space, make_temp_dir
 from .errors import InputError
 from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, MAX_MANIFEST_BYTES, loads_strict, schema_errors
@@ -314,7 +313,7 @@ def verify_bundle(
         rep.manifest = doc
         to_hash = _check_listing(doc, scan, rep)
         if smoke and not rep.problems:
-            tmp = Path(tempfile.mkdtemp(prefix="onnxpack-verify-"))
+            tmp = make_temp_dir("verify")
             check_free_space(tmp, sum(m.size for fs, m in to_hash.values() if fs.role in _SMOKE_ROLES))
         _hash_members(f, to_hash, rep, tmp, progress, cancel)
         if smoke:

@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from onnxpack.core.errors import Cancelled, OnnxpackError
+from onnxpack.core.errors import Cancelled, OnnxpackError, from_os_error
 from onnxpack.core.progress import CancelToken, ProgressCallback, ProgressEvent
 
 __all__ = ["Job", "JobFunction", "JobQueue", "JobSignals", "internal_error"]
@@ -22,7 +22,13 @@ PROGRESS_INTERVAL = 0.05
 
 
 def internal_error(exc: BaseException) -> OnnxpackError:
-    """Wrap an unexpected exception (a bug) as an OnnxpackError carrying the traceback as details."""
+    """Wrap an unexpected exception (a bug) as an OnnxpackError carrying the traceback as details.
+
+    File-system errors on the user's paths (a name too long, a read-only disk) are not bugs: they become
+    the engine's own error for them.
+    """
+    if isinstance(exc, OSError) and (path_error := from_os_error(exc)) is not None:
+        return path_error
     from .crash import write_crash_log
 
     details = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))

@@ -14,11 +14,19 @@ from tests import factory
 from tests.gui_helpers import close_dialogs, make_window, wait_state
 
 
+def _drag_enter(window, mime: QMimeData) -> QDragEnterEvent:
+    """A drag-enter event at the window's centre (QPointF since Qt 6.9 or so, QPoint before)."""
+    args = (Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    try:
+        return QDragEnterEvent(QPointF(window.rect().center()), *args)
+    except TypeError:
+        return QDragEnterEvent(window.rect().center(), *args)
+
+
 def _drop(window, paths: list[Path]) -> QDropEvent:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    enter = QDragEnterEvent(window.rect().center(), Qt.DropAction.CopyAction, mime,
-                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    enter = _drag_enter(window, mime)
     QApplication.sendEvent(window, enter)
     assert enter.isAccepted()
     drop = QDropEvent(QPointF(window.rect().center()), Qt.DropAction.CopyAction, mime,
@@ -39,8 +47,7 @@ def test_drag_of_non_file_is_refused(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path)
     mime = QMimeData()
     mime.setText("just text")
-    enter = QDragEnterEvent(w.rect().center(), Qt.DropAction.CopyAction, mime,
-                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    enter = _drag_enter(w, mime)
     QApplication.sendEvent(w, enter)
     assert not enter.isAccepted()
 

@@ -454,8 +454,8 @@ def _patch_full_disk(monkeypatch: pytest.MonkeyPatch, fail_on: str, limit: int) 
     real = merge_mod.atomic_file
 
     @contextlib.contextmanager
-    def fake(dest: Path) -> Iterator[Any]:
-        with real(dest) as f:
+    def fake(dest: Path, *, overwrite: bool = True) -> Iterator[Any]:
+        with real(dest, overwrite=overwrite) as f:
             yield _FullDisk(f, limit) if dest.name.endswith(fail_on) else f
 
     monkeypatch.setattr(merge_mod, "atomic_file", fake)
