@@ -288,6 +288,28 @@ class _State:
     cancel: CancelToken | None
     findings: list[Finding] = field(default_factory=list)
     fixes: list[dict[str, Any]] = field(default_factory=list)
+    #: (size, mtime_ns, ctime_ns, inode) of every source file when the bundle started reading it.
+    source_stats: dict[Path, tuple[int, int, int, int]] = field(default_factory=dict)
+
+    def check_sources_unchanged(self) -> None:
+        """Raise when a source file changed while it was being bundled (its bytes may be half old, half new)."""
+        changed = [p for p, before in self.source_stats.items() if _file_stat(p) != before]
+        if changed:
+            raise _refuse(
+                f"{', '.join(p.name for p in changed)} changed while it was being bundled; the bundle was not written",
+                "Wait until whatever writes the model has finished (an export or a copy still running?), then run "
+                "again.",
+                "SOURCE_CHANGED",
+            )
+
+
+def _file_stat(path: Path) -> tuple[int, int, int, int] | None:
+    """What changes when a file is rewritten or replaced (timestamps have the kernel's coarse resolution)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
 def _apply_fixes(
@@ -512,6 +534,7 @@ def _build(
     check_free_space(zip_path.parent, plan.total_size * (2 if need_copy else 1) + (1 << 20))
     model_entry = f"{name}.onnx"
     sources = [loc.model, *source_files_of(val)]
+    st.source_stats = {p: s for p in sources if (s := _file_stat(p)) is not None}
     streamed = read_in_order(plan.read_order) & set(sources)  # hashed from the merge's own reads
     hasher = _Background(_hash_sources([p for p in sources if p not in streamed]), cancel, "onnxpack-provenance")
     streamed_hashes: dict[Path, tuple[int, str]] = {}
@@ -577,6 +600,7 @@ def _build(
                 previous,
                 loc,
             )
+            st.check_sources_unchanged()  # the hashes above describe what was read only if nothing moved
             readme = _readme(manifest).encode("utf-8")
             report(progress, "zip", 0, 2, "writing README.txt and manifest.json")
             check_cancel(cancel)
@@ -632,6 +656,7 @@ def _smoke(st: _State, loc: Any, merged: Path, work: Path) -> tuple[dict[str, An
             errs[0].code,
         )
     if not res.bitwise_equal:
+        st.check_sources_unchanged()  # a source that changed under us explains it, and is no bug of ours
         bad = [r for r in res.outputs if not r["bitwise_equal"]]
         detail = ", ".join(f"{r['name']} (max abs diff {r['max_abs']})" for r in bad) or "no outputs to compare"
         raise RuntimeFailure(

@@ -296,3 +296,28 @@ def test_checker_failure_found_while_merging_leaves_nothing(tmp_path: Path) -> N
         build_bundle(_opts(path, out))
     assert e.value.code == "BUNDLE_FINDINGS" and "NoSuchOperator" in e.value.message
     assert not out.exists()
+
+
+@pytest.mark.parametrize("smoke", [False, True])
+def test_source_changed_while_bundling_is_named(tmp_path: Path, smoke: bool) -> None:
+    """Issue 16 item 12: a source rewritten mid-run is reported as such, never as a bug in the merge."""
+    model = factory.external_model(tmp_path / "model")
+    data = model.with_name("model.onnx.data")
+    out = tmp_path / "out"
+    touched: list[str] = []
+
+    def progress(ev: ProgressEvent) -> None:
+        after_merge = ev.stage == "smoke" if smoke else ev.message == "waiting for the onnx checker"
+        if after_merge and not touched:  # the merge has read the data; now "the exporter" rewrites it
+            time.sleep(0.05)  # file times have the kernel's tick as resolution; a real export takes longer
+            blob = bytearray(data.read_bytes())
+            blob[0] ^= 0xFF
+            data.write_bytes(bytes(blob))
+            touched.append(ev.stage)
+
+    with pytest.raises(OnnxpackError) as ei:
+        build_bundle(BundleOptions(model, out, "1.0.0", run_smoke=smoke), progress=progress)
+    assert touched and ei.value.code == "SOURCE_CHANGED"
+    assert "model.onnx.data changed while it was being bundled" in ei.value.message
+    assert ei.value.exit_status == 1
+    assert not (out / "model-1.0.0.zip").exists()
