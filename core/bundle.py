@@ -39,7 +39,7 @@ from .atomic import (
     output_error_from_oserror,
     refuse_inside_inputs,
 )
-from .compat import check_target, oldest_ort
+from .compat import check_target, oldest_ort, ort_package_version
 from .errors import InputError, OnnxpackError, RuntimeFailure
 from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, dumps_manifest, iso_utc, schema_errors, tool_info
@@ -399,13 +399,16 @@ def compatibility_of(val: Validation, model: onnx.ModelProto, target: str | None
     """The manifest's ``compatibility`` record: oldest ONNX Runtime, and the verdict for ``target``."""
     compat = oldest_ort(int(model.ir_version), dict(val.inspection.opsets), model)
     verdict = check_target(compat, target, model) if target else None
-    import onnxruntime
+    checked_with = ort_package_version()
+    if checked_with is None:  # no package metadata (some frozen builds): ask the module itself
+        import onnxruntime
 
+        checked_with = str(onnxruntime.__version__)
     return {
         "oldest_ort": compat.oldest.version if compat.oldest else None,
         "target_ort": verdict.target if verdict else None,
         "target_ok": verdict.loads if verdict else None,
-        "checked_with_ort": str(onnxruntime.__version__),
+        "checked_with_ort": checked_with,
         "details": {**compat.to_dict(), "target": verdict.to_dict() if verdict else None},
     }
 

@@ -31,6 +31,7 @@ __all__ = [
     "lower_ir_possible",
     "min_ir_for_features",
     "oldest_ort",
+    "ort_package_version",
     "parse_version",
     "released_limits",
 ]
@@ -143,19 +144,23 @@ class OrtRelease:
 _ORT_DISTRIBUTIONS = ("onnxruntime", "onnxruntime-gpu", "onnxruntime-directml", "onnxruntime-openvino")
 
 
-def installed_ort_version() -> str | None:
-    """MAJOR.MINOR of the installed onnxruntime, read from its metadata (no import); None if unknown."""
+def ort_package_version() -> str | None:
+    """The installed onnxruntime's full version, from its metadata: importing onnxruntime costs ~0.2 s and
+    leaves a file in the temporary folder (``.ses``, since 1.32), so the parent process never does."""
     from importlib import metadata
 
     for dist in _ORT_DISTRIBUTIONS:
         try:
-            text = metadata.version(dist)
+            return str(metadata.version(dist))
         except metadata.PackageNotFoundError:
             continue
-        m = re.match(r"(\d+)\.(\d+)", text)
-        if m:
-            return f"{int(m.group(1))}.{int(m.group(2))}"
     return None
+
+
+def installed_ort_version() -> str | None:
+    """MAJOR.MINOR of the installed onnxruntime, read from its metadata (no import); None if unknown."""
+    m = re.match(r"(\d+)\.(\d+)", ort_package_version() or "")
+    return f"{int(m.group(1))}.{int(m.group(2))}" if m else None
 
 
 def _build_releases() -> tuple[OrtRelease, ...]:
