@@ -133,6 +133,17 @@ def _parse_int(ref: TensorRef, key: str, raw: str, errors: list[Finding]) -> int
             )
         )
         return None
+    if len(text) > 20 or int(text) >= 2**64:  # no file is that large; and later arithmetic must stay finite
+        errors.append(
+            Finding.error(
+                "EXTDATA_OUT_OF_RANGE",
+                f"Tensor {ref.label}: external_data '{key}' is {text[:24]}{'...' if len(text) > 24 else ''}, "
+                "beyond any 64-bit file offset",
+                _HINT_REEXPORT,
+                ref.name,
+            )
+        )
+        return None
     return int(text)
 
 

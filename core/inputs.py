@@ -91,11 +91,14 @@ def _split(text: str, flag: str, example: str) -> tuple[str, str]:
 
 
 def parse_dim(text: str) -> tuple[str, int]:
-    """``NAME=VALUE`` -> (name, value); VALUE must be an integer ≥ 0."""
+    """``NAME=VALUE`` -> (name, value); VALUE must be an integer ≥ 1 (a size of 0 would run on empty tensors
+    and prove nothing)."""
     name, value = _split(text, "--dim", "sequence=512")
-    if not value.isdigit():
+    if not value.isdigit() or int(value) < 1:
         raise InputError(
-            f"--dim {text!r}: {value!r} is not a non-negative integer", "Example: --dim sequence=512", code="USAGE"
+            f"--dim {text!r}: {value!r} is not a positive integer (a size of 0 runs on empty tensors, which "
+            "proves nothing)",
+            "Example: --dim sequence=512", code="USAGE"
         )
     return name, int(value)
 
@@ -359,12 +362,18 @@ def _generate(meta: InputMeta, shape: list[int], dtype: np.dtype[Any], seed: int
         lo, hi = rng_range
         return rng.uniform(lo, hi, shape).astype(dtype), f"uniform[{lo:g},{hi:g})"
     if dtype.kind in "iu":
-        lo_i, hi_i = (0, _INT_HIGH - 1) if rng_range is None else (math.ceil(rng_range[0]), math.floor(rng_range[1]))
+        # The integers x with LO <= x < HI, as --range promises ([LO, HI), like Python's range).
+        lo_i, hi_x = (0, _INT_HIGH) if rng_range is None else (math.ceil(rng_range[0]), math.ceil(rng_range[1]))
         info = np.iinfo(dtype)
-        lo_i, hi_i = max(lo_i, int(info.min)), min(hi_i, int(info.max))
-        if hi_i < lo_i:
-            hi_i = lo_i
-        return rng.integers(lo_i, hi_i, shape, dtype=dtype, endpoint=True), f"integers[{lo_i},{hi_i}]"
+        lo_i, hi_x = max(lo_i, int(info.min)), min(hi_x, int(info.max) + 1)
+        if hi_x <= lo_i:
+            raise InputError(
+                f"--range {meta.name}={rng_range[0] if rng_range else 0:g}:{rng_range[1] if rng_range else 0:g} "
+                f"holds no {dtype} value (the range is [LO, HI): HI is excluded)",
+                f"Widen it, e.g. --range {meta.name}={lo_i}:{lo_i + 1} for the single value {lo_i}.",
+                code="USAGE",
+            )
+        return rng.integers(lo_i, hi_x, shape, dtype=dtype), f"integers[{lo_i},{hi_x})"
     if dtype.kind == "b":
         return rng.random(shape) < 0.5, "bool(p=0.5)"
     words = np.array(_WORDS, dtype=object)
@@ -430,6 +439,18 @@ def generate_inputs(
                 "Check the spelling; names are case-sensitive.",
                 code="INPUT_UNKNOWN",
             )
+    symbolic = sorted({d if isinstance(d, str) and d else anonymous_dim_key(m.name, axis)
+                       for m in metas for axis, d in enumerate(m.shape) if not (isinstance(d, int) and d >= 0)})
+    unknown = sorted(set(dims) - set(symbolic))
+    if unknown:
+        listing = ", ".join(symbolic) if symbolic else "none: every input has a fixed shape"
+        raise InputError(
+            f"The model has no symbolic dimension named {', '.join(map(repr, unknown))} (its symbolic dimensions: "
+            f"{listing})",
+            "Check the spelling (names are case-sensitive); an unnamed dimension is INPUT[AXIS], e.g. "
+            '--dim "x[0]=1".',
+            code="DIM_UNKNOWN",
+        )
     used: dict[str, int] = {}
     sources: dict[str, str] = {}
     for k, v in dims.items():

@@ -97,8 +97,9 @@ class SmokeOptions:
             if not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
                 raise bad(f"{name} must be a finite number ≥ 0 (got {v})", f"Example: {name} 1e-5")
         for k, d in self.dims.items():
-            if not isinstance(d, int) or d < 0:
-                raise bad(f"--dim {k}={d}: the value must be an integer ≥ 0", "Example: --dim sequence=512")
+            if not isinstance(d, int) or isinstance(d, bool) or d < 1:
+                raise bad(f"--dim {k}={d}: the value must be an integer ≥ 1 (a size of 0 runs on empty tensors)",
+                          "Example: --dim sequence=512")
         if not isinstance(self.default_dim, int) or self.default_dim < 0:
             raise bad(f"default dim must be an integer ≥ 0 (got {self.default_dim})", "Use 1.")
         for k, (lo, hi) in self.ranges.items():
@@ -497,6 +498,10 @@ def _fmt_shape(shape: Any) -> str:
     return "[" + ",".join(str(s) for s in shape) + "]" if isinstance(shape, list) else "?"
 
 
+#: Words in ONNX Runtime's messages for an index outside its table (Gather, GatherND, ScatterND, OneHot...).
+_INDEX_WORDS = ("idx", "indices", "index", "out of bound", "out-of-bound", "out of range")
+
+
 def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions) -> Finding:
     fail = raw["failure"]
     if fail["kind"] == "inputs":
@@ -525,16 +530,28 @@ def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions
     hints = []
     from .smoke_child import is_batch_like
 
-    named = sorted((k for k in guessed if not k.endswith("]")), key=is_batch_like)  # non-batch dims first
-    if guessed:
-        k = named[0] if named else next(iter(guessed))
-        hints.append(f"give real sizes, e.g. --dim {k}=512" if named else f'give real sizes, e.g. --dim "{k}=512"')
-    scalars = [n for n, e in inputs.items() if e.get("source") == "generated" and isinstance(e.get("shape"), list)
-               and math.prod(e["shape"]) <= 1 and len(e["shape"]) <= 1]
-    if scalars:
-        hints.append(f"give real values for scalar inputs, e.g. --input {scalars[0]}=16000")
+    message = str(fail["message"]).lower()
+    int_generated = [n for n, e in inputs.items() if e.get("source") == "generated"
+                     and str(e.get("dtype", "")).startswith(("int", "uint")) and n not in options.ranges]
+    index_failure = bool(int_generated) and any(w in message for w in _INDEX_WORDS)
+    if index_failure:
+        # An index out of bounds: generated integers are small, but not small enough for this table. Sizes
+        # and scalar values would not help; the valid range of the indices does.
+        n = int_generated[0]
+        dist = inputs[n].get("distribution", "")
+        hints.append(f"{n} was generated as {dist}; if it holds indices, give their valid range, e.g. "
+                     f"--range {n}=0:N where N is the size of what they index")
+    else:
+        named = sorted((k for k in guessed if not k.endswith("]")), key=is_batch_like)  # non-batch dims first
+        if guessed:
+            k = named[0] if named else next(iter(guessed))
+            hints.append(f"give real sizes, e.g. --dim {k}=512" if named else f'give real sizes, e.g. --dim "{k}=512"')
+        scalars = [n for n, e in inputs.items() if e.get("source") == "generated"
+                   and isinstance(e.get("shape"), list) and math.prod(e["shape"]) <= 1 and len(e["shape"]) <= 1]
+        if scalars:
+            hints.append(f"give real values for scalar inputs, e.g. --input {scalars[0]}=16000")
     hints.append("or supply real data with --input NAME=FILE.npy (.npz, .pb)")
-    if not options.search and guessed:
+    if not options.search and guessed and not index_failure:
         hints.append("or drop --no-search to let onnxpack try common sizes")
     hint = "; ".join(hints)
     return Finding.error("SMOKE_RUN_FAILED", " ".join(parts), hint[:1].upper() + hint[1:] + ".", model_name)

@@ -9,6 +9,8 @@ def format_bytes(n: int | None) -> str:
     """``1536`` -> ``"1.5 KiB"``; ``None`` (unknown) -> ``"-"``."""
     if n is None:
         return "-"
+    if n >= 1024**5 * 1024:  # beyond TiB: integer arithmetic (float() overflows for a hostile 400-digit size)
+        return f"{n >> 50} TiB"
     value = float(n)
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if value < 1024 or unit == "TiB":

@@ -19,11 +19,11 @@ from .inspect import Inspection, domain_name, inspect_model
 from .modelfile import PROTOBUF_LIMIT
 from .progress import CancelToken, ProgressCallback, check_cancel, report
 from .tensors import dtype_name, expected_nbytes, iter_graphs, iter_tensors, uses_external_data
+from .units import format_bytes
 
 __all__ = ["CHECK_SCHEMA", "Validation", "validate_model"]
 
 CHECK_SCHEMA = "onnxpack.check/1"
-_GIB = 2**30
 _ORT_BUILTIN_DOMAINS = ("com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental")
 _REEXPORT = "Re-export the model from its source framework."
 
@@ -155,7 +155,7 @@ def _size_findings(insp: Inspection) -> list[Finding]:
         Finding.info(
             "MERGE_TOO_LARGE",
             f"Merged into one file, {name} would be {approx}{insp.merged_size} bytes "
-            f"({insp.merged_size / _GIB:.2f} GiB), above protobuf's 2 GiB limit; it must keep external data",
+            f"({format_bytes(insp.merged_size)}), above protobuf's 2 GiB limit; it must keep external data",
             "onnxpack keeps it as .onnx + one aligned .data file (`onnxpack merge --layout external`).",
         )
     ]

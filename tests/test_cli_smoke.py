@@ -99,3 +99,57 @@ def test_ort_command(tmp_path: Path, inprocess: None) -> None:  # noqa: F811
     assert sorted(f["name"] for f in d["files"]) == ["model.ort", "required_operators.config"]
     code, out, err = run("ort", str(ext), "-o", str(tmp_path / "o"))
     assert code == 2 and "not empty" in err
+
+
+def _gather_table(path: Path, rows: int = 3) -> Path:
+    """y = table[ids]: a 3-row embedding table indexed by an int64 input of symbolic length n."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    table = numpy_helper.from_array(np.arange(rows * 2, dtype=np.float32).reshape(rows, 2), "table")
+    graph = helper.make_graph(
+        [helper.make_node("Gather", ["table", "ids"], ["y"], axis=0)], "g",
+        [helper.make_tensor_value_info("ids", TensorProto.INT64, ["n"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 2])], [table],
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    return path
+
+
+def test_integer_range_excludes_hi(tmp_path: Path, inprocess: None) -> None:  # noqa: F811
+    """Issue 13 item 1: --range ids=0:3 draws from [0, 3), as the help says, so a 3-row Gather passes."""
+    m = _gather_table(tmp_path / "gather.onnx")
+    for seed in range(5):
+        code, out, err = run("smoke", str(m), "--range", "ids=0:3", "--dim", "n=64", "--runs", "1", "--seed",
+                             str(seed), "--json")
+        assert code == 0, err + out
+        assert json.loads(out)["recipe"]["inputs"]["ids"]["distribution"] == "integers[0,3)"
+    code, out, err = run("smoke", str(m), "--range", "ids=2:2", "--runs", "1")
+    assert code == 2 and "holds no int64 value" in err
+
+
+def test_index_failure_hint_suggests_range_not_sizes(tmp_path: Path, inprocess: None) -> None:  # noqa: F811
+    """Issue 13 item 2: an index out of the table's bounds is answered with --range, not --dim or --input."""
+    m = _gather_table(tmp_path / "gather.onnx")
+    failures = 0
+    for argv in (["--dim", "n=64"], *(["--seed", str(s)] for s in range(8))):  # n given, and n guessed
+        code, out, _ = run("smoke", str(m), "--runs", "1", "--no-search", "--json", *argv)
+        if code == 0:  # a guessed n drew only small indices: nothing to hint
+            continue
+        failures += 1
+        assert code == 1
+        finding = next(f for f in json.loads(out)["findings"] if f["code"] == "SMOKE_RUN_FAILED")
+        assert "--range ids=0:N" in finding["hint"] and "integers[0,10)" in finding["hint"]
+        assert "--dim" not in finding["hint"] and "16000" not in finding["hint"]
+    assert failures >= 2
+
+
+def test_unknown_or_zero_dims_are_errors(tmp_path: Path, inprocess: None) -> None:  # noqa: F811
+    """Issue 13 item 3: --dim for a name the model lacks, or a size of 0, is refused (as --input nope=1 is)."""
+    m = _gather_table(tmp_path / "gather.onnx")
+    code, out, err = run("smoke", str(m), "--dim", "nope=3", "--range", "ids=0:3", "--json")
+    assert code == 2
+    error = json.loads(out)["error"]
+    assert error["code"] == "DIM_UNKNOWN" and "'nope'" in error["message"] and "n" in error["message"]
+    for zero in ("n=0", "nope=0"):
+        code, _, err = run("smoke", str(m), "--dim", zero)
+        assert code == 2 and "positive integer" in err

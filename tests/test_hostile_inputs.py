@@ -250,3 +250,20 @@ def test_negative_dims_without_a_valid_length_are_a_finding(tmp_path: Path) -> N
     for code, text in both_commands(path, folder):
         assert code == 1, text
         assert "Traceback" not in text and "internal error" not in text.lower()
+
+
+def test_a_length_no_float_can_hold(tmp_path: Path) -> None:
+    """Found by tests/fuzz.py: a size beyond float range must be reported, not crash the message formatting."""
+    folder = tmp_path / "model"
+    path = _ext_model(folder)
+    m = onnx.load(str(path), load_external_data=False)
+    t = m.graph.initializer[0]
+    for e in t.external_data:
+        if e.key == "location":
+            e.value = "1" * 30  # no such file: the merged size falls back to the declared length
+        if e.key == "length":
+            e.value = "1" * 400
+    path.write_bytes(m.SerializeToString())
+    for code, text in both_commands(path, folder):
+        assert code == 1, text
+        assert "Internal error" not in text
