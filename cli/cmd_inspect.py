@@ -204,6 +204,11 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
 def _print_summary(env: Environment, val: Validation) -> None:
     from onnxpack.core.findings import Severity
 
+    c = val.checker
+    took = f" ({c['seconds']:.2f} s)" if c.get("seconds") else ""
+    reason = f": {c['reason']}" if c.get("reason") else ""
+    env.stdout.write(f"\nonnx checker: {c.get('onnx_checker', c['status'])}{took}{reason}\n")
+    env.stdout.write(f"shape inference: {c.get('shape_inference', c['status'])}{reason}\n")
     e, w, i = (val.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
     verdict = "OK" if val.ok else "FAILED"
     env.stdout.write(f"\nResult: {verdict} — {e} error(s), {w} warning(s), {i} note(s)\n")

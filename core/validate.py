@@ -36,7 +36,8 @@ class Validation:
     findings: list[Finding]
     compat: CompatResult | None
     target: TargetVerdict | None = None
-    checker: dict[str, Any] = field(default_factory=lambda: {"status": "not run", "seconds": 0.0})
+    checker: dict[str, Any] = field(default_factory=lambda: {"status": "not run", "seconds": 0.0,
+                                                             "onnx_checker": "not run", "shape_inference": "not run"})
 
     @property
     def ok(self) -> bool:
@@ -227,8 +228,9 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
         out.append(
             Finding.info(
                 "ORT_OLDEST",
-                f"Oldest ONNX Runtime that loads {name}: {rel.version} (IR {rel.ir}, ai.onnx opset {rel.opset}, "
-                f"ai.onnx.ml opset {rel.ml_opset}; {src})",
+                f"Oldest ONNX Runtime that loads {name}: {rel.version} (IR {rel.ir}, ai.onnx opset {rel.opset}"
+                + (f", ai.onnx.ml opset {rel.ml_opset}" if "ai.onnx.ml" in insp.opsets else "")  # only what it uses
+                + f"; {src})",
                 "",
             )
         )
@@ -362,6 +364,19 @@ def _checker_findings(insp: Inspection, outcome: ChildOutcome) -> list[Finding]:
     return out
 
 
+def _step_results(outcome: ChildOutcome) -> dict[str, str]:
+    """What became of each step in the child: passed, failed, partial (shape inference), or how the child ended."""
+    if not outcome.ok:
+        return {"onnx_checker": outcome.status, "shape_inference": outcome.status}
+    value = outcome.value or {}
+    inference = value.get("inference") or ""
+    partial = "external" in inference.lower() and "tensor" in inference.lower()
+    return {
+        "onnx_checker": "failed" if value.get("checker") else "passed",
+        "shape_inference": ("partial" if partial else "failed") if inference else "passed",
+    }
+
+
 def _checker_skip_reason(insp: Inspection) -> str | None:
     known_opset = onnx.defs.onnx_opset_version()
     if insp.ir_version is not None and insp.ir_version > onnx.IR_VERSION:
@@ -404,7 +419,8 @@ def validate_model(
                 f"compatibility with ONNX Runtime {target_ort} is unknown",
                 "ORT-format models generally load only in the ORT release that wrote them or newer.",
             ))
-        val.checker = {"status": "not applicable", "seconds": 0.0}
+        val.checker = {"status": "not applicable", "seconds": 0.0, "onnx_checker": "not applicable",
+                       "shape_inference": "not applicable"}
         report(progress, "validate", steps, steps, "done")
         return val
 
@@ -429,11 +445,13 @@ def validate_model(
                 "CHECKER_SKIPPED", f"onnx checker and shape inference skipped: {skip}",
                 "Update onnxpack (and its onnx) to check this model.",
             ))
-            val.checker = {"status": "skipped", "seconds": 0.0}
+            val.checker = {"status": "skipped", "seconds": 0.0, "onnx_checker": "skipped",
+                           "shape_inference": "skipped", "reason": skip}
         else:
             start = time.monotonic()
             outcome = check_structure(insp.location.model, timeout=checker_timeout, cancel=cancel)
-            val.checker = {"status": outcome.status, "seconds": round(time.monotonic() - start, 3)}
+            val.checker = {"status": outcome.status, "seconds": round(time.monotonic() - start, 3),
+                           **_step_results(outcome)}
             findings += _checker_findings(insp, outcome)
     report(progress, "validate", steps, steps, "done")
     return val

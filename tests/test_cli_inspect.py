@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import onnx
 import pytest
 
 from onnxpack.cli import Environment, ExitStatus, main
@@ -129,3 +130,31 @@ def test_ort_file_inspect_and_check(tmp_path: Path) -> None:
     doc = json.loads(out)
     validate(doc, "onnxpack.check/1")
     assert code == 0 and doc["inspection"]["format"] == "ort"
+
+
+def test_check_text_says_what_became_of_checker_and_shape_inference(sample_model: Path, tmp_path: Path) -> None:
+    """Issue 13 item 6: the text output says whether the checker and shape inference ran, passed, failed or
+    were skipped."""
+    from onnx import TensorProto, helper
+
+    code, out, _ = run("check", str(sample_model))
+    assert code == 0
+    assert re.search(r"^onnx checker: passed \(\d+\.\d\d s\)$", out, re.M)
+    assert re.search(r"^shape inference: passed$", out, re.M)
+    # inconsistent types: the checker passes, shape inference fails
+    bad = helper.make_model(helper.make_graph(
+        [helper.make_node("Add", ["x", "y"], ["z"])], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2]),
+         helper.make_tensor_value_info("y", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2])]), opset_imports=[helper.make_opsetid("", 17)])
+    onnx.save(bad, str(tmp_path / "bad.onnx"))
+    code, out, _ = run("check", str(tmp_path / "bad.onnx"))
+    assert code == 1 and re.search(r"^shape inference: failed$", out, re.M)
+    # newer than the installed onnx knows: both skipped, with the reason
+    new = helper.make_model(helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])]), opset_imports=[helper.make_opsetid("", 99)])
+    onnx.save(new, str(tmp_path / "new.onnx"))
+    code, out, _ = run("check", str(tmp_path / "new.onnx"), "--json")
+    checker = json.loads(out)["checker"]
+    assert checker["onnx_checker"] == checker["shape_inference"] == "skipped" and "opset 99" in checker["reason"]

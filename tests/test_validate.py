@@ -297,3 +297,14 @@ def test_released_opset_newer_than_every_known_runtime_is_a_warning(tmp_path: Pa
     newest = ORT_RELEASES[-1]
     val = validate_model(_save(add_model(opset=newest.opset + 1, ir=newest.ir), tmp_path / "n.onnx"))
     assert val.ok and "ORT_NEWER_THAN_KNOWN" in codes(val, Severity.WARNING)
+
+
+def test_oldest_ort_names_only_the_opsets_the_model_imports(tmp_path: Path) -> None:
+    """Issue 13 item 5: no "ai.onnx.ml opset" for a model that does not import ai.onnx.ml."""
+    plain = validate_model(_save(add_model(opset=17, ir=8), tmp_path / "plain.onnx"))
+    message = next(f.message for f in plain.findings if f.code == "ORT_OLDEST")
+    assert "ai.onnx opset" in message and "ai.onnx.ml" not in message
+    ml = add_model(opset=17, ir=8)
+    ml.opset_import.append(helper.make_opsetid("ai.onnx.ml", 3))
+    with_ml = validate_model(_save(ml, tmp_path / "ml.onnx"))
+    assert "ai.onnx.ml opset" in next(f.message for f in with_ml.findings if f.code == "ORT_OLDEST")
