@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from onnxpack.core import __version__
-from onnxpack.core.errors import OnnxpackError, from_os_error
+from onnxpack.core.errors import InternalError, OnnxpackError, from_os_error
 
 from .env import Environment, ExitStatus
 from .output import emit_error
@@ -99,14 +99,13 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         if path_error is not None:  # a name too long, a read-only disk: the user's path, not a bug
             emit_error(env, path_error, as_json)
             return ExitStatus(path_error.exit_status)
-        err = OnnxpackError(
+        err = InternalError(
             f"Internal error: {type(e).__name__}: {e}",
             "This is a bug in onnxpack; please report it with the command you ran "
             "(set ONNXPACK_DEBUG=1 to see the traceback).",
-            code="INTERNAL",
         )
         emit_error(env, err, as_json)
-        return ExitStatus.INTERNAL
+        return ExitStatus(err.exit_status)
 
 
 def _silence_stdout(env: Environment) -> None:

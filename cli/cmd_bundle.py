@@ -128,10 +128,11 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
         env.stdout.write("\n  smoke run: skipped (--no-smoke)\n")
     if r.release is not None:
         rel = r.release
-        env.stdout.write(
-            f"\n  release diff vs {rel['previous_version']}: {rel['bump']} change, "
-            f"suggested {rel['suggested_version']}\n"
-        )
+        if rel["bump"] == "none":
+            summary = f"nothing changed; a re-release takes the next patch version, {rel['suggested_version']}"
+        else:
+            summary = f"{rel['bump']} change, suggested {rel['suggested_version']}"
+        env.stdout.write(f"\n  release diff vs {rel['previous_version']}: {summary}\n")
         for c in rel["changes"]:
             env.stdout.write(f"    [{c['impact']}] {c['message']}\n")
     shown = [f for f in r.findings if f.severity is not Severity.INFO]

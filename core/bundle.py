@@ -40,7 +40,7 @@ from .atomic import (
     refuse_inside_inputs,
 )
 from .compat import check_target, oldest_ort, ort_package_version
-from .errors import InputError, OnnxpackError, RuntimeFailure
+from .errors import InputError, InternalError, RefusedError, RuntimeFailure
 from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, dumps_manifest, iso_utc, schema_errors, tool_info
 from .merge import plan_merge
@@ -237,10 +237,8 @@ def _errors(findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if f.severity is Severity.ERROR]
 
 
-def _refuse(message: str, hint: str, code: str) -> OnnxpackError:
-    err = OnnxpackError(message, hint, code=code)
-    err.exit_status = 1
-    return err
+def _refuse(message: str, hint: str, code: str) -> RefusedError:
+    return RefusedError(message, hint, code=code)
 
 
 @contextlib.contextmanager
@@ -614,7 +612,7 @@ def _build(
             manifest["files"].sort(key=lambda e: e["path"])
             problems = schema_errors(manifest)
             if problems:  # a bug in onnxpack, never the user's fault
-                raise OnnxpackError(
+                raise InternalError(
                     "Internal error: the manifest does not match its schema: " + "; ".join(problems[:3]),
                     "Please report this bug.",
                     code="INTERNAL",

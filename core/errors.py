@@ -9,9 +9,11 @@ __all__ = [
     "Cancelled",
     "ExternalDataError",
     "InputError",
+    "InternalError",
     "ModelFormatError",
     "OnnxpackError",
     "OutputError",
+    "RefusedError",
     "RuntimeFailure",
     "from_os_error",
 ]
@@ -77,10 +79,25 @@ class ExternalDataError(OnnxpackError):
     exit_status = 1
 
 
-class OutputError(OnnxpackError):
-    """The output cannot be written (exists, inside the input, no space, ...)."""
+class RefusedError(OnnxpackError):
+    """onnxpack will not do what was asked: error-level findings, a version not above the previous release,
+    an output that exists without --force. Exit status 1, like a failed check (2 is for usage errors)."""
+
+    code = "REFUSED"
+    exit_status = 1
+
+
+class OutputError(RefusedError):
+    """The output cannot be written (exists, inside the input, a link, no space, read-only, ...)."""
 
     code = "OUTPUT"
+
+
+class InternalError(OnnxpackError):
+    """A bug in onnxpack: an invariant of its own does not hold. Exit status 3; please report it."""
+
+    code = "INTERNAL"
+    exit_status = 3
 
 
 class RuntimeFailure(OnnxpackError):

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from onnx import ModelProto, TensorProto
 
 from .atomic import WritebackPacer, atomic_file, check_free_space, check_output_path, plain_file_fd
-from .errors import InputError, OnnxpackError, OutputError
+from .errors import InputError, InternalError, OutputError
 from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, resolve_external_data
 from .mergesize import RAW_DATA_FIELD, inline_tensor, inlined_tensor_size, single_file_size
 from .modelfile import PROTOBUF_LIMIT, ModelLocation, load_structure, locate_model
@@ -134,8 +134,8 @@ class _Item:
     offset: int = 0  # in the consolidated data file (external layout)
 
 
-def _internal(message: str) -> OnnxpackError:
-    return OnnxpackError(
+def _internal(message: str) -> InternalError:
+    return InternalError(
         f"Internal error in merge: {message}",
         "This is a bug in onnxpack; please report it with the model's structure (no weights needed).",
         code="INTERNAL",

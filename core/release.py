@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, RefusedError
 from .findings import Finding
 
 __all__ = [
@@ -418,7 +418,7 @@ def check_new_version(requested: SemVer, diff: ReleaseDiff, *, force: bool = Fal
     prev = diff.previous_version
     if requested <= prev:
         if not force:
-            raise InputError(
+            raise RefusedError(
                 f"Version {requested} is not greater than the previous release {prev}",
                 f"Use {diff.suggested} (suggested for a {diff.bump} change), or pass --force to release anyway.",
                 code="VERSION_NOT_GREATER",

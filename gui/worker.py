@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from onnxpack.core.errors import Cancelled, OnnxpackError, from_os_error
+from onnxpack.core.errors import Cancelled, InternalError, OnnxpackError, from_os_error
 from onnxpack.core.progress import CancelToken, ProgressCallback, ProgressEvent
 
 __all__ = ["Job", "JobFunction", "JobQueue", "JobSignals", "internal_error"]
@@ -34,14 +34,11 @@ def internal_error(exc: BaseException) -> OnnxpackError:
     details = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     log = write_crash_log(details)
     where = f" The details were saved to {log}." if log else ""
-    err = OnnxpackError(
+    return InternalError(
         f"Internal error: {type(exc).__name__}: {exc}",
         f"This is a bug in onnxpack, not a problem with your model.{where} Please report it.",
-        code="INTERNAL",
         details=details,
     )
-    err.exit_status = 3
-    return err
 
 
 class JobSignals(QObject):

@@ -16,7 +16,7 @@ import pytest
 from onnx import TensorProto, helper
 
 from onnxpack.core.bundle import BundleOptions, build_bundle, cli_command
-from onnxpack.core.errors import Cancelled, InputError, OnnxpackError
+from onnxpack.core.errors import Cancelled, InputError, OnnxpackError, RefusedError
 from onnxpack.core.manifest import load_schema, schema_errors
 from onnxpack.core.progress import CancelToken, ProgressEvent
 from onnxpack.core.smoke import SmokeOptions
@@ -231,9 +231,9 @@ def test_release_diff_previous_bundle(tmp_path: Path) -> None:
         m.graph.node[0].input[0] = "image"
         return m
 
-    with pytest.raises(InputError) as e:
+    with pytest.raises(RefusedError) as e:
         _bundle_of(renamed(), tmp_path / "b", tmp_path / "out2", "1.4.2", previous=v1.zip_path)
-    assert e.value.code == "VERSION_NOT_GREATER" and "2.0.0" in (e.value.hint or "")
+    assert e.value.exit_status == 1 and e.value.code == "VERSION_NOT_GREATER" and "2.0.0" in (e.value.hint or "")
     assert list((tmp_path / "out2").iterdir()) == []
     v2 = _bundle_of(renamed(), tmp_path / "b", tmp_path / "out2", "1.5.0", previous=v1.zip_path)
     rel = v2.manifest["release"]

@@ -49,16 +49,16 @@ def test_human_output_and_options(tmp_path: Path) -> None:
     assert "Wrote" in text and "adder-0.1.0.zip" in text and "layout external" in text and "skipped" in text
     with zipfile.ZipFile(out / "adder-0.1.0.zip") as zf:
         assert sorted(zf.namelist()) == ["README.txt", "adder.onnx", "adder.onnx.data", "manifest.json"]
-    # the same release again: the file exists -> usage error; with --force it is replaced
+    # the same release again: the file exists -> refused (exit 1, not a usage error); with --force it is replaced
     code, _, err = _run(["bundle", str(model), "-o", str(out), "--version", "0.1.0", "--name", "adder",
                          "--no-smoke"])
-    assert code == 2 and "already exists" in err
+    assert code == 1 and "already exists" in err
     code, _, _ = _run(["bundle", str(model), "-o", str(out), "--version", "0.2.0", "--name", "adder", "--no-smoke",
                        "--previous", str(out / "adder-0.1.0.zip")])
     assert code == 0
     code, text, err = _run(["bundle", str(model), "-o", str(out), "--version", "0.1.5", "--name", "adder",
                             "--no-smoke", "--previous", str(out / "adder-0.2.0.zip")])
-    assert code == 2 and text == "" and "not greater than the previous release 0.2.0" in err
+    assert code == 1 and text == "" and "not greater than the previous release 0.2.0" in err
     code, _, _ = _run(["bundle", str(model), "-o", str(out), "--version", "0.1.0", "--name", "adder",
                        "--no-smoke", "--force"])
     assert code == 0
@@ -94,3 +94,28 @@ def test_usage_errors_are_clean(tmp_path: Path) -> None:
     code, _, err = _run(["bundle", "--version", "1.0.0"])
     assert code == 2 and "-o" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_release_diff_of_an_identical_source_says_nothing_changed(tmp_path: Path) -> None:
+    """Issue 13 item 7: not "none change, suggested 0.1.1"."""
+    model = factory.external_model(tmp_path / "m")
+    out = tmp_path / "out"
+    assert _run(["bundle", str(model), "-o", str(out), "--version", "0.1.0", "--no-smoke"])[0] == 0
+    code, text, err = _run(["bundle", str(model), "-o", str(out), "--version", "0.1.1", "--no-smoke",
+                            "--previous", str(out / "model-0.1.0.zip")])
+    assert code == 0, err
+    assert "release diff vs 0.1.0: nothing changed; a re-release takes the next patch version, 0.1.1" in text
+    assert "none change" not in text
+
+
+def test_error_classes_carry_the_readme_exit_codes() -> None:
+    """Issue 13 item 8: refused work exits 1, usage and unreadable input 2, onnxpack's own bugs 3."""
+    from onnxpack.core import errors
+
+    assert errors.RefusedError("x").exit_status == 1
+    assert errors.OutputError("x").exit_status == 1 and issubclass(errors.OutputError, errors.RefusedError)
+    assert errors.InputError("x").exit_status == 2
+    assert errors.InternalError("x").exit_status == 3
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert "**1** error-level findings / failed run / verify mismatch / refused" in readme
+    assert "**2** usage error or unreadable input, **3** internal bug" in readme

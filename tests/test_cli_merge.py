@@ -52,7 +52,7 @@ def test_existing_output_and_force(ext_model: Path, tmp_path: Path) -> None:
     out = tmp_path / "m.onnx"
     out.write_bytes(b"keep me")
     status, stdout, stderr = run("merge", str(ext_model), "-o", str(out), "--json")
-    assert status == 2 and out.read_bytes() == b"keep me"
+    assert status == 1 and out.read_bytes() == b"keep me"  # refused, as README's exit codes say
     doc = json.loads(stdout)
     assert doc["ok"] is False and doc["error"]["code"] == "OUTPUT_EXISTS" and "--force" in stderr
     status, _, _ = run("merge", str(ext_model), "-o", str(out), "--force")
@@ -68,7 +68,7 @@ def test_errors_have_exit_codes(ext_model: Path, tmp_path: Path) -> None:
     assert run("merge", str(ext_model), "-o", str(tmp_path / "a.onnx"), "--layout", "zip")[0] == 2
     assert run("merge", str(tmp_path / "missing.onnx"), "-o", str(tmp_path / "a.onnx"))[0] == 2
     status, _, stderr = run("merge", str(ext_model), "-o", str(ext_model), "--force")
-    assert status == 2 and "same file as the input" in stderr
+    assert status == 1 and "same file as the input" in stderr  # refused
     # hostile/broken external data: exit 1 with the finding's code, no traceback
     (ext_model.parent / "model.onnx.data").write_bytes(b"short")
     status, stdout, stderr = run("merge", str(ext_model), "-o", str(tmp_path / "a.onnx"), "--json")

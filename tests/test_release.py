@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from onnxpack.core.errors import InputError
+from onnxpack.core.errors import InputError, RefusedError
 from onnxpack.core.release import (
     SemVer,
     check_new_version,
@@ -179,7 +179,7 @@ def test_suggestions_per_bump() -> None:
 def test_version_must_be_greater_unless_forced() -> None:
     diff = diff_manifests(_manifest("1.4.2", [_v("x")]), _manifest("?", [_v("x")], sha="b" * 64))
     for text in ("1.4.2", "1.4.1", "1.4.2+rebuild", "1.4.2-rc.1"):
-        with pytest.raises(InputError) as e:
+        with pytest.raises(RefusedError) as e:
             check_new_version(parse_semver(text), diff)
         assert e.value.code == "VERSION_NOT_GREATER" and "1.4.3" in (e.value.hint or "")
     assert check_new_version(parse_semver("1.4.3"), diff) == []
