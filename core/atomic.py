@@ -33,6 +33,7 @@ __all__ = [
     "check_output_path",
     "make_temp_dir",
     "output_error_from_oserror",
+    "output_folder",
     "plain_file_fd",
     "refuse_inside_inputs",
     "remove_stale_temporaries",
@@ -351,4 +352,31 @@ def atomic_dir(dest: Path) -> Iterator[Path]:
         raise output_error_from_oserror(e, dest) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+@contextlib.contextmanager
+def output_folder(out_dir: Path) -> Iterator[Path]:
+    """Create the output folder (and missing parents) if needed; remove what was created on failure.
+
+    Every command that writes creates a missing output folder (bundle -o, merge -o, ort -o, smoke
+    --save-outputs): one behaviour, and nothing left behind when the run fails.
+    """
+    created: list[Path] = []
+    for folder in [out_dir, *out_dir.parents]:
+        if folder.exists():
+            break
+        created.append(folder)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"Output folder {out_dir} is a file", "Give a folder with -o.", code="OUTPUT_NO_FOLDER")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise output_error_from_oserror(e, out_dir) from None
+    try:
+        yield out_dir
+    except BaseException:
+        for folder in created:  # innermost first; only succeeds while empty
+            with contextlib.suppress(OSError):
+                folder.rmdir()
         raise

@@ -37,6 +37,7 @@ from .atomic import (
     check_output_path,
     make_temp_dir,
     output_error_from_oserror,
+    output_folder,
     refuse_inside_inputs,
 )
 from .compat import check_target, oldest_ort, ort_package_version
@@ -242,29 +243,6 @@ def _refuse(message: str, hint: str, code: str) -> RefusedError:
 
 
 @contextlib.contextmanager
-def _output_folder(out_dir: Path) -> Iterator[Path]:
-    """Create the output folder (and missing parents) if needed; remove what was created on failure."""
-    created: list[Path] = []
-    for folder in [out_dir, *out_dir.parents]:
-        if folder.exists():
-            break
-        created.append(folder)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise InputError(f"Output folder {out_dir} is a file", "Give a folder with -o.", code="OUTPUT_NO_FOLDER")
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise output_error_from_oserror(e, out_dir) from None
-    try:
-        yield out_dir
-    except BaseException:
-        for folder in created:  # innermost first; only succeeds while empty
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        raise
-
-
-@contextlib.contextmanager
 def _work_dir(out_dir: Path, zip_name: str) -> Iterator[Path]:
     try:
         path = make_temp_dir("work", out_dir)
@@ -438,7 +416,7 @@ def build_bundle(
             )
         )
     refuse_inside_inputs(Path(opts.out_dir), loc.protected)  # before the folder is created
-    with _output_folder(Path(opts.out_dir)) as out_dir:
+    with output_folder(Path(opts.out_dir)) as out_dir:
         return _pipeline(st, loc, name, version, version_model, epoch, out_dir)
 
 

@@ -26,7 +26,15 @@ from typing import Any, Protocol
 
 from onnx import ModelProto, TensorProto
 
-from .atomic import WritebackPacer, atomic_file, check_free_space, check_output_path, plain_file_fd
+from .atomic import (
+    WritebackPacer,
+    atomic_file,
+    check_free_space,
+    check_output_path,
+    output_folder,
+    plain_file_fd,
+    refuse_inside_inputs,
+)
 from .errors import InputError, InternalError, OutputError
 from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, resolve_external_data
 from .mergesize import RAW_DATA_FIELD, inline_tensor, inlined_tensor_size, single_file_size
@@ -663,6 +671,14 @@ def merge_model(
     targets = [out_path]
     if plan.layout == "external":
         targets.append(out_path.with_name(plan.data_location))
+    for t in targets:  # before a missing output folder is created, which must not be inside an input either
+        refuse_inside_inputs(t, inputs)
+    with output_folder(out_path.parent):
+        return _write_merged(plan, targets, inputs, force, progress, cancel, start)
+
+
+def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], force: bool,
+                  progress: ProgressCallback | None, cancel: CancelToken | None, start: float) -> MergeResult:
     dests = [_check_target(t, inputs, force) for t in targets]
     check_free_space(dests[0].parent, plan.total_size)
     digest: str | None = None

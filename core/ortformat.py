@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .atomic import atomic_dir, check_free_space, refuse_inside_inputs
+from .atomic import atomic_dir, check_free_space, output_folder, refuse_inside_inputs
 from .errors import Cancelled, OnnxpackError, OutputError, RuntimeFailure
 from .findings import Finding
 from .modelfile import PROTOBUF_LIMIT, FileKind, load_structure, locate_model, sniff
@@ -228,9 +228,6 @@ def _prepare_out_dir(out_dir: Path, protected: list[Path]) -> None:
             raise OutputError(f"Output folder {out_dir} is not empty",
                               "Give a new or empty folder; onnxpack does not mix its output with other files.",
                               code="OUTPUT_EXISTS")
-    elif not out_dir.parent.is_dir():
-        raise OutputError(f"The parent folder of {out_dir} does not exist", "Create it first.",
-                          code="OUTPUT_NO_FOLDER")
 
 
 def convert_to_ort(
@@ -278,7 +275,7 @@ def convert_to_ort(
     report(progress, _STAGE, 0, 4, "validating and copying the model")
     if out.exists():
         out.rmdir()  # empty (checked above): recreated atomically below
-    with atomic_dir(out) as tmp:
+    with output_folder(out.parent), atomic_dir(out) as tmp:
         src = tmp / ".onnxpack-src"
         conv = tmp / ".onnxpack-converted"
         src.mkdir()

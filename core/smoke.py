@@ -660,18 +660,15 @@ def safe_output_filename(name: str, taken: set[str]) -> str:
 def save_outputs(arrays: Mapping[str, Any], out_dir: Path, *, protected: list[Path] | None = None) -> dict[str, str]:
     """Write each output to ``out_dir/<output name>.npy`` (atomically); return {output name: file path}.
 
-    ``out_dir`` is created if missing (its parent must exist). String outputs are saved as numpy
+    ``out_dir`` is created if missing (with its parents, as every command does). String outputs are saved as numpy
     unicode arrays (never pickled objects); sequences and maps are not saved.
     """
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"--save-outputs {out_dir} is a file, not a folder", "Give a folder.", code="OUTPUT_IS_FILE")
     if not out_dir.exists():
-        if not out_dir.parent.is_dir():
-            raise OutputError(f"The parent folder of {out_dir} does not exist", "Create it first.",
-                              code="OUTPUT_NO_FOLDER")
         try:
-            out_dir.mkdir()
+            out_dir.mkdir(parents=True)
         except OSError as e:
             raise output_error_from_oserror(e, out_dir) from None
     real_dir = Path(os.path.realpath(out_dir))

@@ -100,3 +100,20 @@ def test_outputs_inside_a_model_folder_given_as_model_are_refused(ext_model: Pat
     # beside the folder is fine
     status, _, stderr = run("merge", str(folder), "-o", str(tmp_path / "merged.onnx"))
     assert status == 0, stderr
+
+
+def test_every_command_creates_a_missing_output_folder(ext_model: Path, tmp_path: Path) -> None:
+    """Issue 13 item 9: merge, like bundle, creates a missing output folder (and removes it when it fails)."""
+    status, _, stderr = run("merge", str(ext_model), "-o", str(tmp_path / "new" / "deeper" / "m.onnx"))
+    assert status == 0, stderr
+    assert (tmp_path / "new" / "deeper" / "m.onnx").is_file()
+    status, _, stderr = run("ort", str(ext_model), "-o", str(tmp_path / "o1" / "o2"))
+    assert status == 0, stderr
+    assert (tmp_path / "o1" / "o2" / "model.ort").is_file()
+    # a failing run leaves no folder behind
+    (ext_model.parent / "model.onnx.data").write_bytes(b"short")
+    status, _, _ = run("merge", str(ext_model), "-o", str(tmp_path / "gone" / "m.onnx"))
+    assert status == 1 and not (tmp_path / "gone").exists()
+    # and a missing folder inside the input folder is never created
+    status, _, _ = run("merge", str(ext_model.parent), "-o", str(ext_model.parent / "sub" / "m.onnx"))
+    assert status == 1 and not (ext_model.parent / "sub").exists()
