@@ -96,7 +96,8 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
     if insp.location.data_dir != insp.location.model_dir:
         _kv(env, "data folder", str(insp.location.data_dir))
     files = ", ".join(
-        f"{f['path']} {format_bytes(f['size']) if f['size'] is not None else 'MISSING'}" for f in insp.files
+        f"{f['path']} {format_bytes(f['size']) if f['size'] is not None else f.get('state', 'missing').upper()}"
+        for f in insp.files
     )
     _kv(env, "files", files)
     size_line = f"{format_bytes(insp.total_size)} total"
@@ -186,7 +187,7 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
                 r.ref.name,
                 r.location or "-",
                 "-" if r.offset is None else r.offset,
-                "-" if r.data_length is None else r.data_length,
+                r.data_length if r.data_length is not None else ("-" if r.length is None else r.length),
                 "yes" if r.aligned_4k else "no",
                 "yes" if r.aligned_64k else "no",
                 (r.checksum[:12] + "…") if r.checksum else "-",

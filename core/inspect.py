@@ -284,13 +284,17 @@ def inspect_model(
     findings: list[Finding] = list(table.findings)
     layout = "external" if table.refs else "single"
 
-    files: list[dict[str, Any]] = [{"path": loc.model.name, "role": "model", "size": size}]
+    files: list[dict[str, Any]] = [{"path": loc.model.name, "role": "model", "size": size, "state": "ok"}]
     seen: set[str] = set()
     for r in table.refs:
         if r.location is None or r.location in seen:
             continue
         seen.add(r.location)
-        files.append({"path": r.location, "role": "external data", "size": table.files.get(r.location)})
+        size_of = table.files.get(r.location)
+        codes = {f.code for ref in table.refs if ref.location == r.location for f in ref.errors}
+        # ok; missing (not there); refused (its name or the file broke a rule: it was not opened, or not used)
+        state = "ok" if size_of is not None else ("missing" if codes <= {"EXTDATA_MISSING"} else "refused")
+        files.append({"path": r.location, "role": "external data", "size": size_of, "state": state})
     total = size + sum(table.files.values())
 
     merged, exact = single_file_size(model, table)

@@ -158,3 +158,28 @@ def test_check_text_says_what_became_of_checker_and_shape_inference(sample_model
     code, out, _ = run("check", str(tmp_path / "new.onnx"), "--json")
     checker = json.loads(out)["checker"]
     assert checker["onnx_checker"] == checker["shape_inference"] == "skipped" and "opset 99" in checker["reason"]
+
+
+def test_inspect_shows_declared_lengths_and_refused_files(tmp_path: Path) -> None:
+    """Issue 13 item 10: a missing file keeps its declared length; a refused location is not called MISSING."""
+    folder = tmp_path / "m"
+    path = save_with_external(add_model(), folder / "model.onnx")
+    (folder / "model.onnx.data").unlink()
+    code, out, _ = run("inspect", str(path))
+    assert code == 1
+    assert "model.onnx.data MISSING" in out
+    row = next(line for line in out.splitlines() if line.strip().startswith("W1"))
+    assert " 256 " in f" {row} "  # 64 floats: the declared length, not "-"
+    # a location refused by the rules (onnx's "..", here in a name) while the file exists
+    m = onnx.load(str(path), load_external_data=False)
+    for t in m.graph.initializer:
+        for e in t.external_data:
+            if e.key == "location":
+                e.value = "w..bin"
+    path.write_bytes(m.SerializeToString())
+    (folder / "w..bin").write_bytes(b"\0" * 1024)
+    code, out, _ = run("inspect", str(path), "--json")
+    files = {f["path"]: f for f in json.loads(out)["files"]}
+    assert files["w..bin"]["state"] == "refused" and files["w..bin"]["size"] is None
+    code, out, _ = run("inspect", str(path))
+    assert "w..bin REFUSED" in out and "MISSING" not in out
