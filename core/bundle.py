@@ -47,6 +47,7 @@ from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, dumps_manifest, iso_utc, s
 from .merge import plan_merge
 from .modelfile import locate_model
 from .progress import CancelToken, ProgressCallback, check_cancel, report
+from .readme import receiver_readme
 from .release import ReleaseDiff, check_new_version, diff_manifests, encode_model_version, parse_semver
 from .resources import SAMPLE_MODEL, resource_path
 from .streamhash import SequentialHasher, read_in_order
@@ -580,7 +581,7 @@ def _build(
                 loc,
             )
             st.check_sources_unchanged()  # the hashes above describe what was read only if nothing moved
-            readme = _readme(manifest).encode("utf-8")
+            readme = receiver_readme(manifest).encode("utf-8")
             report(progress, "zip", 0, 2, "writing README.txt and manifest.json")
             check_cancel(cancel)
             readme_rec = z.write_bytes("README.txt", readme)
@@ -816,104 +817,6 @@ def _manifest(
         manifest["release"] = diff.to_dict()
         manifest["findings"] = [f.to_dict() for f in st.findings]
     return manifest
-
-
-def _readme(manifest: dict[str, Any]) -> str:
-    m = manifest["model"]
-    insp = manifest["inspection"]
-    name, entry = m["name"], m["entry"]
-
-    def shape(v: dict[str, Any]) -> str:
-        if v["shape"] is None:
-            return "?"
-        return "[" + ", ".join("?" if d is None else str(d) for d in v["shape"]) + "]"
-
-    lines = [
-        f"{name} {m['version']}",
-        "=" * len(f"{name} {m['version']}"),
-        "",
-    ]
-    if insp["doc_string"]:
-        lines += [insp["doc_string"].strip(), ""]
-    lines += [
-        f"An ONNX model (IR version {insp['ir_version']}, opsets "
-        + ", ".join(f"{d} {v}" for d, v in sorted(insp["opsets"].items()))
-        + f"), produced by {insp['producer_name'] or 'an unknown exporter'} {insp['producer_version']}".rstrip()
-        + ".",
-    ]
-    oldest = manifest["compatibility"]["oldest_ort"]
-    if oldest:
-        lines.append(f"It loads in ONNX Runtime {oldest} or newer.")
-    lines += ["", "Interface", "---------", "Inputs:"]
-    for v in insp["inputs"]:
-        opt = " (optional)" if v.get("optional") else ""
-        lines.append(f"  {v['name']}: {v['elem_type']} {shape(v)}{opt}")
-    lines.append("Outputs:")
-    for v in insp["outputs"]:
-        lines.append(f"  {v['name']}: {v['elem_type']} {shape(v)}")
-    symbolic = sorted({d for v in insp["inputs"] + insp["outputs"] for d in (v["shape"] or []) if isinstance(d, str)})
-    if symbolic:
-        lines.append(f"Named dimensions ({', '.join(symbolic)}) can take any size; the same name means the same size.")
-    lines += ["", "Files", "-----"]
-    for f in sorted(manifest["files"], key=lambda f: f["path"]):
-        lines.append(f"  {f['path']}  ({f['role']}, {f['size']} bytes)")
-    lines.append(f"  {MANIFEST_NAME}  (sizes and SHA-256 of every file; check with `onnxpack verify`)")
-    first_in = insp["inputs"][0]["name"] if insp["inputs"] else "input"
-    lines += [
-        "",
-        "Loading the model",
-        "-----------------",
-        "Python (pip install onnxruntime):",
-        "    import onnxruntime as ort",
-        f'    session = ort.InferenceSession("{entry}", providers=["CPUExecutionProvider"])',
-        f'    outputs = session.run(None, {{"{first_in}": x}})   # x: a numpy array',
-        "",
-        "C/C++ (onnxruntime_cxx_api.h):",
-        "    Ort::Env env; Ort::SessionOptions options;",
-        f'    Ort::Session session(env, ORT_TSTR("{entry}"), options);',
-    ]
-    if m["layout"] == "single":
-        lines += [
-            "    // or from memory: Ort::Session session(env, bytes.data(), bytes.size(), options);",
-            "",
-            "Rust (ort crate):",
-            "    let session = ort::session::Session::builder()?",
-            f'        .commit_from_file("{entry}")?;',
-            f'    // or from memory: .commit_from_memory(&std::fs::read("{entry}")?)?',
-            "",
-            f"{entry} is self-contained: all weights are inside it, so it can also be embedded in an",
-            "application and loaded from memory (commit_from_memory / CreateSessionFromArray).",
-        ]
-    else:
-        lines += [
-            "",
-            "Rust (ort crate):",
-            "    let session = ort::session::Session::builder()?",
-            f'        .commit_from_file("{entry}")?;',
-            "",
-            f"IMPORTANT: the weights are in {m['data']}, which must stay in the same folder as {entry}",
-            "and keep its name. Load the model from its file path; it cannot be loaded from memory",
-            "(commit_from_memory / CreateSessionFromArray), because ONNX Runtime then cannot find the data file.",
-            f"重要: {m['data']} は {entry} と同じフォルダーに同じ名前で置いてください。",
-        ]
-    if m.get("ort_entry"):
-        lines += [
-            "",
-            f"{m['ort_entry']} is the same model in ONNX Runtime's ORT format (for minimal/mobile builds of",
-            "ONNX Runtime); load it the same way as the .onnx file. Unlike the other files it is not",
-            "byte-for-byte reproducible: ONNX Runtime's converter orders some of its tables differently in",
-            "every run, so rebuilding this bundle gives the same model in different .ort bytes.",
-        ]
-    lines += [
-        "",
-        "Checking this bundle",
-        "--------------------",
-        f"    onnxpack verify {name}-{m['version']}.zip          (sizes, SHA-256, archive safety)",
-        f"    onnxpack verify {name}-{m['version']}.zip --smoke  (also re-runs the recorded test inference)",
-        "",
-        f"Made by {manifest['tool']['name']} {manifest['tool']['version']}.",
-    ]
-    return "\n".join(lines) + "\n"
 
 
 def cli_command(options: BundleOptions) -> str:

@@ -296,10 +296,11 @@ def _fuzz_bundles(camp: Campaign, rnd: random.Random, n: int, smoke_every: int, 
                   keep: Path | None) -> None:
     made = work / "source"
     made.mkdir()
+    err = io.StringIO()
     status = cli_main(["bundle", "-o", str(made), "--version", "1.0.0"],
-                      Environment(stdout=io.StringIO(), stderr=io.StringIO(), vars={}))
+                      Environment(stdout=io.StringIO(), stderr=err, vars={}))
     if int(status) != 0:
-        camp.failures.append("could not build the seed bundle")
+        camp.failures.append(f"could not build the seed bundle (exit {int(status)}): {err.getvalue()[:500]}")
         return
     seed = next(made.glob("*.zip")).read_bytes()
     for i in range(n):

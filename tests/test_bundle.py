@@ -321,3 +321,36 @@ def test_source_changed_while_bundling_is_named(tmp_path: Path, smoke: bool) -> 
     assert "model.onnx.data changed while it was being bundled" in ei.value.message
     assert ei.value.exit_status == 1
     assert not (out / "model-1.0.0.zip").exists()
+
+
+def test_readme_python_snippet_feeds_every_input_and_runs(tmp_path: Path) -> None:
+    """Issue 13 item 11: the receiver's snippet feeds every input of a two-input model, and it really runs."""
+    import re
+    import subprocess
+    import sys
+
+    x = helper.make_tensor_value_info("pixel_values", TensorProto.FLOAT, ["batch", 4])
+    ids = helper.make_tensor_value_info("token:ids", TensorProto.INT64, ["batch", 4])
+    y = helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 4])
+    cast = helper.make_node("Cast", ["token:ids"], ["f"], to=TensorProto.FLOAT)
+    graph = helper.make_graph([cast, helper.make_node("Add", ["pixel_values", "f"], ["logits"])], "two", [x, ids], [y])
+    src = tmp_path / "two" / "two.onnx"
+    src.parent.mkdir()
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(src))
+    r = build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", run_smoke=False))
+    unpacked = tmp_path / "unpacked"
+    with zipfile.ZipFile(r.zip_path) as zf:
+        zf.extractall(unpacked)
+    readme = (unpacked / "README.txt").read_text(encoding="utf-8")
+    for needle in ('"pixel_values": np.zeros((1, 4), dtype=np.float32),  # set batch',
+                   '"token:ids": np.zeros((1, 4), dtype=np.int64),  # set batch',
+                   'ort::inputs!["pixel_values" => pixel_values, "token:ids" => token_ids]',
+                   "new DenseTensor<long>(new[] { 1, 4 })", "Microsoft.ML.OnnxRuntime"):
+        assert needle in readme, needle
+    block = re.search(r"^Python \(pip install onnxruntime numpy\):\n((?:    .*\n)+)", readme, re.M)
+    assert block is not None
+    code = "\n".join(line[4:] for line in block.group(1).splitlines()) + "\nprint(logits.shape)\n"
+    ran = subprocess.run([sys.executable, "-c", code], cwd=unpacked, capture_output=True, text=True, timeout=120,
+                         check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "(1, 4)"
