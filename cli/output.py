@@ -37,7 +37,7 @@ def emit_json(env: Environment, doc: Any) -> None:
 
 def emit_error(env: Environment, err: OnnxpackError, as_json: bool) -> None:
     if as_json:
-        emit_json(env, {"ok": False, "error": err.to_dict()})
+        emit_json(env, {"schema": "onnxpack.error/1", "ok": False, "error": err.to_dict()})
     env.stderr.write(f"error: {err.message}\n")
     if err.hint:
         env.stderr.write(f"hint: {err.hint}\n")

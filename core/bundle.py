@@ -596,12 +596,15 @@ def _build(
                     "Please report this bug.",
                     code="INTERNAL",
                 )
-            z.write_bytes(MANIFEST_NAME, dumps_manifest(manifest))
+            manifest_rec = z.write_bytes(MANIFEST_NAME, dumps_manifest(manifest))
             report(progress, "zip", 2, 2, "done")
             check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
     finally:
         hasher.stop()
+    # The manifest cannot list itself; the result (what the user is told was written) does.
     files = [dict(e) for e in manifest["files"]]
+    files.append({"path": manifest_rec.name, "role": "manifest", "size": manifest_rec.size,
+                  "sha256": manifest_rec.sha256})
     return BundleResult(
         zip_path, manifest, files, smoke_doc, equal, manifest["release"], st.findings, zip_path.stat().st_size
     )

@@ -199,7 +199,7 @@ def _sniff(path: Path) -> FileKind:
 
 
 def _inspect_ort(loc: ModelLocation, size: int, timeout: float, cancel: CancelToken | None) -> Inspection:
-    files = [{"path": loc.model.name, "role": "model", "size": size}]
+    files = [{"path": loc.model.name, "role": "model", "size": size, "state": "ok"}]
     insp = Inspection(loc, "ort", files, size, size, fits_single_file=size < PROTOBUF_LIMIT)
     insp.findings.append(
         Finding.info(
