@@ -12,7 +12,7 @@ from onnxpack.core.zipwriter import source_date_epoch
 
 from .cmd_smoke import add_smoke_input_flags
 from .env import Environment, ExitStatus
-from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_bar
+from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_reporter
 
 __all__ = ["register"]
 
@@ -102,7 +102,7 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
 
 
 def _bundle(args: Any, env: Environment) -> int:
-    result = build_bundle(options_from_args(args, env), progress=progress_bar(env))
+    result = build_bundle(options_from_args(args, env), progress=progress_reporter(env, args.quiet))
     if args.json:
         emit_json(env, result.to_dict())
     else:
@@ -142,7 +142,7 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
 
 
 def _verify(args: Any, env: Environment) -> int:
-    rep = verify_bundle(args.bundle, smoke=args.smoke, progress=progress_bar(env))
+    rep = verify_bundle(args.bundle, smoke=args.smoke, progress=progress_reporter(env, args.quiet))
     if args.json:
         emit_json(env, rep.to_dict())
     else:

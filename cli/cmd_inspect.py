@@ -10,7 +10,7 @@ from onnxpack.core.modelfile import PROTOBUF_LIMIT
 from onnxpack.core.validate import Validation, validate_model
 
 from .env import Environment, ExitStatus
-from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_bar
+from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_reporter
 
 __all__ = ["register"]
 
@@ -57,7 +57,8 @@ def _inspect(args: Any, env: Environment) -> int:
 
 
 def _check(args: Any, env: Environment) -> int:
-    val = validate_model(args.model, args.data_dir, target_ort=args.target_ort, progress=progress_bar(env))
+    progress = progress_reporter(env, args.quiet)
+    val = validate_model(args.model, args.data_dir, target_ort=args.target_ort, progress=progress)
     if args.json:
         emit_json(env, val.to_dict())
     else:

@@ -8,7 +8,7 @@ from typing import Any
 from onnxpack.core.merge import DEFAULT_ALIGN, LAYOUTS, merge_model
 
 from .env import Environment, ExitStatus
-from .output import add_json_flag, emit_json, format_bytes, progress_bar
+from .output import add_json_flag, emit_json, format_bytes, progress_reporter
 
 __all__ = ["register"]
 
@@ -63,7 +63,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace, env: Environment) -> int:
-    progress = None if args.json else progress_bar(env)
+    progress = progress_reporter(env, args.quiet)
     result = merge_model(
         args.model,
         args.output,

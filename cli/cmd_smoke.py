@@ -12,7 +12,7 @@ from onnxpack.core.findings import Finding
 from onnxpack.core.ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
 
 from .env import Environment, ExitStatus
-from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table
+from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_reporter
 
 if TYPE_CHECKING:
     from onnxpack.core.smoke import CompareResult, SmokeOptions, SmokeResult
@@ -196,14 +196,16 @@ def _smoke_with(child: Any, args: argparse.Namespace, env: Environment) -> int:
     opts = _options(args, runs=args.runs, search=not args.no_search, atol=args.atol, rtol=args.rtol)
     if args.compare:
         c = compare_models(args.model, args.compare, data_dir=args.data_dir, other_data_dir=args.other_data_dir,
-                           options=opts, save_outputs_to=args.save_outputs, child=child)
+                           options=opts, save_outputs_to=args.save_outputs, child=child,
+                           progress=progress_reporter(env, args.quiet))
         if args.json:
             emit_json(env, c.to_dict())
         else:
             _print_compare(env, c)
             _findings(env, c.findings)
         return ExitStatus.OK if c.ok else ExitStatus.FINDINGS
-    r = smoke_test(args.model, args.data_dir, options=opts, save_outputs_to=args.save_outputs, child=child)
+    r = smoke_test(args.model, args.data_dir, options=opts, save_outputs_to=args.save_outputs, child=child,
+                           progress=progress_reporter(env, args.quiet))
     if args.json:
         emit_json(env, r.to_dict())
     else:
@@ -217,7 +219,8 @@ def _ort(args: argparse.Namespace, env: Environment) -> int:
 
     opts = _options(args)
     res = convert_to_ort(args.model, args.output, args.data_dir, optimization_style=args.optimization_style,
-                         target_platform=args.target_platform, options=opts, atol=args.atol, rtol=args.rtol)
+                         target_platform=args.target_platform, options=opts, atol=args.atol, rtol=args.rtol,
+                         progress=progress_reporter(env, args.quiet))
     if args.json:
         emit_json(env, res.to_dict())
         return ExitStatus.OK if res.ok else ExitStatus.FINDINGS

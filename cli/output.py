@@ -9,7 +9,7 @@ from typing import Any
 
 from onnxpack.core.errors import OnnxpackError
 from onnxpack.core.findings import Finding, Severity
-from onnxpack.core.progress import ProgressCallback, ProgressEvent
+from onnxpack.core.progress import STEPS, ProgressCallback, ProgressEvent
 from onnxpack.core.units import format_bytes
 
 from .env import Environment
@@ -21,7 +21,7 @@ __all__ = [
     "format_bytes",
     "print_findings",
     "print_table",
-    "progress_bar",
+    "progress_reporter",
 ]
 
 _MARK = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN ", Severity.INFO: "info "}
@@ -29,6 +29,8 @@ _MARK = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN ", Severity.INFO: "inf
 
 def add_json_flag(parser: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print a machine-readable JSON document on stdout")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print no progress on stderr (errors and hints still print)")
 
 
 def emit_json(env: Environment, doc: Any) -> None:
@@ -62,25 +64,82 @@ def print_findings(env: Environment, findings: Sequence[Finding]) -> None:
             env.stdout.write(f"         hint: {f.hint}\n")
 
 
-def progress_bar(env: Environment, enabled: bool = True) -> ProgressCallback | None:
-    """A one-line progress bar on stderr when it is a terminal (None otherwise)."""
-    if not (enabled and env.stderr_isatty):
+def progress_reporter(env: Environment, quiet: bool = False) -> ProgressCallback | None:
+    """Progress on stderr: a one-line bar on a terminal, else one line per stage (CI logs); None with --quiet."""
+    if quiet:
         return None
-    last = [0.0]
+    return _TerminalBar(env) if env.stderr_isatty else _StageLines(env)
 
-    def show(ev: ProgressEvent) -> None:
+
+def _amount(ev: ProgressEvent) -> str:
+    if ev.total <= 0:
+        return ""
+    if ev.unit == STEPS:
+        return f"step {min(ev.done, ev.total)}/{ev.total}"
+    return f"{format_bytes(ev.done)}/{format_bytes(ev.total)}"
+
+
+# Hand-written rather than tqdm/rich: the bar is thirty lines, must mix byte and step stages and messages in
+# one line, and another dependency would ship in the frozen executable for it.
+class _TerminalBar:
+    """Redraws one line (\r) at most ten times a second; a finished stage keeps its line."""
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+        self.last = 0.0
+        self.stage: str | None = None
+
+    def __call__(self, ev: ProgressEvent) -> None:
         now = time.monotonic()
-        if now - last[0] < 0.1 and ev.done < ev.total:
+        finished = ev.total > 0 and ev.done >= ev.total
+        if ev.stage == self.stage and now - self.last < 0.1 and not finished:
             return
-        last[0] = now
-        width = 30
-        filled = int(ev.fraction * width)
-        env.stderr.write(
-            f"\r{ev.stage:<8} [{'#' * filled}{'.' * (width - filled)}] {ev.fraction * 100:5.1f}% "
-            f"{format_bytes(ev.done)}/{format_bytes(ev.total)}\x1b[K"
-        )
-        if ev.done >= ev.total:
-            env.stderr.write("\n")
-        env.stderr.flush()
+        if self.stage is not None and ev.stage != self.stage:
+            self.env.stderr.write("\n")  # the previous stage ended without a final event: keep its line
+        self.stage, self.last = ev.stage, now
+        width = 24
+        if ev.total > 0:
+            filled = int(ev.fraction * width)
+            bar = f"[{'#' * filled}{'.' * (width - filled)}] {ev.fraction * 100:5.1f}%"
+        else:
+            bar = f"[{'.' * width}]   ...%"
+        text = "  ".join(t for t in (f"{ev.stage:<8} {bar}", _amount(ev), ev.message) if t)
+        self.env.stderr.write(f"\r{text}\x1b[K")
+        if finished:
+            self.env.stderr.write("\n")
+            self.stage = None
+        self.env.stderr.flush()
 
-    return show
+
+class _StageLines:
+    """Without a terminal: a line when a stage starts, and every 10 s while a long stage runs."""
+
+    HEARTBEAT = 10.0
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+        self.start = time.monotonic()
+        self.stage: str | None = None
+        self.seen: set[str] = set()
+        self.last = 0.0
+
+    def __call__(self, ev: ProgressEvent) -> None:
+        now = time.monotonic()
+        finished = ev.total > 0 and ev.done >= ev.total
+        if ev.stage == self.stage and (finished or now - self.last < self.HEARTBEAT):
+            return  # the end of a stage is told by the next stage's line (or the result)
+        if ev.stage != self.stage and ev.stage in self.seen and finished:
+            return  # a stage that wrapped another one (bundle's inspect around validate) ended
+        self.seen.add(ev.stage)
+        self.stage, self.last = ev.stage, now
+        if ev.total <= 0:
+            amount = ""
+        elif ev.unit == STEPS:
+            amount = _amount(ev) if ev.done > 0 else ""
+        elif ev.done <= 0:
+            amount = format_bytes(ev.total)
+        else:
+            amount = f"{ev.fraction * 100:.0f}%  {_amount(ev)}"
+        detail = "  ".join(t for t in (amount, ev.message) if t)
+        self.env.stderr.write(f"onnxpack [{now - self.start:6.1f} s] {ev.stage}{': ' + detail if detail else ''}\n")
+        self.env.stderr.flush()

@@ -46,7 +46,7 @@ from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, dumps_manifest, iso_utc, schema_errors, tool_info
 from .merge import plan_merge
 from .modelfile import locate_model
-from .progress import CancelToken, ProgressCallback, check_cancel, report
+from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from .readme import receiver_readme
 from .release import ReleaseDiff, check_new_version, diff_manifests, encode_model_version, parse_semver
 from .resources import SAMPLE_MODEL, resource_path
@@ -435,11 +435,11 @@ def _pipeline(
 
     # 1-2. inspect + validate. The onnx checker (a child process, ~0.5 s) runs in the background while
     # the merge streams; its verdict is awaited before anything is smoke-run or published.
-    report(progress, "inspect", 0, 1, f"reading {loc.model.name}")
+    report(progress, "inspect", 0, 1, f"reading {loc.model.name}", unit=STEPS)
     val = validate_model(
         loc.model, opts.data_dir, target_ort=opts.target_ort, run_checker=False, progress=progress, cancel=cancel
     )
-    report(progress, "inspect", 1, 1, "done")
+    report(progress, "inspect", 1, 1, "done", unit=STEPS)
     if val.inspection.model is None:
         raise InputError(
             f"{loc.model.name} is an ORT-format model; bundles are built from the .onnx model",
@@ -543,10 +543,10 @@ def _build(
                     with z.entry(model_entry, plan.model_size, tee=tee, cancel=cancel) as sink:
                         sink.write(structure.getbuffer())
                 streamed_hashes = seq.finish()  # reads the tails after the last tensors
-            report(progress, "validate", 0, 1, "waiting for the onnx checker")
+            report(progress, "validate", 0, 1, "waiting for the onnx checker", unit=STEPS)
             val = checker.join()
             st.findings = _gate(val, opts) + st.findings
-            report(progress, "validate", 1, 1, "done")
+            report(progress, "validate", 1, 1, "done", unit=STEPS)
             # 4. smoke: original vs merged copy, bitwise
             smoke_doc: dict[str, Any] | None = None
             equal: dict[str, Any] | None = None
@@ -582,7 +582,7 @@ def _build(
             )
             st.check_sources_unchanged()  # the hashes above describe what was read only if nothing moved
             readme = receiver_readme(manifest).encode("utf-8")
-            report(progress, "zip", 0, 2, "writing README.txt and manifest.json")
+            report(progress, "zip", 0, 2, "writing README.txt and manifest.json", unit=STEPS)
             check_cancel(cancel)
             readme_rec = z.write_bytes("README.txt", readme)
             manifest["files"].append(
@@ -597,7 +597,7 @@ def _build(
                     code="INTERNAL",
                 )
             manifest_rec = z.write_bytes(MANIFEST_NAME, dumps_manifest(manifest))
-            report(progress, "zip", 2, 2, "done")
+            report(progress, "zip", 2, 2, "done", unit=STEPS)
             check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
     finally:
         hasher.stop()

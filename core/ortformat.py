@@ -18,7 +18,7 @@ from .errors import Cancelled, OnnxpackError, OutputError, RuntimeFailure
 from .findings import Finding
 from .modelfile import PROTOBUF_LIMIT, FileKind, load_structure, locate_model, sniff
 from .ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
-from .progress import CancelToken, ProgressCallback, check_cancel, report
+from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from .smoke import CompareResult, SmokeOptions, compare_models, run_in_child
 
 __all__ = [
@@ -272,7 +272,7 @@ def convert_to_ort(
     out = Path(os.path.abspath(out_dir))
     _prepare_out_dir(out, loc.protected)
     stem = loc.model.stem or "model"
-    report(progress, _STAGE, 0, 4, "validating and copying the model")
+    report(progress, _STAGE, 0, 4, "validating and copying the model", unit=STEPS)
     if out.exists():
         out.rmdir()  # empty (checked above): recreated atomically below
     with output_folder(out.parent), atomic_dir(out) as tmp:
@@ -281,7 +281,7 @@ def convert_to_ort(
         src.mkdir()
         _write_validated_copy(loc.model, loc.data_dir, src / f"{stem}.onnx", cancel)
         check_cancel(cancel)
-        report(progress, _STAGE, 1, 4, "converting with onnxruntime")
+        report(progress, _STAGE, 1, 4, "converting with onnxruntime", unit=STEPS)
         log = _run_converter(src, conv, optimization_style, target_platform, smoke_opts.timeout, cancel, progress)
         suffix = ".with_runtime_opt" if optimization_style == "Runtime" else ""
         ort_name = f"{stem}{suffix}.ort"
@@ -297,11 +297,11 @@ def convert_to_ort(
             config = out / config_name
         shutil.rmtree(src)
         shutil.rmtree(conv)
-        report(progress, _STAGE, 2, 4, "smoke-running the .ort against the .onnx")
+        report(progress, _STAGE, 2, 4, "smoke-running the .ort against the .onnx", unit=STEPS)
         cmp = compare_models(loc.model, tmp / ort_name, data_dir=loc.data_dir, options=smoke_opts, cancel=cancel,
                              progress=progress)
         files = [{"name": p.name, "size": p.stat().st_size} for p in sorted(tmp.iterdir())]
-        report(progress, _STAGE, 3, 4, "moving the results into place")
-    report(progress, _STAGE, 4, 4, "done")
+        report(progress, _STAGE, 3, 4, "moving the results into place", unit=STEPS)
+    report(progress, _STAGE, 4, 4, "done", unit=STEPS)
     return OrtConversion(cmp.ok, out, out / ort_name, config, files, optimization_style, target_platform, cmp, log,
                          list(cmp.findings))

@@ -8,17 +8,21 @@ from dataclasses import dataclass
 
 from .errors import Cancelled
 
-__all__ = ["CancelToken", "ProgressCallback", "ProgressEvent", "check_cancel", "report"]
+__all__ = ["BYTES", "STEPS", "CancelToken", "ProgressCallback", "ProgressEvent", "check_cancel", "report"]
+
+BYTES = "bytes"  # done/total count bytes (merge, zip, hashing)
+STEPS = "steps"  # done/total count steps of a stage (validate: inspect, structure, checker…)
 
 
 @dataclass(frozen=True)
 class ProgressEvent:
-    """One progress report: ``stage`` name, ``done`` of ``total`` units (bytes unless said)."""
+    """One progress report: ``stage`` name, ``done`` of ``total`` in ``unit`` (BYTES or STEPS); total 0: unknown."""
 
     stage: str
     done: int
     total: int
     message: str = ""
+    unit: str = BYTES
 
     @property
     def fraction(self) -> float:
@@ -57,8 +61,8 @@ def check_cancel(cancel: CancelToken | None) -> None:
 
 
 def report(
-    progress: ProgressCallback | None, stage: str, done: int, total: int, message: str = ""
+    progress: ProgressCallback | None, stage: str, done: int, total: int, message: str = "", *, unit: str = BYTES
 ) -> None:
     """Call ``progress`` if given."""
     if progress is not None:
-        progress(ProgressEvent(stage, done, total, message))
+        progress(ProgressEvent(stage, done, total, message, unit))

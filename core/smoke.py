@@ -31,7 +31,7 @@ from .errors import (
 from .findings import Finding, Severity
 from .inputs import DEFAULT_DIM, InputSpec, LoadedInput, load_input_file, parse_dim, parse_range
 from .modelfile import FileKind, ModelLocation, load_structure, locate_model, sniff
-from .progress import CancelToken, ProgressCallback, report
+from .progress import STEPS, CancelToken, ProgressCallback, report
 
 __all__ = [
     "RECIPE_SCHEMA",
@@ -372,9 +372,10 @@ def run_in_child(
                 else:
                     if kind == "stage":
                         current = str(payload)
-                        report(progress, stage, 0, 0, current)
+                        report(progress, stage, 0, 0, current, unit=STEPS)
                     elif kind == "progress":
-                        report(progress, stage, int(payload["done"]), int(payload["total"]), str(payload["message"]))
+                        done, total = int(payload["done"]), int(payload["total"])
+                        report(progress, stage, done, total, str(payload["message"]), unit=STEPS)
                     elif kind == "result":
                         return payload
                     elif kind == "error":

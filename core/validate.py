@@ -17,7 +17,7 @@ from .compat import CompatResult, TargetVerdict, check_target, parse_version, re
 from .findings import Finding, Severity
 from .inspect import Inspection, domain_name, inspect_model
 from .modelfile import PROTOBUF_LIMIT
-from .progress import CancelToken, ProgressCallback, check_cancel, report
+from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from .tensors import dtype_name, expected_nbytes, iter_graphs, iter_tensors, uses_external_data
 from .units import format_bytes
 
@@ -405,11 +405,11 @@ def validate_model(
     if target_ort is not None:
         parse_version(target_ort)  # usage errors before any work
     steps = 4
-    report(progress, "validate", 0, steps, "inspecting")
+    report(progress, "validate", 0, steps, "inspecting", unit=STEPS)
     insp = inspect_model(path, data_dir, cancel=cancel, verify_checksums=True, ort_timeout=checker_timeout)
     check_cancel(cancel)
     findings: list[Finding] = list(insp.findings)
-    report(progress, "validate", 1, steps, "structure")
+    report(progress, "validate", 1, steps, "structure", unit=STEPS)
     if insp.model is None:  # ORT format: the session in inspect_model was the check
         val = Validation(insp, findings, None)
         if target_ort is not None:
@@ -421,7 +421,7 @@ def validate_model(
             ))
         val.checker = {"status": "not applicable", "seconds": 0.0, "onnx_checker": "not applicable",
                        "shape_inference": "not applicable"}
-        report(progress, "validate", steps, steps, "done")
+        report(progress, "validate", steps, steps, "done", unit=STEPS)
         return val
 
     model = insp.model
@@ -436,7 +436,7 @@ def validate_model(
     if target_ort is not None:
         val.target = check_target(insp.compat, target_ort, model)
         findings += _target_findings(val.target)
-    report(progress, "validate", 2, steps, "checker")
+    report(progress, "validate", 2, steps, "checker", unit=STEPS)
 
     if run_checker:
         skip = _checker_skip_reason(insp)
@@ -453,5 +453,5 @@ def validate_model(
             val.checker = {"status": outcome.status, "seconds": round(time.monotonic() - start, 3),
                            **_step_results(outcome)}
             findings += _checker_findings(insp, outcome)
-    report(progress, "validate", steps, steps, "done")
+    report(progress, "validate", steps, steps, "done", unit=STEPS)
     return val

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from onnxpack.core.progress import ProgressEvent
+from onnxpack.core.progress import STEPS, ProgressEvent
 
 from .formatting import EtaEstimator, format_bytes, format_duration, format_shape
 from .icons import status_icon
@@ -33,7 +33,6 @@ __all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel"]
 #: Pipeline stages in order (core.bundle reports these names).
 STAGES = ("inspect", "validate", "merge", "smoke", "ort", "zip")
 #: Stages whose done/total count steps rather than bytes.
-_COUNTED = {"validate", "smoke"}
 
 
 class LogPane(Retranslatable, QWidget):
@@ -218,7 +217,8 @@ class RunPanel(Retranslatable, QWidget):
         self._state[ev.stage] = "done" if ev.total > 0 and ev.done >= ev.total else "running"
         if ev.total <= 0:  # a message without an amount: keep the last amount, show the new message
             last = self._last.get(ev.stage)
-            ev = ProgressEvent(ev.stage, last.done if last else 0, last.total if last else 0, ev.message)
+            unit = last.unit if last else ev.unit
+            ev = ProgressEvent(ev.stage, last.done if last else 0, last.total if last else 0, ev.message, unit)
             if last is None:
                 self._state[ev.stage] = "running"
         self._last[ev.stage] = ev
@@ -245,7 +245,7 @@ class RunPanel(Retranslatable, QWidget):
             fraction = 1.0 if state == "done" else ev.fraction
             bar.setValue(int(fraction * 1000))
             bar.setFormat(f"{fraction * 100:.0f} % — {self.state_text(state)}")
-            if ev.stage in _COUNTED or ev.total < 64:
+            if ev.unit == STEPS:
                 amount = self.tr("%1 of %2").replace("%1", str(ev.done)).replace("%2", str(ev.total))
             else:
                 amount = self.tr("%1 of %2").replace("%1", format_bytes(ev.done)).replace(

@@ -43,8 +43,12 @@ def test_merge_external_human_and_progress_bar(ext_model: Path, tmp_path: Path) 
     assert onnx.load(str(out)).SerializeToString() == onnx.load(str(ext_model)).SerializeToString()
 
 
-def test_no_progress_bar_when_not_a_terminal(ext_model: Path, tmp_path: Path) -> None:
+def test_stage_lines_when_not_a_terminal_and_quiet(ext_model: Path, tmp_path: Path) -> None:
     status, stdout, stderr = run("merge", str(ext_model), "-o", str(tmp_path / "m.onnx"))
+    assert status == 0 and "single file" in stdout
+    assert stderr.startswith("onnxpack [") and "] merge: " in stderr and "\r" not in stderr and "\x1b" not in stderr
+    assert len(stderr.splitlines()) == 1  # one line for the one stage of a quick merge
+    status, stdout, stderr = run("merge", str(ext_model), "-o", str(tmp_path / "q.onnx"), "--quiet")
     assert status == 0 and stderr == "" and "single file" in stdout
 
 
