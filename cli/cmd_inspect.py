@@ -180,10 +180,10 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
         if insp.functions:
             out.write(": " + ", ".join(f"{f['domain']}.{f['name']}" for f in insp.functions))
         out.write("\n")
-    if insp.external is not None and insp.external.refs:
-        _section(env, f"External data ({len(insp.external.refs)} tensors)")
+    if insp.external is not None and insp.external.external_refs:
+        _section(env, f"External data ({len(insp.external.external_refs)} tensors)")
         rows = []
-        for r in insp.external.refs:
+        for r in insp.external.external_refs:
             rows.append([
                 r.ref.name,
                 r.location or "-",

@@ -481,7 +481,7 @@ def source_files_of(val: Validation) -> list[Path]:
     table = val.inspection.external
     files: set[Path] = set()
     if table is not None:
-        files.update(r.path for r in table.refs if r.path is not None)
+        files.update(r.path for r in table.external_refs if r.path is not None)
     return sorted(files)
 
 

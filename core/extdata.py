@@ -26,6 +26,7 @@ from .errors import ExternalDataError
 from .findings import Finding, Severity
 from .names import component_problem
 from .progress import CancelToken, check_cancel
+from .skeleton import INLINE_KEY, inline_source
 from .tensors import TensorRef, dtype_name, expected_nbytes, iter_tensors, uses_external_data
 
 __all__ = [
@@ -58,6 +59,7 @@ class ExternalRef:
     data_length: int | None = None  # effective length (declared, or file size - offset)
     expected_length: int | None = None  # dims × element size
     errors: list[Finding] = field(default_factory=list)
+    inline: bool = False  # a raw_data range inside the model file itself (core/skeleton.py), not external data
 
     @property
     def ok(self) -> bool:
@@ -94,9 +96,14 @@ class ExternalRef:
 class ExternalTable:
     """All external references of a model, plus the findings of resolving them."""
 
-    refs: list[ExternalRef]
+    refs: list[ExternalRef]  # every reference, the ranges inside the model file (``inline``) included
     findings: list[Finding]
-    files: dict[str, int]  # relative location -> size in bytes, for valid files
+    files: dict[str, int]  # relative location -> size in bytes, for valid external files
+
+    @property
+    def external_refs(self) -> list[ExternalRef]:
+        """The references to data outside the model file (what makes the layout "external")."""
+        return [r for r in self.refs if not r.inline]
 
     @property
     def ok(self) -> bool:
@@ -285,6 +292,7 @@ def resolve_external_data(
     refs: list[ExternalRef] = []
     findings: list[Finding] = []
     files: dict[str, _FileCheck] = {}
+    model_sizes: dict[Path, int] = {}
     for tref in iter_tensors(model):
         check_cancel(cancel)
         t = tref.tensor
@@ -314,6 +322,12 @@ def resolve_external_data(
                     )
                 )
             kv[entry.key] = entry.value
+        source = inline_source(kv[INLINE_KEY]) if INLINE_KEY in kv else None
+        if source is not None:
+            er = _resolve_inline(tref, kv, source, model_sizes)
+            findings.extend(er.errors)
+            refs.append(er)
+            continue
         unknown = sorted(k for k in kv if k not in KNOWN_KEYS)
         for k in unknown:
             findings.append(
@@ -432,6 +446,38 @@ def resolve_external_data(
     _check_overlaps(refs, findings)
     sizes = {loc: fc.size for loc, fc in files.items() if fc.path is not None}
     return ExternalTable(refs, findings, sizes)
+
+
+def _resolve_inline(tref: TensorRef, kv: dict[str, str], source: Path, sizes: dict[Path, int]) -> ExternalRef:
+    """A ``raw_data`` left in the model file by core/skeleton.py: the same range and length rules as external data.
+
+    The skeleton reader wrote offset and length itself from the wire format, so they are integers within the
+    file; they are checked again here because this is the one place where ranges are validated.
+    """
+    t = tref.tensor
+    offset, length = int(kv["offset"]), int(kv["length"])
+    er = ExternalRef(tref, kv.get("location"), offset, length, None, [], inline=True)
+    er.expected_length = expected_nbytes(t)
+    if source not in sizes:
+        sizes[source] = source.stat().st_size
+    if offset < 0 or length < 0 or offset + length > sizes[source]:
+        er.errors.append(Finding.error(
+            "EXTDATA_OUT_OF_RANGE",
+            f"Tensor {tref.label}: raw_data bytes {offset}..{offset + length} lie beyond the end of the model file",
+            "The model file changed while it was read; read it again.",
+            tref.name,
+        ))
+        return er
+    er.path, er.data_length = source, length
+    if dtype_name(t.data_type) == "STRING" or (er.expected_length is not None and length != er.expected_length):
+        er.errors.append(Finding.error(
+            "TENSOR_SIZE_MISMATCH",
+            f"Tensor {tref.label}: {length} bytes of raw_data, but {dtype_name(t.data_type)} {list(t.dims)} needs "
+            f"{er.expected_length}",
+            "The model is corrupted or was written by a broken exporter; export it again.",
+            tref.name,
+        ))
+    return er
 
 
 def _check_overlaps(refs: list[ExternalRef], findings: list[Finding]) -> None:

@@ -173,7 +173,7 @@ class Inspection:
             "operators": [dict(o) for o in self.operators],
             "functions": [dict(f) for f in self.functions],
             "subgraph_count": self.subgraph_count,
-            "external_data": [r.to_dict() for r in self.external.refs] if self.external else [],
+            "external_data": [r.to_dict() for r in self.external.external_refs] if self.external else [],
             "compat": self.compat.to_dict() if self.compat else None,
             "ort": self.ort,
             "findings": [f.to_dict() for f in self.findings],
@@ -282,16 +282,16 @@ def inspect_model(
     check_cancel(cancel)
     table = resolve_external_data(model, loc.data_dir, verify_checksums=verify_checksums, cancel=cancel)
     findings: list[Finding] = list(table.findings)
-    layout = "external" if table.refs else "single"
+    layout = "external" if table.external_refs else "single"
 
     files: list[dict[str, Any]] = [{"path": loc.model.name, "role": "model", "size": size, "state": "ok"}]
     seen: set[str] = set()
-    for r in table.refs:
+    for r in table.external_refs:
         if r.location is None or r.location in seen:
             continue
         seen.add(r.location)
         size_of = table.files.get(r.location)
-        codes = {f.code for ref in table.refs if ref.location == r.location for f in ref.errors}
+        codes = {f.code for ref in table.external_refs if ref.location == r.location for f in ref.errors}
         # ok; missing (not there); refused (its name or the file broke a rule: it was not opened, or not used)
         state = "ok" if size_of is not None else ("missing" if codes <= {"EXTDATA_MISSING"} else "refused")
         files.append({"path": r.location, "role": "external data", "size": size_of, "state": state})
@@ -336,8 +336,12 @@ def inspect_model(
         if not uses_external_data(ref.tensor):
             stats.inline_count += 1
             stats.inline_bytes += _inline_nbytes(ref.tensor)
-    for r in table.refs:  # every external tensor, once each
+    for r in table.refs:  # every tensor whose bytes were not read, once each
         stats = insp.initializers if r.ref.is_initializer else insp.constants
+        if r.inline:  # raw_data left in the model file by the skeleton reader: inline all the same
+            stats.inline_count += 1
+            stats.inline_bytes += r.data_length if r.data_length is not None else (r.length or 0)
+            continue
         stats.external_count += 1
         n = r.data_length if r.data_length is not None else (r.length or r.expected_length or 0)
         stats.external_bytes += n

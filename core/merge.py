@@ -222,12 +222,12 @@ class MergePlan:
 
     @property
     def tensors(self) -> int:
-        """Number of tensors whose data comes from external files."""
-        return len(self._items)
+        """Number of tensors whose data comes from external files (not the model file's own raw_data ranges)."""
+        return sum(1 for it in self._items if not it.ref.inline)
 
     @property
     def external_bytes(self) -> int:
-        return sum(it.length for it in self._items)
+        return sum(it.length for it in self._items if not it.ref.inline)
 
     @property
     def input_files(self) -> list[Path]:

@@ -56,10 +56,18 @@ def inline_tensor(tensor: TensorProto) -> None:
 
     ``external_data`` is removed and ``data_location`` set to DEFAULT (proto2 serializes it, two bytes),
     exactly as ``onnx.load`` does, so a merged model is byte-identical to ``onnx.save(onnx.load(path))``
-    (issue 3). Merge applies exactly this before setting ``raw_data``.
+    (issue 3). Merge applies exactly this before setting ``raw_data``. A ``raw_data`` that the skeleton reader left
+    in a self-contained file (core/skeleton.py) had no ``data_location`` field: it gets none back, so a merge of a
+    self-contained model is byte-identical to the file protobuf would write.
     """
+    from .skeleton import INLINE_KEY
+
+    was_inline = any(e.key == INLINE_KEY for e in tensor.external_data)
     tensor.ClearField("external_data")
-    tensor.data_location = TensorProto.DEFAULT
+    if was_inline:
+        tensor.ClearField("data_location")
+    else:
+        tensor.data_location = TensorProto.DEFAULT
 
 
 def inlined_tensor_size(tensor: TensorProto, data_length: int) -> int:

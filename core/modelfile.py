@@ -154,9 +154,10 @@ def _unreadable(path: Path, e: OSError) -> InputError:
 
 
 def load_structure(path: Path) -> ModelProto:
-    """Parse a .onnx file WITHOUT loading external data; every parse failure becomes ModelFormatError.
+    """Parse a .onnx file as a skeleton (core/skeleton.py); every parse failure becomes ModelFormatError.
 
-    The bytes of inline tensors are part of the structure and are read; external data never is.
+    Neither external data nor the big ``raw_data`` payloads of a self-contained file are read: the latter become
+    references into the model file itself (``ExternalRef.inline``), validated like external data.
     """
     try:
         kind = sniff(path)
@@ -193,14 +194,16 @@ def load_structure(path: Path) -> ModelProto:
             "Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).",
             code="MODEL_TOO_LARGE",
         )
-    import onnx
     from google.protobuf.message import DecodeError
 
+    from .skeleton import read_skeleton
+    from .wire import WireError
+
     try:
-        model = onnx.load(str(path), load_external_data=False)
+        model = read_skeleton(path).model
     except OSError as e:
         raise _unreadable(path, e) from None
-    except (DecodeError, RecursionError) as e:
+    except (DecodeError, RecursionError, WireError) as e:
         raise ModelFormatError(
             f"{path.name} is not a valid ONNX model: protobuf could not parse it ({e or type(e).__name__})",
             "The file may be truncated, corrupted, or nested deeper than protobuf allows; export it again.",

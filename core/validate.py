@@ -112,22 +112,23 @@ def _duplicate_initializers(model: ModelProto) -> list[Finding]:
 
 def _alignment_findings(insp: Inspection) -> list[Finding]:
     table = insp.external
-    if table is None or not table.refs:
+    refs = table.external_refs if table is not None else []
+    if not refs:
         return []
-    unaligned = [r for r in table.refs if r.offset is not None and not r.aligned_4k]
+    unaligned = [r for r in refs if r.offset is not None and not r.aligned_4k]
     if not unaligned:
         return [
             Finding.info(
                 "EXTDATA_ALIGNED",
-                f"All {len(table.refs)} external tensors start at 4 KiB-aligned offsets "
-                f"({sum(r.aligned_64k for r in table.refs)} also at 64 KiB)",
+                f"All {len(refs)} external tensors start at 4 KiB-aligned offsets "
+                f"({sum(r.aligned_64k for r in refs)} also at 64 KiB)",
                 "",
             )
         ]
     return [
         Finding.info(
             "EXTDATA_UNALIGNED",
-            f"{len(unaligned)} of {len(table.refs)} external tensors start at offsets not aligned to 4 KiB "
+            f"{len(unaligned)} of {len(refs)} external tensors start at offsets not aligned to 4 KiB "
             f"(e.g. {unaligned[0].ref.name!r} at {unaligned[0].offset}); ONNX Runtime may then read them into "
             "memory instead of memory-mapping them",
             "Harmless; `onnxpack merge --layout external` writes a 64 KiB-aligned data file.",

@@ -12,6 +12,7 @@ and tested against the library in tests/test_wire.py.
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -27,6 +28,9 @@ __all__ = [
     "varint",
     "varint_size",
 ]
+
+#: What the readers index: bytes, a memoryview, or a read-only memory map of a file (core/skeleton.py).
+Buf = bytes | memoryview | mmap.mmap
 
 VARINT, I64, LEN, SGROUP, EGROUP, I32 = 0, 1, 2, 3, 4, 5
 _MAX_VARINT_BYTES = 10
@@ -67,7 +71,7 @@ def field_size(field_number: int, payload_length: int) -> int:
     return varint_size(field_number << 3 | LEN) + varint_size(payload_length) + payload_length
 
 
-def read_varint(buf: bytes | memoryview, pos: int, end: int | None = None) -> tuple[int, int]:
+def read_varint(buf: Buf, pos: int, end: int | None = None) -> tuple[int, int]:
     """Decode the varint at ``pos``; return ``(value, position after it)``."""
     end = len(buf) if end is None else end
     result = 0
@@ -99,7 +103,7 @@ class WireField:
         return self.start + varint_size(self.number << 3 | self.wire_type)
 
 
-def _skip(buf: bytes | memoryview, pos: int, end: int, wire_type: int) -> tuple[int, int]:
+def _skip(buf: Buf, pos: int, end: int, wire_type: int) -> tuple[int, int]:
     """Skip one field's value; return ``(payload start, end of field)``."""
     if wire_type == VARINT:
         return pos, read_varint(buf, pos, end)[1]
@@ -126,7 +130,7 @@ def _skip(buf: bytes | memoryview, pos: int, end: int, wire_type: int) -> tuple[
     raise WireError(f"unexpected wire type {wire_type}")
 
 
-def iter_fields(buf: bytes | memoryview, start: int = 0, end: int | None = None) -> Iterator[WireField]:
+def iter_fields(buf: Buf, start: int = 0, end: int | None = None) -> Iterator[WireField]:
     """Yield the top-level fields of the message serialized in ``buf[start:end]``, in order.
 
     Group fields (deprecated, never written by ONNX) are skipped over as one field, nesting included.

@@ -460,7 +460,7 @@ def test_load_structure_unreadable_file(tmp_path: Path, monkeypatch: pytest.Monk
         raise PermissionError(13, "Permission denied")
 
     # (tests run as root in CI, where chmod 0 doesn't stop reads: simulate the OS refusing)
-    monkeypatch.setattr("onnx.load", denied)  # load_structure imports onnx when it parses
+    monkeypatch.setattr("onnxpack.core.skeleton.read_skeleton", denied)  # load_structure imports it when it parses
     with pytest.raises(InputError, match=r"Cannot read model file .*Permission denied"):
         load_structure(p)
     monkeypatch.setattr("onnxpack.core.modelfile.sniff", denied)

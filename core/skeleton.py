@@ -1,0 +1,169 @@
+"""Read a .onnx file as a skeleton: its structure parsed by protobuf, big tensor payloads left in the file as ranges.
+
+A self-contained model keeps its weights in ``raw_data`` fields. Parsing the file with protobuf copies every
+weight into Python memory (and ``SerializeToString`` copies them again). Here the file is memory-mapped and
+its wire format walked along the fields that can hold a tensor (derived from the onnx descriptors, as
+core/merge.py does); each ``raw_data`` of at least :data:`SKELETON_MIN_BYTES` bytes is replaced, in the bytes
+handed to protobuf, by external-data entries that point back into the model file itself (``location`` = the
+model's name, ``offset``/``length`` = the payload's range) plus a private key whose value is a token known only to
+this process (:func:`inline_source`). The payload pages are never touched. From then on such a tensor is an
+external reference like any other: core/extdata.py validates its range and length (security.md rule 1) and
+every stage reads its bytes through the one validated reader.
+
+Why hand-written: protobuf-python (upb) has no lazy or partial parsing of ``bytes`` fields, and onnx_ir's lazy
+tensors need the data outside the protobuf already; none parses a ModelProto leaving its weights in the file.
+Small tensors stay inline (as onnx's own ``convert_model_to_external_data`` threshold does) so that shape
+inference still sees the shape inputs of Reshape, Expand and friends.
+"""
+
+from __future__ import annotations
+
+import mmap
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from onnx import ModelProto, TensorProto
+
+from .wire import LEN, VARINT, WireError, iter_fields, tag, varint
+
+__all__ = ["INLINE_KEY", "SKELETON_MIN_BYTES", "Skeleton", "inline_source", "read_skeleton"]
+
+#: raw_data payloads this big or bigger stay in the file (onnx's size_threshold for external data is 1024).
+SKELETON_MIN_BYTES = 1024
+#: The external_data key that marks a range inside the model file; its value is a token of this process.
+INLINE_KEY = "onnxpack-inline"
+#: Deeper nesting than protobuf itself accepts (100) is refused before protobuf sees it.
+_MAX_DEPTH = 100
+
+_TOKENS: dict[str, Path] = {}
+
+_RAW_DATA, _EXTERNAL_DATA, _DATA_LOCATION = 9, 13, 14
+
+
+def inline_source(token: str) -> Path | None:
+    """The model file a skeleton made in this process points into with ``token`` (None for a foreign value)."""
+    return _TOKENS.get(token)
+
+
+def _reach() -> dict[str, dict[int, str]]:
+    """For every message type that can hold a TensorProto: field number -> message type, for such fields."""
+    from .merge import _REACH  # the same descriptor walk as the streaming merge
+
+    out: dict[str, dict[int, str]] = {}
+    stack = [ModelProto.DESCRIPTOR]
+    while stack:
+        d = stack.pop()
+        if d.full_name in out:
+            continue
+        subs = [f for f in d.fields if f.message_type is not None and f.message_type.full_name in _REACH]
+        out[d.full_name] = {f.number: f.message_type.full_name for f in subs}
+        stack.extend(f.message_type for f in subs)
+    return out
+
+
+_FIELDS: dict[str, dict[int, str]] | None = None
+_TENSOR = TensorProto.DESCRIPTOR.full_name
+
+
+@dataclass
+class Skeleton:
+    """What :func:`read_skeleton` made: the parsed structure and how much stayed in the file."""
+
+    model: ModelProto
+    tensors_in_file: int  # raw_data payloads left in the file as ranges
+    bytes_in_file: int
+    structure_bytes: int  # bytes handed to protobuf
+
+
+class _Walk:
+    def __init__(self, buf: mmap.mmap, name: str, token: str) -> None:
+        self.buf = buf  # indexed directly: no memoryview may outlive the map (an error's traceback holds frames)
+        self.name = name.encode("utf-8")
+        self.token = token.encode("ascii")
+        self.count = 0
+        self.bytes = 0
+
+    def entry(self, key: bytes, value: bytes) -> bytes:
+        body = tag(1, LEN) + varint(len(key)) + key + tag(2, LEN) + varint(len(value)) + value
+        return tag(_EXTERNAL_DATA, LEN) + varint(len(body)) + body
+
+    def message(self, start: int, end: int, kind: str, depth: int) -> tuple[list[bytes | tuple[int, int]], int]:
+        """The chunks of the rewritten message in ``buf[start:end]`` and their total length."""
+        if depth > _MAX_DEPTH:
+            raise WireError(f"messages nested more than {_MAX_DEPTH} deep")
+        if kind == _TENSOR:
+            return self.tensor(start, end)
+        assert _FIELDS is not None
+        subs = _FIELDS.get(kind, {})
+        chunks: list[bytes | tuple[int, int]] = []
+        total = 0
+        copy_from = start  # verbatim run not yet emitted
+        for f in iter_fields(self.buf, start, end):
+            sub = subs.get(f.number)
+            if sub is None or f.wire_type != LEN:
+                continue
+            inner, n = self.message(f.payload_start, f.end, sub, depth + 1)
+            if n == f.end - f.payload_start and len(inner) == 1:
+                continue  # unchanged: stays part of the verbatim run
+            if f.start > copy_from:
+                chunks.append((copy_from, f.start))
+                total += f.start - copy_from
+            head = tag(f.number, LEN) + varint(n)
+            chunks.append(head)
+            chunks.extend(inner)
+            total += len(head) + n
+            copy_from = f.end
+        if copy_from == start:
+            return [(start, end)], end - start
+        if end > copy_from:
+            chunks.append((copy_from, end))
+            total += end - copy_from
+        return chunks, total
+
+    def tensor(self, start: int, end: int) -> tuple[list[bytes | tuple[int, int]], int]:
+        raw = [f for f in iter_fields(self.buf, start, end) if f.number == _RAW_DATA]
+        external = any(
+            f.number == _EXTERNAL_DATA or f.number == _DATA_LOCATION for f in iter_fields(self.buf, start, end)
+        )
+        whole: tuple[list[bytes | tuple[int, int]], int] = ([(start, end)], end - start)
+        # Exactly one raw_data, length-delimited, big, and no external-data fields: anything else stays as it
+        # is, so that protobuf and the validator see (and report) the oddity exactly as written.
+        if len(raw) != 1 or external or raw[0].wire_type != LEN:
+            return whole
+        f = raw[0]
+        length = f.end - f.payload_start
+        if length < SKELETON_MIN_BYTES:
+            return whole
+        marker = (
+            self.entry(b"location", self.name)
+            + self.entry(b"offset", str(f.payload_start).encode())
+            + self.entry(b"length", str(length).encode())
+            + self.entry(INLINE_KEY.encode(), self.token)
+            + tag(_DATA_LOCATION, VARINT) + varint(TensorProto.EXTERNAL)
+        )
+        self.count += 1
+        self.bytes += length
+        chunks: list[bytes | tuple[int, int]] = [(start, f.start), (f.end, end), marker]
+        return chunks, (f.start - start) + (end - f.end) + len(marker)
+
+
+def read_skeleton(path: Path) -> Skeleton:
+    """Parse ``path`` leaving every big ``raw_data`` in the file (raises WireError or protobuf's DecodeError)."""
+    global _FIELDS
+    if _FIELDS is None:
+        _FIELDS = _reach()
+    token = secrets.token_hex(16)
+    with open(path, "rb") as fh:
+        size = fh.seek(0, 2)
+        if size == 0:
+            raise WireError("empty file")
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            walk = _Walk(mm, path.name, token)
+            chunks, total = walk.message(0, size, ModelProto.DESCRIPTOR.full_name, 0)
+            data = b"".join(c if isinstance(c, bytes) else mm[c[0]:c[1]] for c in chunks)
+    model = ModelProto()
+    model.ParseFromString(data)
+    if walk.count:
+        _TOKENS[token] = path.resolve()
+    return Skeleton(model, walk.count, walk.bytes, total)
