@@ -119,5 +119,9 @@ def _silence_stdout(env: Environment) -> None:
 
 
 def run() -> None:
-    """Console-script entry point."""
-    sys.exit(int(main()))
+    """Console-script entry point: the exit status of :func:`main`, once every child process is reaped."""
+    status = int(main())
+    from onnxpack.core.childproc import reap_children
+
+    reap_children()
+    sys.exit(status)

@@ -20,7 +20,7 @@ from typing import Any
 
 from .atomic import make_temp_dir
 
-__all__ = ["ChildProcess", "enter_child", "target_name", "wait_for_job"]
+__all__ = ["ChildProcess", "enter_child", "reap_children", "target_name", "wait_for_job"]
 
 #: Environment variables that name the temporary folder (POSIX, Windows).
 _TMP_VARS = ("TMPDIR", "TMP", "TEMP")
@@ -128,3 +128,25 @@ def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str) -> Non
     finally:
         job_conn.close()
     _resolve(target)(conn, job)
+
+
+def reap_children(timeout: float = 5.0) -> None:
+    """Wait for every child this process started, before it exits: the workers and multiprocessing's tracker.
+
+    A ``spawn`` child makes multiprocessing start its resource-tracker process, which outlives the command's
+    work and is only waited for by nobody: where the process that runs us does not reap orphans (a container
+    whose PID 1 is not an init, a CI step), it stays behind as a zombie ``python3``. Closing its pipe makes it
+    exit; waiting for it reaps it (``ResourceTracker._stop`` is what CPython's own tests use for exactly this).
+    """
+    for child in multiprocessing.active_children():  # also joins the finished ones
+        child.join(timeout)
+        if child.is_alive():
+            child.kill()
+            child.join(timeout)
+    from multiprocessing import resource_tracker
+
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    stop = getattr(tracker, "_stop", None)
+    if stop is not None:
+        with contextlib.suppress(Exception):  # best effort: never turn a finished command into a failure
+            stop()
