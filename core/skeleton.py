@@ -159,6 +159,10 @@ def read_skeleton(path: Path) -> Skeleton:
         if size == 0:
             raise WireError("empty file")
         with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            if hasattr(mm, "madvise") and hasattr(mmap, "MADV_RANDOM"):
+                # Only field headers are read: without this, each page fault of a cold file reads (and maps)
+                # the pages around it, and the walk of a 1.9 GB model mapped 950 MB instead of ~100 MB.
+                mm.madvise(mmap.MADV_RANDOM)
             walk = _Walk(mm, path.name, token)
             chunks, total = walk.message(0, size, ModelProto.DESCRIPTOR.full_name, 0)
             data = b"".join(c if isinstance(c, bytes) else mm[c[0]:c[1]] for c in chunks)
