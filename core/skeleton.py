@@ -1,12 +1,12 @@
 """Read a .onnx file as a skeleton: its structure parsed by protobuf, big tensor payloads left in the file as ranges.
 
 A self-contained model keeps its weights in ``raw_data`` fields. Parsing the file with protobuf copies every
-weight into Python memory (and ``SerializeToString`` copies them again). Here the file is memory-mapped and
+weight into Python memory (and ``SerializeToString`` copies them again). Here the file is read on demand and
 its wire format walked along the fields that can hold a tensor (derived from the onnx descriptors, as
 core/merge.py does); each ``raw_data`` of at least :data:`SKELETON_MIN_BYTES` bytes is replaced, in the bytes
 handed to protobuf, by external-data entries that point back into the model file itself (``location`` = the
 model's name, ``offset``/``length`` = the payload's range) plus a private key whose value is a token known only to
-this process (:func:`inline_source`). The payload pages are never touched. From then on such a tensor is an
+this process (:func:`inline_source`). The payloads are never read. From then on such a tensor is an
 external reference like any other: core/extdata.py validates its range and length (security.md rule 1) and
 every stage reads its bytes through the one validated reader.
 
@@ -18,10 +18,10 @@ inference still sees the shape inputs of Reshape, Expand and friends.
 
 from __future__ import annotations
 
-import mmap
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from onnx import ModelProto, TensorProto
 
@@ -77,8 +77,8 @@ class Skeleton:
 
 
 class _Walk:
-    def __init__(self, buf: mmap.mmap, name: str, token: str) -> None:
-        self.buf = buf  # indexed directly: no memoryview may outlive the map (an error's traceback holds frames)
+    def __init__(self, buf: _File, name: str, token: str) -> None:
+        self.buf = buf
         self.name = name.encode("utf-8")
         self.token = token.encode("ascii")
         self.count = 0
@@ -148,24 +148,56 @@ class _Walk:
         return chunks, (f.start - start) + (end - f.end) + len(marker)
 
 
+class _File:
+    """A file read on demand: single bytes from a small block cache, ranges with one read each.
+
+    Not a memory map: mapping a 1.9 GB file and touching only its field headers still counted ~900 MB of
+    mapped pages against the process when the file had just been written (large page-cache folios are mapped
+    whole, whatever madvise says). Reads keep the resident memory at the structure's size.
+    """
+
+    BLOCK = 1 << 16
+
+    def __init__(self, fh: BinaryIO, size: int) -> None:
+        self.fh, self.size = fh, size
+        self.blocks: dict[int, bytes] = {}
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int, /) -> int:
+        if not 0 <= index < self.size:
+            raise IndexError(index)
+        n = index // self.BLOCK
+        block = self.blocks.get(n)
+        if block is None:
+            if len(self.blocks) >= 8:
+                self.blocks.pop(next(iter(self.blocks)))
+            block = self.blocks[n] = self.read(n * self.BLOCK, min(self.BLOCK, self.size - n * self.BLOCK))
+        return block[index - n * self.BLOCK]
+
+    def read(self, start: int, length: int) -> bytes:
+        self.fh.seek(start)
+        data = self.fh.read(length)
+        if len(data) != length:
+            raise WireError("the file changed size while it was read")
+        return data
+
+
 def read_skeleton(path: Path) -> Skeleton:
     """Parse ``path`` leaving every big ``raw_data`` in the file (raises WireError or protobuf's DecodeError)."""
     global _FIELDS
     if _FIELDS is None:
         _FIELDS = _reach()
     token = secrets.token_hex(16)
-    with open(path, "rb") as fh:
+    with open(path, "rb", buffering=0) as fh:
         size = fh.seek(0, 2)
         if size == 0:
             raise WireError("empty file")
-        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            if hasattr(mm, "madvise") and hasattr(mmap, "MADV_RANDOM"):
-                # Only field headers are read: without this, each page fault of a cold file reads (and maps)
-                # the pages around it, and the walk of a 1.9 GB model mapped 950 MB instead of ~100 MB.
-                mm.madvise(mmap.MADV_RANDOM)
-            walk = _Walk(mm, path.name, token)
-            chunks, total = walk.message(0, size, ModelProto.DESCRIPTOR.full_name, 0)
-            data = b"".join(c if isinstance(c, bytes) else mm[c[0]:c[1]] for c in chunks)
+        src = _File(fh, size)
+        walk = _Walk(src, path.name, token)
+        chunks, total = walk.message(0, size, ModelProto.DESCRIPTOR.full_name, 0)
+        data = b"".join(c if isinstance(c, bytes) else src.read(c[0], c[1] - c[0]) for c in chunks)
     model = ModelProto()
     model.ParseFromString(data)
     if walk.count:

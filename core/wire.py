@@ -12,13 +12,14 @@ and tested against the library in tests/test_wire.py.
 
 from __future__ import annotations
 
-import mmap
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 __all__ = [
     "LEN",
     "VARINT",
+    "ByteSource",
     "WireError",
     "WireField",
     "field_size",
@@ -29,8 +30,17 @@ __all__ = [
     "varint_size",
 ]
 
-#: What the readers index: bytes, a memoryview, or a read-only memory map of a file (core/skeleton.py).
-Buf = bytes | memoryview | mmap.mmap
+
+
+class ByteSource(Protocol):
+    """What the readers index: bytes, a memoryview, or a file read on demand (core/skeleton.py)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int, /) -> int: ...
+
+
+Buf = bytes | memoryview | ByteSource
 
 VARINT, I64, LEN, SGROUP, EGROUP, I32 = 0, 1, 2, 3, 4, 5
 _MAX_VARINT_BYTES = 10
