@@ -282,16 +282,17 @@ def inspect_model(
     check_cancel(cancel)
     table = resolve_external_data(model, loc.data_dir, verify_checksums=verify_checksums, cancel=cancel)
     findings: list[Finding] = list(table.findings)
-    layout = "external" if table.external_refs else "single"
+    external_refs = table.external_refs  # not the raw_data ranges the skeleton left in the model file
+    layout = "external" if external_refs else "single"
 
     files: list[dict[str, Any]] = [{"path": loc.model.name, "role": "model", "size": size, "state": "ok"}]
     seen: set[str] = set()
-    for r in table.external_refs:
+    for r in external_refs:
         if r.location is None or r.location in seen:
             continue
         seen.add(r.location)
         size_of = table.files.get(r.location)
-        codes = {f.code for ref in table.external_refs if ref.location == r.location for f in ref.errors}
+        codes = {f.code for ref in external_refs if ref.location == r.location for f in ref.errors}
         # ok; missing (not there); refused (its name or the file broke a rule: it was not opened, or not used)
         state = "ok" if size_of is not None else ("missing" if codes <= {"EXTDATA_MISSING"} else "refused")
         files.append({"path": r.location, "role": "external data", "size": size_of, "state": state})

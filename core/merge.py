@@ -40,6 +40,7 @@ from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, reso
 from .mergesize import RAW_DATA_FIELD, inline_tensor, inlined_tensor_size, single_file_size
 from .modelfile import PROTOBUF_LIMIT, ModelLocation, load_structure, locate_model
 from .progress import CancelToken, ProgressCallback, check_cancel, report
+from .skeleton import TENSOR_HOLDERS
 from .tensors import uses_external_data
 from .wire import LEN, WireField, iter_fields, varint, varint_size
 
@@ -74,34 +75,6 @@ class _Sink(Protocol):
 # --------------------------------------------------------------------------- tensor paths
 
 
-def _types_reaching_tensor() -> frozenset[str]:
-    """Message types that can (transitively) hold a TensorProto, derived from the onnx descriptors.
-
-    So every place ONNX can put a tensor (initializers, sparse tensors, attributes, subgraphs,
-    functions, training info, and any later addition) is walked without listing fields by hand.
-    """
-    edges: dict[str, set[str]] = {}
-    stack = [ModelProto.DESCRIPTOR]
-    while stack:
-        d = stack.pop()
-        if d.full_name in edges:
-            continue
-        edges[d.full_name] = {f.message_type.full_name for f in d.fields if f.message_type is not None}
-        stack.extend(f.message_type for f in d.fields if f.message_type is not None)
-    reach = {TensorProto.DESCRIPTOR.full_name}
-    changed = True
-    while changed:
-        changed = False
-        for name, subs in edges.items():
-            if name not in reach and subs & reach:
-                reach.add(name)
-                changed = True
-    return frozenset(reach)
-
-
-_REACH = _types_reaching_tensor()
-
-
 def _repeated(fd: Any) -> bool:
     # protobuf >= 5.29 has is_repeated (and 7 dropped label); older versions only label.
     flag = getattr(fd, "is_repeated", None)
@@ -119,7 +92,7 @@ def tensor_paths(model: ModelProto) -> Iterator[tuple[WirePath, TensorProto]]:
             continue
         children: list[tuple[Any, WirePath]] = []
         for fd, value in msg.ListFields():
-            if fd.message_type is None or fd.message_type.full_name not in _REACH:
+            if fd.message_type is None or fd.message_type.full_name not in TENSOR_HOLDERS:
                 continue
             if _repeated(fd):
                 children.extend((sub, (*path, (fd.number, i))) for i, sub in enumerate(value))

@@ -27,6 +27,7 @@ from onnx import (
 )
 
 from .extdata import ExternalTable
+from .skeleton import INLINE_KEY
 from .tensors import uses_external_data
 from .wire import varint_size
 
@@ -60,8 +61,6 @@ def inline_tensor(tensor: TensorProto) -> None:
     in a self-contained file (core/skeleton.py) had no ``data_location`` field: it gets none back, so a merge of a
     self-contained model is byte-identical to the file protobuf would write.
     """
-    from .skeleton import INLINE_KEY
-
     was_inline = any(e.key == INLINE_KEY for e in tensor.external_data)
     tensor.ClearField("external_data")
     if was_inline:

@@ -2,8 +2,8 @@
 
 A self-contained model keeps its weights in ``raw_data`` fields. Parsing the file with protobuf copies every
 weight into Python memory (and ``SerializeToString`` copies them again). Here the file is read on demand and
-its wire format walked along the fields that can hold a tensor (derived from the onnx descriptors, as
-core/merge.py does); each ``raw_data`` of at least :data:`SKELETON_MIN_BYTES` bytes is replaced, in the bytes
+its wire format walked along the fields that can hold a tensor (derived from the onnx descriptors, the walk
+core/merge.py shares); each ``raw_data`` of at least :data:`SKELETON_MIN_BYTES` bytes is replaced, in the bytes
 handed to protobuf, by external-data entries that point back into the model file itself (``location`` = the
 model's name, ``offset``/``length`` = the payload's range) plus a private key whose value is a token known only to
 this process (:func:`inline_source`). The payloads are never read. From then on such a tensor is an
@@ -27,7 +27,7 @@ from onnx import ModelProto, TensorProto
 
 from .wire import LEN, VARINT, WireError, iter_fields, tag, varint
 
-__all__ = ["INLINE_KEY", "SKELETON_MIN_BYTES", "Skeleton", "inline_source", "read_skeleton"]
+__all__ = ["INLINE_KEY", "SKELETON_MIN_BYTES", "TENSOR_HOLDERS", "Skeleton", "inline_source", "read_skeleton"]
 
 #: raw_data payloads this big or bigger stay in the file (onnx's size_threshold for external data is 1024).
 SKELETON_MIN_BYTES = 1024
@@ -46,23 +46,36 @@ def inline_source(token: str) -> Path | None:
     return _TOKENS.get(token)
 
 
-def _reach() -> dict[str, dict[int, str]]:
-    """For every message type that can hold a TensorProto: field number -> message type, for such fields."""
-    from .merge import _REACH  # the same descriptor walk as the streaming merge
+def _tensor_fields() -> dict[str, dict[int, str]]:
+    """For every message type that can (transitively) hold a TensorProto: its fields that lead there.
 
-    out: dict[str, dict[int, str]] = {}
+    ``{type name: {field number: field's message type}}``, derived from the onnx descriptors, so every place ONNX
+    can put a tensor (initializers, sparse tensors, attributes, subgraphs, functions, training info, and any later
+    addition) is walked without listing fields by hand. The streaming merge walks the same types.
+    """
+    edges: dict[str, dict[int, str]] = {}
     stack = [ModelProto.DESCRIPTOR]
     while stack:
         d = stack.pop()
-        if d.full_name in out:
+        if d.full_name in edges:
             continue
-        subs = [f for f in d.fields if f.message_type is not None and f.message_type.full_name in _REACH]
-        out[d.full_name] = {f.number: f.message_type.full_name for f in subs}
+        subs = [f for f in d.fields if f.message_type is not None]
+        edges[d.full_name] = {f.number: f.message_type.full_name for f in subs}
         stack.extend(f.message_type for f in subs)
-    return out
+    reach = {TensorProto.DESCRIPTOR.full_name}
+    changed = True
+    while changed:
+        changed = False
+        for name, fields in edges.items():
+            if name not in reach and reach.intersection(fields.values()):
+                reach.add(name)
+                changed = True
+    return {name: {n: t for n, t in fields.items() if t in reach} for name, fields in edges.items() if name in reach}
 
 
-_FIELDS: dict[str, dict[int, str]] | None = None
+_FIELDS = _tensor_fields()
+#: Message types that can (transitively) hold a TensorProto (TensorProto included).
+TENSOR_HOLDERS = frozenset(_FIELDS)
 _TENSOR = TensorProto.DESCRIPTOR.full_name
 
 
@@ -94,7 +107,6 @@ class _Walk:
             raise WireError(f"messages nested more than {_MAX_DEPTH} deep")
         if kind == _TENSOR:
             return self.tensor(start, end)
-        assert _FIELDS is not None
         subs = _FIELDS.get(kind, {})
         chunks: list[bytes | tuple[int, int]] = []
         total = 0
@@ -122,10 +134,9 @@ class _Walk:
         return chunks, total
 
     def tensor(self, start: int, end: int) -> tuple[list[bytes | tuple[int, int]], int]:
-        raw = [f for f in iter_fields(self.buf, start, end) if f.number == _RAW_DATA]
-        external = any(
-            f.number == _EXTERNAL_DATA or f.number == _DATA_LOCATION for f in iter_fields(self.buf, start, end)
-        )
+        fields = list(iter_fields(self.buf, start, end))
+        raw = [f for f in fields if f.number == _RAW_DATA]
+        external = any(f.number in (_EXTERNAL_DATA, _DATA_LOCATION) for f in fields)
         whole: tuple[list[bytes | tuple[int, int]], int] = ([(start, end)], end - start)
         # Exactly one raw_data, length-delimited, big, and no external-data fields: anything else stays as it
         # is, so that protobuf and the validator see (and report) the oddity exactly as written.
@@ -186,9 +197,6 @@ class _File:
 
 def read_skeleton(path: Path) -> Skeleton:
     """Parse ``path`` leaving every big ``raw_data`` in the file (raises WireError or protobuf's DecodeError)."""
-    global _FIELDS
-    if _FIELDS is None:
-        _FIELDS = _reach()
     token = secrets.token_hex(16)
     with open(path, "rb", buffering=0) as fh:
         size = fh.seek(0, 2)
