@@ -91,7 +91,7 @@ class _TerminalBar:
 
     def __call__(self, ev: ProgressEvent) -> None:
         now = time.monotonic()
-        finished = ev.total > 0 and ev.done >= ev.total
+        finished = ev.finished
         if ev.stage == self.stage and now - self.last < 0.1 and not finished:
             return
         if self.stage is not None and ev.stage != self.stage:
@@ -125,7 +125,7 @@ class _StageLines:
 
     def __call__(self, ev: ProgressEvent) -> None:
         now = time.monotonic()
-        finished = ev.total > 0 and ev.done >= ev.total
+        finished = ev.finished
         if ev.stage == self.stage and (finished or now - self.last < self.HEARTBEAT):
             return  # the end of a stage is told by the next stage's line (or the result)
         if ev.stage != self.stage and ev.stage in self.seen and finished:

@@ -28,6 +28,11 @@ class ProgressEvent:
     def fraction(self) -> float:
         return 1.0 if self.total <= 0 else min(1.0, self.done / self.total)
 
+    @property
+    def finished(self) -> bool:
+        """The stage reported its known total as done (an event without a total never finishes a stage)."""
+        return self.total > 0 and self.done >= self.total
+
 
 ProgressCallback = Callable[[ProgressEvent], None]
 

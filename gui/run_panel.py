@@ -214,7 +214,7 @@ class RunPanel(Retranslatable, QWidget):
             if self._state[earlier] == "running":
                 self._state[earlier] = "done"
                 self._render(earlier)
-        self._state[ev.stage] = "done" if ev.total > 0 and ev.done >= ev.total else "running"
+        self._state[ev.stage] = "done" if ev.finished else "running"
         if ev.total <= 0:  # a message without an amount: keep the last amount, show the new message
             last = self._last.get(ev.stage)
             unit = last.unit if last else ev.unit
