@@ -35,6 +35,7 @@ __all__ = [
     "ExternalDataReader",
     "ExternalRef",
     "ExternalTable",
+    "raw_data_size_finding",
     "resolve_external_data",
     "sha1_file",
 ]
@@ -43,6 +44,7 @@ CHUNK = 8 * 1024 * 1024
 KNOWN_KEYS = frozenset({"location", "offset", "length", "checksum"})
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _HINT_REEXPORT = "Re-export the model, or fix the external data file next to it."
+_HINT_INLINE = "Re-export the model from its source framework."
 
 
 @dataclass
@@ -469,15 +471,34 @@ def _resolve_inline(tref: TensorRef, kv: dict[str, str], source: Path, sizes: di
         ))
         return er
     er.path, er.data_length = source, length
-    if dtype_name(t.data_type) == "STRING" or (er.expected_length is not None and length != er.expected_length):
+    if dtype_name(t.data_type) == "STRING":
         er.errors.append(Finding.error(
             "TENSOR_SIZE_MISMATCH",
-            f"Tensor {tref.label}: {length} bytes of raw_data, but {dtype_name(t.data_type)} {list(t.dims)} needs "
-            f"{er.expected_length}",
-            "The model is corrupted or was written by a broken exporter; export it again.",
-            tref.name,
+            f"Tensor {tref.label}: a STRING tensor with {length} bytes of raw_data (strings live in string_data)",
+            _HINT_INLINE, tref.name,
         ))
+    else:
+        mismatch = raw_data_size_finding(tref, length)
+        if mismatch is not None:
+            er.errors.append(mismatch)
     return er
+
+
+def raw_data_size_finding(tref: TensorRef, nbytes: int) -> Finding | None:
+    """TENSOR_SIZE_MISMATCH when ``nbytes`` of raw_data are not dims × element size (ORT refuses them at load).
+
+    For raw_data parsed inline (core/validate.py) and for raw_data left in the file by the skeleton reader.
+    """
+    want = expected_nbytes(tref.tensor)
+    if want is None or nbytes == want:
+        return None
+    t = tref.tensor
+    return Finding.error(
+        "TENSOR_SIZE_MISMATCH",
+        f"Tensor {tref.label}: {nbytes} bytes of raw_data, but {dtype_name(t.data_type)} {list(t.dims)} needs {want}",
+        _HINT_INLINE,
+        tref.name,
+    )
 
 
 def _check_overlaps(refs: list[ExternalRef], findings: list[Finding]) -> None:

@@ -14,11 +14,12 @@ from onnx import ModelProto
 from . import __version__
 from .checker_child import CHECK_TIMEOUT, ChildOutcome, check_structure
 from .compat import CompatResult, TargetVerdict, check_target, parse_version, released_limits
+from .extdata import raw_data_size_finding
 from .findings import Finding, Severity
 from .inspect import Inspection, domain_name, inspect_model
 from .modelfile import PROTOBUF_LIMIT
 from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
-from .tensors import dtype_name, expected_nbytes, iter_graphs, iter_tensors, uses_external_data
+from .tensors import iter_graphs, iter_tensors, uses_external_data
 from .units import format_bytes
 
 __all__ = ["CHECK_SCHEMA", "Validation", "validate_model"]
@@ -72,17 +73,9 @@ def _tensor_findings(model: ModelProto) -> list[Finding]:
         t = ref.tensor
         if uses_external_data(t) or not t.HasField("raw_data"):
             continue
-        want = expected_nbytes(t)
-        if want is not None and len(t.raw_data) != want:
-            out.append(
-                Finding.error(
-                    "TENSOR_SIZE_MISMATCH",
-                    f"Tensor {ref.label}: {len(t.raw_data)} bytes of raw data, but "
-                    f"{dtype_name(t.data_type)} {list(t.dims)} needs {want}",
-                    _REEXPORT,
-                    ref.name,
-                )
-            )
+        mismatch = raw_data_size_finding(ref, len(t.raw_data))
+        if mismatch is not None:
+            out.append(mismatch)
         if len(t.raw_data) >= PROTOBUF_LIMIT:
             out.append(Finding.error("TENSOR_TOO_LARGE", f"Tensor {ref.label} is 2 GiB or more", _REEXPORT, ref.name))
     return out
