@@ -1,6 +1,6 @@
 """The whole pipeline on a ~1.9 GB model in both layouts, against bare onnxruntime and a hand-written script.
 
-    python benchmarks/pipeline.py [--gb 1.9] [--keep DIR]
+    python benchmarks/pipeline.py [--gb 1.9] [--keep DIR] [--repeat N]
 
 Builds a chain of MatMul+Relu layers (float32, 1024×1024 each: 475 layers for 1.9 GB) once as one
 self-contained .onnx and once as .onnx + .onnx.data, then runs what the user runs — ``inspect``, ``check``,
@@ -8,6 +8,9 @@ self-contained .onnx and once as .onnx + .onnx.data, then runs what the user run
 wall time and peak RSS of the largest process beside the references: a bare interpreter importing onnx,
 ``benchmarks/bare_ort.py`` (InferenceSession(path) + one run) and ``benchmarks/handwritten_release.py``
 (onnx.load → onnx.save → InferenceSession → zipfile). Page cache is warm for all (same run).
+With ``--repeat N`` every row runs N times, round by round (each round runs every row once, so a slow spell of the
+shared disk hits all rows alike); the table shows the median time and the highest peak RSS, and the per-round
+times follow it.
 """
 
 from __future__ import annotations
@@ -58,32 +61,55 @@ def build(folder: Path, gb: float) -> tuple[Path, Path]:
     return single, external
 
 
+def _summary(ms: list[Measurement]) -> Measurement:
+    """Median wall time, highest peak RSS, worst exit status of one row's rounds."""
+    times = sorted(m.seconds for m in ms)
+    mid = len(times) // 2
+    median = times[mid] if len(times) % 2 else (times[mid - 1] + times[mid]) / 2
+    return Measurement(ms[0].label, median, max(m.peak_rss_mb for m in ms), max(m.returncode for m in ms))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gb", type=float, default=1.9)
     ap.add_argument("--keep", type=Path, help="build the models here and keep them")
+    ap.add_argument("--repeat", type=int, default=1, help="rounds per row (median time, highest peak RSS)")
+    ap.add_argument("--reuse", action="store_true", help="with --keep: use the models already built there")
     args = ap.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="onnxpack-pipeline-"))
     py = sys.executable
     cli = [py, "-m", "onnxpack.cli"]  # the scripts run with -P: this folder's inspect.py must not shadow the stdlib
     try:
-        single, external = build(work, args.gb)
-        base = measure("python -c 'import onnx' (baseline)", [py, "-c", "import onnx"])
+        if args.reuse and args.keep is not None and (work / "single" / "chain.onnx").exists():
+            single, external = work / "single" / "chain.onnx", work / "external" / "chain.onnx"
+        else:
+            single, external = build(work, args.gb)
         for label, model in (("self-contained .onnx", single), ("external data", external)):
             out = work / f"out-{model.parent.name}"
-            rows: list[Measurement] = [base]
             bare, hand = str(_HERE / "bare_ort.py"), str(_HERE / "handwritten_release.py")
-            rows.append(measure("bare onnxruntime: session + one run", [py, "-P", bare, str(model)]))
-            rows.append(measure("hand-written release script",
-                                [py, "-P", hand, str(model), str(work / f"hand-{model.parent.name}.zip")]))
-            rows.append(measure("onnxpack inspect", [*cli, "inspect", str(model)]))
-            rows.append(measure("onnxpack check", [*cli, "check", str(model)]))
-            rows.append(measure("onnxpack smoke", [*cli, "smoke", str(model)]))
-            rows.append(measure("onnxpack bundle (default)", [*cli, "bundle", str(model), "-o", str(out),
-                                                               "--version", "1.0.0", "--force"]))
-            rows.append(measure("onnxpack verify --smoke", [*cli, "verify", str(out / "chain-1.0.0.zip"), "--smoke"]))
-            print_rows(f"{label} ({model.stat().st_size / 1e9:.2f} GB model file)", rows,
-                       reference="hand-written release script")
+            commands: list[tuple[str, list[str]]] = [
+                ("python -c 'import onnx' (baseline)", [py, "-c", "import onnx"]),
+                ("bare onnxruntime: session + one run", [py, "-P", bare, str(model)]),
+                ("hand-written release script", [py, "-P", hand, str(model), str(work / "hand.zip")]),
+                ("onnxpack inspect", [*cli, "inspect", str(model)]),
+                ("onnxpack check", [*cli, "check", str(model)]),
+                ("onnxpack smoke", [*cli, "smoke", str(model)]),
+                ("onnxpack bundle (default)", [*cli, "bundle", str(model), "-o", str(out), "--version", "1.0.0",
+                                               "--force"]),
+                ("onnxpack verify --smoke", [*cli, "verify", str(out / "chain-1.0.0.zip"), "--smoke"]),
+            ]
+            rounds: dict[str, list[Measurement]] = {name: [] for name, _ in commands}
+            for _ in range(max(1, args.repeat)):
+                for name, argv in commands:
+                    rounds[name].append(measure(name, argv))
+            rows = [_summary(ms) for ms in rounds.values()]
+            title = f"{label} ({model.stat().st_size / 1e9:.2f} GB model file)"
+            if args.repeat > 1:
+                title += f", median of {args.repeat} rounds"
+            print_rows(title, rows, reference="hand-written release script")
+            if args.repeat > 1:
+                for name, ms in rounds.items():
+                    print(f"    {name:<44} " + " ".join(f"{m.seconds:6.2f}" for m in ms))
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

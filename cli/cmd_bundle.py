@@ -22,8 +22,9 @@ def register(subparsers: Any) -> None:
     b = subparsers.add_parser(
         "bundle",
         help="build a verified release ZIP (merged model, manifest.json, README.txt)",
-        description="Inspect, validate, merge and smoke-run MODEL, prove the merged copy gives bitwise the same "
-        "outputs, and write OUT_DIR/NAME-VERSION.zip. Without MODEL the sample model is bundled. "
+        description="Inspect, validate and merge MODEL, prove the merged model is the original bit for bit (same "
+        "structure, every tensor's SHA-256 equal; small models also give bitwise-equal outputs), smoke-run the "
+        "bundled model, and write OUT_DIR/NAME-VERSION.zip. Without MODEL the sample model is bundled. "
         "Set SOURCE_DATE_EPOCH for byte-identical bundles. "
         "Exit status: 0 written, 1 refused (findings, failed smoke run), 2 usage error or unreadable input, "
         "130 cancelled.",
@@ -54,6 +55,13 @@ def register(subparsers: Any) -> None:
     add_smoke_input_flags(b)
     b.add_argument("--no-search", action="store_true", help="smoke run: do not search sizes for symbolic dims")
     b.add_argument("--no-smoke", action="store_true", help="skip the smoke run and the equality proof")
+    b.add_argument(
+        "--compare-outputs",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="besides the tensor-hash proof, also run the source model and compare outputs bitwise "
+        "(auto: for models up to 256 MiB)",
+    )
     b.add_argument("--force", action="store_true", help="replace an existing bundle; allow a version not greater")
     add_json_flag(b)
     b.set_defaults(handler=_bundle)
@@ -96,6 +104,7 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
         force=args.force,
         set_model_version=args.set_model_version,
         run_smoke=not args.no_smoke,
+        compare_outputs={"auto": None, "always": True, "never": False}[args.compare_outputs],
         source_date_epoch=source_date_epoch(env.vars),
         layout=args.layout,
     )
@@ -120,12 +129,17 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
         [[f["path"], f["role"], format_bytes(f["size"]), f["sha256"][:16] + "…"] for f in r.files],
     )
     if r.smoke is not None:
-        env.stdout.write(
-            f"\n  smoke run: ONNX Runtime {r.smoke['ort_version']} ({r.smoke['provider']}); merged model gives "
-            "bitwise the same outputs as the original\n"
-        )
-    else:
-        env.stdout.write("\n  smoke run: skipped (--no-smoke)\n")
+        env.stdout.write(f"\n  smoke run of the bundled model: ONNX Runtime {r.smoke['ort_version']} "
+                         f"({r.smoke['provider']}), passed\n")
+    if r.equal is not None:
+        w = r.equal["weights"]
+        env.stdout.write(f"  equality proof: same structure and {w['tensors']} tensors "
+                         f"({format_bytes(w['tensor_bytes'])}) with equal SHA-256 as the original")
+        if "outputs" in r.equal["methods"]:
+            env.stdout.write("; bitwise-equal outputs of both models")
+        env.stdout.write("\n")
+    if r.smoke is None:
+        env.stdout.write("\n  smoke run and equality proof: skipped (--no-smoke)\n")
     if r.release is not None:
         rel = r.release
         if rel["bump"] == "none":

@@ -19,6 +19,7 @@ import stat
 import sys
 import tempfile
 import time
+import weakref
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -34,6 +35,7 @@ __all__ = [
     "make_temp_dir",
     "output_error_from_oserror",
     "output_folder",
+    "pending_path",
     "plain_file_fd",
     "refuse_inside_inputs",
     "remove_stale_temporaries",
@@ -301,6 +303,14 @@ def _commit(tmp: Path, dest: Path, overwrite: bool) -> None:
     os.unlink(tmp)
 
 
+_PENDING: weakref.WeakKeyDictionary[Any, Path] = weakref.WeakKeyDictionary()
+
+
+def pending_path(f: BinaryIO) -> Path:
+    """The temporary file behind an :func:`atomic_file` while it is written (e.g. to read back what it holds)."""
+    return _PENDING[f]
+
+
 @contextlib.contextmanager
 def atomic_file(dest: Path, *, overwrite: bool = True) -> Iterator[BinaryIO]:
     """Yield a new binary file beside ``dest``; on success fsync and rename it to ``dest``.
@@ -316,6 +326,7 @@ def atomic_file(dest: Path, *, overwrite: bool = True) -> Iterator[BinaryIO]:
     except OSError as e:
         raise output_error_from_oserror(e, dest) from None
     f = os.fdopen(fd, "wb")
+    _PENDING[f] = tmp
     try:
         try:
             yield f

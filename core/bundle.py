@@ -38,15 +38,18 @@ from .atomic import (
     make_temp_dir,
     output_error_from_oserror,
     output_folder,
+    pending_path,
     refuse_inside_inputs,
 )
+from .childproc import ChildProcess
 from .compat import check_target, oldest_ort, ort_package_version
 from .errors import InputError, InternalError, RefusedError, RuntimeFailure
 from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, dumps_manifest, iso_utc, schema_errors, tool_info
 from .merge import plan_merge
-from .modelfile import locate_model
+from .modelfile import Window, locate_model
 from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
+from .proof import METHOD, RangeKey, TensorHasher, WeightsProof, prove_same_model
 from .readme import receiver_readme
 from .release import ReleaseDiff, check_new_version, diff_manifests, encode_model_version, parse_semver
 from .resources import SAMPLE_MODEL, resource_path
@@ -71,6 +74,8 @@ T = TypeVar("T")
 BUNDLE_SCHEMA = "onnxpack.bundle/1"
 #: Reference outputs are stored in the bundle (for cross-version verification) up to this total size.
 MAX_REFERENCE_BYTES = 16 * 2**20
+#: Up to this model size the bundle also compares the outputs of the source and the merged model (two sessions).
+COMPARE_AUTO_BYTES = 256 * 2**20
 _HASH_CHUNK = 2**20
 
 
@@ -92,6 +97,9 @@ class BundleOptions:
     force: bool = False
     set_model_version: bool = False
     run_smoke: bool = True  # --no-smoke turns the smoke run and the equality proof off
+    #: Also run the source model and compare outputs bitwise (a second ONNX Runtime session) on top of the
+    #: tensor-hash proof: True, False, or None = only when that is cheap (weights up to COMPARE_AUTO_BYTES).
+    compare_outputs: bool | None = None
     source_date_epoch: int | None = None  # None: read SOURCE_DATE_EPOCH from the environment
     layout: str = "auto"  # "auto" (single file below 2 GiB), "single", or "external" (NAME.onnx + NAME.onnx.data)
 
@@ -201,6 +209,10 @@ class _Background(Generic[T]):
         if self._error:
             raise self._error[0]
         return self._result[0]
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
 
     def stop(self) -> None:
         self._stop.cancel()
@@ -504,7 +516,11 @@ def _build(
     src = fixed_path if fixed_path is not None else loc.model
     data_name = f"{name}.onnx.data"
     plan = plan_merge(src, loc.data_dir, layout=opts.layout, data_location=data_name, cancel=cancel)
-    need_copy = opts.run_smoke or opts.ort_format
+    # The smoke run and the proof read the merged model where it ships: in place in its stored ZIP entry. A
+    # temporary copy (the same bytes, teed) is written only when that is impossible: deflated, the external layout,
+    # or the ORT converter, which needs a file of its own.
+    in_place = opts.run_smoke and plan.layout == "single" and not opts.compress and not opts.ort_format
+    need_copy = opts.ort_format or (opts.run_smoke and not in_place)
     if opts.ort_format and not plan.fits_single_file:
         raise InputError(
             "--ort-format needs a model under 2 GiB (the ORT format is a single FlatBuffer)",
@@ -518,8 +534,16 @@ def _build(
     streamed = read_in_order(plan.read_order) & set(sources)  # hashed from the merge's own reads
     hasher = _Background(_hash_sources([p for p in sources if p not in streamed]), cancel, "onnxpack-provenance")
     streamed_hashes: dict[Path, tuple[int, str]] = {}
+    source_digests: dict[RangeKey, str] = {}
     copy_dir = work / "merged"
     copy_dir.mkdir()
+    # The smoke child imports onnxruntime while the merge streams, so the run starts the moment the model is written.
+    child: ChildProcess | None = None
+    if opts.run_smoke:
+        from .smoke import start_child
+        from .smoke_child import child_main
+
+        child = start_child(child_main)
     try:
         with (
             atomic_file(zip_path, overwrite=opts.force) as f,
@@ -531,6 +555,8 @@ def _build(
                 reader = stack.enter_context(plan.open_reader())
                 seq = stack.enter_context(SequentialHasher(reader, streamed, cancel))
                 reader.observer = seq
+                if opts.run_smoke:  # the source side of the equality proof, from the merge's own reads
+                    reader.tensor_observer = stack.enter_context(TensorHasher())
                 tee = stack.enter_context(open(copy_dir / model_entry, "xb")) if need_copy else None
                 if plan.layout == "single":
                     with z.entry(model_entry, plan.model_size, tee=tee, cancel=cancel) as sink:
@@ -543,16 +569,44 @@ def _build(
                     with z.entry(model_entry, plan.model_size, tee=tee, cancel=cancel) as sink:
                         sink.write(structure.getbuffer())
                 streamed_hashes = seq.finish()  # reads the tails after the last tensors
+                if isinstance(reader.tensor_observer, TensorHasher):
+                    source_digests = reader.tensor_observer.finish()
             report(progress, "validate", 0, 1, "waiting for the onnx checker", unit=STEPS)
             val = checker.join()
             st.findings = _gate(val, opts) + st.findings
             report(progress, "validate", 1, 1, "done", unit=STEPS)
-            # 4. smoke: original vs merged copy, bitwise
+            # 4. smoke run of the merged copy; meanwhile the proof that it is the source model, bit for bit
             smoke_doc: dict[str, Any] | None = None
             equal: dict[str, Any] | None = None
             refs: dict[str, bytes] = {}
             if opts.run_smoke:
-                smoke_doc, equal, refs = _smoke(st, loc, copy_dir / model_entry, work)
+                merged, window = copy_dir / model_entry, None
+                if in_place:
+                    f.flush()  # the entry's bytes are read back from the ZIP file while it is still being written
+                    merged = pending_path(f)
+                    offset = z.records[-1].data_offset
+                    if z.records[-1].name != model_entry or offset is None:
+                        raise InternalError("Internal error: the model entry is not stored", "Please report this bug.",
+                                            code="INTERNAL")
+                    window = (offset, plan.model_size)
+
+                def prove(stop: CancelToken) -> WeightsProof:
+                    return prove_same_model(plan.model, plan.table, source_digests, merged, copy_dir, stop, window)
+
+                proof = _Background(prove, cancel, "onnxpack-proof")
+                try:
+                    compare = opts.compare_outputs
+                    if compare is None:
+                        compare = plan.total_size <= COMPARE_AUTO_BYTES
+                    smoke_doc, outputs_equal, refs = _smoke(st, loc, merged, window, model_entry, copy_dir, work,
+                                                            compare, child)
+                    if proof.running:
+                        report(progress, "smoke", 1, 1, "comparing the tensor hashes", unit=STEPS)
+                    weights = proof.join()
+                finally:
+                    proof.stop()
+                equal = _equality(loc, model_entry, weights, outputs_equal)
+                smoke_doc["equal"] = equal
             # 5. ORT-format variant
             ort_doc = None
             if opts.ort_format:
@@ -601,6 +655,8 @@ def _build(
             check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
     finally:
         hasher.stop()
+        if child is not None:
+            child.discard()
     # The manifest cannot list itself; the result (what the user is told was written) does.
     files = [dict(e) for e in manifest["files"]]
     files.append({"path": manifest_rec.name, "role": "manifest", "size": manifest_rec.size,
@@ -610,46 +666,69 @@ def _build(
     )
 
 
-def _smoke(st: _State, loc: Any, merged: Path, work: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, bytes]]:
-    """Run the original and the merged copy on the same inputs; require bitwise-equal outputs.
+def _smoke(
+    st: _State,
+    loc: Any,
+    merged: Path,
+    window: Window | None,
+    entry: str,
+    data_dir: Path,
+    work: Path,
+    compare: bool,
+    child: ChildProcess | None,
+) -> tuple[dict[str, Any], list[dict[str, Any]] | None, dict[str, bytes]]:
+    """Smoke-run the merged model (``window`` of ``merged``: its ZIP entry ``entry`` in place; else the copy);
+    with ``compare`` also the original, requiring bitwise-equal outputs.
 
-    Returns the manifest's smoke record, the equality proof, and extra bundle members (the reference
-    outputs, and the user's input files so that ``verify --smoke`` can repeat the run).
+    Returns the manifest's smoke record (without ``equal``), the per-output comparison (None without
+    ``compare``), and extra bundle members (the reference outputs, and the user's input files so that
+    ``verify --smoke`` can repeat the run).
     """
-    from .smoke import SmokeOptions, compare_models
+    from .smoke import SmokeOptions, compare_models, smoke_test
 
     options = st.opts.smoke if st.opts.smoke is not None else SmokeOptions()
     saved = work / "outputs"
-    res = compare_models(
-        loc.model,
-        merged,
-        data_dir=loc.data_dir,
-        other_data_dir=merged.parent,
-        options=options,
-        save_outputs_to=saved,
-        progress=st.progress,
-        cancel=st.cancel,
-    )
-    orig = res.original
-    if not orig.ok:
-        errs = _errors(orig.findings) or [Finding.error("SMOKE_FAILED", orig.error or "the smoke run failed")]
+    rows: list[dict[str, Any]] | None = None
+    if compare:
+        res = compare_models(
+            loc.model,
+            merged,
+            data_dir=loc.data_dir,
+            other_data_dir=data_dir,
+            options=options,
+            save_outputs_to=saved,
+            progress=st.progress,
+            cancel=st.cancel,
+            other_window=window,
+            other_name=entry,
+            child=child,
+        )
+        run, findings = res.original, res.findings
+    else:
+        run = smoke_test(merged, data_dir, options=options, save_outputs_to=saved, progress=st.progress,
+                         cancel=st.cancel, window=window, name=entry, child=child)
+        findings = run.findings
+    if not run.ok:
+        errs = _errors(run.findings) or [Finding.error("SMOKE_FAILED", run.error or "the smoke run failed")]
         raise _refuse(
             f"The smoke run of {loc.model.name} failed: {errs[0].message}",
             errs[0].hint or "Give the sizes/inputs the model needs with --dim/--input, or pass --no-smoke.",
             errs[0].code,
         )
-    if not res.bitwise_equal:
-        st.check_sources_unchanged()  # a source that changed under us explains it, and is no bug of ours
-        bad = [r for r in res.outputs if not r["bitwise_equal"]]
-        detail = ", ".join(f"{r['name']} (max abs diff {r['max_abs']})" for r in bad) or "no outputs to compare"
-        raise RuntimeFailure(
-            f"The merged model does not give bitwise the same outputs as {loc.model.name}: {detail}",
-            "This is a bug in onnxpack's merge; please report it. Nothing was written.",
-            code="MERGE_NOT_EQUAL",
-        )
-    st.findings += [f for f in res.findings if f.severity is not Severity.INFO or f.code.startswith("SMOKE")]
+    if compare:
+        if not res.bitwise_equal:
+            st.check_sources_unchanged()  # a source that changed under us explains it, and is no bug of ours
+            bad = [r for r in res.outputs if not r["bitwise_equal"]]
+            detail = ", ".join(f"{r['name']} (max abs diff {r['max_abs']})" for r in bad) or "no outputs to compare"
+            raise RuntimeFailure(
+                f"The merged model does not give bitwise the same outputs as {loc.model.name}: {detail}",
+                "This is a bug in onnxpack's merge; please report it. Nothing was written.",
+                code="MERGE_NOT_EQUAL",
+            )
+        rows = [{"name": r["name"], "bitwise_equal": r["bitwise_equal"]} for r in res.outputs]
+    st.findings += [f for f in findings if f.severity is not Severity.INFO or f.code.startswith("SMOKE")]
     extra: dict[str, bytes] = {}
-    recipe = json_copy(orig.recipe)
+    recipe = json_copy(run.recipe)
     for i, (_inp, entry) in enumerate(sorted(recipe.get("inputs", {}).items())):
         if isinstance(entry, dict) and entry.get("source") == "file":
             src = Path(entry["file"])
@@ -657,10 +736,10 @@ def _smoke(st: _State, loc: Any, merged: Path, work: Path) -> tuple[dict[str, An
             extra[member] = src.read_bytes()
             entry["file"] = member
     outputs = []
-    ref_total = sum(Path(p).stat().st_size for p in orig.saved_outputs.values())
-    for o in orig.outputs:
+    ref_total = sum(Path(p).stat().st_size for p in run.saved_outputs.values())
+    for o in run.outputs:
         ref = None
-        saved_path = orig.saved_outputs.get(o["name"])
+        saved_path = run.saved_outputs.get(o["name"])
         if saved_path is not None and ref_total <= MAX_REFERENCE_BYTES:
             ref = f"smoke/outputs/{Path(saved_path).name}"
             extra[ref] = Path(saved_path).read_bytes()
@@ -674,21 +753,27 @@ def _smoke(st: _State, loc: Any, merged: Path, work: Path) -> tuple[dict[str, An
                 "reference": ref,
             }
         )
-    equal = {
-        "ok": True,
-        "bitwise": True,
-        "compared": f"{loc.model.name} (original) vs the bundled {merged.name}",
-        "outputs": [{"name": r["name"], "bitwise_equal": r["bitwise_equal"]} for r in res.outputs],
-    }
     smoke_doc = {
         "ok": True,
-        "ort_version": orig.ort_version,
-        "provider": orig.provider,
+        "ort_version": run.ort_version,
+        "provider": run.provider,
         "outputs": outputs,
         "recipe": recipe,
-        "equal": equal,
     }
-    return smoke_doc, equal, extra
+    return smoke_doc, rows, extra
+
+
+def _equality(loc: Any, entry: str, weights: WeightsProof, outputs: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """The manifest's equality record: which proofs were made and what they cover."""
+    methods = [METHOD] + (["outputs"] if outputs is not None else [])
+    return {
+        "ok": True,
+        "bitwise": True,
+        "methods": methods,
+        "compared": f"{loc.model.name} (original) vs the bundled {entry}",
+        "weights": weights.to_dict(),
+        "outputs": outputs or [],
+    }
 
 
 def json_copy(d: dict[str, Any]) -> dict[str, Any]:
@@ -844,10 +929,12 @@ def cli_command(options: BundleOptions) -> str:
         ("--ort-format", options.ort_format),
         ("--compress", options.compress),
         ("--no-smoke", not options.run_smoke),
+        ("--compare-outputs always", options.run_smoke and options.compare_outputs is True),
+        ("--compare-outputs never", options.run_smoke and options.compare_outputs is False),
         ("--force", options.force),
     ):
         if on:
-            argv.append(flag)
+            argv += flag.split()
     sm = options.smoke
     if sm is not None and options.run_smoke:
         for k, v in sorted(getattr(sm, "dims", {}).items()):

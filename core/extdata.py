@@ -537,6 +537,9 @@ class ExternalDataReader:
         #: caller can hash the source files during the one read a merge does); not called by
         #: :meth:`copy_to_fd` (its bytes never leave the kernel) nor :meth:`read_range`.
         self.observer = observer
+        #: Called as ``tensor_observer(ref, position, data)`` with the same chunks, ``position`` counted from the
+        #: tensor's first byte (core/proof.py hashes each tensor from the one read a merge does).
+        self.tensor_observer: Callable[[ExternalRef, int, bytes], Any] | None = None
 
     def __enter__(self) -> ExternalDataReader:
         return self
@@ -584,10 +587,12 @@ class ExternalDataReader:
         """Yield the tensor's bytes in chunks; raise if the file is shorter than validated."""
         if not ref.ok or ref.path is None or ref.data_length is None:
             raise ExternalDataError(f"Tensor {ref.ref.label} has invalid external data", _HINT_REEXPORT)
-        pos = ref.offset or 0
+        start = pos = ref.offset or 0
         for data in self._chunks(ref.path, pos, ref.data_length, chunk, cancel, f"tensor {ref.ref.name!r}"):
             if self.observer is not None:
                 self.observer(ref.path, pos, data)
+            if self.tensor_observer is not None:
+                self.tensor_observer(ref, pos - start, data)
             pos += len(data)
             yield data
 
@@ -651,6 +656,10 @@ class ExternalDataReader:
                 code="EXTDATA_OUT_OF_RANGE",
             )
         return memoryview(m)[start : start + ref.data_length]
+
+    def mapped(self) -> list[mmap.mmap]:
+        """The memory maps :meth:`view` made (read-only; they outlive :meth:`close` while views exist)."""
+        return list(self._maps.values())
 
     def read(self, ref: ExternalRef, cancel: CancelToken | None = None) -> bytes:
         """The tensor's bytes in one piece (for small tensors and in-memory use)."""

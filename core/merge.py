@@ -194,6 +194,16 @@ class MergePlan:
         return self.location.model
 
     @property
+    def model(self) -> ModelProto:
+        """The source's skeleton (read-only: the writes rewrite its tensor headers only while they run)."""
+        return self._model
+
+    @property
+    def table(self) -> ExternalTable:
+        """The source's validated tensor ranges."""
+        return self._table
+
+    @property
     def tensors(self) -> int:
         """Number of tensors whose data comes from external files (not the model file's own raw_data ranges)."""
         return sum(1 for it in self._items if not it.ref.inline)
@@ -378,7 +388,7 @@ class _Writer:
     def copy(self, reader: ExternalDataReader, ref: ExternalRef, cancel: CancelToken | None) -> None:
         """Append the bytes of one external tensor."""
         self.flush_small()
-        if self._fd is None or reader.observer is not None:  # the observer must see the bytes
+        if self._fd is None or reader.observer is not None or reader.tensor_observer is not None:  # observers see them
             for chunk in reader.iter_chunks(ref, _READ_CHUNK, cancel):
                 self.write(chunk)
             return

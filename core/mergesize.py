@@ -27,7 +27,7 @@ from onnx import (
 )
 
 from .extdata import ExternalTable
-from .skeleton import INLINE_KEY
+from .skeleton import INLINE_KEY, had_default_location
 from .tensors import uses_external_data
 from .wire import varint_size
 
@@ -62,8 +62,9 @@ def inline_tensor(tensor: TensorProto) -> None:
     self-contained model is byte-identical to the file protobuf would write.
     """
     was_inline = any(e.key == INLINE_KEY for e in tensor.external_data)
+    explicit = had_default_location(tensor)
     tensor.ClearField("external_data")
-    if was_inline:
+    if was_inline and not explicit:
         tensor.ClearField("data_location")
     else:
         tensor.data_location = TensorProto.DEFAULT

@@ -22,6 +22,7 @@ __all__ = [
     "PROTOBUF_LIMIT",
     "FileKind",
     "ModelLocation",
+    "Window",
     "load_structure",
     "locate_model",
     "require_regular_file",
@@ -43,6 +44,10 @@ class FileKind(str, enum.Enum):
     UNKNOWN = "unknown"
 
 
+#: A model stored as a byte range of a bigger file (e.g. a stored ZIP entry): (start, length).
+Window = tuple[int, int]
+
+
 @dataclass(frozen=True)
 class ModelLocation:
     """A model file and the folder its external data is resolved against."""
@@ -61,13 +66,15 @@ class ModelLocation:
         return [self.model, *([self.folder] if self.folder is not None else [])]
 
 
-def sniff(path: Path) -> FileKind:
-    """Recognise the file kind from its first bytes.
+def sniff(path: Path, window: Window | None = None) -> FileKind:
+    """Recognise the file kind from its first bytes (of ``window`` = (start, length) inside the file, if given).
 
     An ORT-format model is a FlatBuffer whose file identifier ``ORTM`` sits at bytes 4–8.
     """
     with open(path, "rb") as f:
-        head = f.read(64)
+        if window is not None:
+            f.seek(window[0])
+        head = f.read(64 if window is None else min(64, window[1]))
     if not head:
         return FileKind.EMPTY
     if len(head) >= 8 and head[4:8] == b"ORTM":
@@ -153,17 +160,23 @@ def _unreadable(path: Path, e: OSError) -> InputError:
     return InputError(f"Cannot read model file {path}: {e.strerror}", "Check the path and its permissions.")
 
 
-def load_structure(path: Path) -> ModelProto:
+def load_structure(path: Path, window: Window | None = None) -> ModelProto:
     """Parse a .onnx file as a skeleton (core/skeleton.py); every parse failure becomes ModelFormatError.
 
     Neither external data nor the big ``raw_data`` payloads of a self-contained file are read: the latter become
     references into the model file itself (``ExternalRef.inline``), validated like external data.
+    ``window`` = (start, length): the model is that byte range of ``path`` (a stored ZIP entry, read in place).
     """
     try:
-        kind = sniff(path)
+        kind = sniff(path, window)
         size = path.stat().st_size
     except OSError as e:
         raise _unreadable(path, e) from None
+    if window is not None:
+        if window[0] < 0 or window[1] < 0 or window[0] + window[1] > size:
+            raise ModelFormatError(f"{path.name}: bytes {window[0]}–{window[0] + window[1]} lie outside the file",
+                                   "The archive is truncated or damaged; build it again.", code="MODEL_TRUNCATED")
+        size = window[1]
     if kind is FileKind.EMPTY:
         raise ModelFormatError(
             f"{path.name} is empty (0 bytes)",
@@ -200,7 +213,7 @@ def load_structure(path: Path) -> ModelProto:
     from .wire import WireError
 
     try:
-        model = read_skeleton(path).model
+        model = read_skeleton(path, window).model
     except OSError as e:
         raise _unreadable(path, e) from None
     except (DecodeError, RecursionError, WireError) as e:

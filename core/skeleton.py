@@ -25,9 +25,12 @@ from typing import BinaryIO
 
 from onnx import ModelProto, TensorProto
 
-from .wire import LEN, VARINT, WireError, iter_fields, tag, varint
+from .wire import LEN, VARINT, WireError, iter_fields, read_varint, tag, varint
 
-__all__ = ["INLINE_KEY", "SKELETON_MIN_BYTES", "TENSOR_HOLDERS", "Skeleton", "inline_source", "read_skeleton"]
+__all__ = [
+    "INLINE_KEY", "SKELETON_MIN_BYTES", "TENSOR_HOLDERS", "Skeleton", "had_default_location", "inline_source",
+    "read_skeleton",
+]
 
 #: raw_data payloads this big or bigger stay in the file (onnx's size_threshold for external data is 1024).
 SKELETON_MIN_BYTES = 1024
@@ -37,13 +40,19 @@ INLINE_KEY = "onnxpack-inline"
 _MAX_DEPTH = 100
 
 _TOKENS: dict[str, Path] = {}
+_DEFAULT_SUFFIX = b"+default"  # appended to the token when the tensor had an explicit data_location = DEFAULT
 
 _RAW_DATA, _EXTERNAL_DATA, _DATA_LOCATION = 9, 13, 14
 
 
 def inline_source(token: str) -> Path | None:
     """The model file a skeleton made in this process points into with ``token`` (None for a foreign value)."""
-    return _TOKENS.get(token)
+    return _TOKENS.get(token.removesuffix(_DEFAULT_SUFFIX.decode()))
+
+
+def had_default_location(tensor: TensorProto) -> bool:
+    """Whether the file wrote ``data_location = DEFAULT`` for this skeleton tensor (a merge writes it back)."""
+    return any(e.key == INLINE_KEY and e.value.endswith(_DEFAULT_SUFFIX.decode()) for e in tensor.external_data)
 
 
 def _tensor_fields() -> dict[str, dict[int, str]]:
@@ -136,7 +145,14 @@ class _Walk:
     def tensor(self, start: int, end: int) -> tuple[list[bytes | tuple[int, int]], int]:
         fields = list(iter_fields(self.buf, start, end))
         raw = [f for f in fields if f.number == _RAW_DATA]
-        external = any(f.number in (_EXTERNAL_DATA, _DATA_LOCATION) for f in fields)
+        locations = [f for f in fields if f.number == _DATA_LOCATION]
+        # ``data_location = DEFAULT`` written out (proto2 keeps an explicitly set field: onnx.load and every merge
+        # write it) still means raw_data; anything else that hints at external data does not.
+        explicit_default = bool(locations) and all(
+            f.wire_type == VARINT and read_varint(self.buf, f.payload_start, f.end)[0] == TensorProto.DEFAULT
+            for f in locations
+        )
+        external = any(f.number == _EXTERNAL_DATA for f in fields) or (bool(locations) and not explicit_default)
         whole: tuple[list[bytes | tuple[int, int]], int] = ([(start, end)], end - start)
         # Exactly one raw_data, length-delimited, big, and no external-data fields: anything else stays as it
         # is, so that protobuf and the validator see (and report) the oddity exactly as written.
@@ -150,7 +166,7 @@ class _Walk:
             self.entry(b"location", self.name)
             + self.entry(b"offset", str(f.payload_start).encode())
             + self.entry(b"length", str(length).encode())
-            + self.entry(INLINE_KEY.encode(), self.token)
+            + self.entry(INLINE_KEY.encode(), self.token + (_DEFAULT_SUFFIX if explicit_default else b""))
             + tag(_DATA_LOCATION, VARINT) + varint(TensorProto.EXTERNAL)
         )
         self.count += 1
@@ -195,16 +211,23 @@ class _File:
         return data
 
 
-def read_skeleton(path: Path) -> Skeleton:
-    """Parse ``path`` leaving every big ``raw_data`` in the file (raises WireError or protobuf's DecodeError)."""
+def read_skeleton(path: Path, window: tuple[int, int] | None = None) -> Skeleton:
+    """Parse ``path`` leaving every big ``raw_data`` in the file (raises WireError or protobuf's DecodeError).
+
+    ``window`` = (start, length): parse that byte range of the file (e.g. a stored ZIP entry); the ranges left in
+    the file are then offsets of the whole file.
+    """
     token = secrets.token_hex(16)
     with open(path, "rb", buffering=0) as fh:
         size = fh.seek(0, 2)
-        if size == 0:
+        start, end = (0, size) if window is None else (window[0], window[0] + window[1])
+        if end > size or start < 0 or end < start:
+            raise WireError("the model's byte range lies outside the file")
+        if end == start:
             raise WireError("empty file")
         src = _File(fh, size)
         walk = _Walk(src, path.name, token)
-        chunks, total = walk.message(0, size, ModelProto.DESCRIPTOR.full_name, 0)
+        chunks, total = walk.message(start, end, ModelProto.DESCRIPTOR.full_name, 0)
         data = b"".join(c if isinstance(c, bytes) else src.read(c[0], c[1] - c[0]) for c in chunks)
     model = ModelProto()
     model.ParseFromString(data)

@@ -30,7 +30,7 @@ from .errors import (
 )
 from .findings import Finding, Severity
 from .inputs import DEFAULT_DIM, InputSpec, LoadedInput, load_input_file, parse_dim, parse_range
-from .modelfile import FileKind, ModelLocation, load_structure, locate_model, sniff
+from .modelfile import FileKind, ModelLocation, Window, load_structure, locate_model, sniff
 from .progress import STEPS, CancelToken, ProgressCallback, report
 
 __all__ = [
@@ -412,26 +412,35 @@ class _Prepared:
     location: ModelLocation
     spec: dict[str, Any]
     protected: list[Path]  # files that must never be written (model + its data files)
+    name: str  # what messages call the model (its file name, or its entry name inside an archive)
 
 
-def _prepare_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None, label: str) -> _Prepared:
-    """Locate and validate a model in the parent, so bad input fails fast with a clear message."""
+def _prepare_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None, label: str,
+                   window: Window | None = None, name: str | None = None) -> _Prepared:
+    """Locate and validate a model in the parent, so bad input fails fast with a clear message.
+
+    ``window``: the model is that byte range of ``path`` (a stored ZIP entry named ``name``), read in place.
+    """
     from .extdata import resolve_external_data
 
     loc = locate_model(path, data_dir)
-    kind = sniff(loc.model)
+    kind = sniff(loc.model, window)
     protected = [loc.model]
+    shown = name or loc.model.name
     if kind is FileKind.ORT:
-        spec = {"path": str(loc.model), "data_dir": str(loc.data_dir), "kind": "ort", "label": loc.model.name}
+        if window is not None:
+            raise InputError(f"{shown} is an ORT-format model inside an archive", "Extract it first.", code="USAGE")
+        spec: dict[str, Any] = {"path": str(loc.model), "data_dir": str(loc.data_dir), "kind": "ort", "label": shown}
     else:
-        model = load_structure(loc.model)  # raises ModelFormatError for empty/text/zip/garbage
+        model = load_structure(loc.model, window)  # raises ModelFormatError for empty/text/zip/garbage
         table = resolve_external_data(model, loc.data_dir)
         table.raise_if_invalid()
         protected += [loc.data_dir / name for name in table.files]
-        spec = {"path": str(loc.model), "data_dir": str(loc.data_dir), "kind": "onnx", "label": loc.model.name}
+        spec = {"path": str(loc.model), "data_dir": str(loc.data_dir), "kind": "onnx", "label": shown,
+                "window": list(window) if window is not None else None}
     if label:
-        spec["label"] = f"{label} {loc.model.name}"
-    return _Prepared(loc, spec, protected)
+        spec["label"] = f"{label} {shown}"
+    return _Prepared(loc, spec, protected, shown)
 
 
 def _load_inputs(options: SmokeOptions) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, str], list[LoadedInput]]:
@@ -603,7 +612,7 @@ def _input_findings(recipe: dict[str, Any], model_name: str) -> list[Finding]:
 
 def _smoke_result(raw: dict[str, Any], index: int, prepared: _Prepared, options: SmokeOptions,
                   loaded: list[LoadedInput]) -> SmokeResult:
-    name = prepared.location.model.name
+    name = prepared.name
     recipe = _recipe(raw, options, loaded)
     findings = _input_findings(recipe, name)
     search = dict(raw.get("search") or {})
@@ -699,9 +708,9 @@ def _execute(models: list[_Prepared], options: SmokeOptions, *, return_outputs: 
     supplied, values, loaded = _load_inputs(options)
     with tempfile.TemporaryDirectory(prefix="onnxpack-smoke-") as empty_dir:
         job = _make_job(models, options, supplied, values, empty_dir, return_outputs)
-        what = f"The smoke run of {models[0].location.model.name}"
+        what = f"The smoke run of {models[0].name}"
         if len(models) > 1:
-            what = f"The comparison of {models[0].location.model.name} with {models[1].location.model.name}"
+            what = f"The comparison of {models[0].name} with {models[1].name}"
         raw = run_in_child(child_main, job, timeout=float(options.timeout), what=what, cancel=cancel,
                            progress=progress, child=child)
     return raw, loaded
@@ -716,6 +725,8 @@ def smoke_test(
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
     child: ChildProcess | None = None,
+    window: Window | None = None,
+    name: str | None = None,
 ) -> SmokeResult:
     """Run ``path`` (.onnx with validated external data, or .ort) with ONNX Runtime on the CPU.
 
@@ -729,7 +740,7 @@ def smoke_test(
     options = options or SmokeOptions()
     options.validate()
     with _early_child(child_main, child) as child:  # its imports overlap the validation below
-        prepared = _prepare_model(path, data_dir, "")
+        prepared = _prepare_model(path, data_dir, "", window, name)
         raw, loaded = _execute([prepared], options, return_outputs=save_outputs_to is not None, progress=progress,
                                cancel=cancel, child=child)
     result = _smoke_result(raw, 0, prepared, options, loaded)
@@ -749,6 +760,8 @@ def compare_models(
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
     child: ChildProcess | None = None,
+    other_window: Window | None = None,
+    other_name: str | None = None,
 ) -> CompareResult:
     """Run both models in one child on the same inputs (generated for ``original``) and compare outputs.
 
@@ -762,7 +775,7 @@ def compare_models(
     options.validate()
     with _early_child(child_main, child) as child:  # its imports overlap the validation below
         first = _prepare_model(original, data_dir, "original")
-        second = _prepare_model(other, other_data_dir, "other")
+        second = _prepare_model(other, other_data_dir, "other", other_window, other_name)
         if first.location.model == second.location.model and first.location.data_dir == second.location.data_dir:
             raise InputError(f"Both models are the same file: {first.location.model}",
                              "Compare the original with a different file (e.g. the merged copy).", code="USAGE")
@@ -782,7 +795,7 @@ def compare_models(
         n = r["name"]
         if r["problem"] == "missing in the other model":
             findings.append(Finding.error("COMPARE_MISSING_OUTPUT", f"Output {n} of the original is missing in "
-                                          f"{second.location.model.name}", "Compare models with the same outputs.", n))
+                                          f"{second.name}", "Compare models with the same outputs.", n))
         elif not r["within_tolerance"]:
             detail = r["problem"] or (f"max abs diff {r['max_abs']:.6g}, max rel diff {r['max_rel']:.6g}, "
                                       f"{r['mismatched']} value(s) outside the tolerance")
@@ -800,7 +813,7 @@ def compare_models(
                 n,
             ))
     for n in raw["compare"].get("extra_outputs") or []:
-        findings.append(Finding.warning("COMPARE_EXTRA_OUTPUT", f"{second.location.model.name} has an output {n} "
+        findings.append(Finding.warning("COMPARE_EXTRA_OUTPUT", f"{second.name} has an output {n} "
                                         "that the original lacks", "Compare models with the same outputs.", n))
     all_findings = orig.findings + oth.findings + findings
     ok = orig.ok and oth.ok and not any(f.severity is Severity.ERROR for f in findings)

@@ -3,8 +3,10 @@
 Order of work (security.md rules 7 and 8): the archive structure is judged first, without reading
 any member (:mod:`core.zipcheck`); only a structurally clean archive has its manifest read (size
 capped, strict JSON, schema-checked) and its members hashed. Every extra, missing and mismatched file
-is reported, order-independently. ``smoke=True`` extracts the model into a temporary folder of its
-own (removed afterwards), re-runs the recorded recipe and compares the outputs' digests: exactly with
+is reported, order-independently. ``smoke=True`` re-runs the recorded recipe on the model as it is stored in the
+archive (a stored single-file model is read in place, after its SHA-256 matched; the archive must not change
+until the run ends), or else on the model extracted into a temporary folder of its own (removed afterwards),
+and compares the outputs' digests: exactly with
 the same ONNX Runtime version; with another version, numerically against the reference outputs
 stored in the bundle, within a reported tolerance.
 """
@@ -13,12 +15,15 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import shutil
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from .atomic import check_free_space, make_temp_dir
+from .childproc import ChildProcess
 from .errors import InputError
 from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, MAX_MANIFEST_BYTES, loads_strict, schema_errors
@@ -250,42 +255,58 @@ def _hash_members(
     extract_to: Path | None,
     progress: ProgressCallback | None,
     cancel: CancelToken | None,
+    in_place: str | None = None,
 ) -> None:
     total = sum(m.size for _fs, m in to_hash.values())
     done = 0
     report(progress, "verify", 0, total)
-    for path, (fs, m) in sorted(to_hash.items()):
-        h = hashlib.sha256()
-        out: BinaryIO | None = None
-        if extract_to is not None and fs.role in _SMOKE_ROLES:
-            target = _safe_target(extract_to, path)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            out = open(target, "xb")  # noqa: SIM115
-        damaged: str | None = None
-        try:
-            for chunk in iter_member(f, m, cancel):
-                h.update(chunk)
+    # SHA-256 on a second core while this one reads and checks the CRC-32 (both release the GIL).
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxpack-verify-sha256")
+    try:
+        for path, (fs, m) in sorted(to_hash.items()):
+            h = hashlib.sha256()
+            out: BinaryIO | None = None
+            if extract_to is not None and fs.role in _SMOKE_ROLES and path != in_place:
+                target = _safe_target(extract_to, path)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                out = open(target, "xb")  # noqa: SIM115
+            damaged: str | None = None
+            pending: Future[None] | None = None
+            try:
+                for chunk in iter_member(f, m, cancel):  # each chunk is a fresh bytes object
+                    if pending is not None:
+                        pending.result()  # at most one chunk waits: memory stays bounded
+                    pending = pool.submit(h.update, chunk)
+                    if out is not None:
+                        out.write(chunk)
+                    done += len(chunk)
+                    report(progress, "verify", done, total)
+            except ValueError as e:
+                damaged = str(e)
+            finally:
+                if pending is not None:
+                    pending.result()
                 if out is not None:
-                    out.write(chunk)
-                done += len(chunk)
-                report(progress, "verify", done, total)
-        except ValueError as e:
-            damaged = str(e)
-        finally:
-            if out is not None:
-                out.close()
-        fs.actual_size = m.size
-        fs.actual_sha256 = h.hexdigest()
-        if fs.actual_sha256 != fs.sha256:
-            fs.status = "hash-mismatch"
-            rep.problems.append(
-                _problem("FILE_HASH", f"{path}: SHA-256 is {fs.actual_sha256}, the manifest says {fs.sha256}", path)
-            )
-        elif damaged is not None:
-            fs.status = "damaged"
-            rep.problems.append(_problem("ZIP_DAMAGED", f"{path} cannot be read intact: {damaged}", path))
-        else:
-            fs.status = "ok"
+                    out.close()
+            _judge(fs, m, h, damaged, rep, path)
+    finally:
+        pool.shutdown(wait=True)
+
+
+def _judge(fs: FileStatus, m: Member, h: Any, damaged: str | None, rep: VerifyReport, path: str) -> None:
+    """Record one member's size, digest and status."""
+    fs.actual_size = m.size
+    fs.actual_sha256 = h.hexdigest()
+    if fs.actual_sha256 != fs.sha256:
+        fs.status = "hash-mismatch"
+        rep.problems.append(
+            _problem("FILE_HASH", f"{path}: SHA-256 is {fs.actual_sha256}, the manifest says {fs.sha256}", path)
+        )
+    elif damaged is not None:
+        fs.status = "damaged"
+        rep.problems.append(_problem("ZIP_DAMAGED", f"{path} cannot be read intact: {damaged}", path))
+    else:
+        fs.status = "ok"
 
 
 def verify_bundle(
@@ -300,6 +321,7 @@ def verify_bundle(
     rep = VerifyReport(path)
     f, size = _open_bundle(path)
     tmp: Path | None = None
+    child: ChildProcess | None = None
     try:
         scan = scan_archive(f, size)
         rep.archive = {"size": size, "entries": len(scan.members), "zip64": scan.zip64}
@@ -312,10 +334,16 @@ def verify_bundle(
             return rep
         rep.manifest = doc
         to_hash = _check_listing(doc, scan, rep)
+        in_place = _in_place_model(doc, to_hash) if smoke else None
         if smoke and not rep.problems:
+            from .smoke import start_child
+            from .smoke_child import child_main
+
+            child = start_child(child_main)  # imports onnxruntime while the members are hashed
             tmp = make_temp_dir("verify")
-            check_free_space(tmp, sum(m.size for fs, m in to_hash.values() if fs.role in _SMOKE_ROLES))
-        _hash_members(f, to_hash, rep, tmp, progress, cancel)
+            check_free_space(tmp, sum(m.size for name, (fs, m) in to_hash.items()
+                                      if fs.role in _SMOKE_ROLES and name != in_place))
+        _hash_members(f, to_hash, rep, tmp, progress, cancel, in_place)
         if smoke:
             if tmp is None or not rep.ok:
                 rep.problems.append(
@@ -327,12 +355,31 @@ def verify_bundle(
                 )
             else:
                 extracted = {name for name, (fs, _m) in to_hash.items() if fs.role in _SMOKE_ROLES}
-                rep.smoke = _rerun_smoke(doc, tmp, extracted, rep.problems, progress, cancel)
+                window = None
+                if in_place is not None:
+                    member = to_hash[in_place][1]
+                    window = (path, (member.data_offset, member.size), _identity(os.fstat(f.fileno())))
+                rep.smoke = _rerun_smoke(doc, tmp, extracted, rep.problems, progress, cancel, window, child)
         return rep
     finally:
         f.close()
+        if child is not None:
+            child.discard()
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _in_place_model(doc: dict[str, Any], to_hash: dict[str, tuple[FileStatus, Member]]) -> str | None:
+    """The model entry when the smoke run can read it in place: one self-contained file, stored uncompressed."""
+    entry = doc.get("model", {}).get("entry")
+    found = to_hash.get(entry) if isinstance(entry, str) else None
+    if found is None or doc["model"].get("layout") != "single" or found[1].method != 0 or found[0].role != "model":
+        return None
+    return str(entry)
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _not_repeated(recorded: dict[str, Any]) -> dict[str, Any]:
@@ -348,12 +395,28 @@ def _rerun_smoke(
     problems: list[Finding],
     progress: ProgressCallback | None,
     cancel: CancelToken | None,
+    in_place: tuple[Path, tuple[int, int], tuple[int, int, int, int]] | None = None,
+    child: ChildProcess | None = None,
 ) -> dict[str, Any]:
-    """Repeat the recorded smoke run on the extracted files and compare with the recorded outputs."""
-    from .smoke import SmokeOptions, smoke_test
+    """Repeat the recorded smoke run on the extracted files (the model: in place in the archive when ``in_place``
+    = (archive, its byte range, the archive's identity when it was hashed)) and compare with the recorded outputs."""
+    from .smoke import SmokeOptions, SmokeResult, smoke_test
+
+    entry = doc["model"]["entry"]
+
+    def run(options: SmokeOptions, save_outputs_to: Path | None = None) -> SmokeResult:
+        if in_place is None:
+            return smoke_test(root / entry, options=options, save_outputs_to=save_outputs_to, progress=progress,
+                              cancel=cancel, child=child)
+        result = smoke_test(in_place[0], root, options=options, save_outputs_to=save_outputs_to, progress=progress,
+                            cancel=cancel, window=in_place[1], name=entry, child=child)
+        if _identity(os.stat(in_place[0])) != in_place[2]:
+            raise InputError(f"{in_place[0].name} changed while its model was smoke-run",
+                             "Make sure nothing writes the bundle while it is verified, and verify it again.",
+                             code="BUNDLE_CHANGED")
+        return result
 
     recorded = doc.get("smoke")
-    model = root / doc["model"]["entry"]
     if recorded is None:
         problems.append(
             Finding.warning(
@@ -363,7 +426,7 @@ def _rerun_smoke(
                 "Rebuild the bundle without --no-smoke to record one.",
             )
         )
-        result = smoke_test(model, options=SmokeOptions(), progress=progress, cancel=cancel)
+        result = run(SmokeOptions())
         problems.extend(f for f in result.findings if f.severity is Severity.ERROR)
         return {
             "ran": True,
@@ -381,8 +444,10 @@ def _rerun_smoke(
         return _not_repeated(recorded)
     rerun_dir = root / ".rerun-outputs"
     try:
-        result = smoke_test(model, options=options, save_outputs_to=rerun_dir, progress=progress, cancel=cancel)
+        result = run(options, rerun_dir)
     except InputError as e:  # the recipe's inputs cannot be used: the bundle's fault, reported as such
+        if e.code == "BUNDLE_CHANGED":
+            raise
         problems.append(_problem("SMOKE_FAILED", f"The recorded smoke recipe cannot be repeated: {e.message}",
                                  doc["model"]["entry"], _HINT_TAMPER))
         return _not_repeated(recorded)

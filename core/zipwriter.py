@@ -88,6 +88,9 @@ class EntryRecord:
     name: str
     size: int
     sha256: str
+    #: Where a stored (uncompressed) entry's bytes begin in the ZIP file, so they can be read in place; None when
+    #: deflated.
+    data_offset: int | None = None
 
 
 class HashingWriter(io.RawIOBase):
@@ -241,7 +244,8 @@ class DeterministicZip:
     ) -> Iterator[HashingWriter]:
         """Stream one member of exactly ``size`` bytes; yields a :class:`HashingWriter`."""
         info = self._info(name, size, compress)
-        handle = self._zf.open(info, "w")
+        handle = self._zf.open(info, "w")  # writes the local header: the entry's bytes start here
+        data_offset = self._zf.fp.tell() if info.compress_type == zipfile.ZIP_STORED else None  # type: ignore[union-attr]
         self._open = handle
         sink = HashingWriter(
             handle,  # type: ignore[arg-type]
@@ -262,7 +266,7 @@ class DeterministicZip:
             raise RuntimeError(f"ZIP entry {name!r}: {sink.count} bytes written, {size} announced")
         handle.close()
         self._open = None
-        self.records.append(EntryRecord(name, sink.count, sink.hexdigest()))
+        self.records.append(EntryRecord(name, sink.count, sink.hexdigest(), data_offset))
 
     def write_bytes(self, name: str, data: bytes, *, compress: bool | None = None) -> EntryRecord:
         """Add a small member from memory."""

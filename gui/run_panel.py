@@ -385,7 +385,16 @@ class ResultPanel(Retranslatable, QWidget):
         ok = field(equal, "ok", equal if isinstance(equal, bool) else None)
         ort = field(smoke, "ort_version", "")
         provider = field(smoke, "provider", "")
-        if ok and field(equal, "bitwise", False):
+        methods = field(equal, "methods", []) or []
+        if ok and field(equal, "bitwise", False) and "outputs" not in methods and methods:
+            tensors = field(field(equal, "weights", {}), "tensors", 0)
+            self.proof.set_status(
+                status_icon("ok"),
+                self.tr("Proof: the bundled model is the original bit for bit (same structure, all %3 tensors "
+                        "with equal SHA-256); its smoke run passed (onnxruntime %1, %2).")
+                .replace("%1", str(ort)).replace("%2", str(provider)).replace("%3", str(tensors)),
+            )
+        elif ok and field(equal, "bitwise", False):
             self.proof.set_status(
                 status_icon("ok"),
                 self.tr("Proof: the bundled model gives bit-for-bit the same outputs as the original "

@@ -18,7 +18,7 @@ from onnxpack.core.errors import ModelFormatError
 from onnxpack.core.extdata import resolve_external_data
 from onnxpack.core.inspect import inspect_model
 from onnxpack.core.modelfile import load_structure
-from onnxpack.core.skeleton import INLINE_KEY, SKELETON_MIN_BYTES, read_skeleton
+from onnxpack.core.skeleton import INLINE_KEY, SKELETON_MIN_BYTES, had_default_location, read_skeleton
 from onnxpack.core.tensors import iter_tensors
 from onnxpack.core.wire import WireError
 from tests import fuzz
@@ -67,6 +67,13 @@ def _corpus() -> dict[str, onnx.ModelProto]:
     ti.initialization.CopyFrom(helper.make_graph([], "init", [], [], [_big("train_w", seed=4)]))
     m.training_info.append(ti)
     models["everything"] = m
+    # what onnx.load of an external-data model and every merge write: data_location = DEFAULT set explicitly
+    explicit = onnx.ModelProto()
+    explicit.CopyFrom(m)
+    for ref in iter_tensors(explicit):
+        if ref.tensor.raw_data:
+            ref.tensor.data_location = TensorProto.DEFAULT
+    models["explicit_default_location"] = explicit
     return models
 
 
@@ -79,8 +86,11 @@ def _restore(model: onnx.ModelProto, path: Path) -> onnx.ModelProto:
         if INLINE_KEY in kv:
             off, n = int(kv["offset"]), int(kv["length"])
             t.raw_data = data[off:off + n]
+            explicit = had_default_location(t)
             del t.external_data[:]
             t.ClearField("data_location")
+            if explicit:
+                t.data_location = TensorProto.DEFAULT
     return model
 
 
@@ -97,6 +107,8 @@ def test_skeleton_plus_ranges_is_what_protobuf_parses(tmp_path: Path, name: str)
     assert sk.structure_bytes < path.stat().st_size - sk.bytes_in_file + 200 * max(1, len(big))
     left_inline = [r for r in iter_tensors(sk.model) if r.tensor.HasField("raw_data")]
     assert len(left_inline) == len(small)  # small tensors stay inline for shape inference
+    if name == "explicit_default_location":
+        assert sk.tensors_in_file == len(big) > 0  # the explicit DEFAULT does not keep the weights in memory
     if name == "everything":
         wheres = {r.where for r in iter_tensors(sk.model) if INLINE_KEY in {e.key for e in r.tensor.external_data}}
         assert len(wheres) >= 4, wheres  # initializer, sparse values, Constant attribute, training initializer
@@ -147,6 +159,17 @@ def test_self_contained_model_is_smoke_run_from_a_memory_map(tmp_path: Path) -> 
     merged = tmp_path / "o" / "merged.onnx"
     assert main(["merge", str(path), "-o", str(merged), "-q"], Environment(stdout=out, stderr=err, vars={})) == 0
     assert merged.read_bytes() == onnx.load(str(path)).SerializeToString()
+
+
+@pytest.mark.parametrize("name", ["everything", "explicit_default_location"])
+def test_merging_a_self_contained_model_gives_its_own_bytes(tmp_path: Path, name: str) -> None:
+    """Whether ``data_location = DEFAULT`` is written out or not, the merge writes the file protobuf would."""
+    path = tmp_path / "m.onnx"
+    path.write_bytes(_corpus()[name].SerializeToString())
+    merged = tmp_path / "o" / "merged.onnx"
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["merge", str(path), "-o", str(merged), "-q"], Environment(stdout=out, stderr=err, vars={})) == 0
+    assert merged.read_bytes() == path.read_bytes()
 
 
 def test_malformed_bytes_give_clean_errors_and_agree_with_protobuf(tmp_path: Path) -> None:

@@ -985,6 +985,10 @@ Qt %1、Python %2</translation>
         <translation>前回 %1、変更 %2 件、%3 の更新が必要です（提案 %4）。</translation>
     </message>
     <message>
+        <source>Proof: the bundled model is the original bit for bit (same structure, all %3 tensors with equal SHA-256); its smoke run passed (onnxruntime %1, %2).</source>
+        <translation>証明: バンドルされたモデルは元のモデルとビット単位で同一です（構造が同じで、全 %3 個のテンソルの SHA-256 が一致）。スモーク実行にも成功しました（onnxruntime %1、%2）。</translation>
+    </message>
+    <message>
         <source>Proof: the bundled model gives bit-for-bit the same outputs as the original (onnxruntime %1, %2).</source>
         <translation>証明: バンドルしたモデルは元のモデルとビット単位で同じ出力を返します（onnxruntime %1、%2）。</translation>
     </message>

@@ -1,0 +1,208 @@
+"""The single-pass bundle: the tensor-hash equality proof, the shipped ZIP entry read in place, page release."""
+
+from __future__ import annotations
+
+import mmap
+import os
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+import pytest
+
+from onnxpack.core import bundle as bundle_mod
+from onnxpack.core import proof
+from onnxpack.core.bundle import BundleOptions, build_bundle
+from onnxpack.core.errors import InputError, ModelFormatError, OnnxpackError
+from onnxpack.core.extdata import resolve_external_data
+from onnxpack.core.merge import plan_merge
+from onnxpack.core.modelfile import load_structure
+from onnxpack.core.smoke_child import _pages_released
+from onnxpack.core.verify import verify_bundle
+from tests import factory
+
+EPOCH = 1_700_000_000
+
+
+def _source(tmp_path: Path) -> tuple[Any, dict[Any, str]]:
+    """An external-data model's plan and its tensor digests, read the way the merge reads them."""
+    plan = plan_merge(factory.external_model(tmp_path / "src", n=512))
+    return plan, proof.hash_model_tensors(plan.table)
+
+
+def _write(model: onnx.ModelProto, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, path)
+    return path
+
+
+def test_the_merged_copy_is_proven_equal(tmp_path: Path) -> None:
+    plan, digests = _source(tmp_path)
+    merged = _write(onnx.load(str(plan.source)), tmp_path / "out" / "m.onnx")  # onnx inlines the external data
+    got = proof.prove_same_model(plan.model, plan.table, digests, merged, merged.parent)
+    assert got.tensors == 3
+    assert got.tensor_bytes == 512 * 4 * 2 + 4
+    assert got.to_dict()["method"] == proof.METHOD and len(got.fingerprint_sha256) == 64
+
+
+def test_one_changed_weight_is_named(tmp_path: Path) -> None:
+    plan, digests = _source(tmp_path)
+    model = onnx.load(str(plan.source))
+    w2 = next(t for t in model.graph.initializer if t.name == "W2")
+    raw = bytearray(w2.raw_data)
+    raw[100] ^= 1  # one bit of one weight
+    w2.raw_data = bytes(raw)
+    merged = _write(model, tmp_path / "out" / "m.onnx")
+    with pytest.raises(OnnxpackError) as e:
+        proof.prove_same_model(plan.model, plan.table, digests, merged, merged.parent)
+    assert e.value.code == "MERGE_NOT_EQUAL" and "'W2'" in e.value.message
+
+
+def test_a_changed_graph_with_the_same_weights_is_caught(tmp_path: Path) -> None:
+    plan, digests = _source(tmp_path)
+    model = onnx.load(str(plan.source))
+    model.graph.node[0].op_type = "Sub"
+    merged = _write(model, tmp_path / "out" / "m.onnx")
+    with pytest.raises(OnnxpackError) as e:
+        proof.prove_same_model(plan.model, plan.table, digests, merged, merged.parent)
+    assert e.value.code == "MERGE_NOT_EQUAL" and "structure" in e.value.message
+
+
+def test_digests_come_from_the_bytes_read_not_from_bookkeeping(tmp_path: Path) -> None:
+    """A tensor the merge never read whole has no digest: the proof refuses instead of trusting anything."""
+    plan, digests = _source(tmp_path)
+    merged = _write(onnx.load(str(plan.source)), tmp_path / "out" / "m.onnx")
+    partial = dict(list(digests.items())[1:])
+    with pytest.raises(OnnxpackError) as e:
+        proof.prove_same_model(plan.model, plan.table, partial, merged, merged.parent)
+    assert e.value.code == "INTERNAL"
+
+
+def test_tensor_hasher_ignores_partial_and_out_of_order_reads(tmp_path: Path) -> None:
+    plan, _ = _source(tmp_path)
+    ref = next(r for r in plan.table.refs if r.data_length)
+    h = proof.TensorHasher()
+    h(ref, 0, b"\0" * 10)
+    h(ref, 20, b"\0" * 10)  # a gap: not a whole read
+    assert h.finish() == {}
+
+
+def test_bundle_without_the_output_comparison_records_the_hash_proof(tmp_path: Path) -> None:
+    src = factory.external_model(tmp_path / "src", n=512)
+    res = build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH, compare_outputs=False))
+    assert res.equal is not None
+    assert res.equal["methods"] == [proof.METHOD] and res.equal["outputs"] == []
+    assert res.equal["weights"]["tensors"] == 3
+    assert res.manifest["smoke"]["equal"] == res.equal
+    assert verify_bundle(res.zip_path, smoke=True).ok
+
+
+def test_small_models_also_compare_outputs_by_default(tmp_path: Path) -> None:
+    src = factory.external_model(tmp_path / "src", n=512)
+    res = build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH))
+    assert res.equal is not None and res.equal["methods"] == [proof.METHOD, "outputs"]
+    assert [r["bitwise_equal"] for r in res.equal["outputs"]] == [True]
+
+
+def test_a_merge_that_changes_a_weight_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Lying(proof.TensorHasher):
+        """The source side of the merge sees other bytes than it wrote (what a merge bug would look like)."""
+
+        def finish(self) -> dict[Any, str]:
+            out = super().finish()
+            out[sorted(out)[0]] = "0" * 64
+            return out
+
+    monkeypatch.setattr(bundle_mod, "TensorHasher", Lying)
+    src = factory.external_model(tmp_path / "src", n=512)
+    out = tmp_path / "out"
+    with pytest.raises(OnnxpackError) as e:
+        build_bundle(BundleOptions(src, out, "1.0.0", source_date_epoch=EPOCH, compare_outputs=False))
+    assert e.value.code == "MERGE_NOT_EQUAL"
+    assert not out.exists() or [p.name for p in out.iterdir()] == []
+
+
+def test_the_smoke_run_and_the_proof_read_the_stored_zip_entry(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """No temporary copy of a single-file model: both read the entry in the ZIP being written."""
+    seen: list[tuple[Path, Any]] = []
+    real = proof.prove_same_model
+
+    def spy(*args: Any) -> Any:
+        seen.append((args[3], args[6] if len(args) > 6 else None))
+        return real(*args)
+
+    monkeypatch.setattr(bundle_mod, "prove_same_model", spy)
+    src = factory.external_model(tmp_path / "src", n=512)
+    res = build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH))
+    (path, window), = seen
+    assert window is not None and path.parent == tmp_path / "out" and path.name != res.zip_path.name
+    with zipfile.ZipFile(res.zip_path) as zf:
+        info = zf.getinfo("model.onnx")
+        assert info.compress_type == zipfile.ZIP_STORED and info.file_size == window[1]
+        assert zf.read(info) == res.zip_path.read_bytes()[window[0]:window[0] + window[1]]
+
+
+def test_a_deflated_bundle_still_proves_from_a_copy(tmp_path: Path) -> None:
+    src = factory.external_model(tmp_path / "src", n=512)
+    res = build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH, compress=True,
+                                     compare_outputs=False))
+    assert res.equal is not None and res.equal["methods"] == [proof.METHOD]
+    assert verify_bundle(res.zip_path, smoke=True).ok
+
+
+def test_a_model_window_parses_like_the_file_and_is_bounds_checked(tmp_path: Path) -> None:
+    model = factory.add_model(n=1024)
+    alone = _write(model, tmp_path / "m.onnx")
+    body = alone.read_bytes()
+    packed = tmp_path / "packed.bin"
+    packed.write_bytes(b"x" * 777 + body + b"y" * 99)
+    got = load_structure(packed, (777, len(body)))
+    table = resolve_external_data(got, tmp_path)
+    assert table.ok and [r.offset for r in table.refs] == [
+        777 + r.offset for r in resolve_external_data(load_structure(alone), tmp_path).refs  # type: ignore[operator]
+    ]
+    with pytest.raises(ModelFormatError):
+        load_structure(packed, (777, len(body) + 200))
+
+
+def test_verify_smoke_reads_the_model_in_place_and_notices_a_change(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    src = factory.external_model(tmp_path / "src", n=512)
+    res = build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH))
+    from onnxpack.core import smoke
+
+    calls: list[dict[str, Any]] = []
+    real = smoke.smoke_test
+
+    def touching(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        result = real(*args, **kwargs)
+        os.utime(res.zip_path, ns=(1, 1))  # somebody rewrote the archive during the run
+        return result
+
+    monkeypatch.setattr(smoke, "smoke_test", touching)
+    with pytest.raises(InputError) as e:
+        verify_bundle(res.zip_path, smoke=True)
+    assert e.value.code == "BUNDLE_CHANGED"
+    assert calls and calls[0]["window"] is not None and calls[0]["name"] == "model.onnx"
+
+
+def test_released_pages_read_back_the_same_bytes(tmp_path: Path) -> None:
+    data = np.random.default_rng(1).integers(0, 255, 8 << 20, dtype=np.uint8).tobytes()
+    path = tmp_path / "w.bin"
+    path.write_bytes(data)
+    with open(path, "rb") as f:
+        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    view = memoryview(m)
+    with _pages_released([m], every=0.001):
+        total = sum(bytes(view[i:i + 4096]) == data[i:i + 4096] for i in range(0, len(data), 4096))
+    assert total == len(data) // 4096
+    assert bytes(view[-10:]) == data[-10:]
+    view.release()
+    m.close()
+    with _pages_released([m], every=0.001):  # a closed map is skipped, not an error
+        pass
+
