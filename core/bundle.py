@@ -44,7 +44,9 @@ from .atomic import (
 from .childproc import ChildProcess
 from .compat import check_target, oldest_ort, ort_package_version
 from .errors import InputError, InternalError, RefusedError, RuntimeFailure
+from .extdata import resolve_external_data
 from .findings import Finding, Severity
+from .loaded import LoadedModel
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, dumps_manifest, iso_utc, schema_errors, tool_info
 from .merge import plan_merge
 from .modelfile import Window, locate_model
@@ -54,7 +56,7 @@ from .readme import receiver_readme
 from .release import ReleaseDiff, check_new_version, diff_manifests, encode_model_version, parse_semver
 from .resources import SAMPLE_MODEL, resource_path
 from .streamhash import SequentialHasher, read_in_order
-from .validate import Validation, validate_model
+from .validate import CheckerRun, Validation, apply_checker, run_checker_child, validate_model
 from .zipcheck import check_member_name
 from .zipwriter import DeterministicZip, source_date_epoch
 
@@ -301,14 +303,13 @@ def _file_stat(path: Path) -> tuple[int, int, int, int] | None:
     return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
-def _apply_fixes(
-    st: _State, val: Validation, version_model: int | None, work: Path
-) -> tuple[Path | None, onnx.ModelProto]:
-    """Lower ir_version / set model_version in a copy of the structure; return (fixed path or None, model)."""
+def _apply_fixes(st: _State, val: Validation, version_model: int | None) -> LoadedModel:
+    """The model to merge: the validated one, or with ir_version lowered / model_version set in a copy of its
+    skeleton (the weights stay where they are; nothing is written)."""
     opts = st.opts
     insp = val.inspection
-    model = insp.model
-    assert model is not None
+    loaded = insp.loaded
+    model = loaded.model
     new_ir: int | None = None
     if opts.fix_ir:
         if opts.target_ort is None:
@@ -332,7 +333,7 @@ def _apply_fixes(
                 "FIX_IR_NOT_POSSIBLE",
             )
     if new_ir is None and version_model is None:
-        return None, model
+        return loaded
     fixed = onnx.ModelProto()
     fixed.CopyFrom(model)
     if new_ir is not None:
@@ -357,10 +358,8 @@ def _apply_fixes(
             }
         )
         fixed.model_version = version_model
-    path = work / "fixed" / insp.location.model.name
-    path.parent.mkdir()
-    path.write_bytes(fixed.SerializeToString())
-    return path, fixed
+    # The copy's own references (same validated ranges; their SHA-1 checksums were verified above).
+    return LoadedModel(loaded.location, fixed, resolve_external_data(fixed, loaded.location.data_dir))
 
 
 def _inspection_facts(val: Validation, model: onnx.ModelProto, layout: str, align: int | None) -> dict[str, Any]:
@@ -461,8 +460,8 @@ def _pipeline(
     _gate(val, opts)
     check_output_path(zip_path, [*loc.protected, *source_files_of(val)], overwrite=opts.force)
 
-    def full_check(stop: CancelToken) -> Validation:
-        return validate_model(loc.model, opts.data_dir, target_ort=opts.target_ort, cancel=stop)
+    def full_check(stop: CancelToken) -> CheckerRun:  # reads the model file in a child, never the skeleton
+        return run_checker_child(val.inspection, cancel=stop)
 
     checker = _Background(full_check, cancel, "onnxpack-checker")
     try:
@@ -500,7 +499,7 @@ def source_files_of(val: Validation) -> list[Path]:
 def _build(
     st: _State,
     val: Validation,
-    checker: _Background[Validation],
+    checker: _Background[CheckerRun],
     loc: Any,
     name: str,
     version: Any,
@@ -511,11 +510,12 @@ def _build(
     work: Path,
 ) -> BundleResult:
     opts, progress, cancel = st.opts, st.progress, st.cancel
-    fixed_path, model = _apply_fixes(st, val, version_model, work)
+    source = _apply_fixes(st, val, version_model)
+    model = source.model
     check_cancel(cancel)
-    src = fixed_path if fixed_path is not None else loc.model
     data_name = f"{name}.onnx.data"
-    plan = plan_merge(src, loc.data_dir, layout=opts.layout, data_location=data_name, cancel=cancel)
+    # The skeleton and ranges validated above: the model is not read again (the plan owns the skeleton from here).
+    plan = plan_merge(source, layout=opts.layout, data_location=data_name, cancel=cancel)
     # The smoke run and the proof read the merged model where it ships: in place in its stored ZIP entry. A
     # temporary copy (the same bytes, teed) is written only when that is impossible: deflated, the external layout,
     # or the ORT converter, which needs a file of its own.
@@ -572,7 +572,7 @@ def _build(
                 if isinstance(reader.tensor_observer, TensorHasher):
                     source_digests = reader.tensor_observer.finish()
             report(progress, "validate", 0, 1, "waiting for the onnx checker", unit=STEPS)
-            val = checker.join()
+            apply_checker(val, checker.join())
             st.findings = _gate(val, opts) + st.findings
             report(progress, "validate", 1, 1, "done", unit=STEPS)
             # 4. smoke run of the merged copy; meanwhile the proof that it is the source model, bit for bit

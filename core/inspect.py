@@ -16,6 +16,7 @@ from .compat import CompatResult, oldest_ort
 from .errors import InputError
 from .extdata import ExternalTable, resolve_external_data
 from .findings import Finding, Severity
+from .loaded import LoadedModel
 from .mergesize import single_file_size
 from .modelfile import PROTOBUF_LIMIT, FileKind, ModelLocation, load_structure, locate_model, sniff
 from .progress import CancelToken, check_cancel
@@ -134,6 +135,13 @@ class Inspection:
     @property
     def ok(self) -> bool:
         return not any(f.severity is Severity.ERROR for f in self.findings)
+
+    @property
+    def loaded(self) -> LoadedModel:
+        """The skeleton and validated ranges, for the next stage (not for ORT-format models)."""
+        if self.model is None or self.external is None:
+            raise ValueError("an ORT-format model has no ONNX structure")
+        return LoadedModel(self.location, self.model, self.external)
 
     @property
     def is_ort(self) -> bool:

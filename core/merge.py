@@ -37,6 +37,7 @@ from .atomic import (
 )
 from .errors import InputError, InternalError, OutputError
 from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, resolve_external_data
+from .loaded import LoadedModel
 from .mergesize import RAW_DATA_FIELD, inline_tensor, inlined_tensor_size, single_file_size
 from .modelfile import PROTOBUF_LIMIT, ModelLocation, load_structure, locate_model
 from .progress import CancelToken, ProgressCallback, check_cancel, report
@@ -524,7 +525,7 @@ def _start(n: _Node) -> int:
 
 
 def plan_merge(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | LoadedModel,
     data_dir: str | os.PathLike[str] | None = None,
     *,
     layout: str = "auto",
@@ -537,7 +538,8 @@ def plan_merge(
 
     ``layout``: "single" (refused at or above 2 GiB), "external", or "auto" (single below 2 GiB).
     ``data_location``: file name of the consolidated data file (default: ``<model file name>.data``).
-    Writes nothing.
+    ``path`` may be a model already read and validated (:class:`~core.loaded.LoadedModel`): nothing is read again,
+    and the plan owns its skeleton from then on. Writes nothing.
     """
     if layout not in LAYOUTS:
         raise InputError(f"Unknown layout {layout!r}", f"Use one of: {', '.join(LAYOUTS)}.", code="USAGE")
@@ -547,10 +549,13 @@ def plan_merge(
             "Use e.g. --align 65536 (the default; Windows and POSIX can map such offsets) or 4096.",
             code="USAGE",
         )
-    loc = locate_model(path, data_dir)
-    model = load_structure(loc.model)
-    check_cancel(cancel)
-    table = resolve_external_data(model, loc.data_dir, verify_checksums=True, cancel=cancel)
+    if isinstance(path, LoadedModel):
+        loc, model, table = path.location, path.model, path.table
+    else:
+        loc = locate_model(path, data_dir)
+        model = load_structure(loc.model)
+        check_cancel(cancel)
+        table = resolve_external_data(model, loc.data_dir, verify_checksums=True, cancel=cancel)
     table.raise_if_invalid()
     by_id = {id(r.ref.tensor): r for r in table.refs}
     items: list[_Item] = []

@@ -22,7 +22,7 @@ from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from .tensors import iter_graphs, iter_tensors, uses_external_data
 from .units import format_bytes
 
-__all__ = ["CHECK_SCHEMA", "Validation", "validate_model"]
+__all__ = ["CHECK_SCHEMA", "CheckerRun", "Validation", "apply_checker", "run_checker_child", "validate_model"]
 
 CHECK_SCHEMA = "onnxpack.check/1"
 _ORT_BUILTIN_DOMAINS = ("com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental")
@@ -382,7 +382,7 @@ def _checker_skip_reason(insp: Inspection) -> str | None:
 
 
 def validate_model(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | Inspection,
     data_dir: str | os.PathLike[str] | None = None,
     *,
     target_ort: str | None = None,
@@ -395,12 +395,16 @@ def validate_model(
 
     Exceptions are raised only when the input is unusable as a whole (missing, not a model: InputError /
     ModelFormatError), for a malformed ``target_ort`` (InputError) and on cancellation.
+    ``path`` may be an :class:`Inspection` made with ``verify_checksums=True``: the model is then not read again.
     """
     if target_ort is not None:
         parse_version(target_ort)  # usage errors before any work
     steps = 4
     report(progress, "validate", 0, steps, "inspecting", unit=STEPS)
-    insp = inspect_model(path, data_dir, cancel=cancel, verify_checksums=True, ort_timeout=checker_timeout)
+    if isinstance(path, Inspection):
+        insp = path
+    else:
+        insp = inspect_model(path, data_dir, cancel=cancel, verify_checksums=True, ort_timeout=checker_timeout)
     check_cancel(cancel)
     findings: list[Finding] = list(insp.findings)
     report(progress, "validate", 1, steps, "structure", unit=STEPS)
@@ -433,19 +437,44 @@ def validate_model(
     report(progress, "validate", 2, steps, "checker", unit=STEPS)
 
     if run_checker:
-        skip = _checker_skip_reason(insp)
-        if skip is not None:
-            findings.append(Finding.warning(
-                "CHECKER_SKIPPED", f"onnx checker and shape inference skipped: {skip}",
-                "Update onnxpack (and its onnx) to check this model.",
-            ))
-            val.checker = {"status": "skipped", "seconds": 0.0, "onnx_checker": "skipped",
-                           "shape_inference": "skipped", "reason": skip}
-        else:
-            start = time.monotonic()
-            outcome = check_structure(insp.location.model, timeout=checker_timeout, cancel=cancel)
-            val.checker = {"status": outcome.status, "seconds": round(time.monotonic() - start, 3),
-                           **_step_results(outcome)}
-            findings += _checker_findings(insp, outcome)
+        apply_checker(val, run_checker_child(insp, timeout=checker_timeout, cancel=cancel))
     report(progress, "validate", steps, steps, "done", unit=STEPS)
     return val
+
+
+@dataclass
+class CheckerRun:
+    """What the onnx checker child said (``outcome``), or why it did not run (``skipped``)."""
+
+    outcome: ChildOutcome | None
+    seconds: float
+    skipped: str | None = None
+
+
+def run_checker_child(insp: Inspection, *, timeout: float = CHECK_TIMEOUT,
+                      cancel: CancelToken | None = None) -> CheckerRun:
+    """Run the onnx checker and shape inference on the model file in a child process.
+
+    Reads only the inspection's location, IR and opsets (never its skeleton), so it may run in a background
+    thread while another stage uses the skeleton; :func:`apply_checker` turns the result into findings.
+    """
+    skip = _checker_skip_reason(insp)
+    if skip is not None:
+        return CheckerRun(None, 0.0, skip)
+    start = time.monotonic()
+    outcome = check_structure(insp.location.model, timeout=timeout, cancel=cancel)
+    return CheckerRun(outcome, round(time.monotonic() - start, 3))
+
+
+def apply_checker(val: Validation, run: CheckerRun) -> None:
+    """Record a :func:`run_checker_child` result in ``val`` (its ``checker`` entry and findings)."""
+    if run.outcome is None:
+        val.findings.append(Finding.warning(
+            "CHECKER_SKIPPED", f"onnx checker and shape inference skipped: {run.skipped}",
+            "Update onnxpack (and its onnx) to check this model.",
+        ))
+        val.checker = {"status": "skipped", "seconds": 0.0, "onnx_checker": "skipped",
+                       "shape_inference": "skipped", "reason": run.skipped}
+        return
+    val.checker = {"status": run.outcome.status, "seconds": run.seconds, **_step_results(run.outcome)}
+    val.findings += _checker_findings(val.inspection, run.outcome)

@@ -206,3 +206,21 @@ def test_released_pages_read_back_the_same_bytes(tmp_path: Path) -> None:
     with _pages_released([m], every=0.001):  # a closed map is skipped, not an error
         pass
 
+
+
+def test_the_bundle_reads_the_source_structure_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stages hand each other the loaded skeleton: validation, fixes, merge plan and proof do not re-read it."""
+    from onnxpack.core import skeleton
+
+    src = factory.external_model(tmp_path / "src", n=512)
+    reads: list[Path] = []
+    real = skeleton.read_skeleton
+
+    def counting(path: Path, window: Any = None) -> Any:
+        reads.append(Path(path))
+        return real(path, window)
+
+    monkeypatch.setattr(skeleton, "read_skeleton", counting)
+    build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH, compare_outputs=False,
+                               set_model_version=True))
+    assert reads.count(src) == 1, reads
