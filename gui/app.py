@@ -36,7 +36,7 @@ def create_app(argv: Sequence[str] | None = None) -> QApplication:
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationName(APPLICATION)
     QCoreApplication.setApplicationVersion(__version__)
-    QGuiApplication.setApplicationDisplayName("onnxpack")
+    # No applicationDisplayName: X11/Wayland append it to every window title ("onnxpack — … — onnxpack").
     QGuiApplication.setDesktopFileName("onnxpack")
     app.setWindowIcon(app_icon())
     # No style sheet and no hard-coded colours: the platform style and palette follow the system's

@@ -155,11 +155,15 @@ class BundlePanel(Retranslatable, QWidget):
         self.dims.horizontalHeader().setStretchLastSection(True)
         self.dims.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.dims.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+        # Only the spin boxes take focus: a focusable table with Tab navigation trapped Tab (table → spin box → table).
+        self.dims.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.dims.setTabKeyNavigation(False)
         self.inputs = QTableWidget(0, 2)
         self.inputs.verticalHeader().setVisible(False)
         self.inputs.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.inputs.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.inputs.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+        self.inputs.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells, F2 edits
         self.dims_label = QLabel()
         self.inputs_label = QLabel()
         self.dims_label.setBuddy(self.dims)

@@ -281,7 +281,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_copy_cli.setText(self.tr("Copy CLI co&mmand"))
         self.act_copy_log.setText(self.tr("Copy &log"))
         self.act_remove.setText(self.tr("&Remove selected row"))
-        self.act_clear.setText(self.tr("Clear &finished rows"))
+        self.act_clear.setText(self.tr("Clear finis&hed rows"))
         self.act_quit.setText(self.tr("&Quit"))
         for a, text in zip(
             self.act_tabs, (self.tr("&Model"), self.tr("&Bundle"), self.tr("&Progress"), self.tr("&Result")),
@@ -614,7 +614,9 @@ class MainWindow(Retranslatable, QMainWindow):
         return [i for i, _ in planned]
 
     def _can_bundle(self, item: QueueItem) -> bool:
-        return item.kind == "model" and item.validation is not None and not item.busy
+        """Only a model whose checks passed: one with error findings is refused before any work, not after."""
+        return (item.kind == "model" and item.validation is not None and not item.busy
+                and bool(field(item.validation, "ok", True)))
 
     def cancel_bundles(self) -> None:
         """Cancel the running bundle and every queued one; the engine removes its partial output."""
@@ -851,7 +853,16 @@ class MainWindow(Retranslatable, QMainWindow):
         if item.validation is None:
             return self.tr("The model could not be read; see the Model tab.")
         if not field(item.validation, "ok", True):
-            return self.tr("The model has errors (see Findings); bundling will refuse them.")
+            errors = [f for f in field(item.validation, "findings", []) or [] if field(f, "severity", "") == "error"]
+            first = errors[0] if errors else None
+            reason = self.tr("Bundling is off for this model: %n error finding(s) must be fixed first.", "",
+                             len(errors) or 1)
+            if first is not None:
+                reason += "\n" + str(field(first, "message", ""))
+                hint = str(field(first, "hint", "") or "")
+                if hint:
+                    reason += "\n" + self.tr("How to fix: %1").replace("%1", hint)
+            return reason
         return ""
 
     def _update_actions(self) -> None:

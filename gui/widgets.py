@@ -48,6 +48,7 @@ def scrolled(inner: QWidget) -> QScrollArea:
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # not a nameless Tab stop: Tab goes to the fields inside
     scroll.setWidget(inner)
     return scroll
 
@@ -121,6 +122,7 @@ class DataTable(QTableWidget):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setAlternatingRowColors(True)
+        self.setTabKeyNavigation(False)  # Tab moves on to the next control; arrows move within the table
         self.setWordWrap(True)
         self.verticalHeader().setVisible(False)
         header = self.horizontalHeader()

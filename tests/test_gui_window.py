@@ -265,3 +265,66 @@ def test_result_finite_column_for_integer_outputs(qtbot):
     assert panel._finite_text(True) == "yes"
     assert panel._finite_text(False) == "NO (NaN or Inf)"
     assert panel._finite_text(None) == "n/a (not floating point)"
+
+
+def test_a_model_with_error_findings_cannot_be_queued(qtbot, tmp_path):
+    """Its .onnx.data is missing: Bundle is off before any work, and the panel says why and how to fix it."""
+    model = factory.external_model(tmp_path / "m")
+    (tmp_path / "m" / "model.onnx.data").unlink()
+    w = make_window(qtbot, tmp_path)
+    (item,) = w.open_paths([model])
+    wait_state(qtbot, item, ("ready", "invalid", "failed"))
+    assert item.state == "invalid"
+    w.queue.select(item)
+    assert not w.act_bundle.isEnabled() and not w.act_bundle_all.isEnabled()
+    assert not w.bundle_panel.bundle_button.isEnabled()
+    reason = w.bundle_panel.blocked.text()
+    assert "error finding" in reason and "model.onnx.data" in reason and "How to fix" in reason
+    assert w.start_bundles() == [] and w.start_bundles(all_ready=True) == []
+    assert item.state == "invalid"
+
+
+def _mnemonic(text: str) -> str | None:
+    i = text.replace("&&", "").find("&")
+    return text.replace("&&", "")[i + 1].lower() if i >= 0 and i + 1 < len(text.replace("&&", "")) else None
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_menu_mnemonics_are_unique(qtbot, tmp_path, language):
+    w = make_window(qtbot, tmp_path)
+    w.set_language(language)
+    bar = [_mnemonic(m.title()) for m in (w.menu_file, w.menu_view, w.menu_lang, w.menu_help)]
+    assert len(set(bar)) == len(bar), bar
+    for menu in (w.menu_file, w.menu_view, w.menu_help):
+        keys = [_mnemonic(a.text()) for a in menu.actions() if not a.isSeparator()]
+        assert None not in keys and len(set(keys)) == len(keys), (menu.title(), keys)
+
+
+def test_tab_reaches_every_control_of_the_bundle_tab(qtbot, tmp_path):
+    """Tab walks out of the symbolic-dims table (it used to bounce between the table and its spin box forever)."""
+    model = tmp_path / "m" / "model.onnx"
+    model.parent.mkdir()
+    onnx_model = factory.add_model()
+    onnx_model.graph.input[0].type.tensor_type.shape.dim[1].dim_param = "width"
+    import onnx
+
+    onnx.save(onnx_model, model)
+    w = make_window(qtbot, tmp_path)
+    (item,) = w.open_paths([model])
+    wait_state(qtbot, item, ("ready", "invalid", "failed"))
+    w.queue.select(item)
+    w.act_tabs[1].trigger()
+    panel = w.bundle_panel
+    assert panel.dims.rowCount() == 2
+    first = panel.dims.cellWidget(0, 2)
+    first.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is first)
+    seen = []
+    for _ in range(80):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        seen.append(QApplication.focusWidget())
+        if seen[-1] is first:
+            break
+    assert seen[-1] is first, "Tab never came back around: it is trapped"
+    assert panel.dims.cellWidget(1, 2) in seen
+    assert panel.inputs in seen and panel.bundle_button in seen

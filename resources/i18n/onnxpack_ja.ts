@@ -309,8 +309,8 @@
         <translation>選択した行を削除(&amp;R)</translation>
     </message>
     <message>
-        <source>Clear &amp;finished rows</source>
-        <translation>完了した行を消去(&amp;F)</translation>
+        <source>Clear finis&amp;hed rows</source>
+        <translation>完了した行を消去(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -500,6 +500,12 @@
         <source>It is created by the first bundle.</source>
         <translation>最初のバンドル時に作成されます。</translation>
     </message>
+    <message numerus="yes">
+        <source>Bundling is off for this model: %n error finding(s) must be fixed first.</source>
+        <translation>
+            <numerusform>このモデルはバンドルできません: 先にエラーの指摘 %n 件を直してください。</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Open output folder</source>
         <translation>出力フォルダーを開く</translation>
@@ -561,10 +567,6 @@ Qt %1、Python %2</translation>
     <message>
         <source>The model could not be read; see the Model tab.</source>
         <translation>モデルを読み込めませんでした。「モデル」タブを確認してください。</translation>
-    </message>
-    <message>
-        <source>The model has errors (see Findings); bundling will refuse them.</source>
-        <translation>モデルにエラーがあります（「検出事項」を参照）。このままではバンドルできません。</translation>
     </message>
     <message>
         <source>%1 item(s) · %2 running · %3 queued · %4 bundled</source>

@@ -48,7 +48,9 @@ def untranslated(ts: Path) -> list[str]:
     for msg in ET.parse(ts).getroot().iter("message"):
         tr = msg.find("translation")
         source = msg.findtext("source") or ""
-        if tr is None or not (tr.text or "").strip() or tr.get("type") in ("unfinished", "obsolete", "vanished"):
+        forms = [f.text or "" for f in tr.iter("numerusform")] if tr is not None else []
+        text = "".join(forms) if forms else (tr.text or "") if tr is not None else ""
+        if tr is None or not text.strip() or tr.get("type") in ("unfinished", "obsolete", "vanished"):
             missing.append(source)
     return missing
 
