@@ -42,12 +42,12 @@ from .atomic import (
     refuse_inside_inputs,
 )
 from .childproc import ChildProcess
-from .compat import check_target, oldest_ort, ort_package_version
 from .errors import InputError, InternalError, RefusedError, RuntimeFailure
 from .extdata import resolve_external_data
 from .findings import Finding, Severity
 from .loaded import LoadedModel
-from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, dumps_manifest, iso_utc, schema_errors, tool_info
+from .manifest import MANIFEST_NAME, dumps_manifest, schema_errors
+from .manifest_build import assemble_manifest, compatibility_of, interface_of
 from .merge import plan_merge
 from .modelfile import Window, locate_model
 from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
@@ -233,22 +233,6 @@ def _hash_sources(paths: list[Path]) -> Callable[[CancelToken], dict[Path, tuple
     return run
 
 
-def interface_of(model: onnx.ModelProto) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Inputs (with optional ones: initializer-backed or of optional type) and outputs, symbolic dims kept."""
-    from .inspect import describe_type
-
-    inits = {t.name for t in model.graph.initializer}
-
-    def value(vi: onnx.ValueInfoProto, optional: bool) -> dict[str, Any]:
-        elem, shape = describe_type(vi.type)
-        has_shape = vi.type.WhichOneof("value") in ("tensor_type", "sparse_tensor_type", "optional_type")
-        return {"name": vi.name, "elem_type": elem, "shape": shape if has_shape else None, "optional": optional}
-
-    inputs = [value(v, v.name in inits or v.type.WhichOneof("value") == "optional_type") for v in model.graph.input]
-    outputs = [value(v, False) for v in model.graph.output]
-    return inputs, outputs
-
-
 def _errors(findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if f.severity is Severity.ERROR]
 
@@ -360,45 +344,6 @@ def _apply_fixes(st: _State, val: Validation, version_model: int | None) -> Load
         fixed.model_version = version_model
     # The copy's own references (same validated ranges; their SHA-1 checksums were verified above).
     return LoadedModel(loaded.location, fixed, resolve_external_data(fixed, loaded.location.data_dir))
-
-
-def _inspection_facts(val: Validation, model: onnx.ModelProto, layout: str, align: int | None) -> dict[str, Any]:
-    insp = val.inspection
-    inputs, outputs = interface_of(model)
-    return {
-        "ir_version": int(model.ir_version),
-        "opsets": dict(insp.opsets),
-        "producer_name": insp.producer_name,
-        "producer_version": insp.producer_version,
-        "domain": insp.domain,
-        "model_version": int(model.model_version),
-        "doc_string": insp.doc_string,
-        "metadata": dict(insp.metadata),
-        "inputs": inputs,
-        "outputs": outputs,
-        "layout": layout,
-        "alignment": align,
-        "initializers": {**insp.initializers.to_dict(), "sparse_count": insp.sparse_initializer_count},
-        "operators": {f"{o['domain']}:{o['op_type']}": o["count"] for o in insp.operators},
-    }
-
-
-def compatibility_of(val: Validation, model: onnx.ModelProto, target: str | None) -> dict[str, Any]:
-    """The manifest's ``compatibility`` record: oldest ONNX Runtime, and the verdict for ``target``."""
-    compat = oldest_ort(int(model.ir_version), dict(val.inspection.opsets), model)
-    verdict = check_target(compat, target, model) if target else None
-    checked_with = ort_package_version()
-    if checked_with is None:  # no package metadata (some frozen builds): ask the module itself
-        import onnxruntime
-
-        checked_with = str(onnxruntime.__version__)
-    return {
-        "oldest_ort": compat.oldest.version if compat.oldest else None,
-        "target_ort": verdict.target if verdict else None,
-        "target_ok": verdict.loads if verdict else None,
-        "checked_with_ort": checked_with,
-        "details": {**compat.to_dict(), "target": verdict.to_dict() if verdict else None},
-    }
 
 
 def build_bundle(
@@ -840,56 +785,14 @@ def _manifest(
     previous: dict[str, Any] | None,
     loc: Any,
 ) -> dict[str, Any]:
-
+    """The manifest (core/manifest_build.py) plus the release diff against ``previous``."""
     opts = st.opts
-    layout = plan.layout
-    align = plan.align if layout == "external" else None
-    roles = {
-        f"{name}.onnx": "model",
-        f"{name}.onnx.data": "external-data",
-        f"{name}.ort": "ort-model",
-        f"{name}.required_operators.config": "ort-config",
-    }
-    files = []
-    for rec in z.records:
-        role = roles.get(rec.name) or ("smoke-output" if rec.name.startswith("smoke/outputs/") else "smoke-input")
-        files.append({"path": rec.name, "role": role, "size": rec.size, "sha256": rec.sha256})
-    prov_files = []
-    for p in sources:
-        size, sha = hashes[p]
-        rel = p.name if p == loc.model else os.path.relpath(p, loc.data_dir).replace(os.sep, "/")
-        prov_files.append(
-            {"path": rel, "role": "model" if p == loc.model else "external-data", "size": size, "sha256": sha}
-        )
-    # Without SOURCE_DATE_EPOCH the newest modification time of the source files stands in for it, so the
-    # same input gives the same bundle, byte for byte (the wall clock would make every run differ).
-    created = epoch if epoch is not None else max(int(p.stat().st_mtime) for p in sources)
-    manifest: dict[str, Any] = {
-        "schema": MANIFEST_SCHEMA,
-        "tool": tool_info(),
-        "created": iso_utc(created),
-        "created_from": "SOURCE_DATE_EPOCH" if epoch is not None else "source-mtime",
-        "model": {
-            "name": name,
-            "version": str(version),
-            "layout": layout,
-            "entry": f"{name}.onnx",
-            "data": f"{name}.onnx.data" if layout == "external" else None,
-            "ort_entry": f"{name}.ort" if ort_doc is not None else None,
-            "alignment": align,
-            "model_version": int(model.model_version),
-            "loadable_from_memory": layout == "single",
-        },
-        "files": files,
-        "inspection": _inspection_facts(val, model, layout, align),
-        "compatibility": compatibility_of(val, model, opts.target_ort),
-        "smoke": smoke_doc,
-        "ort_format": ort_doc,
-        "provenance": {"layout": val.inspection.layout, "model": loc.model.name, "files": prov_files},
-        "findings": [f.to_dict() for f in st.findings],
-        "fixes": list(st.fixes),
-        "release": None,
-    }
+    manifest = assemble_manifest(
+        val=val, model=model, layout=plan.layout, align=plan.align if plan.layout == "external" else None, name=name,
+        version=str(version), epoch=epoch, records=z.records, hashes=hashes, sources=sources, model_path=loc.model,
+        data_dir=loc.data_dir, smoke=smoke_doc, ort_format=ort_doc, findings=st.findings, fixes=st.fixes,
+        target_ort=opts.target_ort,
+    )
     if previous is not None:
         diff: ReleaseDiff = diff_manifests(previous, manifest, source=Path(opts.previous or "").name)
         st.findings += check_new_version(version, diff, force=opts.force)

@@ -7,8 +7,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .bundle import compatibility_of, interface_of, source_files_of
+from .bundle import source_files_of
 from .errors import InputError
+from .manifest_build import compatibility_of, interface_of
 from .progress import CancelToken, ProgressCallback, check_cancel, report
 from .release import ReleaseDiff, diff_manifests
 from .validate import validate_model
