@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, reso
 from .merge import tensor_paths
 from .modelfile import Window, load_structure
 from .progress import CancelToken, check_cancel
+from .streamhash import HashWorker
 
 __all__ = [
     "METHOD", "RangeKey", "TensorHasher", "WeightsProof", "fingerprint", "hash_model_tensors", "prove_same_model",
@@ -39,8 +39,6 @@ __all__ = [
 
 #: How the manifest names this proof.
 METHOD = "structure+tensor-sha256"
-
-_PARALLEL_MIN = 2**20  # smaller chunks are hashed at once (a thread hand-off costs more)
 
 RangeKey = tuple[Path, int, int]  # (file, offset, length): one stored byte range
 
@@ -54,15 +52,14 @@ def _key(ref: ExternalRef) -> RangeKey | None:
 class TensorHasher:
     """SHA-256 of every tensor an :class:`ExternalDataReader` reads whole: install as ``reader.tensor_observer``.
 
-    Chunks of 1 MiB and more are hashed on one helper thread (SHA-256 releases the GIL) while the caller writes
-    them; at most one chunk is pending. Use as a context manager or call :meth:`finish`.
+    Large chunks are hashed on a helper thread (:class:`~core.streamhash.HashWorker`) while the caller writes them.
+    Use as a context manager or call :meth:`finish`.
     """
 
     def __init__(self) -> None:
         self._open: dict[int, tuple[Any, int]] = {}  # id(ref) → (hash, next position)
         self._hashes: dict[RangeKey, Any] = {}
-        self._pool: ThreadPoolExecutor | None = None
-        self._pending: Future[None] | None = None
+        self._worker = HashWorker("onnxpack-tensor-sha256")
 
     def __enter__(self) -> TensorHasher:
         return self
@@ -87,26 +84,10 @@ class TensorHasher:
             self._hashes[key] = h
         else:
             self._open[id(ref)] = (h, end)
-        self._wait()  # keeps the order of updates and bounds the memory to one pending chunk
-        if len(data) < _PARALLEL_MIN:
-            h.update(data)
-            return
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxpack-tensor-sha256")
-        self._pending = self._pool.submit(h.update, data)
-
-    def _wait(self) -> None:
-        if self._pending is not None:
-            pending, self._pending = self._pending, None
-            pending.result()
+        self._worker.update(h, data)
 
     def close(self) -> None:
-        try:
-            self._wait()
-        finally:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-                self._pool = None
+        self._worker.close()
 
     def finish(self) -> dict[RangeKey, str]:
         """``{(file, offset, length): sha256 hex}`` of every range read whole."""

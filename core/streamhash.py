@@ -21,7 +21,7 @@ from typing import Any
 from .extdata import ExternalDataReader, ExternalRef
 from .progress import CancelToken, check_cancel
 
-__all__ = ["SequentialHasher", "read_in_order"]
+__all__ = ["HashWorker", "SequentialHasher", "read_in_order"]
 
 _GAP_CHUNK = 2**20
 _PARALLEL_MIN = 2**20  # smaller chunks are hashed at once (a thread hand-off costs more)
@@ -42,6 +42,51 @@ def read_in_order(refs: Iterable[ExternalRef]) -> set[Path]:
     return set(end) - bad
 
 
+class HashWorker:
+    """Feed chunks to hash objects on one helper thread (SHA-256 releases the GIL) while the caller goes on.
+
+    Updates run in the order given; at most one chunk is pending, so memory stays bounded. Chunks under 1 MiB are
+    hashed at once (a thread hand-off costs more). Each chunk must be a fresh object the caller does not reuse.
+    Use as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: Future[None] | None = None
+
+    def __enter__(self) -> HashWorker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def update(self, h: Any, data: bytes) -> None:
+        """``h.update(data)``, on the helper thread for large chunks."""
+        self.wait()  # keeps the order of updates and bounds the memory to one pending chunk
+        if len(data) < _PARALLEL_MIN:
+            h.update(data)
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self._name)
+        self._pending = self._pool.submit(h.update, data)
+
+    def wait(self) -> None:
+        """Until every update given so far is done (re-raises its error)."""
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            pending.result()
+
+    def close(self) -> None:
+        """Wait for the helper thread and end it."""
+        try:
+            self.wait()
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
+
+
 class _FileState:
     __slots__ = ("hash", "position")
 
@@ -60,8 +105,7 @@ class SequentialHasher:
         self._reader = reader
         self._cancel = cancel
         self._files = {p: _FileState() for p in paths}
-        self._pool: ThreadPoolExecutor | None = None
-        self._pending: Future[None] | None = None
+        self._worker = HashWorker("onnxpack-source-sha256")
 
     def __enter__(self) -> SequentialHasher:
         return self
@@ -74,40 +118,24 @@ class SequentialHasher:
         if st is None:
             return
         if offset < st.position:  # backwards or overlapping: this file is hashed another way
-            self._wait()
+            self._worker.wait()
             del self._files[path]
             return
         if offset > st.position:
-            self._wait()
+            self._worker.wait()
             for gap in self._reader.read_range(path, st.position, offset - st.position, _GAP_CHUNK, self._cancel):
                 st.hash.update(gap)
         st.position = offset + len(data)
-        self._wait()  # keeps the order of updates and bounds the memory to one pending chunk
-        if len(data) < _PARALLEL_MIN:
-            st.hash.update(data)
-            return
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxpack-source-sha256")
-        self._pending = self._pool.submit(st.hash.update, data)  # ``data`` is a fresh bytes object: no reuse
-
-    def _wait(self) -> None:
-        if self._pending is not None:
-            pending, self._pending = self._pending, None
-            pending.result()
+        self._worker.update(st.hash, data)  # ``data`` is a fresh bytes object: no reuse
 
     def close(self) -> None:
         """Wait for the helper thread and end it."""
-        try:
-            self._wait()
-        finally:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-                self._pool = None
+        self._worker.close()
 
     def finish(self) -> dict[Path, tuple[int, str]]:
         """Hash each file's tail after the last chunk; return ``{path: (size, sha256 hex)}`` of every
         file hashed whole (files dropped for reading out of order are missing)."""
-        self._wait()
+        self._worker.wait()
         out: dict[Path, tuple[int, str]] = {}
         for path, st in self._files.items():
             check_cancel(self._cancel)

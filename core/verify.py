@@ -17,7 +17,6 @@ import contextlib
 import hashlib
 import os
 import shutil
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -29,6 +28,7 @@ from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, MAX_MANIFEST_BYTES, loads_strict, schema_errors
 from .modelfile import require_regular_file
 from .progress import CancelToken, ProgressCallback, check_cancel, report
+from .streamhash import HashWorker
 from .zipcheck import ArchiveScan, Member, check_member_name, iter_member, scan_archive
 
 __all__ = [
@@ -261,8 +261,7 @@ def _hash_members(
     done = 0
     report(progress, "verify", 0, total)
     # SHA-256 on a second core while this one reads and checks the CRC-32 (both release the GIL).
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxpack-verify-sha256")
-    try:
+    with HashWorker("onnxpack-verify-sha256") as worker:
         for path, (fs, m) in sorted(to_hash.items()):
             h = hashlib.sha256()
             out: BinaryIO | None = None
@@ -271,12 +270,9 @@ def _hash_members(
                 target.parent.mkdir(parents=True, exist_ok=True)
                 out = open(target, "xb")  # noqa: SIM115
             damaged: str | None = None
-            pending: Future[None] | None = None
             try:
                 for chunk in iter_member(f, m, cancel):  # each chunk is a fresh bytes object
-                    if pending is not None:
-                        pending.result()  # at most one chunk waits: memory stays bounded
-                    pending = pool.submit(h.update, chunk)
+                    worker.update(h, chunk)
                     if out is not None:
                         out.write(chunk)
                     done += len(chunk)
@@ -284,13 +280,10 @@ def _hash_members(
             except ValueError as e:
                 damaged = str(e)
             finally:
-                if pending is not None:
-                    pending.result()
+                worker.wait()
                 if out is not None:
                     out.close()
             _judge(fs, m, h, damaged, rep, path)
-    finally:
-        pool.shutdown(wait=True)
 
 
 def _judge(fs: FileStatus, m: Member, h: Any, damaged: str | None, rep: VerifyReport, path: str) -> None:
