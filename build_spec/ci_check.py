@@ -11,7 +11,11 @@
    report ``ok`` and ``frozen``, the right version, and the GUI's start-up must fit its budget;
 5. ``onnxpack --version`` prints the version, and the self-test's onnx/onnxruntime/numpy/PySide6 versions are the
    ones pinned in requirements/dev.txt (so the size budget is always measured on the locked versions);
-6. optionally the folder is zipped (sorted, deterministic) with a ``.sha256`` file beside it.
+6. the copied CLI bundles the sample model and ``verify --smoke`` accepts the bundle (same scrubbed environment);
+7. on Windows the VC++ runtime DLLs sit at the top of ``_internal/``, and under Wine the GUI self-test passes again
+   with Wine's own VC++ runtime disabled (a Windows without the redistributable);
+8. optionally the folder is zipped (sorted, deterministic) with a ``.sha256`` file beside it.
+``--reports DIR`` keeps the self-test reports and the bundle/verify JSON there.
 Exit status 0 only when everything passed. Stdlib only (runs before or without the project installed).
 """
 
@@ -36,7 +40,8 @@ import freeze_config as cfg
 from version_info import package_version
 
 __all__ = [
-    "folder_size", "forbidden_files", "locked_versions", "main", "scrubbed_env", "windows_file_version", "zip_folder",
+    "folder_size", "forbidden_files", "locked_versions", "main", "scrubbed_env", "windows_file_version",
+    "wine_version", "zip_folder",
 ]  # fmt: skip
 
 MIB = 1024 * 1024
@@ -112,6 +117,20 @@ def windows_file_version(exe: Path) -> dict[str, str]:
     return result
 
 
+def wine_version() -> str | None:
+    """Wine's version when this Windows process runs under Wine (ntdll exports ``wine_get_version``), else None."""
+    if sys.platform != "win32":
+        return None
+    import ctypes
+
+    try:
+        get = ctypes.windll.ntdll.wine_get_version  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        return None
+    get.restype = ctypes.c_char_p
+    return (get() or b"").decode("ascii", "replace")
+
+
 def zip_folder(folder: Path, out: Path) -> str:
     """ZIP ``folder`` (as its own top-level folder, sorted entries) and write ``out.sha256``; returns the digest."""
     entries = sorted(p for p in folder.rglob("*") if p.is_file() or p.is_symlink())
@@ -151,6 +170,23 @@ class _Checks:
         return ok
 
 
+def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float) -> tuple[int, str]:
+    try:
+        proc = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, encoding="utf-8",
+                              errors="replace", timeout=timeout)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return -1, f"timed out after {timeout:.0f} s"
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def _json_of(output: str) -> dict:
+    try:
+        doc = json.loads(output[output.index("{") :])
+    except ValueError:
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
 def _self_test(exe: Path, report: Path, env: dict[str, str], cwd: Path, timeout: float) -> tuple[int, dict, str]:
     start = time.perf_counter()
     try:
@@ -178,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expect-version", default=None, help="default: core.__version__")
     parser.add_argument("--zip", type=Path, default=None, help="also write this ZIP of the folder + .sha256")
     parser.add_argument("--summary", type=Path, default=None, help="write the results as JSON here")
+    parser.add_argument("--reports", type=Path, default=None, help="keep the self-test reports and bundle JSON here")
     parser.add_argument("--timeout", type=float, default=600.0, help="per self-test, seconds")
     args = parser.parse_args(argv)
     for stream in (sys.stdout, sys.stderr):  # Japanese paths on a cp1252 console must not crash the check
@@ -204,11 +241,20 @@ def main(argv: list[str] | None = None) -> int:
     if size / 1e6 > cfg.SIZE_TARGET_MB:  # the target is in MB (10^6 bytes), the budget in MiB
         print(f"NOTE  {size / 1e6 - cfg.SIZE_TARGET_MB:.1f} MB above the {cfg.SIZE_TARGET_MB:g} MB target", flush=True)
 
+    wine = wine_version()
+    summary["wine"] = wine
     if sys.platform == "win32":
         for exe in (gui, cli):
             info = windows_file_version(exe)
             c.check(info.get("ProductVersion") == version and info.get("FileVersion") == version,
                     f"{exe.name} version resource {info} == {version}")  # fmt: skip
+        internal = dist / "_internal"
+        missing = [n for n in cfg.VC_RUNTIME_DLLS if not (internal / n).is_file()]
+        c.check(not missing, f"VC++ runtime at the top of _internal/ ({', '.join(cfg.VC_RUNTIME_DLLS)})"
+                + (f": missing {missing}" if missing else ""))  # fmt: skip
+    reports = args.reports.resolve() if args.reports is not None else None
+    if reports is not None:
+        reports.mkdir(parents=True, exist_ok=True)
 
     own_tmp = None
     if args.copy_to is None:
@@ -239,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(output, flush=True)
             got = (doc.get("versions") or {}).get("onnxpack")
             c.check(got == version, f"{exe_base} reports onnxpack {got} (expected {version})")
+            if reports is not None and report.is_file():
+                shutil.copyfile(report, reports / f"self-test-{exe_base}.json")
         pins = locked_versions()
         frozen_versions = results[cfg.CLI_NAME].get("versions") or {}
         for key, dist_name in LOCKED_PACKAGES.items():
@@ -251,6 +299,44 @@ def main(argv: list[str] | None = None) -> int:
         r = subprocess.run([str(copy / cfg.exe_name(cfg.CLI_NAME)), "--version"], env=env, cwd=parent,
                            capture_output=True, text=True, encoding="utf-8", errors="replace", timeout=120)  # fmt: skip
         c.check(r.returncode == 0 and version in r.stdout, f"onnxpack --version -> {r.stdout.strip()!r}")
+
+        # The main job, as a release manager runs it: bundle the sample, then verify the bundle with a smoke run.
+        cli_copy = str(copy / cfg.exe_name(cfg.CLI_NAME))
+        out = parent / "bundle out 出力"
+        shutil.rmtree(out, ignore_errors=True)
+        start = time.perf_counter()
+        rc, output = _run([cli_copy, "bundle", "-o", str(out), "--version", "1.0.0", "--json"], env, parent,
+                          args.timeout)  # fmt: skip
+        bundle_doc = _json_of(output)
+        zips = sorted(out.glob("*.zip"))
+        ok = c.check(rc == 0 and len(zips) == 1,
+                     f"onnxpack bundle (the sample) exit {rc} -> {[z.name for z in zips]}, "
+                     f"{time.perf_counter() - start:.1f} s")  # fmt: skip
+        if not ok:
+            print(output[-4000:], flush=True)
+        if zips:
+            start = time.perf_counter()
+            rc, output = _run([cli_copy, "verify", str(zips[0]), "--smoke", "--json"], env, parent, args.timeout)
+            verify_doc = _json_of(output)
+            if not c.check(rc == 0, f"onnxpack verify --smoke {zips[0].name} exit {rc}, "
+                                    f"{time.perf_counter() - start:.1f} s"):  # fmt: skip
+                print(output[-4000:], flush=True)
+            if reports is not None:
+                for name, doc in (("bundle.json", bundle_doc), ("verify.json", verify_doc)):
+                    (reports / name).write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")
+        shutil.rmtree(out, ignore_errors=True)
+
+        if wine is not None:  # a Windows without the VC++ redistributable: Wine's built-in copies switched off
+            report = parent / "self-test no-vcruntime.json"
+            no_vc_env = {**env, "WINEDLLOVERRIDES": cfg.WINE_VC_RUNTIME_OFF}
+            rc, doc, output = _self_test(copy / cfg.exe_name(cfg.GUI_NAME), report, no_vc_env, parent, args.timeout)
+            if not c.check(rc == 0 and doc.get("ok") is True,
+                           f"{cfg.GUI_NAME} --self-test with WINEDLLOVERRIDES={cfg.WINE_VC_RUNTIME_OFF}: exit {rc}, "
+                           f"ok={doc.get('ok')}"):  # fmt: skip
+                print(output, flush=True)
+            summary["self_test_without_vc_runtime"] = doc
+            if reports is not None and report.is_file():
+                shutil.copyfile(report, reports / "self-test-no-vcruntime.json")
     finally:
         if own_tmp is not None:
             shutil.rmtree(own_tmp, ignore_errors=True)

@@ -6,6 +6,7 @@ import ast
 import importlib.metadata
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,7 @@ import ci_check  # noqa: E402
 import freeze_config as cfg  # noqa: E402
 import slim  # noqa: E402
 import version_info  # noqa: E402
+import wine_standins  # noqa: E402
 
 from onnxpack import core  # noqa: E402
 
@@ -273,6 +275,84 @@ def test_ci_stage_and_windows_workflow_run_the_same_checks() -> None:
         assert "--zip" in text
     assert "runs-on: windows-latest" in wf and "signtool" in wf and "pytest -q" in wf
     assert "set -euo pipefail" in freeze
+
+
+def test_windows_stage_builds_and_checks_like_the_workflow() -> None:
+    """.ci/run runs .ci/windows, which freezes the same spec and runs the same ci_check.py as the workflow."""
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "bash .ci/windows" in run and run.index("bash .ci/freeze") < run.index("bash .ci/windows")
+    stage = (ROOT / ".ci" / "windows").read_text(encoding="utf-8")
+    wf = (ROOT / ".github" / "workflows" / "windows.yml").read_text(encoding="utf-8")
+    assert "set -euo pipefail" in stage and "wineboot -i" in stage
+    assert "--require-hashes -r requirements/windows.txt" in stage and "sha256sum --check" in stage
+    for text in (stage, wf):
+        assert "onnxpack.spec" in text and "--noconfirm --clean" in text
+        for flag in ("build_spec/ci_check.py", "--copy-to", "フリーズ テスト", "--zip", "--summary", "--reports",
+                     "onnxpack-windows-x64.zip"):  # fmt: skip
+            assert flag in text, flag
+    assert "</dev/null" in stage  # Wine's CPython dies on a regular file as stdin (shared reference)
+
+
+def test_windows_lock_matches_dev_lock() -> None:
+    """requirements/windows.txt: the Windows build set, no markers, every pin hashed and equal to dev.txt's."""
+    text = (ROOT / "requirements" / "windows.txt").read_text(encoding="utf-8")
+    dev = (ROOT / "requirements" / "dev.txt").read_text(encoding="utf-8")
+    pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==([^\s;\\]+)", text, flags=re.M))
+    dev_pins: dict[str, set[str]] = {}
+    for name, version in re.findall(r"^([A-Za-z0-9_.-]+)==([^\s;\\]+)", dev, flags=re.M):
+        dev_pins.setdefault(name, set()).add(version)
+    assert {"onnx", "onnxruntime", "numpy", "pyside6-essentials", "pyinstaller", "pefile", "pywin32-ctypes"} <= set(
+        pins
+    )
+    for name, version in pins.items():
+        assert version in dev_pins.get(name, set()), name
+    assert not re.search(r"^[A-Za-z0-9_.-]+==\S+ ;", text, flags=re.M)  # pip --platform judges markers by the host
+    blocks = re.split(r"^(?=[A-Za-z0-9_.-]+==)", text, flags=re.M)[1:]
+    assert all("--hash=sha256:" in b for b in blocks)
+    assert "requirements/windows.txt" in (ROOT / "requirements" / "lock").read_text(encoding="utf-8")
+
+
+# --- Wine stand-ins (test prefix only) ------------------------------------------------------------------------
+OBJDUMP_SAMPLE = """
+The Import Tables (interpreted .idata section contents)
+\tDLL Name: KERNEL32.dll
+\tvma:  Hint/Ord Member-Name Bound-To
+\t9a1000\t  100  GetLastError
+
+\tDLL Name: icuuc.dll
+\tvma:  Hint/Ord Member-Name Bound-To
+\t9b0000\t  263  ucnv_open
+\t9b000c\t  225  ucnv_close
+\t9affbe\t    3  UCNV_FROM_U_CALLBACK_SUBSTITUTE
+
+\tDLL Name: MSVCP140.dll
+\tvma:  Hint/Ord Member-Name Bound-To
+\t9c0000\t   10  _Thrd_yield
+"""
+
+
+def test_standin_imports_are_read_per_dll() -> None:
+    assert wine_standins.parse_imports(OBJDUMP_SAMPLE, "ICUUC.DLL") == [
+        "ucnv_open", "ucnv_close", "UCNV_FROM_U_CALLBACK_SUBSTITUTE",
+    ]  # fmt: skip
+    assert wine_standins.parse_imports(OBJDUMP_SAMPLE, "mscms.dll") == []
+
+
+def test_standin_source_fails_every_function() -> None:
+    src = wine_standins.stub_source("icuuc.dll", ["ucnv_open", "ucnv_close", "ucnv_close"])
+    assert src.count("ucnv_close(void)") == 1 and "ERROR_NOT_SUPPORTED" in src
+    assert "ucnv_open(const char *name, int *err)" in src and "*err = 4" in src  # U_FILE_ACCESS_ERROR
+    assert set(wine_standins.STANDINS) == {"icuuc.dll", "mscms.dll"}
+
+
+def test_vc_runtime_is_collected_and_disabled_by_name() -> None:
+    assert {"msvcp140.dll", "vcruntime140.dll", "vcruntime140_1.dll"} <= set(cfg.VC_RUNTIME_DLLS)
+    assert cfg.WINE_VC_RUNTIME_OFF.endswith("=n") and "msvcp140," in cfg.WINE_VC_RUNTIME_OFF
+    spec = (SPEC_DIR / "onnxpack.spec").read_text(encoding="utf-8")
+    assert "binaries=vc_runtime_binaries()" in spec
+    assert all(cfg.keep_entry(name) for name in cfg.VC_RUNTIME_DLLS)
+    assert ci_check.wine_version() is None or sys.platform == "win32"
+    assert ci_check._json_of('noise\n{"ok": true}\n') == {"ok": True} and ci_check._json_of("none") == {}
 
 
 # --- ci_check helpers ------------------------------------------------------------------------------------------

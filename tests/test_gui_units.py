@@ -226,3 +226,27 @@ def test_screenshot_script_produces_every_state(tmp_path):
     names = {p.name for p in tmp_path.glob("*.png")}
     assert {"empty.png", "inspected.png", "running.png", "done.png", "error.png"} <= names
     assert all(QImageReader(str(p)).size().width() >= 1000 for p in tmp_path.glob("*.png"))
+
+
+def test_startup_log_is_written_once_the_window_is_shown(tmp_path):
+    """ONNXPACK_STARTUP_LOG: the real app (a subprocess, offscreen) writes process creation → window shown."""
+    import json
+    import os
+    import subprocess
+
+    log = tmp_path / "startup.json"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "ONNXPACK_STARTUP_LOG": str(log), "HOME": str(tmp_path),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}  # fmt: skip
+    proc = subprocess.Popen([sys.executable, "-m", "onnxpack.gui.app"], env=env, cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not log.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.1)
+        doc = json.loads(log.read_text(encoding="utf-8"))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert doc["platform"] == "offscreen" and doc["startup_clock"] in ("proc", "GetProcessTimes")
+    assert 0 < doc["startup_seconds"] < 60
