@@ -16,6 +16,7 @@ __all__ = [
     "FORBIDDEN_FILE_PATTERNS",
     "GUI_NAME",
     "KEPT_QT_TRANSLATIONS",
+    "OPTIONAL_MODULES",
     "SIZE_BUDGET_MIB",
     "SIZE_TARGET_MB",
     "STARTUP_BUDGET_S",
@@ -64,11 +65,19 @@ _QT_UNUSED = (
     "QtWebSockets", "QtWebView", "QtXml",
 )  # fmt: skip
 
+# Signing (onnxpack[sign]) is not frozen yet: ~30 MB with Sigstore and its dependencies, over the size budget.
+# Only core/signing.py imports these, behind signing.available(); a frozen app asked to sign says how to get it.
+OPTIONAL_MODULES = (
+    "model_signing", "sigstore", "sigstore_models", "tuf", "securesystemslib", "rfc3161_client", "OpenSSL",
+    "cryptography",
+)  # fmt: skip
+
 EXCLUDED_MODULES: tuple[str, ...] = (
     *(f"PySide6.{m}" for m in _QT_UNUSED),
     # other GUI toolkits / Qt bindings and heavy optional imports of our dependencies
     "tkinter", "_tkinter", "PyQt5", "PyQt6", "PySide2",
     "IPython", "matplotlib", "pandas", "scipy", "sympy", "torch", "tensorflow", "jax",
+    *OPTIONAL_MODULES,
     "onnxruntime.transformers", "onnxruntime.quantization", "onnxruntime.training",
     "onnx.backend.test", "onnx.reference", "numpy.f2py", "numpy.distutils", "numpy._core._simd",
     # test and dev tooling

@@ -29,6 +29,7 @@ COMMANDS = {
     "ort": "cmd_smoke",
     "bundle": "cmd_bundle",
     "verify": "cmd_bundle",
+    "keygen": "cmd_bundle",
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from onnxpack.core.about import ReleaseInfo, read_labels_file
 from onnxpack.core.bundle import BundleOptions, BundleResult, build_bundle
 from onnxpack.core.findings import Severity
 from onnxpack.core.verify import VerifyReport, verify_bundle
@@ -62,7 +63,21 @@ def register(subparsers: Any) -> None:
         help="besides the tensor-hash proof, also run the source model and compare outputs bitwise "
         "(auto: for models up to 256 MiB)",
     )
-    b.add_argument("--force", action="store_true", help="replace an existing bundle; allow a version not greater")
+    b.add_argument("--force", action="store_true", help=(
+                   "replace an existing bundle; allow a version not greater, labels fitting no output"))  # fmt: skip
+    about = b.add_argument_group("release metadata (the manifest's 'about', the receiver's README)")
+    about.add_argument("--license", metavar="SPDX", help="the model's licence, an SPDX expression (MIT, Apache-2.0…)")
+    about.add_argument("--author", action="append", default=[], metavar="NAME",
+                       help="an author, e.g. 'Ada <ada@example.org>' (repeat for several)")  # fmt: skip
+    about.add_argument("--homepage", metavar="URL", help="the model's home page (http/https)")
+    labels = about.add_mutually_exclusive_group()
+    labels.add_argument("--labels", metavar="A,B,…", help="class labels in output order, comma-separated "
+                        "(checked against the outputs' last dimension)")  # fmt: skip
+    labels.add_argument("--labels-file", metavar="FILE", help="class labels, one per line (UTF-8)")
+    sign = b.add_argument_group("signing (OpenSSF model-signing; see docs/bundle.md)")
+    sign.add_argument("--sign-key", metavar="KEY.pem", help="sign every member with this EC private key (model.sig)")
+    sign.add_argument("--sign-key-password-env", metavar="VAR",
+                      help="environment variable holding the password of an encrypted --sign-key")  # fmt: skip
     add_json_flag(b)
     b.set_defaults(handler=_bundle)
 
@@ -74,8 +89,25 @@ def register(subparsers: Any) -> None:
     )
     v.add_argument("bundle", metavar="BUNDLE", help="the NAME-VERSION.zip to check")
     v.add_argument("--smoke", action="store_true", help="also re-run the recorded smoke test and compare outputs")
+    v.add_argument("--key", metavar="PUB.pem", help="the publisher's public key: check the signature (model.sig) "
+                   "first; without it a signature is reported as 'signed, not checked'")  # fmt: skip
     add_json_flag(v)
     v.set_defaults(handler=_verify)
+
+    k = subparsers.add_parser(
+        "keygen",
+        help="make a signing key pair (NAME.key, private; NAME.pub, to publish)",
+        description="Write an elliptic-curve P-256 key pair for `bundle --sign-key` / `verify --key`: NAME.key "
+        "(private, PEM, readable by you only: keep it secret and out of bundles and repositories) and NAME.pub "
+        "(public: give it to the people who receive your bundles). The same as "
+        "`openssl ecparam -name prime256v1 -genkey -noout -out NAME.key && openssl ec -in NAME.key -pubout "
+        "-out NAME.pub`. Exit status: 0 written, 1 the files exist already or cannot be written.",
+    )
+    k.add_argument("-o", "--out", metavar="DIR", required=True, help="folder to write the two files into")
+    k.add_argument("--name", default="onnxpack-signing", help="file name stem (default: %(default)s)")
+    k.add_argument("--force", action="store_true", help="replace existing files")
+    add_json_flag(k)
+    k.set_defaults(handler=_keygen)
 
 
 def options_from_args(args: Any, env: Environment) -> BundleOptions:
@@ -89,6 +121,11 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
             search=not args.no_search,
         )
         smoke.validate()
+    labels = None
+    if args.labels is not None:
+        labels = args.labels.split(",")
+    elif args.labels_file:
+        labels = read_labels_file(args.labels_file)
     return BundleOptions(
         model=Path(args.model) if args.model else None,
         out_dir=Path(args.out),
@@ -107,6 +144,9 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
         compare_outputs={"auto": None, "always": True, "never": False}[args.compare_outputs],
         source_date_epoch=source_date_epoch(env.vars),
         layout=args.layout,
+        about=ReleaseInfo(license=args.license, authors=list(args.author), homepage=args.homepage, labels=labels),
+        sign_key=Path(args.sign_key) if args.sign_key else None,
+        sign_key_password_env=args.sign_key_password_env,
     )
 
 
@@ -140,6 +180,9 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
         env.stdout.write("\n")
     if r.smoke is None:
         env.stdout.write("\n  smoke run and equality proof: skipped (--no-smoke)\n")
+    sig = r.manifest.get("signature")
+    if sig:
+        env.stdout.write(f"\n  signed: model.sig (model-signing, public key SHA-256 {sig['public_key_sha256']})\n")
     if r.release is not None:
         rel = r.release
         if rel["bump"] == "none":
@@ -155,8 +198,25 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
         print_findings(env, shown)
 
 
+def _keygen(args: Any, env: Environment) -> int:
+    from onnxpack.core.signing import generate_key_pair, load_public_key
+
+    private, public = generate_key_pair(Path(args.out), args.name, force=args.force)
+    fingerprint = load_public_key(public)
+    if args.json:
+        emit_json(env, {"schema": "onnxpack.keygen/1", "ok": True, "private_key": str(private),
+                        "public_key": str(public), "public_key_sha256": fingerprint})  # fmt: skip
+    else:
+        env.stdout.write(f"Wrote {private} (private: keep it secret, never put it in a bundle)\n"
+                         f"  and {public} (public: give it to your receivers)\n"
+                         f"  public key SHA-256 {fingerprint}\n"
+                         f"Sign with: onnxpack bundle MODEL -o OUT --version X.Y.Z --sign-key {private}\n")  # fmt: skip
+    return ExitStatus.OK
+
+
 def _verify(args: Any, env: Environment) -> int:
-    rep = verify_bundle(args.bundle, smoke=args.smoke, progress=progress_reporter(env, args.quiet))
+    rep = verify_bundle(args.bundle, smoke=args.smoke, key=Path(args.key) if args.key else None,
+                        progress=progress_reporter(env, args.quiet))  # fmt: skip
     if args.json:
         emit_json(env, rep.to_dict())
     else:
@@ -184,6 +244,13 @@ def _print_verify(env: Environment, rep: VerifyReport) -> None:
             f"\n  smoke re-run with ONNX Runtime {s.get('ort_version')} (recorded: "
             f"{s.get('recorded_ort_version')}), compared {how}\n"
         )
+    status = str(rep.signature.get("status"))
+    said = {
+        "valid": f"valid, by the key with SHA-256 {rep.signature.get('public_key_sha256')}",
+        "signed-not-checked": "signed, not checked (pass --key PUBLISHER.pub)",
+        "unsigned": "unsigned",
+    }
+    env.stdout.write(f"\n  signature: {said.get(status, 'INVALID')}\n")
     env.stdout.write("\nProblems\n" if rep.problems else "\n")
     if rep.problems:
         print_findings(env, rep.problems)

@@ -31,6 +31,7 @@ from typing import Any, Generic, TypeVar
 
 import onnx
 
+from .about import ReleaseInfo, check_labels
 from .atomic import (
     atomic_file,
     check_free_space,
@@ -55,6 +56,7 @@ from .proof import METHOD, RangeKey, TensorHasher, WeightsProof, prove_same_mode
 from .readme import receiver_readme
 from .release import ReleaseDiff, check_new_version, diff_manifests, encode_model_version, parse_semver
 from .resources import SAMPLE_MODEL, resource_path
+from .signing import METHOD_KEY, SIGNATURE_NAME, KeyInfo, read_signing_key, sign_digests
 from .streamhash import SequentialHasher, read_in_order
 from .validate import CheckerRun, Validation, apply_checker, run_checker_child, validate_model
 from .zipcheck import check_member_name
@@ -104,6 +106,9 @@ class BundleOptions:
     compare_outputs: bool | None = None
     source_date_epoch: int | None = None  # None: read SOURCE_DATE_EPOCH from the environment
     layout: str = "auto"  # "auto" (single file below 2 GiB), "single", or "external" (NAME.onnx + NAME.onnx.data)
+    about: ReleaseInfo | None = None  # licence, authors, homepage, class labels (the manifest's "about")
+    sign_key: Path | None = None  # a PEM EC private key: sign every member with model-signing (model.sig)
+    sign_key_password_env: str | None = None  # the environment variable holding an encrypted key's password
 
 
 @dataclass
@@ -263,6 +268,8 @@ class _State:
     cancel: CancelToken | None
     findings: list[Finding] = field(default_factory=list)
     fixes: list[dict[str, Any]] = field(default_factory=list)
+    about: ReleaseInfo | None = None  # checked
+    key: KeyInfo | None = None  # checked; the key itself is never kept
     #: (size, mtime_ns, ctime_ns, inode) of every source file when the bundle started reading it.
     source_stats: dict[Path, tuple[int, int, int, int]] = field(default_factory=dict)
 
@@ -372,6 +379,13 @@ def build_bundle(
                 "model_version",
             )
         )
+    # Metadata and the signing key are checked before any work: a typo must not cost a 2 GB merge.
+    st.about = opts.about.normalized() if opts.about is not None and not opts.about.empty else None
+    if opts.sign_key is not None:
+        st.key = read_signing_key(opts.sign_key, opts.sign_key_password_env)
+        if st.key.warning:
+            st.findings.append(Finding.warning("SIGNING_KEY_READABLE", st.key.warning,
+                                               "Keep the private key readable by you only.", "sign_key"))  # fmt: skip
     refuse_inside_inputs(Path(opts.out_dir), loc.protected)  # before the folder is created
     with output_folder(Path(opts.out_dir)) as out_dir:
         return _pipeline(st, loc, name, version, version_model, epoch, out_dir)
@@ -403,6 +417,8 @@ def _pipeline(
             code="MODEL_IS_ORT",
         )
     _gate(val, opts)
+    if st.about is not None and st.about.labels is not None and not opts.force:
+        check_labels(st.about.labels, interface_of(val.inspection.model)[1])
     check_output_path(zip_path, [*loc.protected, *source_files_of(val)], overwrite=opts.force)
 
     def full_check(stop: CancelToken) -> CheckerRun:  # reads the model file in a child, never the skeleton
@@ -596,6 +612,11 @@ def _build(
                     code="INTERNAL",
                 )
             manifest_rec = z.write_bytes(MANIFEST_NAME, dumps_manifest(manifest))
+            sig_rec = None
+            if st.key is not None:  # last member: it signs every other one, the manifest included
+                digests = {e["path"]: e["sha256"] for e in manifest["files"]}
+                digests[manifest_rec.name] = manifest_rec.sha256
+                sig_rec = z.write_bytes(SIGNATURE_NAME, sign_digests(name, digests, st.key, opts.sign_key_password_env))
             report(progress, "zip", 2, 2, "done", unit=STEPS)
             check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
     finally:
@@ -606,6 +627,8 @@ def _build(
     files = [dict(e) for e in manifest["files"]]
     files.append({"path": manifest_rec.name, "role": "manifest", "size": manifest_rec.size,
                   "sha256": manifest_rec.sha256})
+    if sig_rec is not None:
+        files.append({"path": sig_rec.name, "role": "signature", "size": sig_rec.size, "sha256": sig_rec.sha256})
     return BundleResult(
         zip_path, manifest, files, smoke_doc, equal, manifest["release"], st.findings, zip_path.stat().st_size
     )
@@ -807,7 +830,20 @@ def _manifest(
             )
         manifest["release"] = diff.to_dict()
         manifest["findings"] = [f.to_dict() for f in st.findings]
+    if st.about is not None:
+        manifest["about"] = st.about.to_dict()
+    if st.key is not None:
+        manifest["signature"] = signature_section(st.key)
     return manifest
+
+
+def signature_section(key: KeyInfo) -> dict[str, Any]:
+    """The manifest's ``signature``: how the bundle is signed and by which key (the signature is model.sig)."""
+    import importlib.metadata
+
+    return {"method": METHOD_KEY, "file": SIGNATURE_NAME, "public_key_sha256": key.public_key_sha256,
+            "library": f"model-signing {importlib.metadata.version('model-signing')}",
+            "covers": "every member of the archive except the signature itself"}  # fmt: skip
 
 
 def cli_command(options: BundleOptions) -> str:

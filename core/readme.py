@@ -137,6 +137,18 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
     oldest = manifest["compatibility"]["oldest_ort"]
     if oldest:
         lines.append(f"It loads in ONNX Runtime {oldest} or newer.")
+    about = manifest.get("about")
+    if about:
+        lines += ["", "About this release", "------------------"]
+        if about.get("license"):
+            lines.append(f"License: {about['license']} (SPDX)")
+        if about.get("authors"):
+            lines.append("Authors: " + "; ".join(about["authors"]))
+        if about.get("homepage"):
+            lines.append(f"Homepage: {about['homepage']}")
+        if about.get("labels"):
+            lines.append(f"Class labels, in output order ({len(about['labels'])}):")
+            lines += [f"  {i}: {label}" for i, label in enumerate(about["labels"])]
     lines += ["", "Interface", "---------", "Inputs:"]
     for v in insp["inputs"]:
         opt = " (optional)" if v.get("optional") else ""
@@ -190,6 +202,19 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
         f"    onnxpack verify {name}-{m['version']}.zip          (sizes, SHA-256, archive safety)",
         f"    onnxpack verify {name}-{m['version']}.zip --smoke  (also re-runs the recorded test inference)",
         "",
+    ]
+    sig = manifest.get("signature")
+    if sig:
+        lines += [
+            f"The bundle is signed: {sig['file']} signs every other file with the publisher's key (OpenSSF",
+            f"model-signing; public key SHA-256 {sig['public_key_sha256']}). Check it with the publisher's",
+            "public key, obtained from the publisher directly (not from this bundle):",
+            f"    onnxpack verify {name}-{m['version']}.zip --key PUBLISHER.pub",
+            "or, in the extracted folder, with model-signing itself:",
+            f"    model_signing verify key . --signature {sig['file']} --public_key PUBLISHER.pub",
+            "",
+        ]
+    lines += [
         f"Made by {manifest['tool']['name']} {manifest['tool']['version']}.",
     ]
     return "\n".join(lines) + "\n"

@@ -28,6 +28,7 @@ from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, MAX_MANIFEST_BYTES, loads_strict, schema_errors
 from .modelfile import require_regular_file
 from .progress import CancelToken, ProgressCallback, check_cancel, report
+from .signing import MAX_SIGNATURE_BYTES, SIGNATURE_NAME, verify_signature
 from .streamhash import HashWorker
 from .zipcheck import ArchiveScan, Member, check_member_name, iter_member, scan_archive
 
@@ -86,6 +87,8 @@ class VerifyReport:
     files: list[FileStatus] = field(default_factory=list)
     archive: dict[str, Any] = field(default_factory=dict)
     smoke: dict[str, Any] | None = None
+    #: "unsigned", "signed-not-checked" or "valid" (an invalid or missing signature is a problem instead).
+    signature: dict[str, Any] = field(default_factory=lambda: {"status": "unsigned"})
 
     @property
     def ok(self) -> bool:
@@ -102,6 +105,7 @@ class VerifyReport:
             "files": [f.to_dict() for f in self.files],
             "problems": [p.to_dict() for p in self.problems],
             "smoke": self.smoke,
+            "signature": self.signature,
             "manifest": self.manifest,
         }
 
@@ -203,7 +207,7 @@ def _check_listing(doc: dict[str, Any], scan: ArchiveScan, rep: VerifyReport) ->
         else:
             to_hash[path] = (fs, m)
     for name in sorted(members):
-        if name != MANIFEST_NAME and name not in listed:
+        if name not in (MANIFEST_NAME, SIGNATURE_NAME) and name not in listed:
             fs = FileStatus(name, None, None, None, actual_size=members[name].size, status="extra")
             rep.files.append(fs)
             rep.problems.append(
@@ -306,10 +310,14 @@ def verify_bundle(
     path: Path | str,
     *,
     smoke: bool = False,
+    key: Path | str | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
 ) -> VerifyReport:
-    """Check ``path`` (a NAME-VERSION.zip made by ``onnxpack bundle``); see the module docstring."""
+    """Check ``path`` (a NAME-VERSION.zip made by ``onnxpack bundle``); see the module docstring.
+
+    With ``key`` (the publisher's PEM public key) the signature ``model.sig`` is checked right after the archive's
+    safety checks and before anything else is trusted; it must sign exactly the archive's other members."""
     path = Path(path)
     rep = VerifyReport(path)
     f, size = _open_bundle(path)
@@ -322,11 +330,19 @@ def verify_bundle(
         if scan.problems:
             return rep  # never read members of a structurally unsafe archive
         check_cancel(cancel)
+        signed = _check_signature(f, scan, key, rep)
+        if key is not None and signed is None:
+            return rep  # an invalid or missing signature: nothing in the archive can be trusted
         doc = _read_manifest(f, scan, rep)
         if doc is None:
+            _signature_declared(None, scan, rep)
             return rep
         rep.manifest = doc
+        _signature_declared(doc, scan, rep)
         to_hash = _check_listing(doc, scan, rep)
+        if signed is not None:  # the manifest itself is hashed here; the other members below
+            manifest_member = scan.by_name()[MANIFEST_NAME]
+            signed.actual[MANIFEST_NAME] = hashlib.sha256(b"".join(iter_member(f, manifest_member))).hexdigest()
         in_place = _in_place_model(doc, to_hash) if smoke else None
         if smoke and not rep.problems:
             from .smoke import start_child
@@ -337,6 +353,8 @@ def verify_bundle(
             check_free_space(tmp, sum(m.size for name, (fs, m) in to_hash.items()
                                       if fs.role in _SMOKE_ROLES and name != in_place))
         _hash_members(f, to_hash, rep, tmp, progress, cancel, in_place)
+        if signed is not None:
+            _compare_signed(f, signed, scan, to_hash, rep)
         if smoke:
             if tmp is None or not rep.ok:
                 rep.problems.append(
@@ -360,6 +378,89 @@ def verify_bundle(
             child.discard()
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+@dataclass
+class _Signed:
+    contents: Any  # core.signing.SignedContents
+    actual: dict[str, str] = field(default_factory=dict)  # member -> SHA-256 computed here
+
+
+def _check_signature(f: BinaryIO, scan: ArchiveScan, key: Path | str | None, rep: VerifyReport) -> _Signed | None:
+    """Read ``model.sig`` and, with a key, check it cryptographically; record the status in ``rep.signature``."""
+    member = scan.by_name().get(SIGNATURE_NAME)
+    if member is None:
+        if key is not None:
+            rep.problems.append(_problem("SIGNATURE_MISSING",
+                                         f"The bundle has no {SIGNATURE_NAME}, so it is not signed "
+                                         "(or its signature was removed)", SIGNATURE_NAME,
+                                         "Ask the publisher for a signed bundle; without one, you cannot tell who "
+                                         "made it."))  # fmt: skip
+        return None
+    if key is None:
+        rep.signature = {"status": "signed-not-checked", "hint": "Pass --key PUBLISHER.pub to check the signature."}
+        return None
+    if member.size > MAX_SIGNATURE_BYTES:
+        rep.problems.append(_problem("SIGNATURE_INVALID", f"{SIGNATURE_NAME} declares {member.size} bytes "
+                                     f"(cap {MAX_SIGNATURE_BYTES})", SIGNATURE_NAME))  # fmt: skip
+        return None
+    try:
+        data = b"".join(iter_member(f, member))
+        contents = verify_signature(data, key)
+    except ValueError as e:
+        rep.problems.append(_problem("ZIP_DAMAGED", f"{SIGNATURE_NAME} cannot be read: {e}", SIGNATURE_NAME))
+        return None
+    except InputError as e:
+        if e.code in ("SIGNATURE_INVALID", "SIGNATURE_UNSUPPORTED"):
+            rep.problems.append(_problem(e.code, e.message, SIGNATURE_NAME, e.hint or _HINT_TAMPER))
+            return None
+        raise  # an unreadable public key, no model-signing: the user's input, not the bundle
+    rep.signature = {"status": "checking", "public_key_sha256": contents.public_key_sha256,
+                     "serialization": contents.serialization}  # fmt: skip
+    return _Signed(contents)
+
+
+def _signature_declared(doc: dict[str, Any] | None, scan: ArchiveScan, rep: VerifyReport) -> None:
+    """A manifest that says the bundle is signed while model.sig is gone: the signature was stripped."""
+    declared = (doc or {}).get("signature")
+    if declared and SIGNATURE_NAME not in scan.by_name():
+        rep.problems.append(_problem("SIGNATURE_MISSING",
+                                     f"The manifest says the bundle is signed, but {SIGNATURE_NAME} is missing: "
+                                     "the signature was removed", SIGNATURE_NAME))  # fmt: skip
+    elif declared and rep.signature.get("public_key_sha256") not in (None, declared.get("public_key_sha256")):
+        rep.problems.append(_problem("SIGNATURE_KEY", "The manifest names another signing key than the one that "
+                                     "signed the bundle", SIGNATURE_NAME))  # fmt: skip
+
+
+def _compare_signed(f: BinaryIO, signed: _Signed, scan: ArchiveScan, to_hash: dict[str, tuple[FileStatus, Member]],
+                    rep: VerifyReport) -> None:  # fmt: skip
+    """Every member but the signature must be signed with exactly its SHA-256, and nothing else may be signed."""
+    for name, (fs, _m) in to_hash.items():
+        if fs.actual_sha256 is not None:
+            signed.actual[name] = fs.actual_sha256
+    members = [n for n in scan.by_name() if n != SIGNATURE_NAME]
+    expected = signed.contents.digests
+    problems = []
+    for name in sorted(members):
+        actual = signed.actual.get(name)
+        if actual is None and name in expected:  # not hashed above (listed with another size, or unlisted)
+            h = hashlib.sha256()
+            try:
+                for chunk in iter_member(f, scan.by_name()[name]):
+                    h.update(chunk)
+                actual = h.hexdigest()
+            except ValueError:
+                actual = "unreadable"
+        if name not in expected:
+            problems.append(_problem("SIGNATURE_MISMATCH", f"{name} is not covered by the signature (added after "
+                                     "signing)", name))  # fmt: skip
+        elif actual is not None and actual != expected[name]:
+            problems.append(_problem("SIGNATURE_MISMATCH", f"{name} is not the file that was signed (SHA-256 "
+                                     f"{actual}, signed {expected[name]})", name))  # fmt: skip
+    for name in sorted(set(expected) - set(members)):
+        problems.append(_problem("SIGNATURE_MISMATCH", f"{name} was signed but is missing from the archive", name))
+    rep.problems[:0] = problems  # the signature's verdict comes first
+    rep.signature["status"] = "invalid" if problems else "valid"
 
 
 def _in_place_model(doc: dict[str, Any], to_hash: dict[str, tuple[FileStatus, Member]]) -> str | None:

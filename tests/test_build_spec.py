@@ -117,9 +117,11 @@ def test_unused_qt_modules_are_excluded() -> None:
         assert needed not in cfg.EXCLUDED_MODULES
 
 
-def _imported_modules(folder: Path) -> set[str]:
+def _imported_modules(folder: Path, skip: Path | None = None, only: Path | None = None) -> set[str]:
     names: set[str] = set()
     for path in folder.rglob("*.py"):
+        if path == skip or (only is not None and path != only):
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 names.update(a.name for a in node.names)
@@ -131,10 +133,18 @@ def _imported_modules(folder: Path) -> set[str]:
 
 def test_app_never_imports_an_excluded_module() -> None:
     """A module the spec excludes would be an ImportError in the frozen app only: catch it here."""
-    imported = _imported_modules(ROOT / "gui") | _imported_modules(ROOT / "core")
+    optional_user = ROOT / "core" / "signing.py"  # the one module allowed to import cfg.OPTIONAL_MODULES
+    imported: set[str] = set()
+    for folder in (ROOT / "gui", ROOT / "core"):
+        imported |= _imported_modules(folder, skip=optional_user)
     excluded = set(cfg.EXCLUDED_MODULES)
     bad = sorted(m for m in imported if any(m == e or m.startswith(e + ".") for e in excluded))
     assert bad == []
+    in_signing = _imported_modules(ROOT / "core", only=optional_user)
+    bad = sorted(m for m in in_signing if any(m == e or m.startswith(e + ".") for e in excluded)
+                 and not any(m == o or m.startswith(o + ".") for o in cfg.OPTIONAL_MODULES))  # fmt: skip
+    assert bad == []
+    assert set(cfg.OPTIONAL_MODULES) <= excluded
 
 
 # --- Linux slimming decisions ---------------------------------------------------------------------------------
