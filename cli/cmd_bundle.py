@@ -78,6 +78,14 @@ def register(subparsers: Any) -> None:
     sign.add_argument("--sign-key", metavar="KEY.pem", help="sign every member with this EC private key (model.sig)")
     sign.add_argument("--sign-key-password-env", metavar="VAR",
                       help="environment variable holding the password of an encrypted --sign-key")  # fmt: skip
+    sign.add_argument("--sign-certificate", metavar="CERT.pem",
+                      help="certificate signing: the signing certificate issued for --sign-key")  # fmt: skip
+    sign.add_argument("--sign-chain", metavar="CHAIN.pem", action="append", default=[],
+                      help="certificate signing: intermediate/root certificates to include (repeatable)")  # fmt: skip
+    sign.add_argument("--sign-sigstore", action="store_true",
+                      help="Sigstore keyless signing instead of a key (needs the internet and an OpenID login)")
+    sign.add_argument("--sigstore-identity-token-env", metavar="VAR",
+                      help="with --sign-sigstore: environment variable with an OIDC identity token (CI)")
     add_json_flag(b)
     b.set_defaults(handler=_bundle)
 
@@ -91,6 +99,12 @@ def register(subparsers: Any) -> None:
     v.add_argument("--smoke", action="store_true", help="also re-run the recorded smoke test and compare outputs")
     v.add_argument("--key", metavar="PUB.pem", help="the publisher's public key: check the signature (model.sig) "
                    "first; without it a signature is reported as 'signed, not checked'")  # fmt: skip
+    v.add_argument("--trust", metavar="CA.pem", action="append", default=[],
+                   help="certificate-signed bundles: a root/CA certificate to trust (repeat for several)")
+    v.add_argument("--sigstore-identity", metavar="ID",
+                   help="Sigstore-signed bundles: the signer's identity (e-mail or workflow URI); needs the internet")
+    v.add_argument("--sigstore-issuer", metavar="URL", default="https://github.com/login/oauth",
+                   help="with --sigstore-identity: the OpenID issuer (default: %(default)s)")
     add_json_flag(v)
     v.set_defaults(handler=_verify)
 
@@ -147,6 +161,10 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
         about=ReleaseInfo(license=args.license, authors=list(args.author), homepage=args.homepage, labels=labels),
         sign_key=Path(args.sign_key) if args.sign_key else None,
         sign_key_password_env=args.sign_key_password_env,
+        sign_certificate=Path(args.sign_certificate) if args.sign_certificate else None,
+        sign_chain=[Path(c) for c in args.sign_chain],
+        sign_sigstore=args.sign_sigstore,
+        sigstore_identity_token_env=args.sigstore_identity_token_env,
     )
 
 
@@ -215,7 +233,9 @@ def _keygen(args: Any, env: Environment) -> int:
 
 
 def _verify(args: Any, env: Environment) -> int:
+    sigstore = (args.sigstore_identity, args.sigstore_issuer) if args.sigstore_identity else None
     rep = verify_bundle(args.bundle, smoke=args.smoke, key=Path(args.key) if args.key else None,
+                        trust=[Path(t) for t in args.trust], sigstore=sigstore,
                         progress=progress_reporter(env, args.quiet))  # fmt: skip
     if args.json:
         emit_json(env, rep.to_dict())
@@ -246,8 +266,9 @@ def _print_verify(env: Environment, rep: VerifyReport) -> None:
         )
     status = str(rep.signature.get("status"))
     said = {
-        "valid": f"valid, by the key with SHA-256 {rep.signature.get('public_key_sha256')}",
-        "signed-not-checked": "signed, not checked (pass --key PUBLISHER.pub)",
+        "valid": (f"valid, by {rep.signature['subject']} (certificate)" if rep.signature.get("subject")
+                  else f"valid, by the key with SHA-256 {rep.signature.get('public_key_sha256')}"),
+        "signed-not-checked": "signed, not checked (pass --key PUBLISHER.pub or --trust CA.pem)",
         "unsigned": "unsigned",
     }
     env.stdout.write(f"\n  signature: {said.get(status, 'INVALID')}\n")

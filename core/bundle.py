@@ -56,7 +56,15 @@ from .proof import METHOD, RangeKey, TensorHasher, WeightsProof, prove_same_mode
 from .readme import receiver_readme
 from .release import ReleaseDiff, check_new_version, diff_manifests, encode_model_version, parse_semver
 from .resources import SAMPLE_MODEL, resource_path
-from .signing import METHOD_KEY, SIGNATURE_NAME, KeyInfo, read_signing_key, sign_digests
+from .signing import (
+    SIGNATURE_NAME,
+    KeyInfo,
+    SigstoreSigner,
+    prepare_sigstore,
+    read_signing_key,
+    sign_digests,
+    sign_digests_sigstore,
+)
 from .streamhash import SequentialHasher, read_in_order
 from .validate import CheckerRun, Validation, apply_checker, run_checker_child, validate_model
 from .zipcheck import check_member_name
@@ -109,6 +117,10 @@ class BundleOptions:
     about: ReleaseInfo | None = None  # licence, authors, homepage, class labels (the manifest's "about")
     sign_key: Path | None = None  # a PEM EC private key: sign every member with model-signing (model.sig)
     sign_key_password_env: str | None = None  # the environment variable holding an encrypted key's password
+    sign_certificate: Path | None = None  # certificate signing: the key's signing certificate (PEM)
+    sign_chain: list[Path] = field(default_factory=list)  # intermediate/root certificates carried in the signature
+    sign_sigstore: bool = False  # Sigstore keyless signing (needs the network and an OpenID login or token)
+    sigstore_identity_token_env: str | None = None  # the environment variable holding an OIDC identity token (CI)
 
 
 @dataclass
@@ -270,6 +282,7 @@ class _State:
     fixes: list[dict[str, Any]] = field(default_factory=list)
     about: ReleaseInfo | None = None  # checked
     key: KeyInfo | None = None  # checked; the key itself is never kept
+    sigstore: SigstoreSigner | None = None  # prepared Sigstore keyless signer
     #: (size, mtime_ns, ctime_ns, inode) of every source file when the bundle started reading it.
     source_stats: dict[Path, tuple[int, int, int, int]] = field(default_factory=dict)
 
@@ -381,11 +394,19 @@ def build_bundle(
         )
     # Metadata and the signing key are checked before any work: a typo must not cost a 2 GB merge.
     st.about = opts.about.normalized() if opts.about is not None and not opts.about.empty else None
+    if opts.sign_sigstore and opts.sign_key is not None:
+        raise InputError("Choose one way to sign: --sign-key or --sign-sigstore", "Drop one of them.", code="USAGE")
+    if opts.sign_key is None and (opts.sign_certificate is not None or opts.sign_chain):
+        raise InputError("A signing certificate was given without its private key",
+                         "Add --sign-key KEY.pem (the key the certificate was issued for).", code="USAGE")  # fmt: skip
     if opts.sign_key is not None:
-        st.key = read_signing_key(opts.sign_key, opts.sign_key_password_env)
+        st.key = read_signing_key(opts.sign_key, opts.sign_key_password_env, certificate=opts.sign_certificate,
+                                  chain=list(opts.sign_chain))
         if st.key.warning:
             st.findings.append(Finding.warning("SIGNING_KEY_READABLE", st.key.warning,
                                                "Keep the private key readable by you only.", "sign_key"))  # fmt: skip
+    if opts.sign_sigstore:
+        st.sigstore = prepare_sigstore(opts.sigstore_identity_token_env)
     refuse_inside_inputs(Path(opts.out_dir), loc.protected)  # before the folder is created
     with output_folder(Path(opts.out_dir)) as out_dir:
         return _pipeline(st, loc, name, version, version_model, epoch, out_dir)
@@ -613,10 +634,12 @@ def _build(
                 )
             manifest_rec = z.write_bytes(MANIFEST_NAME, dumps_manifest(manifest))
             sig_rec = None
-            if st.key is not None:  # last member: it signs every other one, the manifest included
+            if st.key is not None or st.sigstore is not None:  # last member: it signs every other one, manifest too
                 digests = {e["path"]: e["sha256"] for e in manifest["files"]}
                 digests[manifest_rec.name] = manifest_rec.sha256
-                sig_rec = z.write_bytes(SIGNATURE_NAME, sign_digests(name, digests, st.key, opts.sign_key_password_env))
+                signature = (sign_digests(name, digests, st.key, opts.sign_key_password_env) if st.key is not None
+                             else sign_digests_sigstore(name, digests, st.sigstore))  # type: ignore[arg-type]
+                sig_rec = z.write_bytes(SIGNATURE_NAME, signature)
             report(progress, "zip", 2, 2, "done", unit=STEPS)
             check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
     finally:
@@ -832,18 +855,26 @@ def _manifest(
         manifest["findings"] = [f.to_dict() for f in st.findings]
     if st.about is not None:
         manifest["about"] = st.about.to_dict()
-    if st.key is not None:
-        manifest["signature"] = signature_section(st.key)
+    if st.key is not None or st.sigstore is not None:
+        manifest["signature"] = signature_section(st.key or st.sigstore)
     return manifest
 
 
-def signature_section(key: KeyInfo) -> dict[str, Any]:
-    """The manifest's ``signature``: how the bundle is signed and by which key (the signature is model.sig)."""
+def signature_section(key: KeyInfo | SigstoreSigner | None) -> dict[str, Any]:
+    """The manifest's ``signature``: how the bundle is signed and by which key (the signature is model.sig); a
+    Sigstore signer's identity is only known once it has logged in, so it is in model.sig, not here."""
     import importlib.metadata
 
-    return {"method": METHOD_KEY, "file": SIGNATURE_NAME, "public_key_sha256": key.public_key_sha256,
-            "library": f"model-signing {importlib.metadata.version('model-signing')}",
-            "covers": "every member of the archive except the signature itself"}  # fmt: skip
+    assert key is not None
+    doc: dict[str, Any] = {"method": key.method, "file": SIGNATURE_NAME,
+                           "library": f"model-signing {importlib.metadata.version('model-signing')}",
+                           "covers": "every member of the archive except the signature itself"}  # fmt: skip
+    if isinstance(key, SigstoreSigner):
+        return doc
+    doc["public_key_sha256"] = key.public_key_sha256
+    if key.certificate is not None:
+        doc.update(certificate_sha256=key.certificate_sha256, certificate_subject=key.subject)
+    return doc
 
 
 def cli_command(options: BundleOptions) -> str:

@@ -311,13 +311,18 @@ def verify_bundle(
     *,
     smoke: bool = False,
     key: Path | str | None = None,
+    trust: list[Path] | None = None,
+    sigstore: tuple[str, str] | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
 ) -> VerifyReport:
     """Check ``path`` (a NAME-VERSION.zip made by ``onnxpack bundle``); see the module docstring.
 
-    With ``key`` (the publisher's PEM public key) the signature ``model.sig`` is checked right after the archive's
-    safety checks and before anything else is trusted; it must sign exactly the archive's other members."""
+    With ``key`` (the publisher's PEM public key) or ``trust`` (the root/CA certificates trusted for certificate
+    signing) the signature ``model.sig`` is checked right after the archive's safety checks and before anything
+    else is trusted; it must sign exactly the archive's other members."""
+    trust = list(trust or [])
+    checking = key is not None or bool(trust) or sigstore is not None
     path = Path(path)
     rep = VerifyReport(path)
     f, size = _open_bundle(path)
@@ -330,8 +335,8 @@ def verify_bundle(
         if scan.problems:
             return rep  # never read members of a structurally unsafe archive
         check_cancel(cancel)
-        signed = _check_signature(f, scan, key, rep)
-        if key is not None and signed is None:
+        signed = _check_signature(f, scan, key, trust, sigstore, rep)
+        if checking and signed is None:
             return rep  # an invalid or missing signature: nothing in the archive can be trusted
         doc = _read_manifest(f, scan, rep)
         if doc is None:
@@ -386,19 +391,22 @@ class _Signed:
     actual: dict[str, str] = field(default_factory=dict)  # member -> SHA-256 computed here
 
 
-def _check_signature(f: BinaryIO, scan: ArchiveScan, key: Path | str | None, rep: VerifyReport) -> _Signed | None:
-    """Read ``model.sig`` and, with a key, check it cryptographically; record the status in ``rep.signature``."""
+def _check_signature(f: BinaryIO, scan: ArchiveScan, key: Path | str | None, trust: list[Path],
+                     sigstore: tuple[str, str] | None, rep: VerifyReport) -> _Signed | None:  # fmt: skip
+    """Read ``model.sig`` and, with a key or trusted certificates, check it cryptographically; record the status in
+    ``rep.signature``."""
     member = scan.by_name().get(SIGNATURE_NAME)
     if member is None:
-        if key is not None:
+        if key is not None or trust or sigstore is not None:
             rep.problems.append(_problem("SIGNATURE_MISSING",
                                          f"The bundle has no {SIGNATURE_NAME}, so it is not signed "
                                          "(or its signature was removed)", SIGNATURE_NAME,
                                          "Ask the publisher for a signed bundle; without one, you cannot tell who "
                                          "made it."))  # fmt: skip
         return None
-    if key is None:
-        rep.signature = {"status": "signed-not-checked", "hint": "Pass --key PUBLISHER.pub to check the signature."}
+    if key is None and not trust and sigstore is None:
+        rep.signature = {"status": "signed-not-checked",
+                         "hint": "Pass --key PUBLISHER.pub (or --trust CA.pem) to check the signature."}  # fmt: skip
         return None
     if member.size > MAX_SIGNATURE_BYTES:
         rep.problems.append(_problem("SIGNATURE_INVALID", f"{SIGNATURE_NAME} declares {member.size} bytes "
@@ -406,7 +414,7 @@ def _check_signature(f: BinaryIO, scan: ArchiveScan, key: Path | str | None, rep
         return None
     try:
         data = b"".join(iter_member(f, member))
-        contents = verify_signature(data, key)
+        contents = verify_signature(data, key, trust=trust, sigstore=sigstore)
     except ValueError as e:
         rep.problems.append(_problem("ZIP_DAMAGED", f"{SIGNATURE_NAME} cannot be read: {e}", SIGNATURE_NAME))
         return None
@@ -415,8 +423,8 @@ def _check_signature(f: BinaryIO, scan: ArchiveScan, key: Path | str | None, rep
             rep.problems.append(_problem(e.code, e.message, SIGNATURE_NAME, e.hint or _HINT_TAMPER))
             return None
         raise  # an unreadable public key, no model-signing: the user's input, not the bundle
-    rep.signature = {"status": "checking", "public_key_sha256": contents.public_key_sha256,
-                     "serialization": contents.serialization}  # fmt: skip
+    rep.signature = {"status": "checking", "method": contents.method, "public_key_sha256": contents.public_key_sha256,
+                     "subject": contents.subject, "serialization": contents.serialization}  # fmt: skip
     return _Signed(contents)
 
 

@@ -54,6 +54,7 @@ class BundleDraft:
     input_names: list[str] = field(default_factory=list)
     suggested: str = ""  # suggested version (from the previous bundle), with its reason
     can_bundle: bool = False
+    labels: str = ""  # class labels, comma-separated (per model)
 
 
 def symbolic_dims(inputs: list[Any]) -> dict[str, list[str]]:
@@ -126,6 +127,37 @@ class BundlePanel(Retranslatable, QWidget):
             box.setChecked(settings.flag(name, default=name == "run_smoke"))
             box.toggled.connect(self._store_options)
 
+        # Signing and release information: remembered (the key's *path* only), except the per-model labels.
+        self.sign_key = QLineEdit(settings.text("sign_key"))
+        self.sign_key.setClearButtonEnabled(True)
+        self.sign_key_browse = QPushButton()
+        self.sign_key_browse.clicked.connect(self._browse_key)
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.sign_key, 1)
+        key_row.addWidget(self.sign_key_browse)
+        self.license = QLineEdit(settings.text("license"))
+        self.authors = QLineEdit(settings.text("authors"))
+        self.homepage = QLineEdit(settings.text("homepage"))
+        self.labels = QLineEdit()
+        for key, edit in self._texts().items():
+            edit.editingFinished.connect(lambda key=key, edit=edit: self.settings.set_text(key, edit.text().strip()))
+        from onnxpack.core.signing import installed
+
+        self._can_sign = installed()
+        self.sign_key.setEnabled(self._can_sign)
+        self.sign_key_browse.setEnabled(self._can_sign)
+        self.about_box = QGroupBox()
+        self.about_form = QFormLayout(self.about_box)
+        self.about_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.about_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self._about_labels = [QLabel() for _ in range(5)]
+        self.about_form.addRow(self._about_labels[0], key_row)
+        for about_label, edit in zip(self._about_labels[1:], (self.license, self.authors, self.homepage, self.labels),
+                                     strict=True):  # fmt: skip
+            self.about_form.addRow(about_label, edit)
+            about_label.setBuddy(edit)
+        self._about_labels[0].setBuddy(self.sign_key)
+
         self.form_box = QGroupBox()
         self.form = QFormLayout(self.form_box)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -187,7 +219,7 @@ class BundlePanel(Retranslatable, QWidget):
         buttons.addWidget(self.bundle_all_button)
         buttons.addWidget(self.bundle_button)
 
-        scrolled_page(self, [self.form_box, self.options_box, self.smoke_box], buttons)
+        scrolled_page(self, [self.form_box, self.options_box, self.about_box, self.smoke_box], buttons)
         self.retranslate()
         self.load_draft(BundleDraft())
 
@@ -212,6 +244,26 @@ class BundlePanel(Retranslatable, QWidget):
         self.out_browse.setText(self.tr("Browse…"))
         self.out_browse.setAccessibleName(self.tr("Choose the output folder"))
         self.options_box.setTitle(self.tr("Options"))
+        self.about_box.setTitle(self.tr("Signing and release information"))
+        for lab, text in zip(
+            self._about_labels,
+            (self.tr("Signing &key:"), self.tr("&License (SPDX):"), self.tr("Aut&hors:"), self.tr("Ho&mepage:"),
+             self.tr("&Class labels:")),
+            strict=True,
+        ):
+            lab.setText(text)
+        self.sign_key.setPlaceholderText(self.tr("optional: your private key (.key/.pem) to sign the bundle"))
+        self.sign_key.setToolTip(
+            self.tr("Only the file's location is remembered, never the key. Make a key pair with: onnxpack keygen")
+            if self._can_sign
+            else self.tr("Signing is not included in this build: use the pip-installed onnxpack[sign].")
+        )
+        self.sign_key_browse.setText(self.tr("Browse…"))
+        self.sign_key_browse.setAccessibleName(self.tr("Choose the signing key"))
+        self.license.setPlaceholderText(self.tr("optional: e.g. MIT, Apache-2.0, CC-BY-4.0"))
+        self.authors.setPlaceholderText(self.tr("optional: names, separated by ;"))
+        self.homepage.setPlaceholderText(self.tr("optional: https://…"))
+        self.labels.setPlaceholderText(self.tr("optional: one per class in output order, separated by commas"))
         self.fix_ir.setText(self.tr("Lower the IR version for the target runtime if needed"))
         self.ort_format.setText(self.tr("Also include an ORT-format (.ort) variant"))
         self.compress.setText(self.tr("Compress the ZIP (weights rarely shrink; slower)"))
@@ -253,9 +305,13 @@ class BundlePanel(Retranslatable, QWidget):
             "run_smoke": self.run_smoke,
         }
 
+    def _texts(self) -> dict[str, QLineEdit]:
+        return {"sign_key": self.sign_key, "license": self.license, "authors": self.authors, "homepage": self.homepage}
+
     def load_draft(self, draft: BundleDraft) -> None:
         """Show ``draft`` (the selected row's values); edits go back into it via :meth:`save_draft`."""
         self._draft = draft
+        self.labels.setText(draft.labels)
         self.name.setText(draft.name)
         self.version.setText(draft.version)
         self.previous.setText(draft.previous)
@@ -293,6 +349,7 @@ class BundlePanel(Retranslatable, QWidget):
         d.name = self.name.text().strip()
         d.version = self.version.text().strip()
         d.previous = self.previous.text().strip()
+        d.labels = self.labels.text().strip()
         d.dims = {}
         for r in range(self.dims.rowCount()):
             spin = self.dims.cellWidget(r, 2)
@@ -367,6 +424,7 @@ class BundlePanel(Retranslatable, QWidget):
             "target_ort": target or None,
             **{name: box.isChecked() for name, box in self._flags().items()},
             "force": self.force.isChecked(),
+            **{name: edit.text().strip() for name, edit in self._texts().items()},
         }
 
     def _browse_previous(self) -> None:
@@ -377,6 +435,15 @@ class BundlePanel(Retranslatable, QWidget):
         if path:
             self.previous.setText(path)
             self.previous_changed.emit(path)
+
+    def _browse_key(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Signing key"), self.sign_key.text() or self.settings.open_dir,
+            self.tr("Private keys (*.key *.pem);;All files (*)"),
+        )
+        if path:
+            self.sign_key.setText(path)
+            self.settings.set_text("sign_key", path)
 
     def _browse_out(self) -> None:
         path = QFileDialog.getExistingDirectory(self, self.tr("Output folder"), self.out_dir.text())

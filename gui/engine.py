@@ -82,10 +82,23 @@ def make_bundle_options(
     force: bool,
     dims: dict[str, int],
     inputs: dict[str, str],
+    sign_key: str = "",
+    license: str = "",
+    authors: str = "",
+    homepage: str = "",
+    labels: str = "",
 ) -> Any:
-    """Build ``core.bundle.BundleOptions`` from the form."""
+    """Build ``core.bundle.BundleOptions`` from the form (authors separated by ';', labels by ',')."""
+    from onnxpack.core.about import ReleaseInfo
     from onnxpack.core.bundle import BundleOptions
     from onnxpack.core.smoke import SmokeOptions
+
+    about = ReleaseInfo(
+        license=license.strip() or None,
+        authors=[a.strip() for a in authors.split(";") if a.strip()],
+        homepage=homepage.strip() or None,
+        labels=[label.strip() for label in labels.split(",")] if labels.strip() else None,
+    )
 
     return BundleOptions(
         model=model,
@@ -102,6 +115,8 @@ def make_bundle_options(
         set_model_version=set_model_version,
         run_smoke=run_smoke,
         force=force,
+        about=None if about.empty else about,
+        sign_key=Path(sign_key.strip()) if sign_key.strip() else None,
     )
 
 

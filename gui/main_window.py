@@ -584,6 +584,7 @@ class MainWindow(Retranslatable, QMainWindow):
             previous=d.previous,
             dims=d.dims,
             inputs=d.inputs,
+            labels=d.labels,
             **shared,
         )
 

@@ -74,6 +74,13 @@ class AppSettings:
     def set_flag(self, name: str, value: bool) -> None:
         self._set(f"bundle/{name}", bool(value))
 
+    def text(self, name: str) -> str:
+        """A remembered bundle text field (signing key *path*, licence, authors, homepage); never a key itself."""
+        return self._get_str(f"bundle/{name}", "")
+
+    def set_text(self, name: str, value: str) -> None:
+        self._set(f"bundle/{name}", value)
+
     # --- window -------------------------------------------------------------------------------
     def window_state(self) -> tuple[QByteArray | None, QByteArray | None]:
         geometry = self.qs.value("window/geometry")

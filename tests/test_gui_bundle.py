@@ -170,3 +170,54 @@ def test_previous_bundle_suggests_the_next_version(qtbot, tmp_path, sample_model
     assert item.draft.suggested.startswith("1.4.3 ")  # same interface and weights → patch
     assert w.bundle_panel.version.text() == "1.4.3"
     assert "Suggested: 1.4.3" in w.bundle_panel.suggestion.text()
+
+
+def test_signed_bundle_with_release_information(qtbot, tmp_path, sample_model):
+    """The Bundle form's signing key and release information reach the bundle; the key's path (never the key) and
+    the shared fields are remembered for the next start."""
+    import json
+    import zipfile
+
+    from onnxpack.core import signing
+    from onnxpack.gui.bundle_panel import BundlePanel
+
+    private, public = signing.generate_key_pair(tmp_path / "keys", "rm")
+    w = make_window(qtbot, tmp_path)
+    item = _inspected(qtbot, w, sample_model)
+    bp = w.bundle_panel
+    assert bp.sign_key.isEnabled()  # model-signing is installed in the test environment
+    bp.name.setText("victory")
+    bp.version.setText("1.0.0")
+    for edit, text in ((bp.sign_key, str(private)), (bp.license, "mit"), (bp.authors, "Ada; 小林"),
+                       (bp.homepage, "https://example.org"), (bp.labels, "victory, defeat, other")):  # fmt: skip
+        edit.setText(text)
+        edit.editingFinished.emit()
+    qtbot.mouseClick(bp.bundle_button, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, item, ("done", "failed", "cancelled"), timeout=120_000)
+    assert item.state == "done", item.error and item.error.message
+    zip_path = Path(item.result.zip_path)
+    report = verify_bundle(zip_path, key=public)
+    assert report.ok and report.signature["status"] == "valid", report.problems
+    with zipfile.ZipFile(zip_path) as zf:
+        about = json.loads(zf.read("manifest.json"))["about"]
+    assert about == {"license": "MIT", "authors": ["Ada", "小林"], "homepage": "https://example.org",
+                     "labels": ["victory", "defeat", "other"]}  # fmt: skip
+    again = BundlePanel(w.settings)
+    qtbot.addWidget(again)
+    assert again.sign_key.text() == str(private) and again.license.text() == "mit" and again.labels.text() == ""
+    settings_text = (tmp_path / "settings.ini").read_text(encoding="utf-8")
+    assert "PRIVATE KEY" not in settings_text and private.read_text().splitlines()[1] not in settings_text
+
+
+def test_a_wrong_label_count_is_refused_with_its_reason(qtbot, tmp_path, sample_model):
+    w = make_window(qtbot, tmp_path)
+    item = _inspected(qtbot, w, sample_model)
+    bp = w.bundle_panel
+    bp.name.setText("victory")
+    bp.version.setText("1.0.0")
+    bp.labels.setText("cat, dog")
+    qtbot.mouseClick(bp.bundle_button, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, item, ("done", "failed", "cancelled"), timeout=120_000)
+    assert item.state == "failed" and item.error.code == "ABOUT_LABELS"
+    close_dialogs(w)
+    assert not list((tmp_path / "out").glob("*.zip"))

@@ -176,7 +176,10 @@ def test_window_shows_crash_as_dialog(qtbot, tmp_path):
     box.done(0)
 
 
-def test_formatting():
+def test_formatting(qapp):
+    from onnxpack.gui import i18n
+
+    i18n.install_translators(qapp, "en")  # a Japanese test before this one may have left its translators installed
     assert format_duration(5) == "5 s" and format_duration(185) == "3 min 05 s"
     assert format_duration(3725) == "1 h 02 min"
     assert format_shape(["batch", 3, None]) == "[batch, 3, ?]" and format_shape(None) == "?"

@@ -283,3 +283,100 @@ def test_labels_file_and_force(tmp_path: Path) -> None:
                             "--labels-file", str(labels), "--force"])  # fmt: skip
     assert status == 0, err
     check_labels(["a", "b"], [{"name": "y", "shape": ["batch", "n"]}])  # symbolic: nothing to check
+
+
+# --- certificate signing (offline, with the release team's own CA) ----------------------------------------------
+def _ca_and_leaf(root: Path, key: Path, *, can_sign: bool = True) -> tuple[Path, Path]:
+    """A self-signed CA and a signing certificate for ``key`` issued by it (PEM files)."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Example Release CA")])
+    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
+          .serial_number(1).not_valid_before(now - datetime.timedelta(days=1))
+          .not_valid_after(now + datetime.timedelta(days=365))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+          .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True)
+          .sign(ca_key, hashes.SHA256()))  # fmt: skip
+    leaf_key = serialization.load_pem_private_key(key.read_bytes(), None)
+    usage = x509.KeyUsage(can_sign, False, False, False, False, False, False, False, False)
+    leaf = (x509.CertificateBuilder()
+            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Release team")]))
+            .issuer_name(ca_name).public_key(leaf_key.public_key()).serial_number(2)
+            .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=30))
+            .add_extension(usage, critical=True).sign(ca_key, hashes.SHA256()))  # fmt: skip
+    ca_path, leaf_path = root / "ca.pem", root / "leaf.pem"
+    ca_path.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    leaf_path.write_bytes(leaf.public_bytes(serialization.Encoding.PEM))
+    return ca_path, leaf_path
+
+
+def test_certificate_signing_verifies_against_the_trusted_ca(tmp_path: Path, keys: dict[str, Path]) -> None:
+    ca, leaf = _ca_and_leaf(tmp_path, keys["private"])
+    out = tmp_path / "out"
+    code, _t, err = _run(["bundle", "-o", str(out), "--version", "1.0.0", "--no-smoke", "--sign-key",
+                          str(keys["private"]), "--sign-certificate", str(leaf), "--sign-chain", str(ca)])  # fmt: skip
+    assert code == 0, err
+    zip_path = out / "victory-1.0.0.zip"
+    sig = json.loads(_members(zip_path)["manifest.json"])["signature"]
+    assert sig["method"] == signing.METHOD_CERTIFICATE and sig["certificate_subject"] == "CN=Release team"
+    rep = verify_bundle(zip_path, trust=[ca])
+    assert rep.ok and rep.signature["status"] == "valid" and rep.signature["subject"] == "CN=Release team"
+    code, text, _e = _run(["verify", str(zip_path), "--trust", str(ca)])
+    assert code == 0 and "valid, by CN=Release team (certificate)" in text
+    (tmp_path / "other").mkdir()
+    other_ca, _other_leaf = _ca_and_leaf(tmp_path / "other", keys["other_private"])
+    assert _errors(zip_path, trust=[other_ca]) == [("SIGNATURE_INVALID", "model.sig")]
+    errors = verify_bundle(zip_path, key=keys["public"]).problems
+    assert errors[0].code == "SIGNATURE_INVALID" and "--trust" in (errors[0].hint or "")
+    # interop: model-signing's own certificate verifier accepts the extracted bundle
+    folder = tmp_path / "extracted"
+    with zipfile.ZipFile(zip_path) as zf:
+        zf.extractall(folder)
+    model_signing.verifying.Config().use_certificate_verifier(certificate_chain=[ca]).verify(
+        folder, folder / "model.sig")
+
+
+def test_certificate_must_match_the_key_and_allow_signing(tmp_path: Path, keys: dict[str, Path]) -> None:
+    _ca, leaf = _ca_and_leaf(tmp_path, keys["private"])
+    with pytest.raises(InputError, match="not the certificate of the key") as e:
+        signing.read_signing_key(keys["other_private"], certificate=leaf)
+    assert e.value.code == "SIGNING_CERTIFICATE"
+    (tmp_path / "n").mkdir()
+    _ca, no_sign = _ca_and_leaf(tmp_path / "n", keys["private"], can_sign=False)
+    with pytest.raises(InputError, match="does not allow signing"):
+        signing.read_signing_key(keys["private"], certificate=no_sign)
+    code, _t, err = _run(["bundle", "-o", str(tmp_path / "o"), "--version", "1.0.0", "--sign-certificate", str(leaf)])
+    assert code == 2 and "without its private key" in err
+
+
+# --- Sigstore keyless: an option that needs the network, and says so -------------------------------------------
+def test_sigstore_offline_says_so_before_any_work(tmp_path: Path, monkeypatch: Any, signed: Path) -> None:
+    monkeypatch.setattr(signing, "first_unreachable", lambda *a, **k: "tuf-repo-cdn.sigstore.dev: no route")
+    out = tmp_path / "out"
+    code, text, _e = _run(["bundle", "-o", str(out), "--version", "1.0.0", "--sign-sigstore", "--json"])
+    doc = json.loads(text)
+    assert code == 2 and doc["error"]["code"] == "SIGSTORE_UNREACHABLE"
+    assert "tuf-repo-cdn.sigstore.dev" in doc["error"]["message"] and "--sign-key" in doc["error"]["hint"]
+    assert not out.exists()
+    code, text, _e = _run(["verify", str(signed), "--sigstore-identity", "rm@example.org", "--json"])
+    assert code == 2 and json.loads(text)["error"]["code"] == "SIGSTORE_UNREACHABLE"
+
+
+def test_sigstore_option_conflicts_and_token(tmp_path: Path, keys: dict[str, Path]) -> None:
+    code, _t, err = _run(["bundle", "-o", str(tmp_path / "o"), "--version", "1.0.0", "--sign-sigstore",
+                          "--sign-key", str(keys["private"])])  # fmt: skip
+    assert code == 2 and "Choose one way to sign" in err
+    code, _t, err = _run(["bundle", "-o", str(tmp_path / "o"), "--version", "1.0.0", "--sign-sigstore",
+                          "--sigstore-identity-token-env", "ONNXPACK_NO_SUCH_TOKEN"])  # fmt: skip
+    assert code == 2 and "ONNXPACK_NO_SUCH_TOKEN" in err
+
+
+def test_unreachable_host_is_named_quickly() -> None:
+    assert signing.first_unreachable(("onnxpack-test.invalid",), timeout=2).startswith("onnxpack-test.invalid:")

@@ -69,6 +69,62 @@
         <translation>オプション</translation>
     </message>
     <message>
+        <source>Signing and release information</source>
+        <translation>署名とリリース情報</translation>
+    </message>
+    <message>
+        <source>Signing &amp;key:</source>
+        <translation>署名鍵(&amp;K):</translation>
+    </message>
+    <message>
+        <source>&amp;License (SPDX):</source>
+        <translation>ライセンス (SPDX)(&amp;L):</translation>
+    </message>
+    <message>
+        <source>Aut&amp;hors:</source>
+        <translation>作成者(&amp;H):</translation>
+    </message>
+    <message>
+        <source>Ho&amp;mepage:</source>
+        <translation>ホームページ(&amp;M):</translation>
+    </message>
+    <message>
+        <source>&amp;Class labels:</source>
+        <translation>クラスラベル(&amp;C):</translation>
+    </message>
+    <message>
+        <source>optional: your private key (.key/.pem) to sign the bundle</source>
+        <translation>任意: バンドルに署名する秘密鍵 (.key/.pem)</translation>
+    </message>
+    <message>
+        <source>Only the file&apos;s location is remembered, never the key. Make a key pair with: onnxpack keygen</source>
+        <translation>記憶するのはファイルの場所だけで、鍵そのものは保存しません。鍵ペアの作成: onnxpack keygen</translation>
+    </message>
+    <message>
+        <source>Signing is not included in this build: use the pip-installed onnxpack[sign].</source>
+        <translation>このビルドには署名機能が含まれていません。pip でインストールした onnxpack[sign] を使ってください。</translation>
+    </message>
+    <message>
+        <source>Choose the signing key</source>
+        <translation>署名鍵を選択</translation>
+    </message>
+    <message>
+        <source>optional: e.g. MIT, Apache-2.0, CC-BY-4.0</source>
+        <translation>任意: 例 MIT、Apache-2.0、CC-BY-4.0</translation>
+    </message>
+    <message>
+        <source>optional: names, separated by ;</source>
+        <translation>任意: 名前を ; で区切って入力</translation>
+    </message>
+    <message>
+        <source>optional: https://…</source>
+        <translation>任意: https://…</translation>
+    </message>
+    <message>
+        <source>optional: one per class in output order, separated by commas</source>
+        <translation>任意: 出力の順にクラスごとに 1 つ、カンマ区切り</translation>
+    </message>
+    <message>
         <source>Lower the IR version for the target runtime if needed</source>
         <translation>必要なら対象ランタイムに合わせて IR バージョンを下げる</translation>
     </message>
@@ -163,6 +219,14 @@
     <message>
         <source>Bundles and manifests (*.zip *.json)</source>
         <translation>バンドルとマニフェスト (*.zip *.json)</translation>
+    </message>
+    <message>
+        <source>Signing key</source>
+        <translation>署名鍵</translation>
+    </message>
+    <message>
+        <source>Private keys (*.key *.pem);;All files (*)</source>
+        <translation>秘密鍵 (*.key *.pem);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>Output folder</source>
