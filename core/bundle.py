@@ -51,6 +51,7 @@ from .manifest import MANIFEST_NAME, dumps_manifest, schema_errors
 from .manifest_build import assemble_manifest, compatibility_of, interface_of
 from .merge import plan_merge
 from .modelfile import Window, locate_model
+from .names import check_bundle_name, default_bundle_name
 from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from .proof import METHOD, RangeKey, TensorHasher, WeightsProof, prove_same_model
 from .readme import receiver_readme
@@ -67,7 +68,6 @@ from .signing import (
 )
 from .streamhash import SequentialHasher, read_in_order
 from .validate import CheckerRun, Validation, apply_checker, run_checker_child, validate_model
-from .zipcheck import check_member_name
 from .zipwriter import DeterministicZip, source_date_epoch
 
 __all__ = [
@@ -158,29 +158,10 @@ class BundleResult:
 
 
 def default_name(model: Path | None) -> str:
-    """The bundle name used when --name is not given: the model file's stem."""
-    path = model if model is not None else resource_path(*SAMPLE_MODEL)
-    return Path(path).stem if Path(path).suffix else Path(path).name
+    """The bundle name used when --name is not given: the model file's stem (core.names.default_bundle_name)."""
+    return default_bundle_name(model if model is not None else resource_path(*SAMPLE_MODEL))
 
 
-def _check_name(name: str) -> str:
-    why = None
-    if not 1 <= len(name) <= 100:
-        why = "must have 1 to 100 characters"
-    elif name.startswith(".") or name.startswith("-"):
-        why = "must not start with '.' or '-'"
-    elif "/" in name:
-        why = "contains '/'"
-    else:
-        why = check_member_name(f"{name}.onnx")
-    if why is not None:
-        raise InputError(
-            f"Bundle name {name!r} {why}",
-            "Use a plain file name such as 'victory' (letters, digits, '-', '_', '.'); "
-            "the files in the bundle are NAME.onnx and NAME-VERSION.zip.",
-            code="BAD_NAME",
-        )
-    return name
 
 
 def _hash_files(paths: list[Path], out: dict[Path, tuple[int, str]], cancel: CancelToken | None) -> None:
@@ -380,7 +361,7 @@ def build_bundle(
         raise InputError(f"Unknown layout {opts.layout!r}", "Use auto, single or external.", code="USAGE")
     model_path = opts.model if opts.model is not None else resource_path(*SAMPLE_MODEL)
     loc = locate_model(model_path, opts.data_dir)
-    name = _check_name(opts.name if opts.name is not None else default_name(loc.model))
+    name = check_bundle_name(opts.name if opts.name is not None else default_name(loc.model))
     epoch = opts.source_date_epoch if opts.source_date_epoch is not None else source_date_epoch()
     version_model = encode_model_version(version) if opts.set_model_version else None
     if version_model is not None and (version.prerelease or version.build):

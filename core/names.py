@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import PurePath
 
-__all__ = ["component_problem"]
+__all__ = ["bundle_name_problem", "check_bundle_name", "component_problem", "default_bundle_name"]
 
 # Windows opens a device, not a file, for these names in any folder and with any extension, also when
 # spaces follow the name before the extension ("NUL .txt"). The superscript digits count as digits there
@@ -39,3 +40,36 @@ def component_problem(part: str) -> str | None:
     if _WIN_DEVICE.fullmatch(stem):
         return f"uses the reserved Windows device name {stem!r} ({part!r})"
     return None
+
+
+def default_bundle_name(model: str | PurePath) -> str:
+    """The bundle name when none is given (the CLI and the GUI alike): the model file's stem, as it is
+    ("My Model.onnx" → "My Model", "勝利モデル.onnx" → "勝利モデル"); a folder's own name."""
+    path = PurePath(model)
+    return path.stem if path.suffix.lower() in (".onnx", ".ort") else path.name
+
+
+def bundle_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a bundle (NAME.onnx, NAME-VERSION.zip), or None."""
+    if not 1 <= len(name) <= 100:
+        return "must have 1 to 100 characters"
+    if name.startswith(".") or name.startswith("-"):
+        return "must not start with '.' or '-'"
+    if "/" in name or "\\" in name:
+        return "contains a path separator"
+    return component_problem(f"{name}.onnx")
+
+
+def check_bundle_name(name: str) -> str:
+    """``name`` when it can name a bundle; otherwise InputError(BAD_NAME) saying why and what to use."""
+    why = bundle_name_problem(name)
+    if why is not None:
+        from .errors import InputError
+
+        raise InputError(
+            f"Bundle name {name!r} {why}",
+            "Use a plain file name such as 'victory' (letters, digits, '-', '_', '.'); "
+            "the files in the bundle are NAME.onnx and NAME-VERSION.zip.",
+            code="BAD_NAME",
+        )
+    return name

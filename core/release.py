@@ -31,6 +31,7 @@ from .findings import Finding
 
 __all__ = [
     "IMPACTS",
+    "SEMVER_PATTERN",
     "Change",
     "ReleaseDiff",
     "SemVer",
@@ -48,6 +49,8 @@ _IDENT = r"(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
 _SEMVER = re.compile(
     rf"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-({_IDENT}(?:\.{_IDENT})*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?"
 )
+#: The pattern :func:`parse_semver` accepts (the GUI's version field validates with the same one).
+SEMVER_PATTERN = _SEMVER.pattern
 MODEL_VERSION_MAJOR_LIMIT = (2**63 - 1) // 1_000_000
 
 

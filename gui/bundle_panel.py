@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from onnxpack.core.ortreleases import RELEASE_VERSIONS
+from onnxpack.core.release import SEMVER_PATTERN
 
 from .model_panel import field as get_field
 from .settings import AppSettings
@@ -35,7 +36,7 @@ from .widgets import Retranslatable, scrolled_page
 
 __all__ = ["KNOWN_ORT_RELEASES", "BundleDraft", "BundlePanel", "symbolic_dims"]
 
-SEMVER = r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?"
+SEMVER = SEMVER_PATTERN  # the engine's own rule (core.release.parse_semver), not a copy
 
 #: Offered in the target-ORT box, newest first (the field stays editable for any X.Y).
 KNOWN_ORT_RELEASES = list(RELEASE_VERSIONS)

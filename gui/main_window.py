@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QRegularExpression, Qt, QTimer, QUrl, Signal, qVersion
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal, qVersion
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -36,11 +36,13 @@ from PySide6.QtWidgets import (
 from onnxpack.core import __version__
 from onnxpack.core.errors import InputError, OnnxpackError
 from onnxpack.core.modelfile import FileKind, sniff
+from onnxpack.core.names import bundle_name_problem
 from onnxpack.core.progress import ProgressEvent
+from onnxpack.core.release import parse_semver
 from onnxpack.core.resources import SAMPLE_MODEL, resource_path
 
 from . import engine, i18n
-from .bundle_panel import SEMVER, BundleDraft, BundlePanel, symbolic_dims
+from .bundle_panel import BundleDraft, BundlePanel, symbolic_dims
 from .crash import log_dir
 from .dialogs import error_box
 from .icons import app_icon
@@ -486,7 +488,7 @@ class MainWindow(Retranslatable, QMainWindow):
         model_path = Path(str(field(field(insp, "location"), "model", item.path)))
         draft = item.draft
         if not draft.name:
-            draft.name = default_bundle_name(model_path if item.path.is_file() else item.path)
+            draft.name = default_bundle_name(model_path)  # the model file's stem, as `onnxpack bundle` names it
         inputs = field(insp, "inputs", []) or []
         draft.symbolic = symbolic_dims(inputs)
         draft.input_names = [str(field(v, "name")) for v in inputs]
@@ -564,10 +566,18 @@ class MainWindow(Retranslatable, QMainWindow):
                 self.tr("%1: the bundle needs a name.").replace("%1", item.path.name),
                 self.tr("Type a name in the Bundle tab; it becomes part of the ZIP file name."),
             )
-        if not QRegularExpression(f"^{SEMVER}$").match(d.version).hasMatch():
+        try:
+            parse_semver(d.version)  # the engine's rule, so the GUI refuses exactly what the engine refuses
+        except InputError:
             raise InputError(
                 self.tr("%1: '%2' is not a semantic version.").replace("%1", item.path.name).replace("%2", d.version),
                 self.tr("Use MAJOR.MINOR.PATCH, for example 1.0.0 or 2.1.3."),
+            ) from None
+        if bundle_name_problem(d.name) is not None:
+            raise InputError(
+                self.tr("%1: '%2' cannot name a bundle.").replace("%1", item.path.name).replace("%2", d.name),
+                self.tr("Type a plain file name in the Bundle tab, such as 'victory'; it becomes NAME.onnx and "
+                        "NAME-VERSION.zip."),
             )
         if shared["out_dir"] is None:
             raise InputError(

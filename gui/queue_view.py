@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
+from onnxpack.core import names
 from onnxpack.core.errors import OnnxpackError
 
 from .bundle_panel import BundleDraft
@@ -40,12 +40,8 @@ _ICON = {
 
 
 def default_bundle_name(path: Path) -> str:
-    """A file-name-safe bundle name from the model's file or folder name."""
-    stem = path.name
-    for suffix in (".onnx", ".ort"):
-        if stem.lower().endswith(suffix):
-            stem = stem[: -len(suffix)]
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-.") or "model"
+    """The bundle name the command line would use for this model file (core.names.default_bundle_name)."""
+    return names.default_bundle_name(path)
 
 
 @dataclass(eq=False)

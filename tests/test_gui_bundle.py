@@ -221,3 +221,18 @@ def test_a_wrong_label_count_is_refused_with_its_reason(qtbot, tmp_path, sample_
     assert item.state == "failed" and item.error.code == "ABOUT_LABELS"
     close_dialogs(w)
     assert not list((tmp_path / "out").glob("*.zip"))
+
+
+def test_gui_refuses_exactly_the_versions_the_engine_refuses(qtbot, tmp_path, sample_model):
+    """1.0.0-01 (a leading zero in a pre-release part) passed the GUI's own regex, then failed in the engine."""
+    w = make_window(qtbot, tmp_path)
+    item = _inspected(qtbot, w, sample_model)
+    assert item.draft.name == "victory"  # the model file's stem, as `onnxpack bundle` names it
+    w.bundle_panel.version.setValidator(None)  # the field's validator would stop the typing itself
+    for bad in ("1.0.0-01", "01.0.0"):
+        w.bundle_panel.version.setText(bad)
+        assert w.start_bundles() == []
+        assert any("not a semantic version" in text for text in close_dialogs(w))
+    w.bundle_panel.version.setText("1.0.0-rc.1")
+    assert w.start_bundles() == [item]
+    wait_state(qtbot, item, ("done", "failed", "cancelled"), timeout=120_000)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from onnxpack.core.bundle import _check_name
+from onnxpack.core.names import check_bundle_name as _check_name
 from onnxpack.core.errors import InputError
 from onnxpack.core.extdata import resolve_external_data
 from onnxpack.core.names import component_problem
@@ -46,3 +46,16 @@ def test_ordinary_names_pass_everywhere(name: str) -> None:
     assert component_problem(name) is None
     assert _member_codes(name) == []
     assert _check_name(name) == name
+
+
+def test_default_bundle_name_is_the_same_in_the_cli_and_the_gui(tmp_path):
+    """The file's stem as it is: no 'model' fallback for Japanese names, no '-' for spaces (issue 14 items 10, 12)."""
+    from onnxpack.core.bundle import default_name
+    from onnxpack.core.names import default_bundle_name
+    from onnxpack.gui.queue_view import default_bundle_name as gui_default
+
+    for file, expected in (("勝利モデル.onnx", "勝利モデル"), ("My Model.onnx", "My Model"), ("v.2.ONNX", "v.2"),
+                           ("net.ort", "net")):  # fmt: skip
+        path = tmp_path / file
+        assert default_bundle_name(path) == default_name(path) == gui_default(path) == expected
+        assert _check_name(expected) == expected
