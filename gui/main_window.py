@@ -50,7 +50,7 @@ from .model_panel import ModelPanel, field
 from .queue_view import QueueItem, QueueTable, default_bundle_name
 from .run_panel import LogPane, ResultPanel, RunPanel
 from .settings import AppSettings
-from .widgets import Retranslatable
+from .widgets import DropOverlay, Retranslatable
 from .worker import Job, JobQueue
 
 __all__ = ["MainWindow"]
@@ -174,6 +174,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.stack.addWidget(self.drop_page)
         self.stack.addWidget(self.splitter)
         self.setCentralWidget(self.stack)
+        self.drop_overlay = DropOverlay(self.stack)  # shown while files are dragged over the window
         self.status_label = QLabel()
         self.statusBar().addPermanentWidget(self.status_label)
 
@@ -315,13 +316,19 @@ class MainWindow(Retranslatable, QMainWindow):
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if any(u.isLocalFile() for u in event.mimeData().urls()):
             event.acceptProposedAction()
+            self.drop_overlay.show_over(self.tr("Drop models, model folders or bundles to open them"))
         else:
             event.ignore()
 
     def dragMoveEvent(self, event: Any) -> None:
         event.acceptProposedAction()
 
+    def dragLeaveEvent(self, event: Any) -> None:
+        self.drop_overlay.hide()
+        super().dragLeaveEvent(event)
+
     def dropEvent(self, event: QDropEvent) -> None:
+        self.drop_overlay.hide()
         paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()
@@ -363,8 +370,10 @@ class MainWindow(Retranslatable, QMainWindow):
     def open_paths(self, paths: Iterable[Path | str]) -> list[QueueItem]:
         """Queue each path: models are inspected, bundles verified; an already listed path is refreshed."""
         added: list[QueueItem] = []
+        expanded: list[Path] = []
         for raw in paths:
-            path = Path(raw).absolute()
+            expanded += self._models_in(Path(raw).absolute())
+        for path in expanded:
             existing = next((i for i in self.queue.entries if i.path == path), None)
             if existing is not None and existing.busy:
                 continue
@@ -384,6 +393,20 @@ class MainWindow(Retranslatable, QMainWindow):
             self.tabs.setCurrentIndex(TAB_MODEL)
         self._update_actions()
         return added
+
+    def _models_in(self, path: Path) -> list[Path]:
+        """A folder holding several models opens each of them (one model, or a file: the path itself)."""
+        try:
+            models = sorted(p for p in path.iterdir() if p.suffix.lower() in (".onnx", ".ort") and p.is_file())
+        except OSError:  # not a folder, or unreadable: the inspection says why
+            return [path]
+        if len(models) <= 1:
+            return [path]
+        self.log.append(self.tr("%1 holds %2 models: each is queued on its own.").replace("%1", str(path))
+                        .replace("%2", str(len(models))))  # fmt: skip
+        self.statusBar().showMessage(self.tr("Opened %1 models from %2").replace("%1", str(len(models)))
+                                     .replace("%2", path.name), 10_000)  # fmt: skip
+        return models
 
     def _connect(self, job: Job, item: QueueItem) -> Job:
         job.payload = item

@@ -160,8 +160,8 @@ class ModelPanel(Retranslatable, QWidget):
                 self.tr("Tensor"),
                 self.tr("Type"),
                 self.tr("File"),
-                self.tr("Offset"),
-                self.tr("Length"),
+                self.tr("Offset (bytes)"),
+                self.tr("Length (bytes)"),
                 self.tr("Aligned"),
                 self.tr("Checksum"),
             ]
@@ -269,6 +269,19 @@ class ModelPanel(Retranslatable, QWidget):
             (self.tr("Producer"), producer or "-"),
             (self.tr("Model version"), str(field(insp, "model_version", "") or "-")),
         ]
+        inits = field(insp, "initializers")
+        if inits is not None and field(inits, "count") is not None:
+            text = self.tr("%1 tensors, %2 (%3 in external data)")
+            text = text.replace("%1", str(field(inits, "count", 0)))
+            text = text.replace("%2", format_bytes(field(inits, "bytes", 0)))
+            rows.append((self.tr("Initializers"), text.replace("%3", format_bytes(field(inits, "external_bytes", 0)))))
+        ops = field(insp, "operators", []) or []
+        if ops:
+            shown = ", ".join(f"{field(o, 'op_type')} ×{field(o, 'count')}" for o in ops[:12])
+            if len(ops) > 12:
+                shown += f", … (+{len(ops) - 12})"
+            text = self.tr("%1 nodes of %2 kinds: %3").replace("%1", str(field(insp, "node_count", 0)))
+            rows.append((self.tr("Operators"), text.replace("%2", str(len(ops))).replace("%3", shown)))
         meta = field(insp, "metadata", {}) or {}
         if meta:
             rows.append((self.tr("Metadata"), "\n".join(f"{k} = {v}" for k, v in sorted(meta.items()))))
@@ -300,8 +313,8 @@ class ModelPanel(Retranslatable, QWidget):
                     d.get("tensor"),
                     d.get("data_type"),
                     d.get("location"),
-                    d.get("offset") if d.get("offset") is not None else 0,
-                    format_bytes(d.get("effective_length")),
+                    f"{d.get('offset') or 0:,}",  # exact bytes, both columns: offsets are about alignment
+                    f"{d.get('effective_length') or 0:,}",
                     aligned,
                     self.tr("verified") if d.get("checksum") else self.tr("none"),
                 ]

@@ -142,10 +142,7 @@ class QueueTable(Retranslatable, QTableWidget):
             return item.progress
         if item.state == "done" and item.result is not None:
             return str(getattr(item.result, "zip_path", ""))
-        if item.kind == "model" and item.validation is not None:
-            d = item.draft
-            return f"{d.name} {d.version}".strip()
-        return ""
+        return ""  # nothing bundled yet: no result to show (the planned name is in the Bundle tab)
 
     def refresh(self, item: QueueItem) -> None:
         row = self.row_of(item)

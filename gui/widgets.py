@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QColor, QIcon, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -25,7 +25,7 @@ from onnxpack.core.modelfile import PROTOBUF_LIMIT
 
 from .formatting import format_bytes
 
-__all__ = ["DataTable", "Retranslatable", "SizeBar", "StatusLabel", "scrolled", "scrolled_page"]
+__all__ = ["DataTable", "DropOverlay", "Retranslatable", "SizeBar", "StatusLabel", "scrolled", "scrolled_page"]
 
 
 class Retranslatable:
@@ -185,3 +185,35 @@ class StatusLabel(QWidget):
 
     def plain_text(self) -> str:
         return self.text.text()
+
+
+class DropOverlay(QLabel):
+    """Covers its parent while files are dragged over the window: the highlight colour of the current palette (light
+    or dark), translucent, with a line saying what a drop does. Mouse events pass through."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setWordWrap(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAutoFillBackground(True)
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        font.setBold(True)
+        self.setFont(font)
+        self.hide()
+
+    def show_over(self, text: str) -> None:
+        parent = self.parentWidget()
+        if parent is not None:
+            self.setGeometry(parent.rect())
+        base = parent.palette() if parent is not None else self.palette()
+        pal = self.palette()
+        fill = QColor(base.color(QPalette.ColorRole.Highlight))
+        fill.setAlpha(170)
+        pal.setColor(QPalette.ColorRole.Window, fill)
+        pal.setColor(QPalette.ColorRole.WindowText, base.color(QPalette.ColorRole.HighlightedText))
+        self.setPalette(pal)
+        self.setText(text)
+        self.raise_()
+        self.show()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDragLeaveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from onnxpack.gui.crash import log_dir
@@ -41,6 +41,33 @@ def test_starts_empty_with_drop_hint(qtbot, tmp_path):
     assert "Drop" in w.drop_page.title.text()
     assert w.acceptDrops()
     assert not w.act_bundle.isEnabled() and not w.act_cancel.isEnabled()
+
+
+def test_dragging_files_over_the_window_highlights_it(qtbot, tmp_path, sample_model):
+    w = make_window(qtbot, tmp_path)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(sample_model))])
+    QApplication.sendEvent(w, _drag_enter(w, mime))
+    assert w.drop_overlay.isVisible() and "Drop" in w.drop_overlay.text()
+    assert w.drop_overlay.geometry() == w.stack.rect()
+    w.dragLeaveEvent(QDragLeaveEvent())
+    assert not w.drop_overlay.isVisible()
+    _drop(w, [sample_model])
+    assert not w.drop_overlay.isVisible()
+
+
+def test_a_folder_of_several_models_queues_each(qtbot, tmp_path):
+    folder = tmp_path / "models"
+    factory.external_model(folder)
+    import onnx
+
+    onnx.save(factory.add_model(), str(folder / "second.onnx"))
+    w = make_window(qtbot, tmp_path)
+    items = w.open_paths([folder])
+    assert sorted(i.path.name for i in items) == sorted(p.name for p in folder.glob("*.onnx")) and len(items) == 2
+    assert "2 models" in w.log.plain_text()
+    for item in items:
+        wait_state(qtbot, item, ("ready", "invalid", "failed"))
 
 
 def test_drag_of_non_file_is_refused(qtbot, tmp_path):
@@ -86,6 +113,15 @@ def test_drop_of_sample_shows_its_facts(qtbot, tmp_path, sample_model):
     assert panel.external.rowCount() == 4
     assert all(panel.external.cell_text(r, 2) == "victory.onnx.data" for r in range(4))
     assert panel.tabs.tabText(3) == "External data (4)"
+    # offsets and lengths in one unit, exact bytes (issue 14 item 11)
+    offsets = [int(panel.external.cell_text(r, 3).replace(",", "")) for r in range(4)]
+    lengths = [int(panel.external.cell_text(r, 4).replace(",", "")) for r in range(4)]
+    assert offsets[0] == 0 and offsets == sorted(offsets) and sum(lengths) <= data_size
+    # what the CLI shows too: initializers and operators
+    assert panel.facts.value("Initializers").startswith("8 tensors")
+    assert panel.facts.value("Operators").split(" nodes")[0].isdigit() and "Conv ×" in panel.facts.value("Operators")
+    # nothing is bundled yet: the Result column is empty
+    assert w.queue.item(0, 3).text() == ""
     # the bundle form is pre-filled, and shows the symbolic dim so the user can size it
     bp = w.bundle_panel
     assert bp.name.text() == "victory" and bp.version.text() == "1.0.0"

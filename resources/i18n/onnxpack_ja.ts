@@ -433,6 +433,10 @@
         <translation>作業領域</translation>
     </message>
     <message>
+        <source>Drop models, model folders or bundles to open them</source>
+        <translation>モデル、モデルのフォルダー、バンドルをドロップして開きます</translation>
+    </message>
+    <message>
         <source>Open models or bundles</source>
         <translation>モデルまたはバンドルを開く</translation>
     </message>
@@ -443,6 +447,14 @@
     <message>
         <source>Open model folder</source>
         <translation>モデル フォルダーを開く</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 models: each is queued on its own.</source>
+        <translation>%1 には %2 個のモデルがあります。それぞれを個別にキューに追加しました。</translation>
+    </message>
+    <message>
+        <source>Opened %1 models from %2</source>
+        <translation>%2 から %1 個のモデルを開きました</translation>
     </message>
     <message>
         <source>Inspecting %1</source>
@@ -523,6 +535,14 @@
     <message>
         <source>Use MAJOR.MINOR.PATCH, for example 1.0.0 or 2.1.3.</source>
         <translation>MAJOR.MINOR.PATCH の形式で指定してください（例: 1.0.0、2.1.3）。</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; cannot name a bundle.</source>
+        <translation>%1: 「%2」はバンドル名に使えません。</translation>
+    </message>
+    <message>
+        <source>Type a plain file name in the Bundle tab, such as &apos;victory&apos;; it becomes NAME.onnx and NAME-VERSION.zip.</source>
+        <translation>バンドル タブで「victory」のような通常のファイル名を入力してください。NAME.onnx と NAME-VERSION.zip になります。</translation>
     </message>
     <message>
         <source>No output folder is set.</source>
@@ -692,12 +712,12 @@ Qt %1、Python %2</translation>
         <translation>テンソル</translation>
     </message>
     <message>
-        <source>Offset</source>
-        <translation>オフセット</translation>
+        <source>Offset (bytes)</source>
+        <translation>オフセット (バイト)</translation>
     </message>
     <message>
-        <source>Length</source>
-        <translation>長さ</translation>
+        <source>Length (bytes)</source>
+        <translation>長さ (バイト)</translation>
     </message>
     <message>
         <source>Aligned</source>
@@ -802,6 +822,22 @@ Qt %1、Python %2</translation>
     <message>
         <source>Model version</source>
         <translation>モデル バージョン</translation>
+    </message>
+    <message>
+        <source>%1 tensors, %2 (%3 in external data)</source>
+        <translation>%1 個のテンソル、%2 (外部データ %3)</translation>
+    </message>
+    <message>
+        <source>Initializers</source>
+        <translation>初期化子</translation>
+    </message>
+    <message>
+        <source>%1 nodes of %2 kinds: %3</source>
+        <translation>%1 ノード、%2 種類: %3</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>演算子</translation>
     </message>
     <message>
         <source>Metadata</source>
