@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from onnxpack.core.names import check_bundle_name as _check_name
 from onnxpack.core.errors import InputError
 from onnxpack.core.extdata import resolve_external_data
+from onnxpack.core.names import check_bundle_name as _check_name
 from onnxpack.core.names import component_problem
 from onnxpack.core.zipcheck import scan_archive
 from tests.test_extdata import _one_tensor_model
