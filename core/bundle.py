@@ -51,7 +51,7 @@ from .manifest import MANIFEST_NAME, dumps_manifest, schema_errors
 from .manifest_build import assemble_manifest, compatibility_of, interface_of
 from .merge import plan_merge
 from .modelfile import Window, locate_model
-from .names import check_bundle_name, default_bundle_name
+from .names import bundle_file_name, check_bundle_name, default_bundle_name
 from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from .proof import METHOD, RangeKey, TensorHasher, WeightsProof, prove_same_model
 from .readme import receiver_readme
@@ -397,7 +397,7 @@ def _pipeline(
     st: _State, loc: Any, name: str, version: Any, version_model: int | None, epoch: int | None, out_dir: Path
 ) -> BundleResult:
     opts, progress, cancel = st.opts, st.progress, st.cancel
-    zip_path = out_dir / f"{name}-{version}.zip"
+    zip_path = out_dir / bundle_file_name(name, version)
     check_output_path(zip_path, loc.protected, overwrite=opts.force)  # fail fast, before any work
     previous: dict[str, Any] | None = None
     if opts.previous is not None:

@@ -6,7 +6,7 @@ import re
 import unicodedata
 from pathlib import PurePath
 
-__all__ = ["bundle_name_problem", "check_bundle_name", "component_problem", "default_bundle_name"]
+__all__ = ["bundle_file_name", "bundle_name_problem", "check_bundle_name", "component_problem", "default_bundle_name"]
 
 # Windows opens a device, not a file, for these names in any folder and with any extension, also when
 # spaces follow the name before the extension ("NUL .txt"). The superscript digits count as digits there
@@ -73,3 +73,8 @@ def check_bundle_name(name: str) -> str:
             code="BAD_NAME",
         )
     return name
+
+
+def bundle_file_name(name: str, version: object) -> str:
+    """The bundle's file name, NAME-VERSION.zip (the GUI checks it before starting a batch)."""
+    return f"{name}-{version}.zip"

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from onnxpack.core import __version__
 from onnxpack.core.errors import InputError, OnnxpackError
 from onnxpack.core.modelfile import FileKind, sniff
-from onnxpack.core.names import bundle_name_problem
+from onnxpack.core.names import bundle_file_name, bundle_name_problem
 from onnxpack.core.progress import ProgressEvent
 from onnxpack.core.release import parse_semver
 from onnxpack.core.resources import SAMPLE_MODEL, resource_path
@@ -132,6 +132,8 @@ class MainWindow(Retranslatable, QMainWindow):
         self.current_bundle: QueueItem | None = None
         self.last_error: QMessageBox | None = None
         self._pending_errors: list[tuple[str, OnnxpackError]] = []
+        self._batch: list[QueueItem] = []  # the rows started together by the last Bundle / Bundle all
+        self._batch_failures: list[tuple[QueueItem, OnnxpackError]] = []
         self._shown_item: QueueItem | None = None
 
         self.setWindowIcon(app_icon())
@@ -538,13 +540,27 @@ class MainWindow(Retranslatable, QMainWindow):
             self._refresh_views(item)
             return
         item.error = err
-        self._set_state(item, "failed")
         self.log.append(self.tr("Error: %1").replace("%1", err.message))
         if err.hint:
             self.log.append(self.tr("How to fix: %1").replace("%1", err.hint))
         if job.kind == "bundle":
             self.run_panel.finish("failed")
+            if item.last_success is not None:  # the earlier bundle is still there: the row keeps showing it
+                item.result = item.last_success
+                self._set_state(item, "done")
+                self.log.append(self.tr("%1 keeps its earlier bundle: %2").replace("%1", item.path.name)
+                                .replace("%2", str(getattr(item.result, "zip_path", ""))))  # fmt: skip
+            else:
+                self._set_state(item, "failed")
+            in_batch = len(self._batch) > 1  # one summary when the batch is over, not one dialog per model
+            if in_batch:
+                self._batch_failures.append((item, err))
             self._bundle_ended(item)
+            if in_batch:
+                self._refresh_views(item)
+                return
+        else:
+            self._set_state(item, "failed")
         titles = {
             "inspect": self.tr("Cannot read this model"),
             "verify": self.tr("Cannot verify this bundle"),
@@ -576,6 +592,26 @@ class MainWindow(Retranslatable, QMainWindow):
         if self.current_bundle is item:
             self.current_bundle = None
         self._update_actions()
+        self._maybe_summarize_batch()
+
+    def _maybe_summarize_batch(self) -> None:
+        """When every row of a batch has ended, one dialog names all of its failures (if any)."""
+        if not self._batch or any(i.job is not None and i.job.kind == "bundle" for i in self._batch):
+            return
+        failures, total = self._batch_failures, len(self._batch)
+        self._batch, self._batch_failures = [], []
+        if total <= 1 or not failures:
+            return
+        lines = "\n".join(f"• {item.path.name}: {err.message}" for item, err in failures)
+        summary = OnnxpackError(
+            self.tr("%1 of %2 bundles failed:").replace("%1", str(len(failures))).replace("%2", str(total))
+            + "\n" + lines,
+            self.tr("Select a row to see its error and how to fix it; rows that were bundled before keep their "
+                    "earlier bundle."),
+            code="BATCH_FAILED",
+            details="\n\n".join(f"{item.path}: [{err.code}] {err.message}\n{err.hint or ''}" for item, err in failures),
+        )
+        self.show_error(summary, self.tr("Bundling failed"))
 
     # --- bundling -------------------------------------------------------------------------
     def _store_shown_draft(self) -> None:
@@ -634,11 +670,16 @@ class MainWindow(Retranslatable, QMainWindow):
         shared = self.bundle_panel.shared_options()
         try:
             planned = [(item, self._options_for(item, shared)) for item in items]
+            self._check_targets(planned, bool(shared.get("force")))
         except OnnxpackError as e:
             self.show_error(e, self.tr("Cannot start bundling"))
             return []
+        self._batch = [item for item, _options in planned]
+        self._batch_failures = []
         for item, options in planned:
             item.options = options
+            if item.result is not None:
+                item.last_success = item.result
             item.result = None
             item.error = None
             item.progress = ""
@@ -646,6 +687,29 @@ class MainWindow(Retranslatable, QMainWindow):
             self.bundle_queue.submit(self._connect(Job(engine.bundle_job(options), kind="bundle"), item))
         self._update_actions()
         return [i for i, _ in planned]
+
+    def _check_targets(self, planned: list[tuple[QueueItem, Any]], force: bool) -> None:
+        """Before any work: every ZIP of the batch must be new (unless replacing is ticked) and written only once."""
+        seen: dict[Path, QueueItem] = {}
+        exist, twice = [], []
+        for item, options in planned:
+            target = Path(options.out_dir) / bundle_file_name(item.draft.name, item.draft.version)
+            if target in seen:
+                twice.append(target.name)
+            seen[target] = item
+            if target.exists() and not force:
+                exist.append(target.name)
+        if twice:
+            raise InputError(
+                self.tr("Several models would be written to the same file: %1").replace("%1", ", ".join(twice)),
+                self.tr("Give each model its own name or version in the Bundle tab."),
+            )
+        if exist:
+            raise InputError(
+                self.tr("%n bundle(s) exist already: %1", "", len(exist)).replace("%1", ", ".join(exist)),
+                self.tr("Nothing was started. Choose a new version, another output folder, or tick \"Replace an "
+                        "existing bundle\" in the Bundle tab."),
+            )
 
     def _can_bundle(self, item: QueueItem) -> bool:
         """Only a model whose checks passed: one with error findings is refused before any work, not after."""

@@ -55,6 +55,7 @@ class QueueItem:
     validation: Any = None
     report: Any = None  # VerifyReport for bundles
     result: Any = None  # BundleResult
+    last_success: Any = None  # the BundleResult of the last run that succeeded: a failed re-run never erases it
     options: Any = None  # BundleOptions of the last bundle run
     error: OnnxpackError | None = None
     draft: BundleDraft = field(default_factory=BundleDraft)

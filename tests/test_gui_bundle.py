@@ -236,3 +236,38 @@ def test_gui_refuses_exactly_the_versions_the_engine_refuses(qtbot, tmp_path, sa
     w.bundle_panel.version.setText("1.0.0-rc.1")
     assert w.start_bundles() == [item]
     wait_state(qtbot, item, ("done", "failed", "cancelled"), timeout=120_000)
+
+
+def test_rerun_is_checked_first_and_never_erases_an_earlier_success(qtbot, tmp_path):
+    """Issue 14 item 7: Bundle all again with the ZIPs there → refused before any work, in one dialog; a forced
+    re-run in which one model fails gives one summary and the failed row keeps its earlier bundle."""
+    a = factory.external_model(tmp_path / "a")
+    b = factory.external_model(tmp_path / "b")
+    w = make_window(qtbot, tmp_path)
+    items = w.open_paths([a, b])
+    for it in items:
+        wait_state(qtbot, it, ("ready", "invalid", "failed"))
+    items[1].draft.name = "second"
+    w.start_bundles(all_ready=True)
+    for it in items:
+        wait_state(qtbot, it, ("done", "failed", "cancelled"), timeout=120_000)
+    assert [it.state for it in items] == ["done", "done"]
+    earlier = [it.result for it in items]
+    # 1. the same again: nothing starts, one dialog names both files, the rows keep their results
+    assert w.start_bundles(all_ready=True) == []
+    (text,) = close_dialogs(w)
+    assert "2 bundle(s) exist already" in text and "model-1.0.0.zip" in text and "second-1.0.0.zip" in text
+    assert [it.state for it in items] == ["done", "done"] and [it.result for it in items] == earlier
+    # 2. replacing, and the first model's smoke input is missing: one summary, the first row keeps its bundle
+    w.bundle_panel.force.setChecked(True)
+    items[0].draft.inputs = {items[0].draft.input_names[0]: str(tmp_path / "missing.npy")}
+    w._shown_item = None  # the form is not showing row 0: its draft is used as set above
+    assert w.start_bundles(all_ready=True) == items
+    for it in items:
+        wait_state(qtbot, it, ("done", "failed", "cancelled"), timeout=120_000)
+    qtbot.waitUntil(lambda: w.last_error is not None and w.last_error.isVisible(), timeout=10_000)
+    texts = close_dialogs(w)
+    assert len(texts) == 1 and "1 of 2 bundles failed" in texts[0] and a.name in texts[0]
+    assert items[0].state == "done" and items[0].result is earlier[0] and items[0].error is not None
+    assert items[1].state == "done" and items[1].result is not earlier[1]
+    assert "keeps its earlier bundle" in w.log.plain_text()

@@ -501,6 +501,10 @@
         <translation>対処法: %1</translation>
     </message>
     <message>
+        <source>%1 keeps its earlier bundle: %2</source>
+        <translation>%1 は以前のバンドルをそのまま残します: %2</translation>
+    </message>
+    <message>
         <source>Cannot read this model</source>
         <translation>このモデルを読み込めません</translation>
     </message>
@@ -519,6 +523,14 @@
     <message>
         <source>Cancelled %1; nothing was written.</source>
         <translation>%1 を中止しました。何も書き出されていません。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 bundles failed:</source>
+        <translation>%2 件中 %1 件のバンドルが失敗しました:</translation>
+    </message>
+    <message>
+        <source>Select a row to see its error and how to fix it; rows that were bundled before keep their earlier bundle.</source>
+        <translation>行を選ぶとエラーと対処方法が表示されます。以前にバンドルした行は以前のバンドルを残します。</translation>
     </message>
     <message>
         <source>%1: the bundle needs a name.</source>
@@ -555,6 +567,24 @@
     <message>
         <source>Cannot start bundling</source>
         <translation>バンドルを開始できません</translation>
+    </message>
+    <message>
+        <source>Several models would be written to the same file: %1</source>
+        <translation>複数のモデルが同じファイルに書き込まれます: %1</translation>
+    </message>
+    <message>
+        <source>Give each model its own name or version in the Bundle tab.</source>
+        <translation>バンドル タブで、モデルごとに別の名前またはバージョンを指定してください。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n bundle(s) exist already: %1</source>
+        <translation>
+            <numerusform>既存のバンドルが %n 件あります: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing was started. Choose a new version, another output folder, or tick &quot;Replace an existing bundle&quot; in the Bundle tab.</source>
+        <translation>何も開始していません。新しいバージョンか別の出力フォルダーを選ぶか、バンドル タブで「既存のバンドルを置き換える」にチェックを入れてください。</translation>
     </message>
     <message>
         <source>major: breaking interface change</source>
