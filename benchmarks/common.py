@@ -93,7 +93,8 @@ def make_mlp_model(folder: Path, total_bytes: int, width: int = 4096, name: str 
     inits, nodes, h, offset = [], [], "X", 0
     with open(folder / location, "wb") as f:
         for i in range(layers):
-            f.write((rng.standard_normal((width, width), dtype=np.float32) / np.sqrt(width)).tobytes())
+            # float32 throughout: dividing by np.sqrt (a float64) made float64 bytes, twice what the tensors declare
+            f.write((rng.standard_normal((width, width), dtype=np.float32) / np.float32(np.sqrt(width))).tobytes())
             inits.append(_external_float(f"W{i}", [width, width], location, offset, nbytes))
             offset += nbytes
             nodes.append(helper.make_node("MatMul", [h, f"W{i}"], [f"m{i}"]))

@@ -22,12 +22,13 @@ __all__ = [
 
 #: What the jobs below import; the window shows without them (tests/test_architecture.py checks it).
 ENGINE_MODULES = (
-    "onnxpack.core.validate", "onnxpack.core.verify", "onnxpack.core.bundle", "onnxpack.core.preview", "onnxruntime",
-)
+    "onnxpack.core.validate", "onnxpack.core.verify", "onnxpack.core.bundle", "onnxpack.core.smoke",
+    "onnxpack.core.about", "onnxpack.core.preview",
+)  # not onnxruntime: it runs in child processes only, and importing it held the GIL ~100 ms (a GUI stall)
 
 
 def warm_up_job() -> JobFunction:
-    """Import the engine (onnx, numpy, onnxruntime: ~0.4 s) once the window is up, on the inspection
+    """Import the engine (onnx, numpy: ~0.3 s) once the window is up, on the inspection
     queue's thread, so that the first dropped model does not wait for it and the window is not kept
     from showing by it."""
 

@@ -132,6 +132,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.current_bundle: QueueItem | None = None
         self.last_error: QMessageBox | None = None
         self._pending_errors: list[tuple[str, OnnxpackError]] = []
+        self._warmed = False  # the engine's modules imported on the inspection thread (warm_up)
         self._batch: list[QueueItem] = []  # the rows started together by the last Bundle / Bundle all
         self._batch_failures: list[tuple[QueueItem, OnnxpackError]] = []
         self._shown_item: QueueItem | None = None
@@ -365,8 +366,11 @@ class MainWindow(Retranslatable, QMainWindow):
             pass  # unreadable: the inspection reports it with a proper message
         return "model"
 
-    def warm_up(self) -> Job:
-        """Import the engine on the inspection thread now that the window is up (see engine.warm_up_job)."""
+    def warm_up(self) -> Job | None:
+        """Import the engine on the inspection thread now that the window is up (see engine.warm_up_job); once."""
+        if self._warmed:
+            return None
+        self._warmed = True
         return self.inspect_queue.submit(Job(engine.warm_up_job(), kind="warm-up"))
 
     def open_paths(self, paths: Iterable[Path | str]) -> list[QueueItem]:
@@ -432,6 +436,9 @@ class MainWindow(Retranslatable, QMainWindow):
         self.log.append(self.tr("Inspecting %1").replace("%1", str(item.path)))
         target = self.settings.target_ort or None
         self.inspect_queue.submit(self._connect(Job(engine.inspect_job(item.path, target), kind="inspect"), item))
+        # Then the rest of the engine (bundle, smoke, verify), on that thread: pressing Bundle must not import
+        # them on the GUI thread (it froze the window ~50 ms when the app was started with a model to open).
+        self.warm_up()
 
     def _verify(self, item: QueueItem, smoke: bool = False) -> None:
         self._set_state(item, "verifying")

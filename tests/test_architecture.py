@@ -117,7 +117,8 @@ def test_the_window_shows_without_importing_the_engine() -> None:
 
 def test_the_engine_warm_up_imports_it_and_stops_when_cancelled() -> None:
     run = "from onnxpack.gui import engine\nfrom onnxpack.core.progress import CancelToken\nt = CancelToken()\n"
-    assert _loaded_after(run + "engine.warm_up_job()(None, t)") == ["numpy", "onnx", "onnxruntime"]
+    # onnxruntime stays out of the GUI process: it runs in child processes only (issue 14 item 9: a GIL-held import)
+    assert _loaded_after(run + "engine.warm_up_job()(None, t)") == ["numpy", "onnx"]
     assert _loaded_after(run + "t.cancel()\nengine.warm_up_job()(None, t)") == []
 
 
