@@ -7,7 +7,8 @@ or with Qt's offscreen platform: QT_QPA_PLATFORM=offscreen python docs/make_scre
 A development tool (it builds a synthetic model with benchmarks/common.py), so it lives beside the pictures and
 is not part of the shipped ``onnxpack.gui`` package.
 
-States: empty, inspected (English and Japanese), running (a 256 MiB synthetic model mid-merge, then
+States: empty, inspected (English and Japanese), a failed check in Japanese (the data file missing: the findings,
+and the Bundle tab saying why it cannot be queued), running (a 256 MiB synthetic model mid-merge, then
 cancelled), done (the sample bundled, with the smoke proof), error (a truncated model dropped).
 Each picture is a QWidget.grab() of the window; an open dialog is painted over it where it sits.
 """
@@ -104,6 +105,19 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         shots.append(_save(w, out_dir / "inspected-ja.png"))
         w.tabs.setCurrentIndex(1)
         shots.append(_save(w, out_dir / "bundle-form-ja.png"))
+        # a failed check, in Japanese: the model's data file is missing, so it cannot be queued
+        lost = work / "lost"
+        lost.mkdir()
+        shutil.copyfile(resource_path(*SAMPLE_MODEL), lost / "victory.onnx")  # without victory.onnx.data
+        (lost_item,) = w.open_paths([lost / "victory.onnx"])
+        _wait(app, lambda: lost_item.state in ("invalid", "failed"))
+        w.tabs.setCurrentIndex(0)
+        w.model_panel.tabs.setCurrentIndex(2)  # Findings
+        shots.append(_save(w, out_dir / "failed-check-ja.png"))
+        w.tabs.setCurrentIndex(1)
+        shots.append(_save(w, out_dir / "failed-check-bundle-ja.png"))
+        w._remove(lost_item)
+        w.queue.select(item)
         w.set_language("en")
         _wait(app, lambda: w.menu_file.title() == "&File")
 

@@ -7,6 +7,8 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from onnxpack.core.errors import OnnxpackError
 
+from .hints import gui_hint
+
 __all__ = ["error_box", "error_from_exception"]
 
 
@@ -30,7 +32,7 @@ def error_box(parent: QWidget | None, title: str, err: OnnxpackError) -> QMessag
     box.setWindowTitle(title)
     box.setText(err.message)
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    hint = err.hint or QCoreApplication.translate(
+    hint = gui_hint(err.code, err.hint) or QCoreApplication.translate(
         "Dialogs", "No fix is known for this problem; the details below may help."
     )
     box.setInformativeText(QCoreApplication.translate("Dialogs", "How to fix: %1").replace("%1", hint))

@@ -44,13 +44,14 @@ def warm_up_job() -> JobFunction:
     return run
 
 
-def inspect_job(path: Path, target_ort: str | None) -> JobFunction:
-    """Inspect and validate a model (structure only; weights are never loaded)."""
+def inspect_job(path: Path, target_ort: str | None, data_dir: Path | None = None) -> JobFunction:
+    """Inspect and validate a model (structure only; weights are never loaded); ``data_dir`` holds its external
+    data files when they are not beside it."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
         from onnxpack.core.validate import validate_model
 
-        return validate_model(path, target_ort=target_ort, progress=progress, cancel=cancel)
+        return validate_model(path, data_dir, target_ort=target_ort, progress=progress, cancel=cancel)
 
     return run
 

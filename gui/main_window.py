@@ -45,6 +45,7 @@ from . import engine, i18n
 from .bundle_panel import BundleDraft, BundlePanel, symbolic_dims
 from .crash import log_dir
 from .dialogs import error_box
+from .hints import gui_hint
 from .icons import app_icon
 from .model_panel import ModelPanel, field
 from .queue_view import QueueItem, QueueTable, default_bundle_name
@@ -216,6 +217,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_open = action(self.open_dialog, QKeySequence.StandardKey.Open)
         self.act_open_folder = action(self.open_folder_dialog, "Ctrl+Shift+O")
         self.act_sample = action(self.open_sample)
+        self.act_locate_data = action(self.locate_data_file)
         self.act_bundle = action(lambda: self.start_bundles(False), "Ctrl+B")
         self.act_bundle_all = action(lambda: self.start_bundles(True), "Ctrl+Shift+B")
         self.act_cancel = action(self.cancel_bundles, "Esc")
@@ -244,7 +246,7 @@ class MainWindow(Retranslatable, QMainWindow):
     def _make_menus(self) -> None:
         bar = self.menuBar()
         self.menu_file = bar.addMenu("")
-        for a in (self.act_open, self.act_open_folder, self.act_sample):
+        for a in (self.act_open, self.act_open_folder, self.act_sample, self.act_locate_data):
             self.menu_file.addAction(a)
         self.menu_file.addSeparator()
         for a in (self.act_bundle, self.act_bundle_all, self.act_cancel, self.act_verify_smoke):
@@ -279,6 +281,9 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_open.setText(self.tr("&Open models or bundles…"))
         self.act_open_folder.setText(self.tr("Open model &folder…"))
         self.act_sample.setText(self.tr("Open the &sample model"))
+        self.act_locate_data.setText(self.tr("Locate &data file…"))
+        self.act_locate_data.setToolTip(self.tr("Choose the external data file of the selected model when it is not "
+                                                "beside the model"))  # fmt: skip
         self.act_bundle.setText(self.tr("&Bundle selected model"))
         self.act_bundle_all.setText(self.tr("Bundle &all ready models"))
         self.act_cancel.setText(self.tr("&Cancel running bundle"))
@@ -435,7 +440,8 @@ class MainWindow(Retranslatable, QMainWindow):
         self._set_state(item, "inspecting")
         self.log.append(self.tr("Inspecting %1").replace("%1", str(item.path)))
         target = self.settings.target_ort or None
-        self.inspect_queue.submit(self._connect(Job(engine.inspect_job(item.path, target), kind="inspect"), item))
+        job = Job(engine.inspect_job(item.path, target, item.data_dir), kind="inspect")
+        self.inspect_queue.submit(self._connect(job, item))
         # Then the rest of the engine (bundle, smoke, verify), on that thread: pressing Bundle must not import
         # them on the GUI thread (it froze the window ~50 ms when the app was started with a model to open).
         self.warm_up()
@@ -444,6 +450,29 @@ class MainWindow(Retranslatable, QMainWindow):
         self._set_state(item, "verifying")
         self.log.append(self.tr("Verifying %1").replace("%1", str(item.path)))
         self.inspect_queue.submit(self._connect(Job(engine.verify_job(item.path, smoke), kind="verify"), item))
+
+    def locate_data_file(self) -> None:
+        """File → Locate data file…: the selected model's external data is elsewhere; inspect it again with it."""
+        item = self.queue.selected()
+        if item is None or item.kind != "model" or item.busy:
+            return
+        start = str(item.data_dir or item.path.parent)
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Locate the data file of %1").replace("%1", item.path.name), start,
+            self.tr("External data (*.data *.bin *.weights);;All files (*)"),
+        )
+        if path:
+            self.set_data_dir(item, Path(path).parent)
+
+    def set_data_dir(self, item: QueueItem, folder: Path) -> None:
+        """Inspect ``item`` again with its external data files looked up in ``folder`` (the bundle uses it too)."""
+        item.data_dir = folder
+        item.error = None
+        item.validation = None
+        self.log.append(self.tr("Looking for the data files of %1 in %2").replace("%1", item.path.name)
+                        .replace("%2", str(folder)))  # fmt: skip
+        self._inspect(item)
+        self._update_actions()
 
     def verify_selected_with_smoke(self) -> None:
         item = self.queue.selected()
@@ -548,8 +577,8 @@ class MainWindow(Retranslatable, QMainWindow):
             return
         item.error = err
         self.log.append(self.tr("Error: %1").replace("%1", err.message))
-        if err.hint:
-            self.log.append(self.tr("How to fix: %1").replace("%1", err.hint))
+        if gui_hint(err.code, err.hint):
+            self.log.append(self.tr("How to fix: %1").replace("%1", gui_hint(err.code, err.hint) or ""))
         if job.kind == "bundle":
             self.run_panel.finish("failed")
             if item.last_success is not None:  # the earlier bundle is still there: the row keeps showing it
@@ -949,7 +978,8 @@ class MainWindow(Retranslatable, QMainWindow):
         self.model_panel.title.setText(item.path.name)
         err = item.error
         assert err is not None
-        text = err.message + ("\n" + self.tr("How to fix: %1").replace("%1", err.hint) if err.hint else "")
+        hint = gui_hint(err.code, err.hint)
+        text = err.message + ("\n" + self.tr("How to fix: %1").replace("%1", hint) if hint else "")
         self.model_panel.status.set_status(status_icon("failed"), text)
 
     def _blocked_reason(self, item: QueueItem) -> str:
@@ -964,7 +994,7 @@ class MainWindow(Retranslatable, QMainWindow):
                              len(errors) or 1)
             if first is not None:
                 reason += "\n" + str(field(first, "message", ""))
-                hint = str(field(first, "hint", "") or "")
+                hint = gui_hint(str(field(first, "code", "")), str(field(first, "hint", "") or "")) or ""
                 if hint:
                     reason += "\n" + self.tr("How to fix: %1").replace("%1", hint)
             return reason
@@ -979,6 +1009,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_bundle_all.setEnabled(len(ready) > 0)
         self.act_cancel.setEnabled(bundling)
         self.act_verify_smoke.setEnabled(sel is not None and sel.kind == "bundle" and not sel.busy)
+        self.act_locate_data.setEnabled(sel is not None and sel.kind == "model" and not sel.busy)
         self.act_remove.setEnabled(sel is not None)
         has_result = any(i.result is not None for i in self.queue.entries)
         self.act_copy_cli.setEnabled(has_result)

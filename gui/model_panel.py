@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from onnxpack.core.findings import Finding, Severity, worst
 
 from .formatting import format_bytes, format_shape
+from .hints import gui_hint
 from .icons import severity_icon, status_icon
 from .widgets import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
 
@@ -197,7 +198,8 @@ class ModelPanel(Retranslatable, QWidget):
     def _show_findings(self, findings: list[Finding]) -> None:
         ordered = sorted(findings, key=lambda f: -f.severity.rank)
         rows = [
-            [self.severity_text(f.severity), f.code, f"{f.message}" + (f" ({f.subject})" if f.subject else ""), f.hint]
+            [self.severity_text(f.severity), f.code, f"{f.message}" + (f" ({f.subject})" if f.subject else ""),
+             gui_hint(f.code, f.hint)]
             for f in ordered
         ]
         self.findings.set_rows(rows, [severity_icon(f.severity) for f in ordered])

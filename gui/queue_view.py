@@ -55,6 +55,7 @@ class QueueItem:
     validation: Any = None
     report: Any = None  # VerifyReport for bundles
     result: Any = None  # BundleResult
+    data_dir: Path | None = None  # where the external data files are, when not beside the model (Locate data file…)
     last_success: Any = None  # the BundleResult of the last run that succeeded: a failed re-run never erases it
     options: Any = None  # BundleOptions of the last bundle run
     error: OnnxpackError | None = None

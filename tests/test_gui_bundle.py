@@ -271,3 +271,47 @@ def test_rerun_is_checked_first_and_never_erases_an_earlier_success(qtbot, tmp_p
     assert items[0].state == "done" and items[0].result is earlier[0] and items[0].error is not None
     assert items[1].state == "done" and items[1].result is not earlier[1]
     assert "keeps its earlier bundle" in w.log.plain_text()
+
+
+def test_locate_data_file_then_bundle(qtbot, tmp_path):
+    """Issue 14 item 6: a model whose .data is elsewhere is blocked with a hint naming the app's own control, and
+    File → Locate data file… (set_data_dir) makes it bundle."""
+    model = factory.external_model(tmp_path / "model")
+    elsewhere = tmp_path / "weights"
+    elsewhere.mkdir()
+    for data in model.parent.glob("*.data"):
+        data.rename(elsewhere / data.name)
+    before = factory.snapshot(elsewhere)
+    w = make_window(qtbot, tmp_path)
+    (item,) = w.open_paths([model])
+    wait_state(qtbot, item, ("ready", "invalid", "failed"))
+    assert item.state == "invalid"
+    hints = [w.model_panel.findings.cell_text(r, 3) for r in range(w.model_panel.findings.rowCount())]
+    assert any("Locate data file" in h for h in hints) and not any("--data-dir" in h for h in hints)
+    assert "Locate data file" in w.bundle_panel.blocked.text()
+    assert w.act_locate_data.isEnabled()
+    w.set_data_dir(item, elsewhere)
+    wait_state(qtbot, item, ("ready", "invalid", "failed"))
+    assert item.state == "ready", item.error
+    w.bundle_panel.version.setText("1.0.0")
+    assert w.start_bundles() == [item]
+    wait_state(qtbot, item, ("done", "failed", "cancelled"), timeout=120_000)
+    assert item.state == "done", item.error and item.error.message
+    assert verify_bundle(item.result.zip_path).ok
+    assert factory.snapshot(elsewhere) == before  # the data folder was only read
+
+
+def test_gui_hints_are_in_the_apps_words_and_translated(qapp):
+    from onnxpack.gui import hints, i18n
+
+    try:
+        i18n.install_translators(qapp, "en")
+        english = {code: hints.gui_hint(code, "engine hint") for code in hints.GUI_HINT_CODES}
+        assert all("--" not in text for text in english.values())
+        assert hints.gui_hint("NO_SUCH_CODE", "engine hint") == "engine hint"
+        i18n.install_translators(qapp, "ja")
+        japanese = {code: hints.gui_hint(code, "engine hint") for code in hints.GUI_HINT_CODES}
+        untranslated = [code for code in hints.GUI_HINT_CODES if japanese[code] == english[code]]
+        assert untranslated == []
+    finally:
+        i18n.install_translators(qapp, "en")

@@ -287,6 +287,93 @@
     </message>
 </context>
 <context>
+    <name>Hints</name>
+    <message>
+        <source>tick &quot;Replace an existing bundle, or allow a version not above the previous one&quot; in the Bundle tab</source>
+        <translation>バンドル タブの「既存のバンドルを置き換える、または前回以下のバージョンを許可する」にチェックを入れてください</translation>
+    </message>
+    <message>
+        <source>In the Bundle tab, give an .npy file for this input under &quot;Input data&quot;, or leave it empty to use generated data.</source>
+        <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Put the .data file next to the .onnx file (same folder, same name as written in the model), or choose where it is with File → Locate data file…</source>
+        <translation>.data ファイルを .onnx ファイルの隣 (同じフォルダー、モデルに書かれたとおりの名前) に置くか、「ファイル → データファイルの場所を指定…」で場所を選んでください。</translation>
+    </message>
+    <message>
+        <source>Harmless: the bundle&apos;s own data file (used above 2 GiB) is written 64 KiB-aligned.</source>
+        <translation>問題ありません。バンドル自体のデータファイル (2 GiB を超える場合に使用) は 64 KiB 境界に揃えて書き出されます。</translation>
+    </message>
+    <message>
+        <source>Tick &quot;Lower the IR version for the target runtime if needed&quot; in the Bundle tab.</source>
+        <translation>バンドル タブの「必要なら対象ランタイムに合わせて IR バージョンを下げる」にチェックを入れてください。</translation>
+    </message>
+    <message>
+        <source>The operators are too new for that runtime: choose a newer Target ONNX Runtime in the Bundle tab, or export the model with an older opset.</source>
+        <translation>演算子がそのランタイムには新しすぎます。バンドル タブでより新しい対象 ONNX Runtime を選ぶか、古い opset でモデルをエクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>Above 2 GiB the bundle keeps the weights in one aligned .onnx.data beside the model; nothing to do.</source>
+        <translation>2 GiB を超えると、バンドルは重みをモデルの隣の境界揃えされた .onnx.data 1 つに保持します。操作は不要です。</translation>
+    </message>
+    <message>
+        <source>Choose another version or output folder, or %1.</source>
+        <translation>別のバージョンか出力フォルダーを選ぶか、%1。</translation>
+    </message>
+    <message>
+        <source>Use the suggested version, or %1.</source>
+        <translation>提案されたバージョンを使うか、%1。</translation>
+    </message>
+    <message>
+        <source>Give one class label per output class, in order, under Class labels in the Bundle tab (or %1 to keep them).</source>
+        <translation>バンドル タブの「クラスラベル」に出力クラスごとに 1 つずつ順番に入力してください (そのまま使うには %1)。</translation>
+    </message>
+    <message>
+        <source>Type an SPDX identifier under License in the Bundle tab, e.g. MIT, Apache-2.0 or CC-BY-4.0.</source>
+        <translation>バンドル タブの「ライセンス」に SPDX 識別子 (例: MIT、Apache-2.0、CC-BY-4.0) を入力してください。</translation>
+    </message>
+    <message>
+        <source>Type the full address under Homepage in the Bundle tab, e.g. https://example.org.</source>
+        <translation>バンドル タブの「ホームページ」に完全なアドレス (例: https://example.org) を入力してください。</translation>
+    </message>
+    <message>
+        <source>Separate the names under Authors in the Bundle tab with &apos;;&apos; and leave none empty.</source>
+        <translation>バンドル タブの「作成者」では名前を「;」で区切り、空の名前を残さないでください。</translation>
+    </message>
+    <message>
+        <source>Choose a release from the Target ONNX Runtime list in the Bundle tab, or leave it empty.</source>
+        <translation>バンドル タブの「対象の ONNX Runtime」の一覧からリリースを選ぶか、空欄にしてください。</translation>
+    </message>
+    <message>
+        <source>Set its size under Symbolic dimensions in the Bundle tab (0 = automatic).</source>
+        <translation>バンドル タブの「シンボリック次元」でサイズを指定してください (0 = 自動)。</translation>
+    </message>
+    <message>
+        <source>Set smaller sizes under Symbolic dimensions in the Bundle tab, or untick the smoke run.</source>
+        <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
+    </message>
+    <message>
+        <source>Give real input data (.npy) under Input data in the Bundle tab: generated values may be outside what the model expects.</source>
+        <translation>バンドル タブの「入力データ」に実際の入力データ (.npy) を指定してください。生成値はモデルが想定する範囲外かもしれません。</translation>
+    </message>
+    <message>
+        <source>Open the original .onnx model; tick &quot;Also include an ORT-format (.ort) variant&quot; to ship an .ort too.</source>
+        <translation>元の .onnx モデルを開いてください。.ort も同梱するには「ORT 形式（.ort）版も同梱する」にチェックを入れてください。</translation>
+    </message>
+    <message>
+        <source>Untick &quot;Write the release version into the model&apos;s model_version&quot;, or use smaller version numbers.</source>
+        <translation>「リリース バージョンをモデルの model_version に書き込む」のチェックを外すか、より小さいバージョン番号を使ってください。</translation>
+    </message>
+    <message>
+        <source>Choose your private key (.key/.pem) under Signing key in the Bundle tab; make one with onnxpack keygen. Encrypted keys can only be used from the command line.</source>
+        <translation>バンドル タブの「署名鍵」で秘密鍵 (.key/.pem) を選んでください。鍵は onnxpack keygen で作成できます。暗号化された鍵はコマンドラインからのみ使えます。</translation>
+    </message>
+    <message>
+        <source>Sign with a key instead: choose it under Signing key in the Bundle tab.</source>
+        <translation>代わりに鍵で署名してください。バンドル タブの「署名鍵」で選べます。</translation>
+    </message>
+</context>
+<context>
     <name>LogPane</name>
     <message>
         <source>&amp;Log:</source>
@@ -339,6 +426,14 @@
     <message>
         <source>Open the &amp;sample model</source>
         <translation>サンプル モデルを開く(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Locate &amp;data file…</source>
+        <translation>データファイルの場所を指定(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Choose the external data file of the selected model when it is not beside the model</source>
+        <translation>選択したモデルの外部データファイルがモデルの隣にない場合に、その場所を選びます</translation>
     </message>
     <message>
         <source>&amp;Bundle selected model</source>
@@ -463,6 +558,18 @@
     <message>
         <source>Verifying %1</source>
         <translation>%1 を検証しています</translation>
+    </message>
+    <message>
+        <source>Locate the data file of %1</source>
+        <translation>%1 のデータファイルの場所を指定</translation>
+    </message>
+    <message>
+        <source>External data (*.data *.bin *.weights);;All files (*)</source>
+        <translation>外部データ (*.data *.bin *.weights);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Looking for the data files of %1 in %2</source>
+        <translation>%1 のデータファイルを %2 で探します</translation>
     </message>
     <message>
         <source>Bundling %1 as %2 %3</source>
