@@ -493,8 +493,15 @@ class MainWindow(Retranslatable, QMainWindow):
         job, item = found
         if job.kind == "bundle":
             self.current_bundle = item
-            self._set_state(item, "running")
-            self.run_panel.start(f"{item.draft.name} {item.draft.version}")
+            title = f"{item.draft.name} {item.draft.version}"
+            if len(self._batch) > 1 and item in self._batch:  # "2 of 3" while a batch runs
+                title += " " + self.tr("(%1 of %2)").replace("%1", str(self._batch.index(item) + 1)).replace(
+                    "%2", str(len(self._batch)))
+            opts = item.options
+            skipped = [stage for stage, on in (("smoke", getattr(opts, "run_smoke", True)),
+                                               ("ort", getattr(opts, "ort_format", False))) if not on]  # fmt: skip
+            self.run_panel.start(title, skipped=skipped)
+            self._set_state(item, "running")  # after the panel: the queue row and the panel agree
             self.log.append(self.tr("Bundling %1 as %2 %3").replace("%1", str(item.path))
                             .replace("%2", item.draft.name).replace("%3", item.draft.version))
             self.tabs.setCurrentIndex(TAB_PROGRESS)

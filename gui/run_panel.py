@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -69,7 +71,7 @@ class LogPane(Retranslatable, QWidget):
         self.text.setAccessibleName(self.tr("Log"))
 
     def append(self, line: str) -> None:
-        stamp = datetime.datetime.now().strftime("%H:%M:%S")
+        stamp = datetime.datetime.now().strftime("%H:%M:%S.%f")[:-3]  # sub-second: stages take fractions of one
         for part in line.splitlines() or [""]:
             self.text.appendPlainText(f"[{stamp}] {part}")
 
@@ -92,6 +94,7 @@ class RunPanel(Retranslatable, QWidget):
         self.stage_box = QGroupBox()
         grid = QGridLayout(self.stage_box)
         grid.setColumnStretch(2, 1)
+        grid.setColumnStretch(3, 1)
         self.rows: dict[str, tuple[QLabel, QLabel, QProgressBar, QLabel]] = {}
         self._state: dict[str, str] = {}
         self._last: dict[str, ProgressEvent] = {}
@@ -112,6 +115,7 @@ class RunPanel(Retranslatable, QWidget):
         layout.addStretch(1)
         self._title = ""
         self._running = False
+        self._started = 0.0
         self.retranslate()
 
     def _add_row(self, grid: QGridLayout, r: int, stage: str) -> None:
@@ -119,6 +123,8 @@ class RunPanel(Retranslatable, QWidget):
         bar.setRange(0, 1000)
         bar.setTextVisible(True)
         detail.setMinimumWidth(detail.fontMetrics().horizontalAdvance("0") * 28)
+        # The detail column never pushes the bar: long texts are cut to the column (the whole text is the tooltip).
+        detail.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         grid.addWidget(icon, r, 0)
         grid.addWidget(name, r, 1)
         grid.addWidget(bar, r, 2)
@@ -155,13 +161,15 @@ class RunPanel(Retranslatable, QWidget):
         self._render_header()
 
     # --- state --------------------------------------------------------------------------------
-    def start(self, title: str) -> None:
+    def start(self, title: str, skipped: Sequence[str] = ()) -> None:
+        """A run begins; ``skipped`` stages (the smoke run or ORT format when not chosen) say so from the start."""
         self._title = title
         self._running = True
+        self._started = time.monotonic()
         self.eta.reset()
         self._last.clear()
         for stage in self.rows:
-            self._state[stage] = "waiting"
+            self._state[stage] = "skipped" if stage in skipped else "waiting"
             self._render(stage)
         self.cancel_button.setEnabled(True)
         self._render_header()
@@ -180,13 +188,14 @@ class RunPanel(Retranslatable, QWidget):
             elif state == "waiting" and outcome == "done":
                 self._state[stage] = "skipped"
             self._render(stage)
+        took = format_duration(time.monotonic() - self._started) if self._started else ""
         self.header.set_status(
             status_icon(outcome),
             {
-                "done": self.tr("Finished: %1"),
-                "failed": self.tr("Failed: %1"),
+                "done": self.tr("Finished: %1 in %2"),
+                "failed": self.tr("Failed: %1 after %2"),
                 "cancelled": self.tr("Cancelled: %1 — nothing was written"),
-            }[outcome].replace("%1", self._title),
+            }[outcome].replace("%1", self._title).replace("%2", took),
         )
 
     def reset(self) -> None:
@@ -238,9 +247,9 @@ class RunPanel(Retranslatable, QWidget):
             bar.setFormat(self.state_text(state))
             detail.setText("")
         elif ev.total <= 0:
-            bar.setValue(0)
+            bar.setValue(1000 if state == "done" else 0)
             bar.setFormat(self.state_text(state))
-            detail.setText(ev.message)
+            detail.setText(ev.message if state == "running" else "")
         else:
             fraction = 1.0 if state == "done" else ev.fraction
             bar.setValue(int(fraction * 1000))
@@ -256,9 +265,10 @@ class RunPanel(Retranslatable, QWidget):
                 left = self.eta.seconds_left(ev.stage, ev.done, ev.total)
                 if left is not None:
                     text += " · " + self.tr("about %1 left").replace("%1", format_duration(left))
-            if ev.message:
+            if ev.message and state == "running":  # a finished stage keeps its amount, not its last message
                 text += f" · {ev.message}"
             detail.setText(text)
+        detail.setToolTip(detail.text())
         detail.setAccessibleName(detail.text())
 
     def stage_state(self, stage: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -28,10 +29,19 @@ def test_full_bundle_through_the_gui_verifies(qtbot, tmp_path, sample_model):
     bp.name.setText("victory")
     bp.version.setText("2.1.0")
     bp.set_dim("batch_size", 2)
+    headers = []
+    w.item_changed.connect(lambda it: headers.append((it.state, w.run_panel.stage_state("ort"),
+                                                      w.run_panel.header.plain_text())))  # fmt: skip
     qtbot.mouseClick(bp.bundle_button, Qt.MouseButton.LeftButton)
     assert item.state in ("queued", "running")
     assert w.act_cancel.isEnabled()
     wait_state(qtbot, item, ("done", "failed", "cancelled"), timeout=120_000)
+    # honest progress (issue 14 item 8): ORT format says "skipped" from the start when not chosen; no stale
+    # details at the end; the header gives the time taken; log lines carry milliseconds
+    assert ("running", "skipped") in [(state, ort) for state, ort, _h in headers]
+    assert all(" · " not in w.run_panel.rows[stage][3].text() for stage in w.run_panel.rows)
+    assert re.search(r"Finished: victory 2\.1\.0 in \d", w.run_panel.header.plain_text())
+    assert re.search(r"^\[\d\d:\d\d:\d\d\.\d{3}\] ", w.log.plain_text(), flags=re.M)
     assert item.state == "done", item.error and item.error.message
     zip_path = Path(item.result.zip_path)
     assert zip_path == tmp_path / "out" / "victory-2.1.0.zip" and zip_path.is_file()
@@ -121,6 +131,8 @@ def test_batch_runs_one_after_another_with_own_rows(qtbot, tmp_path):
         assert it.state == "ready", it.error
     items[1].draft.name = "second"
     assert w.bundle_panel.bundle_all_button.isVisible() or w.bundle_panel.bundle_all_button.isEnabled()
+    titles = []
+    w.item_changed.connect(lambda it: titles.append(w.run_panel.header.plain_text()) if it.state == "running" else None)
     started = w.start_bundles(all_ready=True)
     assert started == items
     states = []
@@ -135,6 +147,7 @@ def test_batch_runs_one_after_another_with_own_rows(qtbot, tmp_path):
     assert first_done < second_running
     zips = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert len(zips) == 2 and any(z.startswith("second-") for z in zips)
+    assert any("(1 of 2)" in t for t in titles) and any("(2 of 2)" in t for t in titles)  # "N of M" for a queue
     for row, it in enumerate(items):
         assert w.queue.item(row, 2).text() == "Bundled"
         assert w.queue.item(row, 3).text() == str(it.result.zip_path)

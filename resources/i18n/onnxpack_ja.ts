@@ -572,6 +572,10 @@
         <translation>%1 のデータファイルを %2 で探します</translation>
     </message>
     <message>
+        <source>(%1 of %2)</source>
+        <translation>(%2 件中 %1 件目)</translation>
+    </message>
+    <message>
         <source>Bundling %1 as %2 %3</source>
         <translation>%1 を %2 %3 としてバンドルしています</translation>
     </message>
@@ -1346,12 +1350,12 @@ Qt %1、Python %2</translation>
         <translation>%1 を中止しています…</translation>
     </message>
     <message>
-        <source>Finished: %1</source>
-        <translation>完了: %1</translation>
+        <source>Finished: %1 in %2</source>
+        <translation>完了: %1 (%2)</translation>
     </message>
     <message>
-        <source>Failed: %1</source>
-        <translation>失敗: %1</translation>
+        <source>Failed: %1 after %2</source>
+        <translation>失敗: %1 (%2 経過)</translation>
     </message>
     <message>
         <source>Cancelled: %1 — nothing was written</source>
