@@ -210,8 +210,9 @@ class _FileCheck:
         self._verify = verify_checksum
         self._check(base)
 
-    def _fail(self, code: str, why: str, hint: str) -> None:
-        self.finding = Finding.error(code, f"External data file {self.location!r} {why}", hint, self.location)
+    def _fail(self, code: str, why: str, hint: str, **params: Any) -> None:
+        self.finding = Finding.error(code, f"External data file {self.location!r} {why}", hint, self.location,
+                                     file=self.location, **params)  # fmt: skip
 
     def _check(self, base: Path) -> None:
         parts = [p for p in re.split(r"[\\/]", self.location) if p]
@@ -226,6 +227,7 @@ class _FileCheck:
                     f"was not found (looked for {cur})",
                     "Put the .data file next to the .onnx file (same folder, same name as written in the "
                     "model), or give its folder with --data-dir.",
+                    looked_for=str(cur),
                 )
                 return
             except OSError as e:

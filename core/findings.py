@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Finding", "Severity", "worst"]
@@ -30,6 +30,9 @@ class Finding:
     message: str
     hint: str = ""
     subject: str = ""
+    #: The values in ``message`` by name, for a translated rendering (the desktop app's catalog); not serialised:
+    #: manifests and JSON output keep the English ``message``.
+    params: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -41,16 +44,16 @@ class Finding:
         }
 
     @classmethod
-    def error(cls, code: str, message: str, hint: str = "", subject: str = "") -> Finding:
-        return cls(Severity.ERROR, code, message, hint, subject)
+    def error(cls, code: str, message: str, hint: str = "", subject: str = "", **params: Any) -> Finding:
+        return cls(Severity.ERROR, code, message, hint, subject, params)
 
     @classmethod
-    def warning(cls, code: str, message: str, hint: str = "", subject: str = "") -> Finding:
-        return cls(Severity.WARNING, code, message, hint, subject)
+    def warning(cls, code: str, message: str, hint: str = "", subject: str = "", **params: Any) -> Finding:
+        return cls(Severity.WARNING, code, message, hint, subject, params)
 
     @classmethod
-    def info(cls, code: str, message: str, hint: str = "", subject: str = "") -> Finding:
-        return cls(Severity.INFO, code, message, hint, subject)
+    def info(cls, code: str, message: str, hint: str = "", subject: str = "", **params: Any) -> Finding:
+        return cls(Severity.INFO, code, message, hint, subject, params)
 
 
 def worst(findings: list[Finding]) -> Severity | None:

@@ -116,6 +116,7 @@ def _alignment_findings(insp: Inspection) -> list[Finding]:
                 f"All {len(refs)} external tensors start at 4 KiB-aligned offsets "
                 f"({sum(r.aligned_64k for r in refs)} also at 64 KiB)",
                 "",
+                total=len(refs), aligned64=sum(r.aligned_64k for r in refs),
             )
         ]
     return [
@@ -126,6 +127,7 @@ def _alignment_findings(insp: Inspection) -> list[Finding]:
             "memory instead of memory-mapping them",
             "Harmless; `onnxpack merge --layout external` writes a 64 KiB-aligned data file.",
             unaligned[0].ref.name,
+            unaligned=len(unaligned), total=len(refs), tensor=unaligned[0].ref.name, offset=unaligned[0].offset,
         )
     ]
 
@@ -143,6 +145,7 @@ def _size_findings(insp: Inspection) -> list[Finding]:
                     f"Merged into one file, {name} would be {approx}{insp.merged_size} bytes, under the 2 GiB "
                     "protobuf limit",
                     "`onnxpack merge` writes the self-contained single file.",
+                    model=name, bytes=insp.merged_size, approx=not insp.merged_size_exact,
                 )
             ]
         return []
@@ -152,6 +155,7 @@ def _size_findings(insp: Inspection) -> list[Finding]:
             f"Merged into one file, {name} would be {approx}{insp.merged_size} bytes "
             f"({format_bytes(insp.merged_size)}), above protobuf's 2 GiB limit; it must keep external data",
             "onnxpack keeps it as .onnx + one aligned .data file (`onnxpack merge --layout external`).",
+            model=name, bytes=insp.merged_size, approx=not insp.merged_size_exact,
         )
     ]
 
@@ -226,6 +230,8 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                 + (f", ai.onnx.ml opset {rel.ml_opset}" if "ai.onnx.ml" in insp.opsets else "")  # only what it uses
                 + f"; {src})",
                 "",
+                model=name, version=rel.version, ir=rel.ir, opset=rel.opset, derived=rel.derived,
+                ml_opset=rel.ml_opset if "ai.onnx.ml" in insp.opsets else None,
             )
         )
     elif compat.newer_than_known and not unreleased:

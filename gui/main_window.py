@@ -47,6 +47,7 @@ from .crash import log_dir
 from .dialogs import error_box
 from .hints import gui_hint
 from .icons import app_icon
+from .messages import gui_message
 from .model_panel import ModelPanel, field
 from .queue_view import QueueItem, QueueTable, default_bundle_name
 from .run_panel import LogPane, ResultPanel, RunPanel
@@ -1000,7 +1001,7 @@ class MainWindow(Retranslatable, QMainWindow):
             reason = self.tr("Bundling is off for this model: %n error finding(s) must be fixed first.", "",
                              len(errors) or 1)
             if first is not None:
-                reason += "\n" + str(field(first, "message", ""))
+                reason += "\n" + gui_message(first)
                 hint = gui_hint(str(field(first, "code", "")), str(field(first, "hint", "") or "")) or ""
                 if hint:
                     reason += "\n" + self.tr("How to fix: %1").replace("%1", hint)

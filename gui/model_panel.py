@@ -21,6 +21,7 @@ from onnxpack.core.findings import Finding, Severity, worst
 from .formatting import format_bytes, format_shape
 from .hints import gui_hint
 from .icons import severity_icon, status_icon
+from .messages import gui_message
 from .widgets import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
 
 __all__ = ["ModelPanel", "field", "role_text"]
@@ -198,7 +199,7 @@ class ModelPanel(Retranslatable, QWidget):
     def _show_findings(self, findings: list[Finding]) -> None:
         ordered = sorted(findings, key=lambda f: -f.severity.rank)
         rows = [
-            [self.severity_text(f.severity), f.code, f"{f.message}" + (f" ({f.subject})" if f.subject else ""),
+            [self.severity_text(f.severity), f.code, gui_message(f) + (f" ({f.subject})" if f.subject else ""),
              gui_hint(f.code, f.hint)]
             for f in ordered
         ]

@@ -87,3 +87,51 @@ def test_switching_language_retranslates_live(qtbot, tmp_path, sample_model):
         assert w.model_panel.tabs.tabText(0) == "Overview"
     finally:
         i18n.install_translators(QApplication.instance(), "en")
+
+
+def test_finding_messages_render_from_the_catalog_in_japanese(qapp, tmp_path):
+    """Issue 14 item 10, first codes: findings carry parameters; the app renders them from its Linguist catalog.
+    The engine's English message stays what the CLI, manifests and JSON say."""
+    import shutil
+
+    from onnxpack.core.resources import SAMPLE_MODEL, resource_path
+    from onnxpack.core.validate import validate_model
+    from onnxpack.gui import i18n
+    from onnxpack.gui.messages import GUI_MESSAGE_CODES, gui_message
+
+    lost = tmp_path / "lost"
+    lost.mkdir()
+    shutil.copyfile(resource_path(*SAMPLE_MODEL), lost / "victory.onnx")  # its data file missing
+    findings = [*validate_model(resource_path(*SAMPLE_MODEL), run_checker=False).findings,
+                *validate_model(lost / "victory.onnx", run_checker=False).findings]  # fmt: skip
+    by_code = {f.code: f for f in findings}
+    assert {"EXTDATA_MISSING", "EXTDATA_UNALIGNED", "MERGE_FITS", "ORT_OLDEST"} <= set(by_code)
+    try:
+        i18n.install_translators(qapp, "en")
+        for code in ("EXTDATA_UNALIGNED", "ORT_OLDEST", "EXTDATA_MISSING"):  # English catalog = the engine's text
+            assert gui_message(by_code[code]) == by_code[code].message, code
+        assert "375" in gui_message(by_code["MERGE_FITS"]) or "KiB" in gui_message(by_code["MERGE_FITS"])
+        i18n.install_translators(qapp, "ja")
+        missing = gui_message(by_code["EXTDATA_MISSING"])
+        assert "見つかりません" in missing and str(lost / "victory.onnx.data") in missing
+        assert "公式表" in gui_message(by_code["ORT_OLDEST"]) and "1.12" in gui_message(by_code["ORT_OLDEST"])
+        rendered = [code for code in GUI_MESSAGE_CODES if code in by_code]
+        assert all(gui_message(by_code[c]) != by_code[c].message for c in rendered)
+        # no parameters (a finding read back from a manifest): the English message, never a broken template
+        from onnxpack.core.findings import Finding
+
+        assert gui_message(Finding.info("ORT_OLDEST", "as recorded")) == "as recorded"
+        assert gui_message(Finding.info("ORT_OLDEST", "partial", model="m")) == "partial"
+    finally:
+        i18n.install_translators(qapp, "en")
+
+
+def test_every_catalog_text_has_a_japanese_translation():
+    import re
+    from pathlib import Path
+
+    ts = (Path(__file__).resolve().parent.parent / "resources" / "i18n" / "onnxpack_ja.ts").read_text(encoding="utf-8")
+    for context in ("Findings", "Hints"):
+        block = ts.split(f"<name>{context}</name>", 1)[1].split("</context>", 1)[0]
+        assert block.count("<message") >= 6
+        assert 'type="unfinished"' not in block and not re.search(r"<translation>\s*</translation>", block)

@@ -272,6 +272,49 @@
     </message>
 </context>
 <context>
+    <name>Findings</name>
+    <message>
+        <source>about {size}</source>
+        <translation>約 {size}</translation>
+    </message>
+    <message>
+        <source>External data file &apos;{file}&apos; was not found (looked for {looked_for})</source>
+        <translation>外部データファイル「{file}」が見つかりません ({looked_for} を探しました)</translation>
+    </message>
+    <message>
+        <source>{unaligned} of {total} external tensors start at offsets not aligned to 4 KiB (e.g. &apos;{tensor}&apos; at {offset}); ONNX Runtime may then read them into memory instead of memory-mapping them</source>
+        <translation>外部テンソル {total} 個のうち {unaligned} 個が 4 KiB 境界に揃っていないオフセットから始まります (例: 「{tensor}」は {offset})。ONNX Runtime はそれらをメモリマップせずにメモリへ読み込むことがあります</translation>
+    </message>
+    <message>
+        <source>All {total} external tensors start at 4 KiB-aligned offsets ({aligned64} also at 64 KiB)</source>
+        <translation>外部テンソル {total} 個すべてが 4 KiB 境界のオフセットから始まります (うち {aligned64} 個は 64 KiB 境界)</translation>
+    </message>
+    <message>
+        <source>Merged into one file, {model} would be {size}, under the 2 GiB protobuf limit</source>
+        <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を下回ります</translation>
+    </message>
+    <message>
+        <source>Merged into one file, {model} would be {size}, above protobuf&apos;s 2 GiB limit; it must keep external data</source>
+        <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を超えます。外部データのままにする必要があります</translation>
+    </message>
+    <message>
+        <source>Oldest ONNX Runtime that loads {model}: {version} (IR {ir}, ai.onnx opset {opset}{ml}; {source})</source>
+        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (IR {ir}、ai.onnx opset {opset}{ml}、{source})</translation>
+    </message>
+    <message>
+        <source>, ai.onnx.ml opset {ml_opset}</source>
+        <translation>、ai.onnx.ml opset {ml_opset}</translation>
+    </message>
+    <message>
+        <source>limits measured on that release, not from ORT&apos;s official table</source>
+        <translation>ORT の公式表ではなく、そのリリースで測定した上限</translation>
+    </message>
+    <message>
+        <source>ORT&apos;s official table</source>
+        <translation>ORT の公式表</translation>
+    </message>
+</context>
+<context>
     <name>Format</name>
     <message>
         <source>%1 s</source>
