@@ -12,11 +12,11 @@ __all__ = ["GUI_HINT_CODES", "gui_hint"]
 def _hints() -> dict[str, str]:
     # Built on every call, so a language switch applies at once.
     replace = QCoreApplication.translate(
-        "Hints", "tick \"Replace an existing bundle, or allow a version not above the previous one\" in the Bundle tab"
+        "Hints", 'tick "Replace an existing bundle, or allow a version not above the previous one" in the Bundle tab'
     )
     inputs = QCoreApplication.translate(
         "Hints",
-        "In the Bundle tab, give an .npy file for this input under \"Input data\", or leave it empty to use "
+        'In the Bundle tab, give an .npy file for this input under "Input data", or leave it empty to use '
         "generated data.",
     )
     return {
@@ -35,6 +35,9 @@ def _hints() -> dict[str, str]:
             "Hints",
             "The operators are too new for that runtime: choose a newer Target ONNX Runtime "
             "in the Bundle tab, or export the model with an older opset.",
+        ),
+        "MERGE_FITS": QCoreApplication.translate(
+            "Hints", "Bundling writes it as one self-contained .onnx file; nothing to do."
         ),
         "MERGE_TOO_LARGE": QCoreApplication.translate(
             "Hints",

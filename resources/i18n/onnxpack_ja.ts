@@ -356,6 +356,10 @@
         <translation>演算子がそのランタイムには新しすぎます。バンドル タブでより新しい対象 ONNX Runtime を選ぶか、古い opset でモデルをエクスポートしてください。</translation>
     </message>
     <message>
+        <source>Bundling writes it as one self-contained .onnx file; nothing to do.</source>
+        <translation>バンドル時に自己完結した 1 つの .onnx ファイルとして書き出します。操作は不要です。</translation>
+    </message>
+    <message>
         <source>Above 2 GiB the bundle keeps the weights in one aligned .onnx.data beside the model; nothing to do.</source>
         <translation>2 GiB を超えると、バンドルは重みをモデルの隣の境界揃えされた .onnx.data 1 つに保持します。操作は不要です。</translation>
     </message>
