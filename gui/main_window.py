@@ -49,7 +49,7 @@ from .hints import gui_hint
 from .icons import app_icon
 from .messages import gui_message
 from .model_panel import ModelPanel, field
-from .queue_view import QueueItem, QueueTable, default_bundle_name
+from .queue_view import ItemState, QueueItem, QueueTable, default_bundle_name
 from .run_panel import LogPane, ResultPanel, RunPanel
 from .settings import AppSettings
 from .widgets import DropOverlay, Retranslatable
@@ -932,8 +932,8 @@ class MainWindow(Retranslatable, QMainWindow):
         self.show_error(err, self.tr("Unexpected error"))
 
     # --- view updates ---------------------------------------------------------------------
-    def _set_state(self, item: QueueItem, state: str) -> None:
-        item.state = state
+    def _set_state(self, item: QueueItem, state: ItemState | str) -> None:
+        item.state = ItemState(state)  # a misspelt state raises here, not later as a blank status cell
         if item in self.queue.entries:
             self.queue.refresh(item)
         self.item_changed.emit(item)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -18,24 +19,47 @@ from .icons import status_icon
 from .widgets import Retranslatable
 from .worker import Job
 
-__all__ = ["QueueItem", "QueueTable", "default_bundle_name"]
+__all__ = ["BUSY_STATES", "ItemState", "QueueItem", "QueueTable", "default_bundle_name"]
 
 _ids = itertools.count(1)
 
+class ItemState(str, Enum):
+    """Where a queue row is. A ``str`` enum, so it compares equal to its value; setting a state by a misspelt name
+    raises instead of silently showing an unknown state (issue 14 item 12)."""
+
+    INSPECTING = "inspecting"
+    VERIFYING = "verifying"
+    READY = "ready"
+    INVALID = "invalid"
+    QUEUED = "queued"
+    RUNNING = "running"
+    CANCELLING = "cancelling"
+    DONE = "done"
+    VERIFIED = "verified"
+    VERIFY_FAILED = "verify_failed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+    __str__ = str.__str__  # "done", not "ItemState.DONE", wherever a state is formatted
+
+
+BUSY_STATES = frozenset({ItemState.INSPECTING, ItemState.VERIFYING, ItemState.QUEUED, ItemState.RUNNING,
+                         ItemState.CANCELLING})  # fmt: skip
+
 #: state → icon kind (the text is always shown too)
 _ICON = {
-    "inspecting": "busy",
-    "verifying": "busy",
-    "ready": "ready",
-    "invalid": "warning",
-    "queued": "queued",
-    "running": "running",
-    "cancelling": "busy",
-    "done": "done",
-    "verified": "ok",
-    "verify_failed": "failed",
-    "failed": "failed",
-    "cancelled": "cancelled",
+    ItemState.INSPECTING: "busy",
+    ItemState.VERIFYING: "busy",
+    ItemState.READY: "ready",
+    ItemState.INVALID: "warning",
+    ItemState.QUEUED: "queued",
+    ItemState.RUNNING: "running",
+    ItemState.CANCELLING: "busy",
+    ItemState.DONE: "done",
+    ItemState.VERIFIED: "ok",
+    ItemState.VERIFY_FAILED: "failed",
+    ItemState.FAILED: "failed",
+    ItemState.CANCELLED: "cancelled",
 }
 
 
@@ -50,7 +74,7 @@ class QueueItem:
 
     path: Path
     kind: str  # "model" or "bundle"
-    state: str = "inspecting"
+    state: ItemState = ItemState.INSPECTING
     id: int = field(default_factory=lambda: next(_ids))
     validation: Any = None
     report: Any = None  # VerifyReport for bundles
@@ -65,7 +89,7 @@ class QueueItem:
 
     @property
     def busy(self) -> bool:
-        return self.state in ("inspecting", "verifying", "queued", "running", "cancelling")
+        return self.state in BUSY_STATES
 
 
 class QueueTable(Retranslatable, QTableWidget):

@@ -253,3 +253,20 @@ def test_startup_log_is_written_once_the_window_is_shown(tmp_path):
         proc.wait()
     assert doc["platform"] == "offscreen" and doc["startup_clock"] in ("proc", "GetProcessTimes")
     assert 0 < doc["startup_seconds"] < 60
+
+
+def test_queue_state_is_an_enum_and_a_misspelt_state_raises(qtbot, tmp_path):
+    """Issue 14 item 12: the 12 queue states are one Enum (equal to their old strings); a typo fails loudly."""
+    from onnxpack.gui.queue_view import BUSY_STATES, ItemState, QueueItem
+
+    w = make_window(qtbot, tmp_path)
+    item = QueueItem(path=tmp_path / "m.onnx", kind="model")
+    w.queue.add(item)
+    w._set_state(item, "ready")
+    assert item.state is ItemState.READY and item.state == "ready" and f"{item.state}" == "ready"
+    assert w.queue.item(0, 2).text() == "Ready"
+    with pytest.raises(ValueError):
+        w._set_state(item, "bundeled")
+    assert item.state is ItemState.READY
+    assert {s.value for s in BUSY_STATES} == {"inspecting", "verifying", "queued", "running", "cancelling"}
+    assert all(w.queue.state_text(s) != s.value for s in ItemState)  # every state has a display text
