@@ -270,3 +270,15 @@ def test_queue_state_is_an_enum_and_a_misspelt_state_raises(qtbot, tmp_path):
     assert item.state is ItemState.READY
     assert {s.value for s in BUSY_STATES} == {"inspecting", "verifying", "queued", "running", "cancelling"}
     assert all(w.queue.state_text(s) != s.value for s in ItemState)  # every state has a display text
+
+
+def test_field_reads_dicts_leniently_and_engine_objects_strictly():
+    """Issue 14 item 12: a misspelt name on an engine object raises instead of silently showing the default."""
+    from onnxpack.core.findings import Finding
+    from onnxpack.gui.model_panel import field
+
+    f = Finding.info("ORT_OLDEST", "m")
+    assert field(f, "code") == "ORT_OLDEST" and field(None, "code", "x") == "x"
+    assert field({"code": "A"}, "code") == "A" and field({}, "code", "dflt") == "dflt"  # older manifests
+    with pytest.raises(AttributeError, match="'cdoe'"):
+        field(f, "cdoe")
