@@ -174,6 +174,7 @@ def _external_tensor_size_findings(insp: Inspection) -> list[Finding]:
                     f"Tensor {r.ref.label} holds {n} bytes (≥ 2 GiB): it can only ever live in external data",
                     "Keep the external-data layout for this model.",
                     r.ref.name,
+                    tensor=r.ref.label, bytes=n,
                 )
             )
     return out
@@ -252,6 +253,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                 f"{name} uses nothing newer than IR {compat.min_ir}: lowering ir_version from {insp.ir_version} to "
                 f"{compat.lowered_ir} would let ONNX Runtime {rel.version} (and newer) load it",
                 "`onnxpack bundle --fix-ir` lowers ir_version in the released copy.",
+                model=name, min_ir=compat.min_ir, ir=insp.ir_version, lowered=compat.lowered_ir, version=rel.version,
             )
         )
     local_domains = {f.domain for f in model.functions}
@@ -264,6 +266,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                     "packages but are not covered by the opset table",
                     "The smoke run proves the installed ORT has them.",
                     d,
+                    model=name, domain=d,
                 )
             )
         elif d in local_domains:
@@ -273,6 +276,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                     f"{name} imports domain {d!r}, defined by its own model-local functions",
                     "",
                     d,
+                    model=name, domain=d,
                 )
             )
         else:
@@ -283,6 +287,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                     "library registered for them",
                     "Ship the custom-op library with the model, or re-export without custom operators.",
                     d,
+                    model=name, domain=d,
                 )
             )
     used = {domain_name(n.domain) for _l, _g, nodes in iter_graphs(model) for n in nodes}
@@ -293,6 +298,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                 f"{name} uses operators of domain {d!r} but does not import that operator set",
                 _REEXPORT,
                 d,
+                model=name, domain=d,
             )
         )
     return out
@@ -323,6 +329,7 @@ def _checker_findings(insp: Inspection, outcome: ChildOutcome) -> list[Finding]:
             "breaks native code",
             "Do not ship this model; re-export it. onnxpack itself was not affected.",
             name,
+            model=name, detail=outcome.detail,
         )]
     if outcome.status == "timeout":
         return [Finding.error(
@@ -330,10 +337,11 @@ def _checker_findings(insp: Inspection, outcome: ChildOutcome) -> list[Finding]:
             f"The onnx checker did not finish on {name} ({outcome.detail})",
             "The model may be pathological; re-export it, or check it on a faster machine.",
             name,
+            model=name, detail=outcome.detail,
         )]
     if outcome.status == "error":
         return [Finding.error("CHECKER_FAILED", f"The onnx checker could not run on {name}: {outcome.detail}",
-                              _REEXPORT, name)]
+                              _REEXPORT, name, model=name, detail=outcome.detail)]
     out: list[Finding] = []
     value = outcome.value or {}
     if value.get("checker"):
@@ -342,6 +350,7 @@ def _checker_findings(insp: Inspection, outcome: ChildOutcome) -> list[Finding]:
             f"onnx checker rejects {name}: {value['checker'].strip()}",
             "Fix the model where the message points (or re-export it); ONNX Runtime may refuse it too.",
             name,
+            model=name, detail=value["checker"].strip(),
         ))
     msg = value.get("inference")
     if msg:
@@ -352,6 +361,7 @@ def _checker_findings(insp: Inspection, outcome: ChildOutcome) -> list[Finding]:
                 f"{msg.strip()}",
                 "Harmless: ONNX Runtime infers those shapes with the data at load time.",
                 name,
+                model=name, detail=msg.strip(),
             ))
         else:
             out.append(Finding.error(
@@ -360,6 +370,7 @@ def _checker_findings(insp: Inspection, outcome: ChildOutcome) -> list[Finding]:
                 "Types or shapes in the graph are inconsistent; ONNX Runtime runs the same inference at load "
                 "time and will most likely refuse the model. Re-export it.",
                 name,
+                model=name, detail=msg.strip(),
             ))
     return out
 

@@ -71,6 +71,90 @@ def _renderers() -> dict[str, Callable[[dict[str, Any]], str]]:
             model=p["model"],
             size=_size(p),
         ),
+        "IR_LOWERABLE": lambda p: _sub(
+            QCoreApplication.translate(
+                "Findings",
+                "{model} uses nothing newer than IR {min_ir}: lowering ir_version from {ir} to {lowered} would let "
+                "ONNX Runtime {version} (and newer) load it",
+            ),
+            **{k: p[k] for k in ("model", "min_ir", "ir", "lowered", "version")},
+        ),
+        "DOMAIN_CONTRIB": lambda p: _sub(
+            QCoreApplication.translate(
+                "Findings",
+                "{model} uses ONNX Runtime contrib operators (domain '{domain}'); they ship with standard ORT "
+                "packages but are not covered by the opset table",
+            ),
+            model=p["model"],
+            domain=p["domain"],
+        ),
+        "DOMAIN_LOCAL_FUNCTIONS": lambda p: _sub(
+            QCoreApplication.translate(
+                "Findings", "{model} imports domain '{domain}', defined by its own model-local functions"
+            ),
+            model=p["model"],
+            domain=p["domain"],
+        ),
+        "DOMAIN_CUSTOM": lambda p: _sub(
+            QCoreApplication.translate(
+                "Findings",
+                "{model} uses operators of the non-standard domain '{domain}'; ONNX Runtime needs a custom-op "
+                "library registered for them",
+            ),
+            model=p["model"],
+            domain=p["domain"],
+        ),
+        "OPSET_MISSING": lambda p: _sub(
+            QCoreApplication.translate(
+                "Findings", "{model} uses operators of domain '{domain}' but does not import that operator set"
+            ),
+            model=p["model"],
+            domain=p["domain"],
+        ),
+        "CHECKER_CRASHED": lambda p: _sub(
+            QCoreApplication.translate(
+                "Findings",
+                "The onnx checker crashed on {model} ({detail}); the model is malformed in a way that breaks "
+                "native code",
+            ),
+            model=p["model"],
+            detail=p["detail"],
+        ),
+        "CHECKER_TIMEOUT": lambda p: _sub(
+            QCoreApplication.translate("Findings", "The onnx checker did not finish on {model} ({detail})"),
+            model=p["model"],
+            detail=p["detail"],
+        ),
+        "CHECKER_FAILED": lambda p: _sub(
+            QCoreApplication.translate("Findings", "The onnx checker could not run on {model}: {detail}"),
+            model=p["model"],
+            detail=p["detail"],
+        ),
+        "ONNX_CHECKER": lambda p: _sub(
+            QCoreApplication.translate("Findings", "onnx checker rejects {model}: {detail}"),
+            model=p["model"],
+            detail=p["detail"],
+        ),
+        "SHAPE_INFERENCE_PARTIAL": lambda p: _sub(
+            QCoreApplication.translate(
+                "Findings",
+                "Shape inference of {model} stopped where it needed the values of a large or external tensor: {detail}",
+            ),
+            model=p["model"],
+            detail=p["detail"],
+        ),
+        "SHAPE_INFERENCE": lambda p: _sub(
+            QCoreApplication.translate("Findings", "Shape inference fails on {model}: {detail}"),
+            model=p["model"],
+            detail=p["detail"],
+        ),
+        "TENSOR_NOT_EMBEDDABLE": lambda p: _sub(
+            QCoreApplication.translate(
+                "Findings", "Tensor {tensor} holds {size} (≥ 2 GiB): it can only ever live in external data"
+            ),
+            tensor=p["tensor"],
+            size=format_bytes(int(p["bytes"])),
+        ),
         "ORT_OLDEST": lambda p: _sub(
             QCoreApplication.translate(
                 "Findings",

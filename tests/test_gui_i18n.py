@@ -135,3 +135,23 @@ def test_every_catalog_text_has_a_japanese_translation():
         block = ts.split(f"<name>{context}</name>", 1)[1].split("</context>", 1)[0]
         assert block.count("<message") >= 6
         assert 'type="unfinished"' not in block and not re.search(r"<translation>\s*</translation>", block)
+
+
+def test_every_catalog_entry_renders_in_japanese_from_its_parameters(qapp):
+    """Each code of gui/messages.py renders, with made-up parameters, to a Japanese text holding the values."""
+    from onnxpack.core.findings import Finding
+    from onnxpack.gui import i18n
+    from onnxpack.gui.messages import GUI_MESSAGE_CODES, gui_message
+
+    params = {"file": "w.data", "looked_for": "/m/w.data", "unaligned": 3, "total": 4, "tensor": "conv.weight",
+              "offset": 3456, "aligned64": 2, "model": "m.onnx", "bytes": 123456, "approx": True, "version": "1.12",
+              "ir": 8, "opset": 17, "ml_opset": 3, "derived": False, "min_ir": 7, "lowered": 7, "domain": "com.x",
+              "detail": "DETAIL"}  # fmt: skip
+    try:
+        i18n.install_translators(qapp, "ja")
+        for code in GUI_MESSAGE_CODES:
+            text = gui_message(Finding.info(code, "english", **params))
+            assert text != "english" and "{" not in text, code
+            assert not text.isascii(), (code, text)  # Japanese
+    finally:
+        i18n.install_translators(qapp, "en")

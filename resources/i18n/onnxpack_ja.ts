@@ -298,6 +298,54 @@
         <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を超えます。外部データのままにする必要があります</translation>
     </message>
     <message>
+        <source>{model} uses nothing newer than IR {min_ir}: lowering ir_version from {ir} to {lowered} would let ONNX Runtime {version} (and newer) load it</source>
+        <translation>{model} は IR {min_ir} より新しい機能を使っていません。ir_version を {ir} から {lowered} に下げると ONNX Runtime {version} 以降で読み込めます</translation>
+    </message>
+    <message>
+        <source>{model} uses ONNX Runtime contrib operators (domain &apos;{domain}&apos;); they ship with standard ORT packages but are not covered by the opset table</source>
+        <translation>{model} は ONNX Runtime の contrib 演算子 (ドメイン「{domain}」) を使っています。標準の ORT パッケージに含まれますが、opset の表では判定できません</translation>
+    </message>
+    <message>
+        <source>{model} imports domain &apos;{domain}&apos;, defined by its own model-local functions</source>
+        <translation>{model} はドメイン「{domain}」をインポートしています。モデル内の関数で定義されています</translation>
+    </message>
+    <message>
+        <source>{model} uses operators of the non-standard domain &apos;{domain}&apos;; ONNX Runtime needs a custom-op library registered for them</source>
+        <translation>{model} は非標準ドメイン「{domain}」の演算子を使っています。ONNX Runtime にはそのカスタム演算子ライブラリの登録が必要です</translation>
+    </message>
+    <message>
+        <source>{model} uses operators of domain &apos;{domain}&apos; but does not import that operator set</source>
+        <translation>{model} はドメイン「{domain}」の演算子を使っていますが、その演算子セットをインポートしていません</translation>
+    </message>
+    <message>
+        <source>The onnx checker crashed on {model} ({detail}); the model is malformed in a way that breaks native code</source>
+        <translation>onnx チェッカーが {model} でクラッシュしました ({detail})。ネイティブコードを壊す形でモデルが壊れています</translation>
+    </message>
+    <message>
+        <source>The onnx checker did not finish on {model} ({detail})</source>
+        <translation>onnx チェッカーが {model} で終了しませんでした ({detail})</translation>
+    </message>
+    <message>
+        <source>The onnx checker could not run on {model}: {detail}</source>
+        <translation>onnx チェッカーを {model} で実行できませんでした: {detail}</translation>
+    </message>
+    <message>
+        <source>onnx checker rejects {model}: {detail}</source>
+        <translation>onnx チェッカーが {model} を拒否しました: {detail}</translation>
+    </message>
+    <message>
+        <source>Shape inference of {model} stopped where it needed the values of a large or external tensor: {detail}</source>
+        <translation>{model} の形状推論は、大きなテンソルまたは外部テンソルの値が必要な箇所で止まりました: {detail}</translation>
+    </message>
+    <message>
+        <source>Shape inference fails on {model}: {detail}</source>
+        <translation>{model} の形状推論に失敗しました: {detail}</translation>
+    </message>
+    <message>
+        <source>Tensor {tensor} holds {size} (≥ 2 GiB): it can only ever live in external data</source>
+        <translation>テンソル {tensor} は {size} (2 GiB 以上) あり、外部データにしか置けません</translation>
+    </message>
+    <message>
         <source>Oldest ONNX Runtime that loads {model}: {version} (IR {ir}, ai.onnx opset {opset}{ml}; {source})</source>
         <translation>{model} を読み込める最も古い ONNX Runtime: {version} (IR {ir}、ai.onnx opset {opset}{ml}、{source})</translation>
     </message>
