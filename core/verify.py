@@ -49,8 +49,8 @@ CROSS_VERSION_RTOL = 1e-3
 _HINT_TAMPER = "The bundle was modified after it was built. Get it again from its publisher, or rebuild it."
 
 
-def _problem(code: str, message: str, subject: str = "", hint: str = _HINT_TAMPER) -> Finding:
-    return Finding.error(code, message, hint, subject)
+def _problem(code: str, message: str, subject: str = "", hint: str = _HINT_TAMPER, **params: Any) -> Finding:
+    return Finding.error(code, message, hint, subject, **params)
 
 
 @dataclass
@@ -199,11 +199,12 @@ def _check_listing(doc: dict[str, Any], scan: ArchiveScan, rep: VerifyReport) ->
         if m is None:
             fs.status = "missing"
             rep.problems.append(
-                _problem("FILE_MISSING", f"{path} is listed in the manifest but not in the archive", path)
+                _problem("FILE_MISSING", f"{path} is listed in the manifest but not in the archive", path, path=path)
             )
         elif m.size != fs.size:
             fs.status, fs.actual_size = "size-mismatch", m.size
-            rep.problems.append(_problem("FILE_SIZE", f"{path} has {m.size} bytes; the manifest says {fs.size}", path))
+            rep.problems.append(_problem("FILE_SIZE", f"{path} has {m.size} bytes; the manifest says {fs.size}", path,
+                                         path=path, size=m.size, listed=fs.size))  # fmt: skip
         else:
             to_hash[path] = (fs, m)
     for name in sorted(members):
@@ -211,7 +212,7 @@ def _check_listing(doc: dict[str, Any], scan: ArchiveScan, rep: VerifyReport) ->
             fs = FileStatus(name, None, None, None, actual_size=members[name].size, status="extra")
             rep.files.append(fs)
             rep.problems.append(
-                _problem("FILE_EXTRA", f"{name} is in the archive but not listed in the manifest", name)
+                _problem("FILE_EXTRA", f"{name} is in the archive but not listed in the manifest", name, path=name)
             )
     _check_references(doc, listed, rep)
     return to_hash
@@ -297,7 +298,8 @@ def _judge(fs: FileStatus, m: Member, h: Any, damaged: str | None, rep: VerifyRe
     if fs.actual_sha256 != fs.sha256:
         fs.status = "hash-mismatch"
         rep.problems.append(
-            _problem("FILE_HASH", f"{path}: SHA-256 is {fs.actual_sha256}, the manifest says {fs.sha256}", path)
+            _problem("FILE_HASH", f"{path}: SHA-256 is {fs.actual_sha256}, the manifest says {fs.sha256}", path,
+                     path=path, actual=fs.actual_sha256, listed=fs.sha256)
         )
     elif damaged is not None:
         fs.status = "damaged"
@@ -402,7 +404,7 @@ def _check_signature(f: BinaryIO, scan: ArchiveScan, key: Path | str | None, tru
                                          f"The bundle has no {SIGNATURE_NAME}, so it is not signed "
                                          "(or its signature was removed)", SIGNATURE_NAME,
                                          "Ask the publisher for a signed bundle; without one, you cannot tell who "
-                                         "made it."))  # fmt: skip
+                                         "made it.", variant="absent"))  # fmt: skip
         return None
     if key is None and not trust and sigstore is None:
         rep.signature = {"status": "signed-not-checked",
@@ -434,7 +436,7 @@ def _signature_declared(doc: dict[str, Any] | None, scan: ArchiveScan, rep: Veri
     if declared and SIGNATURE_NAME not in scan.by_name():
         rep.problems.append(_problem("SIGNATURE_MISSING",
                                      f"The manifest says the bundle is signed, but {SIGNATURE_NAME} is missing: "
-                                     "the signature was removed", SIGNATURE_NAME))  # fmt: skip
+                                     "the signature was removed", SIGNATURE_NAME, variant="stripped"))  # fmt: skip
     elif declared and rep.signature.get("public_key_sha256") not in (None, declared.get("public_key_sha256")):
         rep.problems.append(_problem("SIGNATURE_KEY", "The manifest names another signing key than the one that "
                                      "signed the bundle", SIGNATURE_NAME))  # fmt: skip
@@ -461,12 +463,14 @@ def _compare_signed(f: BinaryIO, signed: _Signed, scan: ArchiveScan, to_hash: di
                 actual = "unreadable"
         if name not in expected:
             problems.append(_problem("SIGNATURE_MISMATCH", f"{name} is not covered by the signature (added after "
-                                     "signing)", name))  # fmt: skip
+                                     "signing)", name, path=name, variant="unsigned"))  # fmt: skip
         elif actual is not None and actual != expected[name]:
             problems.append(_problem("SIGNATURE_MISMATCH", f"{name} is not the file that was signed (SHA-256 "
-                                     f"{actual}, signed {expected[name]})", name))  # fmt: skip
+                                     f"{actual}, signed {expected[name]})", name, path=name, variant="changed",
+                                     actual=actual, signed=expected[name]))  # fmt: skip
     for name in sorted(set(expected) - set(members)):
-        problems.append(_problem("SIGNATURE_MISMATCH", f"{name} was signed but is missing from the archive", name))
+        problems.append(_problem("SIGNATURE_MISMATCH", f"{name} was signed but is missing from the archive", name,
+                                 path=name, variant="removed"))  # fmt: skip
     rep.problems[:0] = problems  # the signature's verdict comes first
     rep.signature["status"] = "invalid" if problems else "valid"
 

@@ -155,6 +155,49 @@ def _renderers() -> dict[str, Callable[[dict[str, Any]], str]]:
             tensor=p["tensor"],
             size=format_bytes(int(p["bytes"])),
         ),
+        "FILE_MISSING": lambda p: _sub(
+            QCoreApplication.translate("Findings", "{path} is listed in the manifest but not in the archive"),
+            path=p["path"],
+        ),
+        "FILE_EXTRA": lambda p: _sub(
+            QCoreApplication.translate("Findings", "{path} is in the archive but not listed in the manifest"),
+            path=p["path"],
+        ),
+        "FILE_SIZE": lambda p: _sub(
+            QCoreApplication.translate("Findings", "{path} has {size} bytes; the manifest says {listed}"),
+            path=p["path"],
+            size=p["size"],
+            listed=p["listed"],
+        ),
+        "FILE_HASH": lambda p: _sub(
+            QCoreApplication.translate("Findings", "{path}: SHA-256 is {actual}, the manifest says {listed}"),
+            path=p["path"],
+            actual=p["actual"],
+            listed=p["listed"],
+        ),
+        "SIGNATURE_MISSING": lambda p: {
+            "absent": QCoreApplication.translate(
+                "Findings", "The bundle has no model.sig, so it is not signed (or its signature was removed)"
+            ),
+            "stripped": QCoreApplication.translate(
+                "Findings",
+                "The manifest says the bundle is signed, but model.sig is missing: the signature was removed",
+            ),
+        }[p["variant"]],
+        "SIGNATURE_MISMATCH": lambda p: _sub(
+            {
+                "unsigned": QCoreApplication.translate(
+                    "Findings", "{path} is not covered by the signature (added after signing)"
+                ),
+                "changed": QCoreApplication.translate(
+                    "Findings", "{path} is not the file that was signed (SHA-256 {actual}, signed {signed})"
+                ),
+                "removed": QCoreApplication.translate("Findings", "{path} was signed but is missing from the archive"),
+            }[p["variant"]],
+            path=p["path"],
+            actual=p.get("actual", ""),
+            signed=p.get("signed", ""),
+        ),
         "ORT_OLDEST": lambda p: _sub(
             QCoreApplication.translate(
                 "Findings",

@@ -146,12 +146,15 @@ def test_every_catalog_entry_renders_in_japanese_from_its_parameters(qapp):
     params = {"file": "w.data", "looked_for": "/m/w.data", "unaligned": 3, "total": 4, "tensor": "conv.weight",
               "offset": 3456, "aligned64": 2, "model": "m.onnx", "bytes": 123456, "approx": True, "version": "1.12",
               "ir": 8, "opset": 17, "ml_opset": 3, "derived": False, "min_ir": 7, "lowered": 7, "domain": "com.x",
-              "detail": "DETAIL"}  # fmt: skip
+              "detail": "DETAIL", "path": "README.txt", "size": 5, "listed": 6, "actual": "aa",
+              "signed": "bb"}  # fmt: skip
+    variants = {"SIGNATURE_MISSING": ("absent", "stripped"), "SIGNATURE_MISMATCH": ("unsigned", "changed", "removed")}
     try:
         i18n.install_translators(qapp, "ja")
         for code in GUI_MESSAGE_CODES:
-            text = gui_message(Finding.info(code, "english", **params))
-            assert text != "english" and "{" not in text, code
-            assert not text.isascii(), (code, text)  # Japanese
+            for variant in variants.get(code, (None,)):
+                text = gui_message(Finding.info(code, "english", **params, variant=variant))
+                assert text != "english" and "{" not in text, (code, variant)
+                assert not text.isascii(), (code, variant, text)  # Japanese
     finally:
         i18n.install_translators(qapp, "en")

@@ -346,6 +346,42 @@
         <translation>テンソル {tensor} は {size} (2 GiB 以上) あり、外部データにしか置けません</translation>
     </message>
     <message>
+        <source>{path} is listed in the manifest but not in the archive</source>
+        <translation>{path} はマニフェストに記載されていますが、アーカイブにありません</translation>
+    </message>
+    <message>
+        <source>{path} is in the archive but not listed in the manifest</source>
+        <translation>{path} はアーカイブにありますが、マニフェストに記載されていません</translation>
+    </message>
+    <message>
+        <source>{path} has {size} bytes; the manifest says {listed}</source>
+        <translation>{path} は {size} バイトですが、マニフェストでは {listed} バイトです</translation>
+    </message>
+    <message>
+        <source>{path}: SHA-256 is {actual}, the manifest says {listed}</source>
+        <translation>{path}: SHA-256 は {actual} ですが、マニフェストでは {listed} です</translation>
+    </message>
+    <message>
+        <source>The bundle has no model.sig, so it is not signed (or its signature was removed)</source>
+        <translation>バンドルに model.sig がないため、署名されていません (または署名が削除されました)</translation>
+    </message>
+    <message>
+        <source>The manifest says the bundle is signed, but model.sig is missing: the signature was removed</source>
+        <translation>マニフェストには署名済みとありますが、model.sig がありません。署名が削除されています</translation>
+    </message>
+    <message>
+        <source>{path} is not covered by the signature (added after signing)</source>
+        <translation>{path} は署名の対象外です (署名後に追加されました)</translation>
+    </message>
+    <message>
+        <source>{path} is not the file that was signed (SHA-256 {actual}, signed {signed})</source>
+        <translation>{path} は署名されたファイルではありません (SHA-256 {actual}、署名時 {signed})</translation>
+    </message>
+    <message>
+        <source>{path} was signed but is missing from the archive</source>
+        <translation>{path} は署名されていますが、アーカイブにありません</translation>
+    </message>
+    <message>
         <source>Oldest ONNX Runtime that loads {model}: {version} (IR {ir}, ai.onnx opset {opset}{ml}; {source})</source>
         <translation>{model} を読み込める最も古い ONNX Runtime: {version} (IR {ir}、ai.onnx opset {opset}{ml}、{source})</translation>
     </message>
