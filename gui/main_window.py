@@ -501,7 +501,12 @@ class MainWindow(Retranslatable, QMainWindow):
             opts = item.options
             skipped = [stage for stage, on in (("smoke", getattr(opts, "run_smoke", True)),
                                                ("ort", getattr(opts, "ort_format", False))) if not on]  # fmt: skip
-            self.run_panel.start(title, skipped=skipped)
+            sel = self.queue.selected()
+            if sel is not item and (sel is None or not sel.busy):  # follow a batch, unless a busy row is selected
+                self.queue.select(item)
+            item.run = self.run_panel.start(title, skipped=skipped)
+            if self.queue.selected() is not item:  # the user watches another row: keep showing that one
+                self.run_panel.display(self._shown_item.run if self._shown_item is not None else None)
             self._set_state(item, "running")  # after the panel: the queue row and the panel agree
             self.log.append(self.tr("Bundling %1 as %2 %3").replace("%1", str(item.path))
                             .replace("%2", item.draft.name).replace("%3", item.draft.version))
@@ -944,6 +949,7 @@ class MainWindow(Retranslatable, QMainWindow):
         item = self.queue.selected()
         self._shown_item = item
         self._show_item(item)
+        self.run_panel.display(item.run if item is not None else None)  # the Progress tab follows the selection
         self._update_actions()
 
     def _refresh_views(self, item: QueueItem) -> None:

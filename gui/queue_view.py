@@ -86,6 +86,7 @@ class QueueItem:
     draft: BundleDraft = field(default_factory=BundleDraft)
     job: Job | None = None
     progress: str = ""  # e.g. "merge 45 %"
+    run: Any = None  # its last bundle run as the Progress tab shows it (gui.run_panel.RunState)
 
     @property
     def busy(self) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import time
 from collections.abc import Mapping, Sequence
@@ -82,6 +83,22 @@ class LogPane(Retranslatable, QWidget):
         QGuiApplication.clipboard().setText(self.plain_text())
 
 
+@dataclasses.dataclass
+class RunState:
+    """One bundle run as the Progress tab shows it: kept per queue row, so the tab shows the *selected* row's run
+    (live while it runs) rather than whichever job ran last."""
+
+    title: str = ""
+    running: bool = False
+    started: float = 0.0
+    outcome: str | None = None  # 'done', 'failed', 'cancelled' once finished; None while running or never run
+    stopping: bool = False
+    ended: float = 0.0
+    state: dict[str, str] = dataclasses.field(default_factory=lambda: dict.fromkeys(STAGES, "waiting"))
+    last: dict[str, ProgressEvent] = dataclasses.field(default_factory=dict)
+    eta: EtaEstimator = dataclasses.field(default_factory=EtaEstimator)
+
+
 class RunPanel(Retranslatable, QWidget):
     """Per-stage progress of the running job with a Cancel button. Emits ``cancel_requested``."""
 
@@ -89,15 +106,14 @@ class RunPanel(Retranslatable, QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.eta = EtaEstimator()
+        self.run = RunState()  # the run shown
+        self._live: RunState | None = None  # the run in progress (shown or not)
         self.header = StatusLabel()
         self.stage_box = QGroupBox()
         grid = QGridLayout(self.stage_box)
         grid.setColumnStretch(2, 1)
         grid.setColumnStretch(3, 1)
         self.rows: dict[str, tuple[QLabel, QLabel, QProgressBar, QLabel]] = {}
-        self._state: dict[str, str] = {}
-        self._last: dict[str, ProgressEvent] = {}
         for r, stage in enumerate(STAGES):
             self._add_row(grid, r, stage)
         self.grid = grid
@@ -113,9 +129,6 @@ class RunPanel(Retranslatable, QWidget):
         layout.addWidget(self.stage_box)
         layout.addLayout(row)
         layout.addStretch(1)
-        self._title = ""
-        self._running = False
-        self._started = 0.0
         self.retranslate()
 
     def _add_row(self, grid: QGridLayout, r: int, stage: str) -> None:
@@ -130,7 +143,6 @@ class RunPanel(Retranslatable, QWidget):
         grid.addWidget(bar, r, 2)
         grid.addWidget(detail, r, 3)
         self.rows[stage] = (icon, name, bar, detail)
-        self._state[stage] = "waiting"
 
     def stage_name(self, stage: str) -> str:
         return {
@@ -161,82 +173,104 @@ class RunPanel(Retranslatable, QWidget):
         self._render_header()
 
     # --- state --------------------------------------------------------------------------------
-    def start(self, title: str, skipped: Sequence[str] = ()) -> None:
-        """A run begins; ``skipped`` stages (the smoke run or ORT format when not chosen) say so from the start."""
-        self._title = title
-        self._running = True
-        self._started = time.monotonic()
-        self.eta.reset()
-        self._last.clear()
+    @property
+    def _last(self) -> dict[str, ProgressEvent]:  # the shown run's latest event per stage (screenshots, tests)
+        return self.run.last
+
+    def start(self, title: str, skipped: Sequence[str] = ()) -> RunState:
+        """A run begins and is shown; ``skipped`` stages (the smoke run or ORT format when not chosen) say so from
+        the start. Returns its state, which the caller keeps with its queue row."""
+        run = RunState(title=title, running=True, started=time.monotonic())
         for stage in self.rows:
-            self._state[stage] = "skipped" if stage in skipped else "waiting"
+            run.state[stage] = "skipped" if stage in skipped else "waiting"
+        self._live = run
+        self.display(run)
+        return run
+
+    def display(self, run: RunState | None) -> None:
+        """Show ``run`` (a queue row's run, live if it is the running one); None: nothing has run for the row."""
+        self.run = run if run is not None else RunState()
+        for stage in self.rows:
+            self.run.state.setdefault(stage, "waiting")
             self._render(stage)
-        self.cancel_button.setEnabled(True)
+        self.cancel_button.setEnabled(self.run is self._live and self.run.running and not self.run.stopping)
         self._render_header()
 
     def stopping(self) -> None:
-        self.cancel_button.setEnabled(False)
-        self.header.set_status(status_icon("busy"), self.tr("Cancelling %1…").replace("%1", self._title))
+        if self._live is not None:
+            self._live.stopping = True
+        if self.run is self._live:
+            self.cancel_button.setEnabled(False)
+            self._render_header()
 
     def finish(self, outcome: str) -> None:
         """``outcome``: 'done', 'failed' or 'cancelled'. Stages never reached show as skipped/cancelled."""
-        self._running = False
-        self.cancel_button.setEnabled(False)
-        for stage, state in self._state.items():
+        run = self._live or self.run
+        self._live = None
+        run.running = False
+        run.outcome = outcome
+        run.ended = time.monotonic()
+        for stage, state in run.state.items():
             if state == "running":
-                self._state[stage] = "done" if outcome == "done" else outcome
+                run.state[stage] = "done" if outcome == "done" else outcome
             elif state == "waiting" and outcome == "done":
-                self._state[stage] = "skipped"
-            self._render(stage)
-        took = format_duration(time.monotonic() - self._started) if self._started else ""
-        self.header.set_status(
-            status_icon(outcome),
-            {
-                "done": self.tr("Finished: %1 in %2"),
-                "failed": self.tr("Failed: %1 after %2"),
-                "cancelled": self.tr("Cancelled: %1 — nothing was written"),
-            }[outcome].replace("%1", self._title).replace("%2", took),
-        )
+                run.state[stage] = "skipped"
+        if run is self.run:
+            self.display(run)
 
     def reset(self) -> None:
-        self._running = False
-        self._title = ""
-        for stage in self.rows:
-            self._state[stage] = "waiting"
-            self._last.pop(stage, None)
-            self._render(stage)
-        self.cancel_button.setEnabled(False)
-        self._render_header()
+        self._live = None
+        self.display(None)
 
     def _render_header(self) -> None:
-        if self._running:
-            self.header.set_status(status_icon("running"), self.tr("Bundling %1…").replace("%1", self._title))
-        elif not self._title:
+        run = self.run
+        if run.running and run.stopping:
+            self.header.set_status(status_icon("busy"), self.tr("Cancelling %1…").replace("%1", run.title))
+        elif run.running:
+            self.header.set_status(status_icon("running"), self.tr("Bundling %1…").replace("%1", run.title))
+        elif run.outcome is not None:
+            took = format_duration(run.ended - run.started) if run.started and run.ended else ""
+            self.header.set_status(
+                status_icon(run.outcome),
+                {
+                    "done": self.tr("Finished: %1 in %2"),
+                    "failed": self.tr("Failed: %1 after %2"),
+                    "cancelled": self.tr("Cancelled: %1 — nothing was written"),
+                }[run.outcome].replace("%1", run.title).replace("%2", took),
+            )
+        else:
             self.header.set_status(status_icon("ready"), self.tr("Nothing is running."))
 
     def on_progress(self, ev: ProgressEvent) -> None:
+        """A progress event of the running job: recorded in its run, drawn when that run is shown."""
+        run = self._live
+        if run is None:
+            return
         if ev.stage not in self.rows:
             self._add_row(self.grid, self.grid.rowCount(), ev.stage)
         order = list(self.rows)
         idx = order.index(ev.stage)
+        changed = [ev.stage]
         for earlier in order[:idx]:  # the pipeline moved on: earlier stages are finished
-            if self._state[earlier] == "running":
-                self._state[earlier] = "done"
-                self._render(earlier)
-        self._state[ev.stage] = "done" if ev.finished else "running"
+            if run.state.get(earlier) == "running":
+                run.state[earlier] = "done"
+                changed.append(earlier)
+        run.state[ev.stage] = "done" if ev.finished else "running"
         if ev.total <= 0:  # a message without an amount: keep the last amount, show the new message
-            last = self._last.get(ev.stage)
+            last = run.last.get(ev.stage)
             unit = last.unit if last else ev.unit
             ev = ProgressEvent(ev.stage, last.done if last else 0, last.total if last else 0, ev.message, unit)
             if last is None:
-                self._state[ev.stage] = "running"
-        self._last[ev.stage] = ev
-        self._render(ev.stage)
+                run.state[ev.stage] = "running"
+        run.last[ev.stage] = ev
+        if run is self.run:
+            for stage in changed:
+                self._render(stage)
 
     def _render(self, stage: str) -> None:
         icon, name, bar, detail = self.rows[stage]
-        state = self._state[stage]
-        ev = self._last.get(stage)
+        state = self.run.state.get(stage, "waiting")
+        ev = self.run.last.get(stage)
         qicon = status_icon({"waiting": "queued", "skipped": "ready"}.get(state, state))
         h = name.fontMetrics().height()
         icon.setPixmap(qicon.pixmap(h, h))
@@ -262,7 +296,7 @@ class RunPanel(Retranslatable, QWidget):
                 )
             text = amount
             if state == "running":
-                left = self.eta.seconds_left(ev.stage, ev.done, ev.total)
+                left = self.run.eta.seconds_left(ev.stage, ev.done, ev.total)
                 if left is not None:
                     text += " · " + self.tr("about %1 left").replace("%1", format_duration(left))
             if ev.message and state == "running":  # a finished stage keeps its amount, not its last message
@@ -272,7 +306,7 @@ class RunPanel(Retranslatable, QWidget):
         detail.setAccessibleName(detail.text())
 
     def stage_state(self, stage: str) -> str:
-        return self._state[stage]
+        return self.run.state.get(stage, "waiting")
 
 
 class ResultPanel(Retranslatable, QWidget):

@@ -328,3 +328,26 @@ def test_gui_hints_are_in_the_apps_words_and_translated(qapp):
         assert untranslated == []
     finally:
         i18n.install_translators(qapp, "en")
+
+
+def test_progress_tab_shows_the_selected_rows_run(qtbot, tmp_path):
+    """Issue 14 item 8: the Progress tab shows the selected row's run (live or finished), not the last job's."""
+    a = factory.external_model(tmp_path / "a")
+    b = factory.external_model(tmp_path / "b")
+    w = make_window(qtbot, tmp_path)
+    items = w.open_paths([a, b])
+    for it in items:
+        wait_state(qtbot, it, ("ready", "invalid", "failed"))
+    items[1].draft.name = "second"
+    w.start_bundles(all_ready=True)
+    for it in items:
+        wait_state(qtbot, it, ("done", "failed", "cancelled"), timeout=120_000)
+    assert w.queue.selected() is items[1]  # the batch was followed while nothing else was chosen
+    assert "second 1.0.0" in w.run_panel.header.plain_text()
+    w.queue.select(items[0])
+    assert "model 1.0.0" in w.run_panel.header.plain_text() and w.run_panel.stage_state("zip") == "done"
+    (c,) = w.open_paths([tmp_path / "a"])  # a row that never ran: nothing to show
+    w.queue.select(items[1])
+    w.queue.select(c)
+    assert "Nothing is running" in w.run_panel.header.plain_text() and w.run_panel.stage_state("merge") == "waiting"
+    wait_state(qtbot, c, ("ready", "invalid", "failed"))
