@@ -356,8 +356,9 @@ def run_in_child(
             child.discard()
         child = ChildProcess(target_name(target))
     proc, recv_conn = child.proc, child.recv_conn
-    current = "starting the child process"
+    current = "starting ONNX Runtime in a child process"
     child.send_job(job)
+    report(progress, stage, 0, 0, current, unit=STEPS)  # the stage runs from now: no silent gap until it reports
     deadline = time.monotonic() + timeout
     try:
         while True:

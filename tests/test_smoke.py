@@ -461,3 +461,15 @@ def test_discard_is_idempotent_and_a_mismatched_child_is_replaced() -> None:
 
 def _noop_target(conn: Any, job: dict[str, Any]) -> None:
     conn.send(("result", {"ran": True}))
+
+
+def test_the_smoke_stage_reports_at_once_that_it_is_starting(tmp_path):
+    """Issue 14 item 8: the seconds ONNX Runtime takes to start are labelled, not a gap with no stage running."""
+    from onnxpack.core.resources import SAMPLE_MODEL, resource_path
+    from onnxpack.core.smoke import smoke_test
+
+    events = []
+    run = smoke_test(resource_path(*SAMPLE_MODEL), progress=events.append)
+    assert run.ok
+    smoke_events = [e for e in events if e.stage == "smoke"]
+    assert smoke_events and "starting ONNX Runtime" in smoke_events[0].message
