@@ -413,6 +413,11 @@ def verify_signature(data: bytes, public_key: Path | str | None = None, *, trust
     except Exception as e:  # cryptography's InvalidSignature, OpenSSL's X509StoreContextError, ValueError, ...
         raise InputError(f"{bad} ({type(e).__name__}{': ' + str(e) if str(e) else ''})", hint,
                          code="SIGNATURE_INVALID") from None  # fmt: skip
+    return _contents(signed, fingerprint, METHOD_CERTIFICATE if has_chain else METHOD_KEY, subject)
+
+
+def _contents(signed: Any, fingerprint: str, method: str, subject: str | None) -> SignedContents:
+    """What a verified model-signing manifest vouches for; only SHA-256 per file can be compared with a bundle."""
     digests: dict[str, str] = {}
     for rd in signed.resource_descriptors():
         if rd.digest.algorithm != "sha256":
@@ -420,8 +425,7 @@ def verify_signature(data: bytes, public_key: Path | str | None = None, *, trust
                              "Sign the folder with model-signing's default (file) serialization.",
                              code="SIGNATURE_UNSUPPORTED")  # fmt: skip
         digests[str(rd.identifier)] = rd.digest.digest_hex
-    return SignedContents(fingerprint, digests, dict(signed.serialization_type),
-                          METHOD_CERTIFICATE if has_chain else METHOD_KEY, subject)  # fmt: skip
+    return SignedContents(fingerprint, digests, dict(signed.serialization_type), method, subject)
 
 
 def _sigstore_contents(data: bytes, identity: str, issuer: str) -> SignedContents:
@@ -434,8 +438,7 @@ def _sigstore_contents(data: bytes, identity: str, issuer: str) -> SignedContent
     except Exception as e:
         raise InputError(f"The Sigstore signature does not verify for {identity} ({issuer}): {type(e).__name__}: {e}",
                          hint, code="SIGNATURE_INVALID") from None  # fmt: skip
-    digests = {str(rd.identifier): rd.digest.digest_hex for rd in signed.resource_descriptors()}
-    return SignedContents("", digests, dict(signed.serialization_type), METHOD_SIGSTORE, identity)
+    return _contents(signed, "", METHOD_SIGSTORE, identity)
 
 
 def generate_key_pair(out_dir: Path | str, name: str = "onnxpack-signing", *, force: bool = False) -> tuple[Path, Path]:
