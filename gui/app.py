@@ -59,9 +59,7 @@ def _paths_from(argv: Sequence[str]) -> list[Path]:
 def _write_startup_log(path: str, started_at: float | None) -> None:
     from .selftest import process_start_time
 
-    started, clock = process_start_time()
-    if started_at is not None and (clock == "module-import" or started_at < started):
-        started, clock = started_at, "entry-script"  # the OS did not say (Wine): the frozen entry script's clock
+    started, clock = process_start_time(started_at)
     doc = {"startup_seconds": round(time.time() - started, 3), "startup_clock": clock,
            "platform": QGuiApplication.platformName()}  # fmt: skip
     try:

@@ -72,12 +72,21 @@ class SelfTestReport:
         }
 
 
-def process_start_time() -> tuple[float, str]:
+def process_start_time(started_at: float | None = None) -> tuple[float, str]:
     """Wall-clock time (``time.time()`` scale) at which this process was created, and how it was known.
 
-    The OS knows it (the interpreter and the frozen bootloader run before any Python line); we fall
-    back to when this module was imported.
+    The OS knows it (the interpreter and the frozen bootloader run before any Python line). Where it does not
+    (Wine records no creation time), ``started_at`` — the frozen entry script's first line — is the clock; the
+    last resort is when this module was imported.
     """
+    created, clock = _os_process_start()
+    if started_at is not None and (clock == "module-import" or started_at < created):
+        return started_at, "entry-script"
+    return created, clock
+
+
+def _os_process_start() -> tuple[float, str]:
+    """The OS's record of the process creation, else when this module was imported."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, ValueError, IndexError):
             stat = Path("/proc/self/stat").read_text()
@@ -131,9 +140,7 @@ def run_self_test(report_path: Path | None = None, *, started_at: float | None =
     """Run every check (in this process; reuses a running QApplication) and write the JSON report."""
     t_begin = time.perf_counter()
     report = SelfTestReport()
-    proc_start, clock = process_start_time()
-    if started_at is not None and (clock == "module-import" or started_at < proc_start):
-        proc_start, clock = started_at, "entry-script"
+    proc_start, clock = process_start_time(started_at)
     report.startup_clock = clock
     report.versions["onnxpack"] = _package_version()
     report.versions["python"] = platform.python_version()
