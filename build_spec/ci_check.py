@@ -189,18 +189,14 @@ def _json_of(output: str) -> dict:
 
 def _self_test(exe: Path, report: Path, env: dict[str, str], cwd: Path, timeout: float) -> tuple[int, dict, str]:
     start = time.perf_counter()
-    try:
-        proc = subprocess.run([str(exe), "--self-test", str(report)], env=env, cwd=cwd, capture_output=True,
-                              text=True, encoding="utf-8", errors="replace", timeout=timeout)  # fmt: skip
-    except subprocess.TimeoutExpired:
-        return -1, {}, f"timed out after {timeout:.0f} s"
+    rc, output = _run([str(exe), "--self-test", str(report)], env, cwd, timeout)
     wall = time.perf_counter() - start
     try:
         doc = json.loads(report.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError) as e:  # also after a timeout: the run wrote no report
         doc = {"_error": f"no readable report: {e}"}
     doc["_wall_seconds"] = round(wall, 2)
-    return proc.returncode, doc, (proc.stdout + proc.stderr)[-4000:]
+    return rc, doc, output[-4000:]
 
 
 def main(argv: list[str] | None = None) -> int:
