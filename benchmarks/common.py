@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-__all__ = ["ROOT", "Measurement", "make_external_model", "make_mlp_model", "measure", "print_rows"]
+__all__ = ["ROOT", "Measurement", "drop_caches", "make_external_model", "make_mlp_model", "measure", "print_rows"]
 
 
 def _external_float(name: str, dims: list[int], location: str, offset: int, nbytes: int) -> TensorProto:
@@ -157,6 +157,16 @@ def print_rows(title: str, rows: list[Measurement], reference: str | None = None
         ratio = f"{r.seconds / ref.seconds:6.2f}x" if ref and ref.seconds > 0 else ""
         flag = "" if r.returncode == 0 else f"  (exit {r.returncode})"
         print(f"  {r.label:<44} {r.seconds:8.2f} {r.peak_rss_mb:12.1f} {ratio:>7}{flag}")
+
+
+def drop_caches() -> bool:
+    """Empty the page cache for a cold measurement (root only); False when not allowed."""
+    try:
+        os.sync()
+        Path("/proc/sys/vm/drop_caches").write_text("3\n")
+        return True
+    except OSError:
+        return False
 
 
 def drop_caches_hint() -> str:

@@ -18,7 +18,6 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import os  # noqa: E402
 import shutil  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
@@ -28,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "build_spec"))
 
-from benchmarks.common import measure  # noqa: E402
+from benchmarks.common import drop_caches, measure  # noqa: E402
 from build_spec import ci_check  # noqa: E402
 
 __all__ = ["main"]
@@ -52,15 +51,6 @@ def build_naive(work: Path) -> Path:
                     "--specpath", str(work), str(ROOT / "build_spec" / "onnxpack_gui.py")],
                    check=True, cwd=ROOT)  # fmt: skip
     return work / "dist" / "onnxpack-gui"
-
-
-def drop_caches() -> bool:
-    try:
-        os.sync()
-        Path("/proc/sys/vm/drop_caches").write_text("3\n")
-        return True
-    except OSError:
-        return False
 
 
 def startups(folder: Path, runs: int, work: Path) -> tuple[list[float], bool, float, bool]:

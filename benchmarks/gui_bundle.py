@@ -33,13 +33,7 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(_HERE.parent))
 
-
-def _rss_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+from benchmarks.gui_drop import rss_mb  # noqa: E402
 
 
 def _child(model: Path, out: Path) -> None:
@@ -57,7 +51,7 @@ def _child(model: Path, out: Path) -> None:
 
     def sampler() -> None:  # every 2 ms, independent of the GUI thread (a stalled GUI cannot hide a spike)
         while True:
-            rss = _rss_mb()
+            rss = rss_mb()
             if rss > sampled["max"]:
                 sampled["max"], sampled["at"] = rss, stage["now"]
             time.sleep(0.002)
@@ -79,7 +73,7 @@ def _child(model: Path, out: Path) -> None:
         worst.sort(reverse=True)
         del worst[5:]
         state["gaps"].append(now - state["last"])
-        state["rss"].append(_rss_mb())
+        state["rss"].append(rss_mb())
         state["last"] = now
 
     timer = QTimer()

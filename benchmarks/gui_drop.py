@@ -22,7 +22,8 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 
 
-def _rss_mb() -> float:
+def rss_mb() -> float:
+    """This process's resident memory now, MB (/proc: no import that would itself grow it)."""
     with open("/proc/self/status") as f:
         for line in f:
             if line.startswith("VmRSS:"):
@@ -46,7 +47,7 @@ def _child(model: Path) -> None:
     window.show()
     app.processEvents()
     startup = time.perf_counter() - start
-    before = _rss_mb()
+    before = rss_mb()
     gaps: list[float] = []
     last = [time.perf_counter()]
 

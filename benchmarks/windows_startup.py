@@ -30,17 +30,11 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import drop_caches  # noqa: E402
 
 __all__ = ["main"]
-
-
-def drop_caches() -> bool:
-    try:
-        os.sync()
-        Path("/proc/sys/vm/drop_caches").write_text("3\n")
-        return True
-    except OSError:
-        return False
 
 
 def start_display(env: dict[str, str]) -> list[subprocess.Popen[bytes]]:
