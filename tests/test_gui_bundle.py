@@ -251,9 +251,8 @@ def test_gui_refuses_exactly_the_versions_the_engine_refuses(qtbot, tmp_path, sa
     wait_state(qtbot, item, ("done", "failed", "cancelled"), timeout=120_000)
 
 
-def test_rerun_is_checked_first_and_never_erases_an_earlier_success(qtbot, tmp_path):
-    """Issue 14 item 7: Bundle all again with the ZIPs there → refused before any work, in one dialog; a forced
-    re-run in which one model fails gives one summary and the failed row keeps its earlier bundle."""
+def _two_bundled(qtbot, tmp_path):
+    """Two external-data models (named 'model' and 'second') bundled with Bundle all; returns (window, rows, a)."""
     a = factory.external_model(tmp_path / "a")
     b = factory.external_model(tmp_path / "b")
     w = make_window(qtbot, tmp_path)
@@ -264,6 +263,13 @@ def test_rerun_is_checked_first_and_never_erases_an_earlier_success(qtbot, tmp_p
     w.start_bundles(all_ready=True)
     for it in items:
         wait_state(qtbot, it, ("done", "failed", "cancelled"), timeout=120_000)
+    return w, items, a
+
+
+def test_rerun_is_checked_first_and_never_erases_an_earlier_success(qtbot, tmp_path):
+    """Issue 14 item 7: Bundle all again with the ZIPs there → refused before any work, in one dialog; a forced
+    re-run in which one model fails gives one summary and the failed row keeps its earlier bundle."""
+    w, items, a = _two_bundled(qtbot, tmp_path)
     assert [it.state for it in items] == ["done", "done"]
     earlier = [it.result for it in items]
     # 1. the same again: nothing starts, one dialog names both files, the rows keep their results
@@ -332,16 +338,7 @@ def test_gui_hints_are_in_the_apps_words_and_translated(qapp):
 
 def test_progress_tab_shows_the_selected_rows_run(qtbot, tmp_path):
     """Issue 14 item 8: the Progress tab shows the selected row's run (live or finished), not the last job's."""
-    a = factory.external_model(tmp_path / "a")
-    b = factory.external_model(tmp_path / "b")
-    w = make_window(qtbot, tmp_path)
-    items = w.open_paths([a, b])
-    for it in items:
-        wait_state(qtbot, it, ("ready", "invalid", "failed"))
-    items[1].draft.name = "second"
-    w.start_bundles(all_ready=True)
-    for it in items:
-        wait_state(qtbot, it, ("done", "failed", "cancelled"), timeout=120_000)
+    w, items, _a = _two_bundled(qtbot, tmp_path)
     assert w.queue.selected() is items[1]  # the batch was followed while nothing else was chosen
     assert "second 1.0.0" in w.run_panel.header.plain_text()
     w.queue.select(items[0])
