@@ -119,7 +119,10 @@ def _open_bundle(path: Path) -> tuple[BinaryIO, int]:
     return f, st.st_size
 
 
-def _read_manifest(f: BinaryIO, scan: ArchiveScan, report_: VerifyReport) -> dict[str, Any] | None:
+def _read_manifest(
+    f: BinaryIO, scan: ArchiveScan, report_: VerifyReport, digests: dict[str, str] | None = None
+) -> dict[str, Any] | None:
+    """The manifest, checked; with ``digests`` also records the SHA-256 of the bytes read (signature check)."""
     member = scan.by_name().get(MANIFEST_NAME)
     if member is None:
         report_.problems.append(
@@ -145,6 +148,8 @@ def _read_manifest(f: BinaryIO, scan: ArchiveScan, report_: VerifyReport) -> dic
     except ValueError as e:
         report_.problems.append(_problem("ZIP_DAMAGED", f"{MANIFEST_NAME} cannot be read: {e}", MANIFEST_NAME))
         return None
+    if digests is not None:
+        digests[MANIFEST_NAME] = hashlib.sha256(data).hexdigest()
     try:
         doc = loads_strict(data)
     except InputError as e:
@@ -340,16 +345,13 @@ def verify_bundle(
         signed = _check_signature(f, scan, key, trust, sigstore, rep)
         if checking and signed is None:
             return rep  # an invalid or missing signature: nothing in the archive can be trusted
-        doc = _read_manifest(f, scan, rep)
+        doc = _read_manifest(f, scan, rep, signed.actual if signed is not None else None)
         if doc is None:
             _signature_declared(None, scan, rep)
             return rep
         rep.manifest = doc
         _signature_declared(doc, scan, rep)
         to_hash = _check_listing(doc, scan, rep)
-        if signed is not None:  # the manifest itself is hashed here; the other members below
-            manifest_member = scan.by_name()[MANIFEST_NAME]
-            signed.actual[MANIFEST_NAME] = hashlib.sha256(b"".join(iter_member(f, manifest_member))).hexdigest()
         in_place = _in_place_model(doc, to_hash) if smoke else None
         if smoke and not rep.problems:
             from .smoke import start_child
