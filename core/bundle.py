@@ -235,8 +235,8 @@ def _errors(findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if f.severity is Severity.ERROR]
 
 
-def _refuse(message: str, hint: str, code: str) -> RefusedError:
-    return RefusedError(message, hint, code=code)
+def _refuse(message: str, hint: str, code: str, params: dict[str, Any] | None = None) -> RefusedError:
+    return RefusedError(message, hint, code=code, params=params)
 
 
 @contextlib.contextmanager
@@ -307,6 +307,7 @@ def _apply_fixes(st: _State, val: Validation, version_model: int | None) -> Load
                 Finding.info(
                     "FIX_IR_NOT_NEEDED",
                     f"ONNX Runtime {val.target.target} already loads the model; ir_version left as it is",
+                    version=val.target.target,
                 )
             )
         elif val.target.fix_by_lowering_ir is not None:
@@ -371,6 +372,7 @@ def build_bundle(
                 f"model_version {version_model} cannot carry the pre-release/build part of {version}",
                 "Release managers reading model_version see only MAJOR.MINOR.PATCH.",
                 "model_version",
+                model_version=version_model, version=str(version),
             )
         )
     # Metadata and the signing key are checked before any work: a typo must not cost a 2 GB merge.
@@ -681,11 +683,13 @@ def _smoke(
                          cancel=st.cancel, window=window, name=entry, child=child)
         findings = run.findings
     if not run.ok:
-        errs = _errors(run.findings) or [Finding.error("SMOKE_FAILED", run.error or "the smoke run failed")]
+        errs = _errors(run.findings) or [Finding.error("SMOKE_FAILED", run.error or "the smoke run failed",
+                                                   detail=run.error or "the smoke run failed")]
         raise _refuse(
             f"The smoke run of {loc.model.name} failed: {errs[0].message}",
             errs[0].hint or "Give the sizes/inputs the model needs with --dim/--input, or pass --no-smoke.",
             errs[0].code,
+            errs[0].message_params(),
         )
     if compare:
         if not res.bitwise_equal:
@@ -830,6 +834,7 @@ def _manifest(
                     f"The previous release is named {previous['model']['name']!r}, this one {name!r}",
                     "",
                     "name",
+                    previous=previous["model"]["name"], name=name,
                 )
             )
         manifest["release"] = diff.to_dict()

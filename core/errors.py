@@ -24,7 +24,9 @@ class OnnxpackError(Exception):
 
     ``message`` says what went wrong (naming the file or tensor), ``hint`` how to fix it,
     ``code`` is a stable identifier for scripts, ``details`` carries extra text (e.g. the
-    underlying library's message) for "show details" views.
+    underlying library's message) for "show details" views. ``params`` holds the values in ``message`` by name when
+    the error repeats a finding (its code, ``subject`` and parameters), so the desktop app can word it in its own
+    language; it is not serialised.
     """
 
     code = "ERROR"
@@ -38,6 +40,7 @@ class OnnxpackError(Exception):
         *,
         code: str | None = None,
         details: str | None = None,
+        params: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -45,6 +48,7 @@ class OnnxpackError(Exception):
         if code is not None:
             self.code = code
         self.details = details
+        self.params: dict[str, Any] = dict(params or {})
 
     def __str__(self) -> str:
         if self.hint:

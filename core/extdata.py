@@ -117,7 +117,7 @@ class ExternalTable:
         if errs:
             first = errs[0]
             more = f" (and {len(errs) - 1} more problem(s); run `onnxpack check` for all)" if len(errs) > 1 else ""
-            raise ExternalDataError(first.message + more, first.hint, code=first.code)
+            raise ExternalDataError(first.message + more, first.hint, code=first.code, params=first.message_params())
 
 
 def sha1_file(path: Path, cancel: CancelToken | None = None) -> str:
@@ -139,6 +139,7 @@ def _parse_int(ref: TensorRef, key: str, raw: str, errors: list[Finding]) -> int
                 f"Tensor {ref.label}: external_data '{key}' is {raw!r}, not a non-negative integer",
                 _HINT_REEXPORT,
                 ref.name,
+                key=key,
             )
         )
         return None
@@ -159,7 +160,8 @@ def _parse_int(ref: TensorRef, key: str, raw: str, errors: list[Finding]) -> int
 def _check_location(ref: TensorRef, location: str) -> Finding | None:
     """Lexical rules on the location string (no filesystem access)."""
     def bad(code: str, why: str, hint: str) -> Finding:
-        return Finding.error(code, f"Tensor {ref.label}: external data location {location!r} {why}", hint, ref.name)
+        return Finding.error(code, f"Tensor {ref.label}: external data location {location!r} {why}", hint, ref.name,
+                             file=location)  # fmt: skip
 
     if not location:
         return bad("EXTDATA_NO_LOCATION", "is empty", _HINT_REEXPORT)
@@ -231,7 +233,8 @@ class _FileCheck:
                 )
                 return
             except OSError as e:
-                self._fail("EXTDATA_UNREADABLE", f"cannot be examined: {e.strerror}", "Check file permissions.")
+                self._fail("EXTDATA_UNREADABLE", f"cannot be examined: {e.strerror}", "Check file permissions.",
+                           detail=e.strerror)
                 return
             if stat.S_ISLNK(st.st_mode):
                 self._fail(
@@ -242,7 +245,8 @@ class _FileCheck:
                 return
             last = i == len(parts) - 1
             if not last and not stat.S_ISDIR(st.st_mode):
-                self._fail("EXTDATA_MISSING", f"has a non-folder component {part!r}", _HINT_REEXPORT)
+                self._fail("EXTDATA_MISSING", f"has a non-folder component {part!r}", _HINT_REEXPORT,
+                           variant="component")
                 return
             if last:
                 if stat.S_ISDIR(st.st_mode):
@@ -260,6 +264,7 @@ class _FileCheck:
                         "EXTDATA_HARDLINK",
                         f"has {st.st_nlink} hard links; it may be a link to a file outside the model folder",
                         "Replace the hard link with a real copy of the file (e.g. `cp --no-preserve=links`).",
+                        links=st.st_nlink,
                     )
                     return
                 self.size = st.st_size
@@ -323,6 +328,7 @@ def resolve_external_data(
                         f"Tensor {tref.label}: external_data key '{entry.key}' appears twice",
                         _HINT_REEXPORT,
                         tref.name,
+                        key=entry.key,
                     )
                 )
             kv[entry.key] = entry.value
@@ -340,6 +346,7 @@ def resolve_external_data(
                     f"Tensor {tref.label}: unknown external_data key '{k}' (ignored)",
                     "onnxpack never acts on unknown keys; remove it to silence this warning.",
                     tref.name,
+                    key=k,
                 )
             )
         location = kv.get("location")
@@ -442,6 +449,7 @@ def resolve_external_data(
                                     f"records {checksum}",
                                     "The data file was modified or replaced; restore the original.",
                                     tref.name,
+                                    file=location,
                                 )
                             )
         er.errors = errors
@@ -519,6 +527,7 @@ def _check_overlaps(refs: list[ExternalRef], findings: list[Finding]) -> None:
                         f"Tensors {a.ref.name!r} and {b.ref.name!r} share bytes of {a.location!r}",
                         "Overlapping tensors are unusual; check the exporter. A merge copies each separately.",
                         b.ref.name,
+                        other=a.ref.name, file=a.location,
                     )
                 )
 

@@ -34,6 +34,10 @@ class Finding:
     #: manifests and JSON output keep the English ``message``.
     params: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    def message_params(self) -> dict[str, Any]:
+        """``params`` plus ``subject``: what an error repeating this finding carries (OnnxpackError.params)."""
+        return {"subject": self.subject, **self.params}
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "severity": self.severity.value,

@@ -239,6 +239,7 @@ def _inspect_ort(loc: ModelLocation, size: int, timeout: float, cancel: CancelTo
                 "The file may be damaged or made by a newer ONNX Runtime than the one installed; "
                 "regenerate it from the .onnx model.",
                 loc.model.name,
+                detail=why,
             )
         )
     return insp
@@ -255,6 +256,7 @@ def _opsets(model: ModelProto, findings: list[Finding], name: str) -> dict[str, 
                     f"{name} imports operator set {d!r} twice (versions {opsets[d]} and {op.version})",
                     "Each domain may appear once in opset_import; re-export the model.",
                     d,
+                    model=name, first=opsets[d], second=op.version,
                 )
             )
             opsets[d] = max(opsets[d], int(op.version))

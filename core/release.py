@@ -433,6 +433,7 @@ def check_new_version(requested: SemVer, diff: ReleaseDiff, *, force: bool = Fal
                 f"Version {requested} is not greater than {prev} (forced)",
                 f"The suggested version is {diff.suggested}.",
                 "version",
+                version=str(requested), previous=str(prev), suggested=str(diff.suggested),
             )
         )
     elif (requested.major, requested.minor, requested.patch) < (
@@ -447,6 +448,7 @@ def check_new_version(requested: SemVer, diff: ReleaseDiff, *, force: bool = Fal
                 f"(suggested {diff.suggested})",
                 "; ".join(c.message for c in diff.changes if c.impact == diff.bump)[:500],
                 "version",
+                version=str(requested), bump=diff.bump, suggested=str(diff.suggested),
             )
         )
     return findings

@@ -521,6 +521,7 @@ def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions
             f"{model_name}: cannot build inputs: {fail['message']}",
             "Only tensor inputs of numeric, bool and string types can be generated or loaded.",
             model_name,
+            detail=fail["message"],
         )
     inputs = fail.get("inputs") or {}
     gen = [f"{n} {e.get('dtype')}{_fmt_shape(e.get('shape'))}" for n, e in inputs.items()
@@ -565,7 +566,9 @@ def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions
     if not options.search and guessed and not index_failure:
         hints.append("or drop --no-search to let onnxpack try common sizes")
     hint = "; ".join(hints)
-    return Finding.error("SMOKE_RUN_FAILED", " ".join(parts), hint[:1].upper() + hint[1:] + ".", model_name)
+    return Finding.error("SMOKE_RUN_FAILED", " ".join(parts), hint[:1].upper() + hint[1:] + ".", model_name,
+                         detail=fail["message"], inputs=", ".join(gen) or "-",
+                         dims=", ".join(f"{k}={v}" for k, v in guessed.items()) or "-")
 
 
 def _output_findings(desc: dict[str, Any], model_name: str) -> list[Finding]:
@@ -578,6 +581,7 @@ def _output_findings(desc: dict[str, Any], model_name: str) -> list[Finding]:
                 f"out of {o['size']}",
                 "Check the model with real inputs (--input NAME=FILE); generated random inputs can also overflow.",
                 o["name"],
+                model=model_name, nan=o["nan_count"], inf=o["inf_count"], size=o["size"],
             ))
         if o.get("constant"):
             out.append(Finding.info(
@@ -585,6 +589,7 @@ def _output_findings(desc: dict[str, Any], model_name: str) -> list[Finding]:
                 f"{model_name}: output {o['name']} is constant everywhere ({o.get('constant_value')!s})",
                 "This can be normal (e.g. a mask); otherwise the model may ignore its input.",
                 o["name"],
+                model=model_name, value=str(o.get("constant_value")),
             ))
     for name in desc.get("nondeterministic") or []:
         out.append(Finding.warning(
@@ -592,6 +597,7 @@ def _output_findings(desc: dict[str, Any], model_name: str) -> list[Finding]:
             f"{model_name}: output {name} differs between runs on the same inputs",
             "The model is non-deterministic (random ops?); equality checks against it are not meaningful.",
             name,
+            model=model_name,
         ))
     return out
 
@@ -601,13 +607,14 @@ def _input_findings(recipe: dict[str, Any], model_name: str) -> list[Finding]:
     for name, e in recipe["inputs"].items():
         if e.get("source") == "omitted":
             out.append(Finding.info("SMOKE_INPUT_OMITTED", f"{model_name}: optional input {name} was not fed",
-                                    f"Feed it with --input {name}=FILE.npy to test that path.", name))
+                                    f"Feed it with --input {name}=FILE.npy to test that path.", name,
+                                    model=model_name))
         elif e.get("source") == "initializer":
             out.append(Finding.info(
                 "SMOKE_INPUT_DEFAULT",
                 f"{model_name}: input {name} has a default value (an initializer of the same name); "
                 "the default was used",
-                f"Override it with --input {name}=FILE.npy.", name))
+                f"Override it with --input {name}=FILE.npy.", name, model=model_name))
     return out
 
 
@@ -633,6 +640,7 @@ def _smoke_result(raw: dict[str, Any], index: int, prepared: _Prepared, options:
             + f" after {len(search.get('attempts') or [])} attempt(s)",
             f"Pass {flags} to use these sizes directly (or the model's real sizes).",
             name,
+            sizes=", ".join(f"{k}={v}" for k, v in found.items()), attempts=len(search.get("attempts") or []),
         ))
     findings += _output_findings(desc, name)
     ok = not any(f.severity is Severity.ERROR for f in findings)
@@ -796,7 +804,8 @@ def compare_models(
         n = r["name"]
         if r["problem"] == "missing in the other model":
             findings.append(Finding.error("COMPARE_MISSING_OUTPUT", f"Output {n} of the original is missing in "
-                                          f"{second.name}", "Compare models with the same outputs.", n))
+                                          f"{second.name}", "Compare models with the same outputs.", n,
+                                          model=second.name))
         elif not r["within_tolerance"]:
             detail = r["problem"] or (f"max abs diff {r['max_abs']:.6g}, max rel diff {r['max_rel']:.6g}, "
                                       f"{r['mismatched']} value(s) outside the tolerance")
@@ -804,7 +813,8 @@ def compare_models(
                     "(e.g. an optimized graph).")
             if n in nondet:
                 hint = "The output is non-deterministic, so runs differ anyway. " + hint
-            findings.append(Finding.error("COMPARE_MISMATCH", f"Output {n} differs: {detail}", hint, n))
+            findings.append(Finding.error("COMPARE_MISMATCH", f"Output {n} differs: {detail}", hint, n,
+                                          detail=detail, tol=tol))
         elif not r["bitwise_equal"]:
             findings.append(Finding.info(
                 "COMPARE_NOT_BITWISE",
@@ -812,10 +822,12 @@ def compare_models(
                 f"(max abs diff {r['max_abs']:.6g}, max rel diff {r['max_rel']:.6g})",
                 "Expected for re-optimized graphs; a merged copy of the same model should be bitwise identical.",
                 n,
+                tol=tol, max_abs=f"{r['max_abs']:.6g}", max_rel=f"{r['max_rel']:.6g}",
             ))
     for n in raw["compare"].get("extra_outputs") or []:
         findings.append(Finding.warning("COMPARE_EXTRA_OUTPUT", f"{second.name} has an output {n} "
-                                        "that the original lacks", "Compare models with the same outputs.", n))
+                                        "that the original lacks", "Compare models with the same outputs.", n,
+                                        model=second.name))
     all_findings = orig.findings + oth.findings + findings
     ok = orig.ok and oth.ok and not any(f.severity is Severity.ERROR for f in findings)
     return CompareResult(ok, orig, oth, rows, options.atol, options.rtol, all_findings)

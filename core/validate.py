@@ -98,6 +98,7 @@ def _duplicate_initializers(model: ModelProto) -> list[Finding]:
                         "silently uses the last one",
                         "Remove the duplicates (keep the intended tensor) and re-export.",
                         name,
+                        count=n, model=label,
                     )
                 )
     return out
@@ -191,6 +192,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                 "IR_TOO_OLD",
                 f"{name} has IR version {insp.ir_version}; ONNX Runtime needs IR 3 or newer",
                 "Convert the model with a current exporter or onnx.version_converter.",
+                model=name, ir=insp.ir_version,
             )
         )
     newest = released_limits()
@@ -209,6 +211,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                 f"{newest.onnx}); no ONNX Runtime release loads it",
                 "Re-export the model with a released exporter and opset. If a newer ONNX has been released since, "
                 "update onnxpack.",
+                model=name, declared=", ".join(unreleased), onnx=newest.onnx,
             )
         )
     for t in compat.too_old:
@@ -217,6 +220,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                 "OPSET_TOO_OLD",
                 f"{name} uses {t}",
                 "Convert it to a newer opset (onnx.version_converter.convert_version) and re-check.",
+                model=name, detail=t,
             )
         )
     if compat.oldest is not None:
@@ -243,6 +247,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                 f"knows: {'; '.join(compat.blockers)}",
                 "Only a newer ONNX Runtime can load it; the smoke run shows whether the installed one does. "
                 "To reach older runtimes, re-export with a lower opset.",
+                model=name, version=compat.newest_known.version, detail="; ".join(compat.blockers),
             )
         )
     if compat.oldest_if_ir_lowered is not None and compat.lowered_ir is not None:
@@ -308,16 +313,19 @@ def _target_findings(verdict: TargetVerdict) -> list[Finding]:
     subject = f"ORT {verdict.target}"
     if verdict.loads is True:
         return [Finding.info("ORT_TARGET_OK", f"Target: ONNX Runtime {verdict.target} loads the model; "
-                             f"{verdict.reason}", "", subject)]
+                             f"{verdict.reason}", "", subject,
+                             version=verdict.target, detail=verdict.reason)]
     if verdict.loads is None:
         return [Finding.warning("ORT_TARGET_UNKNOWN", verdict.reason,
-                                "Smoke-run the model with that ONNX Runtime release to be sure.", subject)]
+                                "Smoke-run the model with that ONNX Runtime release to be sure.", subject,
+                                version=verdict.target, detail=verdict.reason)]
     if verdict.fix_by_lowering_ir is not None:
         hint = (f"`onnxpack bundle --target-ort {verdict.target} --fix-ir` writes ir_version "
                 f"{verdict.fix_by_lowering_ir}.")
     else:
         hint = "Re-export for a lower opset / IR, or require a newer ONNX Runtime."
-    return [Finding.error("ORT_TARGET_UNSUPPORTED", f"Target: {verdict.reason}", hint, subject)]
+    return [Finding.error("ORT_TARGET_UNSUPPORTED", f"Target: {verdict.reason}", hint, subject,
+                          version=verdict.target, detail=verdict.reason)]
 
 
 def _checker_findings(insp: Inspection, outcome: ChildOutcome) -> list[Finding]:
@@ -433,6 +441,7 @@ def validate_model(
                 f"{insp.location.model.name} is an ORT-format model; its IR/opsets cannot be read, so "
                 f"compatibility with ONNX Runtime {target_ort} is unknown",
                 "ORT-format models generally load only in the ORT release that wrote them or newer.",
+                variant="ort_format", model=insp.location.model.name, version=target_ort,
             ))
         val.checker = {"status": "not applicable", "seconds": 0.0, "onnx_checker": "not applicable",
                        "shape_inference": "not applicable"}
@@ -489,6 +498,7 @@ def apply_checker(val: Validation, run: CheckerRun) -> None:
         val.findings.append(Finding.warning(
             "CHECKER_SKIPPED", f"onnx checker and shape inference skipped: {run.skipped}",
             "Update onnxpack (and its onnx) to check this model.",
+            detail=run.skipped,
         ))
         val.checker = {"status": "skipped", "seconds": 0.0, "onnx_checker": "skipped",
                        "shape_inference": "skipped", "reason": run.skipped}

@@ -557,7 +557,7 @@ def _rerun_smoke(
         if e.code == "BUNDLE_CHANGED":
             raise
         problems.append(_problem("SMOKE_FAILED", f"The recorded smoke recipe cannot be repeated: {e.message}",
-                                 doc["model"]["entry"], _HINT_TAMPER))
+                                 doc["model"]["entry"], _HINT_TAMPER, variant="recipe", detail=e.message))
         return _not_repeated(recorded)
     same_ort = result.ort_version == recorded["ort_version"]
     out: dict[str, Any] = {
@@ -578,6 +578,7 @@ def _rerun_smoke(
                 "The recorded smoke run failed now: " + (errs[0].message if errs else result.error or "unknown error"),
                 doc["model"]["entry"],
                 "Check the ONNX Runtime installation; the model or recipe may need another runtime.",
+                variant="now", detail=errs[0].message if errs else result.error or "unknown error",
             )
         )
         return out
@@ -690,6 +691,7 @@ def read_bundle_manifest(path: Path | str, *, cancel: CancelToken | None = None)
                 f"Cannot read the manifest of {path.name}: {first.message}",
                 "Run `onnxpack verify` on it for details.",
                 code=first.code,
+                params=first.message_params(),
             )
         return doc
     finally:
