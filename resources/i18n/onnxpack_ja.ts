@@ -247,6 +247,10 @@
         <source>Error code: %1</source>
         <translation>エラー コード: %1</translation>
     </message>
+    <message>
+        <source>The message in English:</source>
+        <translation>英語のメッセージ:</translation>
+    </message>
 </context>
 <context>
     <name>DropPage</name>
@@ -272,6 +276,333 @@
     </message>
 </context>
 <context>
+    <name>Errors</name>
+    <message>
+        <source>onnxpack could not finish this task</source>
+        <translation>onnxpack はこの作業を完了できませんでした</translation>
+    </message>
+    <message>
+        <source>A file or setting given cannot be used</source>
+        <translation>指定したファイルまたは設定は使えません</translation>
+    </message>
+    <message>
+        <source>The file is not a readable ONNX or ORT model</source>
+        <translation>このファイルは読み込める ONNX または ORT のモデルではありません</translation>
+    </message>
+    <message>
+        <source>The model&apos;s external data cannot be used safely</source>
+        <translation>モデルの外部データを安全に使えません</translation>
+    </message>
+    <message>
+        <source>onnxpack refused to build the bundle</source>
+        <translation>onnxpack はバンドルの作成を拒否しました</translation>
+    </message>
+    <message>
+        <source>The output cannot be written</source>
+        <translation>出力を書き込めません</translation>
+    </message>
+    <message>
+        <source>Internal error in onnxpack</source>
+        <translation>onnxpack の内部エラーです</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime failed</source>
+        <translation>ONNX Runtime が失敗しました</translation>
+    </message>
+    <message>
+        <source>Cancelled; nothing was written</source>
+        <translation>キャンセルしました。何も書き込んでいません</translation>
+    </message>
+    <message>
+        <source>These settings cannot be used together, or one is missing</source>
+        <translation>これらの設定は一緒に使えないか、足りない設定があります</translation>
+    </message>
+    <message>
+        <source>An author&apos;s name is empty</source>
+        <translation>著者の名前が空です</translation>
+    </message>
+    <message>
+        <source>The homepage is not an http(s) address</source>
+        <translation>ホームページが http(s) のアドレスではありません</translation>
+    </message>
+    <message>
+        <source>The class labels cannot be used</source>
+        <translation>クラスラベルを使えません</translation>
+    </message>
+    <message>
+        <source>The license is not an SPDX license expression</source>
+        <translation>ライセンスが SPDX のライセンス表記ではありません</translation>
+    </message>
+    <message>
+        <source>The bundle name cannot be used as a file name</source>
+        <translation>バンドル名をファイル名として使えません</translation>
+    </message>
+    <message>
+        <source>SOURCE_DATE_EPOCH is not a non-negative whole number of seconds</source>
+        <translation>SOURCE_DATE_EPOCH が 0 以上の整数の秒数ではありません</translation>
+    </message>
+    <message>
+        <source>The target is not an ONNX Runtime version</source>
+        <translation>目標が ONNX Runtime のバージョンではありません</translation>
+    </message>
+    <message>
+        <source>The version is not a semantic version</source>
+        <translation>バージョンがセマンティック バージョンではありません</translation>
+    </message>
+    <message>
+        <source>The bundle changed while its model was smoke-run</source>
+        <translation>モデルのスモーク実行中にバンドルが変更されました</translation>
+    </message>
+    <message>
+        <source>The model has error-level findings, so it is not bundled</source>
+        <translation>モデルにエラーの所見があるため、バンドルを作りませんでした</translation>
+    </message>
+    <message>
+        <source>The two models do not have the same inputs</source>
+        <translation>2 つのモデルの入力が同じではありません</translation>
+    </message>
+    <message>
+        <source>The second model failed on inputs the first one accepted</source>
+        <translation>2 つ目のモデルが、1 つ目のモデルの受け付けた入力で失敗しました</translation>
+    </message>
+    <message>
+        <source>The model has no symbolic dimension of that name</source>
+        <translation>モデルにその名前のシンボリック次元はありません</translation>
+    </message>
+    <message>
+        <source>An external data file changed into something other than an ordinary file while in use</source>
+        <translation>使用中に外部データファイルが通常のファイル以外のものに変わりました</translation>
+    </message>
+    <message>
+        <source>An external data file got shorter while it was read</source>
+        <translation>読み込み中に外部データファイルが短くなりました</translation>
+    </message>
+    <message>
+        <source>An external data file cannot be opened</source>
+        <translation>外部データファイルを開けません</translation>
+    </message>
+    <message>
+        <source>Lowering the IR version cannot make the model load in the target ONNX Runtime</source>
+        <translation>IR バージョンを下げても、目標の ONNX Runtime でこのモデルを読み込めるようにはなりません</translation>
+    </message>
+    <message>
+        <source>An input file differs from the one the recorded run used</source>
+        <translation>入力ファイルが、記録された実行で使ったものと異なります</translation>
+    </message>
+    <message>
+        <source>The input data has another element type than the model wants</source>
+        <translation>入力データの要素型がモデルの求めるものと異なります</translation>
+    </message>
+    <message>
+        <source>The input file is not a tensor onnxpack can read</source>
+        <translation>入力ファイルは onnxpack が読めるテンソルではありません</translation>
+    </message>
+    <message>
+        <source>The .npz file has no array for this input</source>
+        <translation>.npz ファイルにこの入力の配列がありません</translation>
+    </message>
+    <message>
+        <source>The input file was not found</source>
+        <translation>入力ファイルが見つかりません</translation>
+    </message>
+    <message>
+        <source>The input data has another shape than the model wants</source>
+        <translation>入力データの形状がモデルの求めるものと異なります</translation>
+    </message>
+    <message>
+        <source>The model has no input of that name</source>
+        <translation>モデルにその名前の入力はありません</translation>
+    </message>
+    <message>
+        <source>This input cannot be fed from a file</source>
+        <translation>この入力はファイルから与えられません</translation>
+    </message>
+    <message>
+        <source>The input value cannot be used</source>
+        <translation>入力の値を使えません</translation>
+    </message>
+    <message>
+        <source>The manifest is not valid JSON</source>
+        <translation>マニフェストが正しい JSON ではありません</translation>
+    </message>
+    <message>
+        <source>The manifest does not follow the onnxpack manifest schema</source>
+        <translation>マニフェストが onnxpack のマニフェストの形式に従っていません</translation>
+    </message>
+    <message>
+        <source>The manifest is larger than a manifest may be</source>
+        <translation>マニフェストが許される大きさを超えています</translation>
+    </message>
+    <message>
+        <source>The merged model is not exactly the original model; nothing was written</source>
+        <translation>結合したモデルが元のモデルと完全には一致しないため、何も書き込んでいません</translation>
+    </message>
+    <message>
+        <source>Merged into one file, the model would exceed protobuf&apos;s 2 GiB limit</source>
+        <translation>1 つのファイルに結合すると、モデルが protobuf の 2 GiB の上限を超えます</translation>
+    </message>
+    <message>
+        <source>The model holds text that is not valid UTF-8</source>
+        <translation>モデルに正しい UTF-8 ではないテキストが含まれています</translation>
+    </message>
+    <message>
+        <source>This is an ORT-format model; this task needs the .onnx model</source>
+        <translation>これは ORT 形式のモデルです。この作業には .onnx のモデルが必要です</translation>
+    </message>
+    <message>
+        <source>The file is a text file, not a binary ONNX model</source>
+        <translation>このファイルはテキストファイルで、バイナリの ONNX モデルではありません</translation>
+    </message>
+    <message>
+        <source>The file is a ZIP archive, not an ONNX model</source>
+        <translation>このファイルは ZIP アーカイブで、ONNX モデルではありません</translation>
+    </message>
+    <message>
+        <source>The model file is at or above protobuf&apos;s 2 GiB limit</source>
+        <translation>モデルファイルが protobuf の 2 GiB の上限以上です</translation>
+    </message>
+    <message>
+        <source>The model file is truncated, or got shorter while it was read</source>
+        <translation>モデルファイルが途中で切れているか、読み込み中に短くなりました</translation>
+    </message>
+    <message>
+        <source>This version cannot be written into model_version</source>
+        <translation>このバージョンは model_version に書き込めません</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime&apos;s ORT-format converter failed</source>
+        <translation>ONNX Runtime の ORT 形式コンバーターが失敗しました</translation>
+    </message>
+    <message>
+        <source>The ORT-format variant failed its check</source>
+        <translation>ORT 形式の版が検査に合格しませんでした</translation>
+    </message>
+    <message>
+        <source>An ORT-format variant needs a model under 2 GiB</source>
+        <translation>ORT 形式の版を作るには、モデルが 2 GiB 未満である必要があります</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime cannot load the model</source>
+        <translation>ONNX Runtime がモデルを読み込めません</translation>
+    </message>
+    <message>
+        <source>The ORT-format conversion did not finish in time and was stopped</source>
+        <translation>ORT 形式への変換が時間内に終わらなかったため、停止しました</translation>
+    </message>
+    <message>
+        <source>The model is too large for the ORT format (2 GiB)</source>
+        <translation>モデルが ORT 形式の上限（2 GiB）に対して大きすぎます</translation>
+    </message>
+    <message>
+        <source>The output name cannot be used for the data file</source>
+        <translation>出力の名前をデータファイルに使えません</translation>
+    </message>
+    <message>
+        <source>An output would be written outside the output folder</source>
+        <translation>出力が出力フォルダーの外に書き込まれることになります</translation>
+    </message>
+    <message>
+        <source>The output already exists</source>
+        <translation>出力はすでに存在します</translation>
+    </message>
+    <message>
+        <source>The output folder lies inside the input folder</source>
+        <translation>出力フォルダーが入力フォルダーの中にあります</translation>
+    </message>
+    <message>
+        <source>The output is an existing folder</source>
+        <translation>出力は既存のフォルダーです</translation>
+    </message>
+    <message>
+        <source>The output folder is a file</source>
+        <translation>出力フォルダーがファイルです</translation>
+    </message>
+    <message>
+        <source>The output is the same file as the input</source>
+        <translation>出力が入力と同じファイルです</translation>
+    </message>
+    <message>
+        <source>The output is a symbolic link; onnxpack never writes through a link</source>
+        <translation>出力がシンボリックリンクです。onnxpack はリンク越しには書き込みません</translation>
+    </message>
+    <message>
+        <source>The output folder does not exist</source>
+        <translation>出力フォルダーが存在しません</translation>
+    </message>
+    <message>
+        <source>Not enough free disk space; nothing partial was left</source>
+        <translation>ディスクの空き容量が足りません。書きかけのファイルは残していません</translation>
+    </message>
+    <message>
+        <source>The smoke recipe is not valid</source>
+        <translation>スモーク実行の手順が正しくありません</translation>
+    </message>
+    <message>
+        <source>The smoke recipe names a file that is not in the bundle</source>
+        <translation>スモーク実行の手順が、バンドルにないファイルを指定しています</translation>
+    </message>
+    <message>
+        <source>The signature is not valid, or not of the kind expected</source>
+        <translation>署名が有効でないか、想定した種類の署名ではありません</translation>
+    </message>
+    <message>
+        <source>The signature uses a method this onnxpack cannot check</source>
+        <translation>この onnxpack では確かめられない方式の署名です</translation>
+    </message>
+    <message>
+        <source>The signing certificate cannot be used</source>
+        <translation>署名用の証明書を使えません</translation>
+    </message>
+    <message>
+        <source>The signing key cannot be used</source>
+        <translation>署名鍵を使えません</translation>
+    </message>
+    <message>
+        <source>This onnxpack cannot sign or check signatures</source>
+        <translation>この onnxpack では署名も署名の確認もできません</translation>
+    </message>
+    <message>
+        <source>Sigstore signing failed</source>
+        <translation>Sigstore での署名に失敗しました</translation>
+    </message>
+    <message>
+        <source>Sigstore&apos;s public service cannot be reached</source>
+        <translation>Sigstore の公開サービスに接続できません</translation>
+    </message>
+    <message>
+        <source>The smoke run failed unexpectedly</source>
+        <translation>スモーク実行が予期せず失敗しました</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime crashed during the smoke run; onnxpack itself is unaffected</source>
+        <translation>スモーク実行中に ONNX Runtime がクラッシュしました。onnxpack 自体には影響ありません</translation>
+    </message>
+    <message>
+        <source>The smoke run ran out of memory</source>
+        <translation>スモーク実行でメモリーが足りなくなりました</translation>
+    </message>
+    <message>
+        <source>The smoke run did not finish in time and was stopped</source>
+        <translation>スモーク実行が時間内に終わらなかったため、停止しました</translation>
+    </message>
+    <message>
+        <source>The tensors that must be embedded make the model exceed 2 GiB</source>
+        <translation>埋め込む必要のあるテンソルのために、モデルが 2 GiB を超えます</translation>
+    </message>
+    <message>
+        <source>A source file changed while it was being bundled; the bundle was not written</source>
+        <translation>バンドル作成中に元のファイルが変更されたため、バンドルを書き込みませんでした</translation>
+    </message>
+    <message>
+        <source>The version is not greater than the previous release&apos;s</source>
+        <translation>バージョンが前のリリースより大きくありません</translation>
+    </message>
+    <message>
+        <source>A path cannot be used</source>
+        <translation>そのパスは使えません</translation>
+    </message>
+</context>
+<context>
     <name>Findings</name>
     <message>
         <source>about {size}</source>
@@ -280,6 +611,10 @@
     <message>
         <source>External data file &apos;{file}&apos; was not found (looked for {looked_for})</source>
         <translation>外部データファイル「{file}」が見つかりません ({looked_for} を探しました)</translation>
+    </message>
+    <message>
+        <source>External data file &apos;{file}&apos; has a path component that is not a folder</source>
+        <translation>外部データファイル &apos;{file}&apos; のパスに、フォルダーではない要素があります</translation>
     </message>
     <message>
         <source>{unaligned} of {total} external tensors start at offsets not aligned to 4 KiB (e.g. &apos;{tensor}&apos; at {offset}); ONNX Runtime may then read them into memory instead of memory-mapping them</source>
@@ -384,6 +719,378 @@
     <message>
         <source>Oldest ONNX Runtime that loads {model}: {version} (IR {ir}, ai.onnx opset {opset}{ml}; {source})</source>
         <translation>{model} を読み込める最も古い ONNX Runtime: {version} (IR {ir}、ai.onnx opset {opset}{ml}、{source})</translation>
+    </message>
+    <message>
+        <source>Tensor {subject} is 2 GiB or more</source>
+        <translation>テンソル {subject} は 2 GiB 以上あります</translation>
+    </message>
+    <message>
+        <source>Initializer {subject} is defined {count} times in {model}; ONNX Runtime only warns and silently uses the last one</source>
+        <translation>初期化子 {subject} が {model} の中で {count} 回定義されています。ONNX Runtime は警告するだけで、黙って最後の定義を使います</translation>
+    </message>
+    <message>
+        <source>{model} has IR version {ir}; ONNX Runtime needs IR 3 or newer</source>
+        <translation>{model} の IR バージョンは {ir} です。ONNX Runtime には IR 3 以降が必要です</translation>
+    </message>
+    <message>
+        <source>{model} declares {declared}, beyond every ONNX release onnxpack knows (onnx {onnx}); no ONNX Runtime release loads it</source>
+        <translation>{model} は {declared} を宣言しています。onnxpack が知るどの ONNX リリース（onnx {onnx}）よりも新しいため、これを読み込める ONNX Runtime のリリースはありません</translation>
+    </message>
+    <message>
+        <source>{model} uses an operator set that is too old: {detail}</source>
+        <translation>{model} の演算子セットが古すぎます: {detail}</translation>
+    </message>
+    <message>
+        <source>{model} needs more than ONNX Runtime {version}, the newest release onnxpack knows: {detail}</source>
+        <translation>{model} には、onnxpack が知る最新のリリースである ONNX Runtime {version} より新しいものが必要です: {detail}</translation>
+    </message>
+    <message>
+        <source>Target: ONNX Runtime {version} loads the model ({detail})</source>
+        <translation>目標: ONNX Runtime {version} はこのモデルを読み込めます（{detail}）</translation>
+    </message>
+    <message>
+        <source>Target: whether ONNX Runtime {version} loads the model is unknown ({detail})</source>
+        <translation>目標: ONNX Runtime {version} がこのモデルを読み込めるかどうかは不明です（{detail}）</translation>
+    </message>
+    <message>
+        <source>{model} is an ORT-format model; its IR/opsets cannot be read, so compatibility with ONNX Runtime {version} is unknown</source>
+        <translation>{model} は ORT 形式のモデルで IR やオペセットを読めないため、ONNX Runtime {version} との互換性は不明です</translation>
+    </message>
+    <message>
+        <source>Target: ONNX Runtime {version} cannot load the model ({detail})</source>
+        <translation>目標: ONNX Runtime {version} はこのモデルを読み込めません（{detail}）</translation>
+    </message>
+    <message>
+        <source>onnx checker and shape inference skipped: {detail}</source>
+        <translation>onnx チェッカーと形状推論を省略しました: {detail}</translation>
+    </message>
+    <message>
+        <source>{subject} is an ORT-format model (FlatBuffer); only what an ONNX Runtime session reports is available (no IR/opsets, no checker)</source>
+        <translation>{subject} は ORT 形式（FlatBuffer）のモデルです。ONNX Runtime のセッションが報告する情報しか得られません（IR・オペセット・チェッカーはありません）</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime could not load the ORT-format model {subject}: {detail}</source>
+        <translation>ONNX Runtime は ORT 形式のモデル {subject} を読み込めませんでした: {detail}</translation>
+    </message>
+    <message>
+        <source>{model} imports operator set &apos;{subject}&apos; twice (versions {first} and {second})</source>
+        <translation>{model} は演算子セット &apos;{subject}&apos; を 2 回インポートしています（バージョン {first} と {second}）</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: its external data has no location</source>
+        <translation>テンソル {subject}: 外部データの場所（location）がありません</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: the external data location &apos;{file}&apos; is not a usable file name</source>
+        <translation>テンソル {subject}: 外部データの場所 &apos;{file}&apos; はファイル名として使えません</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: the external data location &apos;{file}&apos; is absolute; locations must be relative to the model folder</source>
+        <translation>テンソル {subject}: 外部データの場所 &apos;{file}&apos; が絶対パスです。場所はモデルのフォルダーからの相対パスでなければなりません</translation>
+    </message>
+    <message>
+        <source>The external data location &apos;{file}&apos; points outside the model folder</source>
+        <translation>外部データの場所 &apos;{file}&apos; はモデルのフォルダーの外を指しています</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: external_data &apos;{key}&apos; is not a non-negative integer</source>
+        <translation>テンソル {subject}: external_data の &apos;{key}&apos; が 0 以上の整数ではありません</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: its data lies beyond the end of its file</source>
+        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: the size of its raw_data does not match its type and shape</source>
+        <translation>テンソル {subject}: raw_data の大きさが型と形状に合いません</translation>
+    </message>
+    <message>
+        <source>External data file &apos;{file}&apos; cannot be examined: {detail}</source>
+        <translation>外部データファイル &apos;{file}&apos; を調べられません: {detail}</translation>
+    </message>
+    <message>
+        <source>External data file &apos;{file}&apos; is or passes through a symbolic link</source>
+        <translation>外部データファイル &apos;{file}&apos; はシンボリックリンクであるか、シンボリックリンクを経由しています</translation>
+    </message>
+    <message>
+        <source>External data file &apos;{file}&apos; is not an ordinary file</source>
+        <translation>外部データファイル &apos;{file}&apos; は通常のファイルではありません</translation>
+    </message>
+    <message>
+        <source>External data file &apos;{file}&apos; has {links} hard links; it may be a link to a file outside the model folder</source>
+        <translation>外部データファイル &apos;{file}&apos; にはハードリンクが {links} 個あり、モデルのフォルダーの外にあるファイルへのリンクかもしれません</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: unknown external_data key &apos;{key}&apos; (ignored)</source>
+        <translation>テンソル {subject}: 不明な external_data のキー &apos;{key}&apos;（無視しました）</translation>
+    </message>
+    <message>
+        <source>Tensor {subject} is a STRING tensor stored as external data, which ONNX does not allow</source>
+        <translation>テンソル {subject} は外部データに保存された STRING テンソルですが、ONNX はこれを認めていません</translation>
+    </message>
+    <message>
+        <source>Tensor {subject} is marked EXTERNAL but also carries inline data</source>
+        <translation>テンソル {subject} は EXTERNAL と指定されていますが、インラインのデータも持っています</translation>
+    </message>
+    <message>
+        <source>Tensor {subject} has external_data entries but data_location is not EXTERNAL; they are ignored</source>
+        <translation>テンソル {subject} には external_data の項目がありますが、data_location が EXTERNAL ではないため無視されます</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: external_data key &apos;{key}&apos; appears twice</source>
+        <translation>テンソル {subject}: external_data のキー &apos;{key}&apos; が 2 回現れます</translation>
+    </message>
+    <message>
+        <source>Tensors &apos;{other}&apos; and &apos;{subject}&apos; share bytes of &apos;{file}&apos;</source>
+        <translation>テンソル &apos;{other}&apos; と &apos;{subject}&apos; が &apos;{file}&apos; の同じバイトを共有しています</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: its checksum is not a SHA-1 hex digest</source>
+        <translation>テンソル {subject}: checksum が SHA-1 の 16 進ダイジェストではありません</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: the length of its external data does not match its type and shape</source>
+        <translation>テンソル {subject}: 外部データの長さが型と形状に合いません</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: the SHA-1 of &apos;{file}&apos; differs from the checksum the model records</source>
+        <translation>テンソル {subject}: &apos;{file}&apos; の SHA-1 がモデルに記録された checksum と一致しません</translation>
+    </message>
+    <message>
+        <source>model_version {model_version} cannot carry the pre-release/build part of {version}</source>
+        <translation>model_version {model_version} には {version} のプレリリース／ビルドの部分を入れられません</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime {version} already loads the model; ir_version left as it is</source>
+        <translation>ONNX Runtime {version} はすでにこのモデルを読み込めるため、ir_version はそのままにしました</translation>
+    </message>
+    <message>
+        <source>Other users of this computer can read the private signing key</source>
+        <translation>このコンピューターのほかのユーザーが署名用の秘密鍵を読めます</translation>
+    </message>
+    <message>
+        <source>The smoke run failed: {detail}</source>
+        <translation>スモーク実行に失敗しました: {detail}</translation>
+    </message>
+    <message>
+        <source>The recorded smoke recipe cannot be repeated: {detail}</source>
+        <translation>記録されたスモーク実行の手順を再現できません: {detail}</translation>
+    </message>
+    <message>
+        <source>The recorded smoke run failed now: {detail}</source>
+        <translation>記録されたスモーク実行が今回は失敗しました: {detail}</translation>
+    </message>
+    <message>
+        <source>The previous release is named &apos;{previous}&apos;, this one &apos;{name}&apos;</source>
+        <translation>前のリリースの名前は &apos;{previous}&apos;、今回は &apos;{name}&apos; です</translation>
+    </message>
+    <message>
+        <source>Version {version} is not greater than {previous} (forced)</source>
+        <translation>バージョン {version} は {previous} より大きくありません（強制）</translation>
+    </message>
+    <message>
+        <source>Version {version} is a smaller step than this {bump} change needs (suggested {suggested})</source>
+        <translation>バージョン {version} は、この {bump} の変更に必要な上げ幅より小さいです（推奨: {suggested}）</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail}. Generated inputs: {inputs}. Dims not given: {dims}.</source>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。指定のない次元: {dims}。</translation>
+    </message>
+    <message>
+        <source>{subject}: cannot build inputs: {detail}</source>
+        <translation>{subject}: 入力を作れません: {detail}</translation>
+    </message>
+    <message>
+        <source>{model}: output {subject} differs between runs on the same inputs</source>
+        <translation>{model}: 出力 {subject} が、同じ入力でも実行のたびに異なります</translation>
+    </message>
+    <message>
+        <source>{subject}: the run failed with the default sizes; it passed with {sizes} after {attempts} attempt(s)</source>
+        <translation>{subject}: 既定の大きさでは実行に失敗しましたが、{attempts} 回の試行の後 {sizes} で成功しました</translation>
+    </message>
+    <message>
+        <source>{model} has an output {subject} that the original lacks</source>
+        <translation>{model} には元のモデルにない出力 {subject} があります</translation>
+    </message>
+    <message>
+        <source>Output {subject} of the original is missing in {model}</source>
+        <translation>元のモデルの出力 {subject} が {model} にありません</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: {detail}</source>
+        <translation>出力 {subject} が異なります: {detail}</translation>
+    </message>
+    <message>
+        <source>Output {subject} is within the tolerance ({tol}) but not bitwise identical (max abs diff {max_abs}, max rel diff {max_rel})</source>
+        <translation>出力 {subject} は許容誤差（{tol}）の範囲内ですが、ビット単位では一致しません（最大絶対差 {max_abs}、最大相対差 {max_rel}）</translation>
+    </message>
+    <message>
+        <source>{model}: output {subject} has {nan} NaN and {inf} Inf value(s) out of {size}</source>
+        <translation>{model}: 出力 {subject} の {size} 個の値のうち、NaN が {nan} 個、Inf が {inf} 個あります</translation>
+    </message>
+    <message>
+        <source>{model}: output {subject} is constant everywhere ({value})</source>
+        <translation>{model}: 出力 {subject} はすべて同じ値（{value}）です</translation>
+    </message>
+    <message>
+        <source>{model}: optional input {subject} was not fed</source>
+        <translation>{model}: 省略可能な入力 {subject} には何も与えませんでした</translation>
+    </message>
+    <message>
+        <source>{model}: input {subject} has a default value (an initializer of the same name); the default was used</source>
+        <translation>{model}: 入力 {subject} には既定値（同じ名前の初期化子）があり、その既定値を使いました</translation>
+    </message>
+    <message>
+        <source>The archive has no manifest.json</source>
+        <translation>アーカイブに manifest.json がありません</translation>
+    </message>
+    <message>
+        <source>manifest.json is larger than a manifest may be</source>
+        <translation>manifest.json がマニフェストとして許される大きさを超えています</translation>
+    </message>
+    <message>
+        <source>manifest.json does not follow the onnxpack manifest schema</source>
+        <translation>manifest.json が onnxpack のマニフェストの形式に従っていません</translation>
+    </message>
+    <message>
+        <source>manifest.json is not valid JSON</source>
+        <translation>manifest.json は正しい JSON ではありません</translation>
+    </message>
+    <message>
+        <source>The manifest contradicts itself</source>
+        <translation>マニフェストの内容が矛盾しています</translation>
+    </message>
+    <message>
+        <source>The manifest lists itself</source>
+        <translation>マニフェストが自分自身を一覧に載せています</translation>
+    </message>
+    <message>
+        <source>The manifest lists a path outside the bundle: {subject}</source>
+        <translation>マニフェストがバンドルの外のパスを載せています: {subject}</translation>
+    </message>
+    <message>
+        <source>The manifest lists {subject} twice</source>
+        <translation>マニフェストに {subject} が 2 回載っています</translation>
+    </message>
+    <message>
+        <source>{subject} cannot be read intact</source>
+        <translation>{subject} を壊れていない状態で読み取れません</translation>
+    </message>
+    <message>
+        <source>model.sig is not a valid signature, or not one of the kind expected</source>
+        <translation>model.sig は有効な署名でないか、想定した種類の署名ではありません</translation>
+    </message>
+    <message>
+        <source>The manifest names another signing key than the one that signed the bundle</source>
+        <translation>マニフェストに書かれた署名鍵が、バンドルに署名した鍵と異なります</translation>
+    </message>
+    <message>
+        <source>model.sig uses a signing method this onnxpack cannot check</source>
+        <translation>model.sig は、この onnxpack では確かめられない方式の署名です</translation>
+    </message>
+    <message>
+        <source>The bundle records no smoke run; it ran with default inputs, with nothing to compare with</source>
+        <translation>バンドルにスモーク実行の記録がありません。既定の入力で実行しましたが、比べる対象がありません</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs from the recorded run</source>
+        <translation>出力 {subject} が記録された実行結果と異なります</translation>
+    </message>
+    <message>
+        <source>Output {subject} is within the tolerance of the recorded run; the digests differ because the ONNX Runtime version differs</source>
+        <translation>出力 {subject} は記録された実行結果の許容誤差の範囲内です。ONNX Runtime のバージョンが違うため、ダイジェストは異なります</translation>
+    </message>
+    <message>
+        <source>The smoke run was skipped because the bundle failed verification</source>
+        <translation>バンドルの検証に失敗したため、スモーク実行を省略しました</translation>
+    </message>
+    <message>
+        <source>The file is not a ZIP archive</source>
+        <translation>このファイルは ZIP アーカイブではありません</translation>
+    </message>
+    <message>
+        <source>The ZIP archive is truncated</source>
+        <translation>ZIP アーカイブが途中で切れています</translation>
+    </message>
+    <message>
+        <source>The ZIP archive has unaccounted bytes around its end record</source>
+        <translation>ZIP アーカイブの終端レコードの前後に、説明のつかないバイトがあります</translation>
+    </message>
+    <message>
+        <source>The archive claims to span several disks</source>
+        <translation>アーカイブが複数のディスクにまたがっていると主張しています</translation>
+    </message>
+    <message>
+        <source>The archive declares more entries or bytes than onnxpack accepts</source>
+        <translation>アーカイブが、onnxpack の受け付ける数や大きさを超えるエントリーを宣言しています</translation>
+    </message>
+    <message>
+        <source>The archive has unaccounted bytes between its entries</source>
+        <translation>アーカイブのエントリーの間に、説明のつかないバイトがあります</translation>
+    </message>
+    <message>
+        <source>Entries of the archive overlap</source>
+        <translation>アーカイブのエントリーが重なっています</translation>
+    </message>
+    <message>
+        <source>The ZIP central directory is damaged</source>
+        <translation>ZIP の中央ディレクトリが壊れています</translation>
+    </message>
+    <message>
+        <source>The ZIP64 end record is missing or damaged</source>
+        <translation>ZIP64 の終端レコードがないか、壊れています</translation>
+    </message>
+    <message>
+        <source>The member name {subject} is not allowed</source>
+        <translation>メンバー名 {subject} は使えません</translation>
+    </message>
+    <message>
+        <source>Member {subject} is encrypted</source>
+        <translation>メンバー {subject} は暗号化されています</translation>
+    </message>
+    <message>
+        <source>Member {subject} uses a compression method other than stored or deflate</source>
+        <translation>メンバー {subject} は stored と deflate 以外の圧縮方式を使っています</translation>
+    </message>
+    <message>
+        <source>Member {subject} is a link</source>
+        <translation>メンバー {subject} はリンクです</translation>
+    </message>
+    <message>
+        <source>Member {subject} declares a size that does not match the space it occupies</source>
+        <translation>メンバー {subject} の宣言された大きさが、実際に占める大きさと合いません</translation>
+    </message>
+    <message>
+        <source>Member {subject} would expand far more than real data does (a zip bomb?)</source>
+        <translation>メンバー {subject} は実際のデータではありえないほど大きく展開されます（ZIP 爆弾の可能性）</translation>
+    </message>
+    <message>
+        <source>Member {subject} is a directory entry</source>
+        <translation>メンバー {subject} はディレクトリのエントリーです</translation>
+    </message>
+    <message>
+        <source>Member {subject} is a special file</source>
+        <translation>メンバー {subject} は特殊ファイルです</translation>
+    </message>
+    <message>
+        <source>Member {subject}: its local header is missing or damaged</source>
+        <translation>メンバー {subject}: ローカルヘッダーがないか、壊れています</translation>
+    </message>
+    <message>
+        <source>Member {subject}: its local header disagrees with the central directory</source>
+        <translation>メンバー {subject}: ローカルヘッダーが中央ディレクトリと一致しません</translation>
+    </message>
+    <message>
+        <source>The member name {subject} appears twice (perhaps after case folding)</source>
+        <translation>メンバー名 {subject} が（大文字と小文字を区別しないと）2 回現れます</translation>
+    </message>
+    <message>
+        <source>Member {subject} is a file, but another member uses it as a folder</source>
+        <translation>メンバー {subject} はファイルですが、別のメンバーがそれをフォルダーとして使っています</translation>
+    </message>
+    <message>
+        <source>The archive has unaccounted bytes before its first entry</source>
+        <translation>アーカイブの最初のエントリーの前に、説明のつかないバイトがあります</translation>
     </message>
     <message>
         <source>, ai.onnx.ml opset {ml_opset}</source>
@@ -502,6 +1209,406 @@
     <message>
         <source>Sign with a key instead: choose it under Signing key in the Bundle tab.</source>
         <translation>代わりに鍵で署名してください。バンドル タブの「署名鍵」で選べます。</translation>
+    </message>
+    <message>
+        <source>Re-export for a lower opset or IR, choose a newer Target ONNX Runtime in the Bundle tab, or tick &quot;Lower the IR version for the target runtime if needed&quot;.</source>
+        <translation>低いオペセットや IR でエクスポートし直すか、［バンドル］タブで新しい目標 ONNX Runtime を選ぶか、「必要なら目標ランタイム向けに IR バージョンを下げる」をオンにしてください。</translation>
+    </message>
+    <message>
+        <source>The changes that call for a bigger step are listed in the Result tab&apos;s release comparison.</source>
+        <translation>より大きな上げ幅が必要な変更は、［結果］タブのリリースの比較に一覧があります。</translation>
+    </message>
+    <message>
+        <source>Give real sizes under Symbolic dimensions or real data under Input data in the Bundle tab.</source>
+        <translation>［バンドル］タブの「シンボリック次元」で実際の大きさを、または「入力データ」で実際のデータを指定してください。</translation>
+    </message>
+    <message>
+        <source>Set these sizes (or the model&apos;s real sizes) under Symbolic dimensions in the Bundle tab.</source>
+        <translation>［バンドル］タブの「シンボリック次元」で、これらの大きさ（またはモデルの実際の大きさ）を指定してください。</translation>
+    </message>
+    <message>
+        <source>Rebuild the bundle with the smoke run ticked to record one.</source>
+        <translation>スモーク実行をオンにしてバンドルを作り直すと、記録が残ります。</translation>
+    </message>
+    <message>
+        <source>Fix the errors listed in the Findings tab first.</source>
+        <translation>先に［所見］タブに挙がったエラーを解決してください。</translation>
+    </message>
+    <message>
+        <source>If it is an onnxpack bundle, open it to verify it; otherwise extract the model first.</source>
+        <translation>onnxpack のバンドルなら、開いて検証してください。そうでなければ、先にモデルを取り出してください。</translation>
+    </message>
+    <message>
+        <source>Untick &quot;Also include an ORT-format (.ort) variant&quot;, or report the model to the ONNX Runtime project.</source>
+        <translation>「ORT 形式（.ort）の版も含める」をオフにするか、このモデルを ONNX Runtime のプロジェクトに報告してください。</translation>
+    </message>
+    <message>
+        <source>Untick &quot;Also include an ORT-format (.ort) variant&quot; for this model.</source>
+        <translation>このモデルでは「ORT 形式（.ort）の版も含める」をオフにしてください。</translation>
+    </message>
+    <message>
+        <source>Choose an output folder outside the model&apos;s folder; onnxpack never modifies its inputs.</source>
+        <translation>モデルのフォルダーの外にある出力フォルダーを選んでください。onnxpack は入力を変更しません。</translation>
+    </message>
+    <message>
+        <source>Choose an existing output folder in the Bundle tab.</source>
+        <translation>［バンドル］タブで既存の出力フォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model.</source>
+        <translation>モデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Remove the duplicates (keep the intended tensor) and re-export.</source>
+        <translation>重複を取り除いて（意図したテンソルを残して）エクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Convert the model with a current exporter or onnx.version_converter.</source>
+        <translation>最新のエクスポーターか onnx.version_converter でモデルを変換してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model with a released exporter and opset. If a newer ONNX has been released since, update onnxpack.</source>
+        <translation>リリース済みのエクスポーターとオペセットでモデルをエクスポートし直してください。その後に新しい ONNX がリリースされていれば、onnxpack を更新してください。</translation>
+    </message>
+    <message>
+        <source>Convert it to a newer opset (onnx.version_converter.convert_version) and check it again.</source>
+        <translation>新しいオペセットに変換して（onnx.version_converter.convert_version）、もう一度確認してください。</translation>
+    </message>
+    <message>
+        <source>Only a newer ONNX Runtime can load it; the smoke run shows whether the installed one does. To reach older runtimes, re-export with a lower opset.</source>
+        <translation>読み込めるのは新しい ONNX Runtime だけです。インストール済みのもので読み込めるかはスモーク実行でわかります。古いランタイムに対応するには、低いオペセットでエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Smoke-run the model with that ONNX Runtime release to be sure.</source>
+        <translation>確かめるには、その ONNX Runtime のリリースでモデルをスモーク実行してください。</translation>
+    </message>
+    <message>
+        <source>Do not ship this model; re-export it. onnxpack itself was not affected.</source>
+        <translation>このモデルは配布せず、エクスポートし直してください。onnxpack 自体には影響ありません。</translation>
+    </message>
+    <message>
+        <source>The model may be pathological; re-export it, or check it on a faster machine.</source>
+        <translation>モデルが異常な構造かもしれません。エクスポートし直すか、より速いマシンで確認してください。</translation>
+    </message>
+    <message>
+        <source>Fix the model where the message points (or re-export it); ONNX Runtime may refuse it too.</source>
+        <translation>メッセージが示す箇所を直してください（またはエクスポートし直してください）。ONNX Runtime もこのモデルを拒否するかもしれません。</translation>
+    </message>
+    <message>
+        <source>Update onnxpack (and its onnx) to check this model.</source>
+        <translation>このモデルを確認するには onnxpack（とその onnx）を更新してください。</translation>
+    </message>
+    <message>
+        <source>Harmless: ONNX Runtime infers those shapes with the data at load time.</source>
+        <translation>問題ありません。ONNX Runtime は読み込み時にデータを使ってそれらの形状を推論します。</translation>
+    </message>
+    <message>
+        <source>Types or shapes in the graph are inconsistent; ONNX Runtime will most likely refuse the model. Re-export it.</source>
+        <translation>グラフの型や形状に矛盾があり、ONNX Runtime はおそらくこのモデルを拒否します。エクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Keep the external-data layout for this model.</source>
+        <translation>このモデルは外部データの形式のままにしてください。</translation>
+    </message>
+    <message>
+        <source>The smoke run proves the installed ORT has them.</source>
+        <translation>インストール済みの ORT にそれらがあるかは、スモーク実行で確かめられます。</translation>
+    </message>
+    <message>
+        <source>Ship the custom-op library with the model, or re-export without custom operators.</source>
+        <translation>カスタム演算子のライブラリをモデルと一緒に配布するか、カスタム演算子なしでエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Each domain may appear once in opset_import; re-export the model.</source>
+        <translation>opset_import には各ドメインを 1 回しか書けません。モデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Keep the original .onnx for merging, checking and re-bundling.</source>
+        <translation>結合・確認・再バンドルのために、元の .onnx を残しておいてください。</translation>
+    </message>
+    <message>
+        <source>The file may be damaged or made by a newer ONNX Runtime than the one installed; regenerate it from the .onnx model.</source>
+        <translation>ファイルが壊れているか、インストール済みより新しい ONNX Runtime で作られた可能性があります。.onnx のモデルから作り直してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model with its external data.</source>
+        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Move the data file next to the model and save the model with a relative location.</source>
+        <translation>データファイルをモデルの隣に移し、相対的な場所でモデルを保存してください。</translation>
+    </message>
+    <message>
+        <source>Keep external data inside the model folder and use a plain relative file name.</source>
+        <translation>外部データはモデルのフォルダーの中に置き、単純な相対ファイル名を使ってください。</translation>
+    </message>
+    <message>
+        <source>The data file is truncated or belongs to another model; export the model again (and make sure nothing modifies its folder meanwhile).</source>
+        <translation>データファイルが途中で切れているか、別のモデルのものです。モデルをエクスポートし直してください（その間にフォルダーを変更するものがないことも確かめてください）。</translation>
+    </message>
+    <message>
+        <source>Check the file&apos;s permissions.</source>
+        <translation>ファイルのアクセス権を確認してください。</translation>
+    </message>
+    <message>
+        <source>Replace the link with the real file inside the model folder.</source>
+        <translation>リンクを、モデルのフォルダー内にある実際のファイルに置き換えてください。</translation>
+    </message>
+    <message>
+        <source>External data must be an ordinary file.</source>
+        <translation>外部データは通常のファイルでなければなりません。</translation>
+    </message>
+    <message>
+        <source>Replace the hard link with a real copy of the file.</source>
+        <translation>ハードリンクを、ファイルの実際のコピーに置き換えてください。</translation>
+    </message>
+    <message>
+        <source>onnxpack never acts on unknown keys; remove it to silence this warning.</source>
+        <translation>onnxpack は不明なキーを使いません。この警告を消すにはキーを取り除いてください。</translation>
+    </message>
+    <message>
+        <source>Store string tensors inline.</source>
+        <translation>文字列のテンソルはインラインで保存してください。</translation>
+    </message>
+    <message>
+        <source>Remove the stray external_data entries or set data_location to EXTERNAL.</source>
+        <translation>不要な external_data の項目を取り除くか、data_location を EXTERNAL にしてください。</translation>
+    </message>
+    <message>
+        <source>Overlapping tensors are unusual; check the exporter. A merge copies each separately.</source>
+        <translation>テンソルが重なるのは普通ではありません。エクスポーターを確認してください。結合ではそれぞれを別々にコピーします。</translation>
+    </message>
+    <message>
+        <source>The model and its data file do not match; export them again together.</source>
+        <translation>モデルとデータファイルが一致しません。両方を一緒にエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>The data file was modified or replaced; restore the original.</source>
+        <translation>データファイルが変更されたか置き換えられています。元のファイルに戻してください。</translation>
+    </message>
+    <message>
+        <source>Release managers reading model_version see only MAJOR.MINOR.PATCH.</source>
+        <translation>model_version を読むリリース担当者には MAJOR.MINOR.PATCH だけが見えます。</translation>
+    </message>
+    <message>
+        <source>Keep the private key readable by you only.</source>
+        <translation>秘密鍵は自分だけが読めるようにしてください。</translation>
+    </message>
+    <message>
+        <source>Check the ONNX Runtime installation, or get the bundle again from its publisher.</source>
+        <translation>ONNX Runtime のインストールを確認するか、バンドルを配布元から取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Only tensor inputs of numeric, bool and string types can be generated or loaded.</source>
+        <translation>生成や読み込みができるのは、数値・bool・文字列型のテンソル入力だけです。</translation>
+    </message>
+    <message>
+        <source>The model is non-deterministic (random operators?); equality checks against it are not meaningful.</source>
+        <translation>モデルが非決定的です（乱数の演算子？）。このモデルとの一致の確認には意味がありません。</translation>
+    </message>
+    <message>
+        <source>Compare models with the same outputs.</source>
+        <translation>同じ出力を持つモデルどうしを比べてください。</translation>
+    </message>
+    <message>
+        <source>Raise the tolerance if small differences are expected (e.g. an optimized graph).</source>
+        <translation>小さな差が想定される場合（最適化したグラフなど）は、許容誤差を大きくしてください。</translation>
+    </message>
+    <message>
+        <source>Expected for re-optimized graphs; a merged copy of the same model should be bitwise identical.</source>
+        <translation>再最適化したグラフでは想定どおりです。同じモデルを結合したコピーならビット単位で一致するはずです。</translation>
+    </message>
+    <message>
+        <source>This can be normal (e.g. a mask); otherwise the model may ignore its input.</source>
+        <translation>正常な場合もあります（マスクなど）。そうでなければ、モデルが入力を無視しているのかもしれません。</translation>
+    </message>
+    <message>
+        <source>This is not an onnxpack bundle, or its manifest was removed.</source>
+        <translation>これは onnxpack のバンドルではないか、マニフェストが取り除かれています。</translation>
+    </message>
+    <message>
+        <source>This bundle was made by another tool or a newer onnxpack, or it was modified after it was built.</source>
+        <translation>このバンドルは別のツールか新しい onnxpack で作られたか、作成後に変更されています。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built, or the ONNX Runtime differs: re-run with the recorded ONNX Runtime version.</source>
+        <translation>バンドルが作成後に変更されたか、ONNX Runtime が異なります。記録された ONNX Runtime のバージョンで実行し直してください。</translation>
+    </message>
+    <message>
+        <source>Fix the problems above first.</source>
+        <translation>先に上の問題を解決してください。</translation>
+    </message>
+    <message>
+        <source>Ask the publisher for a signed bundle; without one, you cannot tell who made it.</source>
+        <translation>署名付きのバンドルを配布元に求めてください。署名がなければ、誰が作ったのかを確かめられません。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built, or it is checked with the wrong kind of trust: give the publisher&apos;s key or certificate.</source>
+        <translation>バンドルが作成後に変更されたか、信頼の指定の種類が違います。配布元の鍵または証明書を指定してください。</translation>
+    </message>
+    <message>
+        <source>Sign the folder with model-signing&apos;s default (file) serialization.</source>
+        <translation>model-signing の既定（ファイル単位）のシリアライズで署名してください。</translation>
+    </message>
+    <message>
+        <source>Use a plain file name such as &apos;victory&apos; (letters, digits, &apos;-&apos;, &apos;_&apos;, &apos;.&apos;).</source>
+        <translation>&apos;victory&apos; のような単純なファイル名を使ってください（英字・数字・&apos;-&apos;・&apos;_&apos;・&apos;.&apos;）。</translation>
+    </message>
+    <message>
+        <source>Set it to a Unix timestamp, or unset it.</source>
+        <translation>Unix タイムスタンプを設定するか、設定を外してください。</translation>
+    </message>
+    <message>
+        <source>Use MAJOR.MINOR.PATCH, e.g. 1.0.0 or 2.1.0-rc.1, with no leading &apos;v&apos; and no leading zeros.</source>
+        <translation>1.0.0 や 2.1.0-rc.1 のような MAJOR.MINOR.PATCH の形で、先頭に &apos;v&apos; や 0 を付けずに指定してください。</translation>
+    </message>
+    <message>
+        <source>Make sure nothing writes the bundle while it is verified, and verify it again.</source>
+        <translation>検証中にバンドルへ書き込むものがないことを確かめてから、もう一度検証してください。</translation>
+    </message>
+    <message>
+        <source>Only models with the same inputs can be compared.</source>
+        <translation>比べられるのは同じ入力を持つモデルどうしだけです。</translation>
+    </message>
+    <message>
+        <source>The two models do not behave alike; check that you compare the right files.</source>
+        <translation>2 つのモデルの振る舞いが違います。正しいファイルを比べているか確認してください。</translation>
+    </message>
+    <message>
+        <source>The input file changed since the recorded run; use the original file.</source>
+        <translation>記録された実行の後に入力ファイルが変わりました。元のファイルを使ってください。</translation>
+    </message>
+    <message>
+        <source>Check the spelling; names are case-sensitive.</source>
+        <translation>綴りを確認してください。名前は大文字と小文字を区別します。</translation>
+    </message>
+    <message>
+        <source>Only tensor inputs can be supplied.</source>
+        <translation>与えられるのはテンソルの入力だけです。</translation>
+    </message>
+    <message>
+        <source>The manifest was damaged or edited by hand; rebuild the bundle.</source>
+        <translation>マニフェストが壊れたか手で編集されています。バンドルを作り直してください。</translation>
+    </message>
+    <message>
+        <source>This is not an onnxpack manifest.</source>
+        <translation>これは onnxpack のマニフェストではありません。</translation>
+    </message>
+    <message>
+        <source>This is a bug in onnxpack&apos;s merge (or a source file changed while it was read); please report it.</source>
+        <translation>onnxpack の結合の不具合です（または読み込み中に元のファイルが変わりました）。報告してください。</translation>
+    </message>
+    <message>
+        <source>The file is corrupted or was not written by an ONNX exporter; export the model again.</source>
+        <translation>ファイルが壊れているか、ONNX のエクスポーターで書かれたものではありません。モデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Textual ONNX is not supported; save the model with onnx.save().</source>
+        <translation>テキスト形式の ONNX には対応していません。onnx.save() でモデルを保存してください。</translation>
+    </message>
+    <message>
+        <source>Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).</source>
+        <translation>protobuf では解析できません。外部データ付きでエクスポートし直してください（PyTorch: external_data=True）。</translation>
+    </message>
+    <message>
+        <source>The file is damaged, or something wrote it while it was read; try again.</source>
+        <translation>ファイルが壊れているか、読み込み中に書き込まれました。もう一度試してください。</translation>
+    </message>
+    <message>
+        <source>Check that the model loads in a smoke run; custom operators cannot be converted.</source>
+        <translation>スモーク実行でモデルが読み込めるか確認してください。カスタム演算子は変換できません。</translation>
+    </message>
+    <message>
+        <source>Check that the model suits the installed ONNX Runtime, or re-export it.</source>
+        <translation>モデルがインストール済みの ONNX Runtime に合っているか確認するか、エクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Try again on a faster machine, or bundle without the ORT-format variant.</source>
+        <translation>より速いマシンで試すか、ORT 形式の版なしでバンドルしてください。</translation>
+    </message>
+    <message>
+        <source>Ship models this large in ONNX format with external data instead of the ORT format.</source>
+        <translation>これほど大きなモデルは、ORT 形式ではなく外部データ付きの ONNX 形式で配布してください。</translation>
+    </message>
+    <message>
+        <source>Choose an output name without &apos;..&apos;, slashes or &apos;:&apos;.</source>
+        <translation>&apos;..&apos;、スラッシュ、&apos;:&apos; を含まない出力名を選んでください。</translation>
+    </message>
+    <message>
+        <source>Rename the output.</source>
+        <translation>出力の名前を変えてください。</translation>
+    </message>
+    <message>
+        <source>Give the path of a file.</source>
+        <translation>ファイルのパスを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give a folder.</source>
+        <translation>フォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>Choose another output; onnxpack never modifies its inputs.</source>
+        <translation>別の出力を選んでください。onnxpack は入力を変更しません。</translation>
+    </message>
+    <message>
+        <source>Remove the link or choose another output name.</source>
+        <translation>リンクを削除するか、別の出力名を選んでください。</translation>
+    </message>
+    <message>
+        <source>Free some space or choose another output folder.</source>
+        <translation>空き容量を増やすか、別の出力フォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>Check that the folder exists and is writable.</source>
+        <translation>フォルダーが存在し、書き込めることを確認してください。</translation>
+    </message>
+    <message>
+        <source>Use a recipe written by onnxpack.</source>
+        <translation>onnxpack が書いた手順を使ってください。</translation>
+    </message>
+    <message>
+        <source>The bundle was not made by onnxpack or was altered. Do not trust it.</source>
+        <translation>このバンドルは onnxpack で作られたものでないか、改変されています。信頼しないでください。</translation>
+    </message>
+    <message>
+        <source>Give the PEM certificate issued for this private key, with the digitalSignature or codeSigning usage.</source>
+        <translation>この秘密鍵に発行された、digitalSignature または codeSigning の用途を持つ PEM 証明書を指定してください。</translation>
+    </message>
+    <message>
+        <source>Use an onnxpack with signing support (pip install &apos;onnxpack[sign]&apos;).</source>
+        <translation>署名に対応した onnxpack を使ってください（pip install &apos;onnxpack[sign]&apos;）。</translation>
+    </message>
+    <message>
+        <source>Try again, or sign with a key instead.</source>
+        <translation>もう一度試すか、代わりに鍵で署名してください。</translation>
+    </message>
+    <message>
+        <source>The model is probably malformed or triggers an ONNX Runtime bug; check the model, or try another onnxruntime release.</source>
+        <translation>モデルが不正な形か、ONNX Runtime の不具合を引き起こしている可能性があります。モデルを確認するか、別の onnxruntime のリリースを試してください。</translation>
+    </message>
+    <message>
+        <source>Move large tensors inside subgraphs or Constant nodes to main-graph initializers.</source>
+        <translation>サブグラフや Constant ノードの中の大きなテンソルを、メイングラフの初期化子に移してください。</translation>
+    </message>
+    <message>
+        <source>Wait until whatever writes the model has finished (an export or a copy still running?), then try again.</source>
+        <translation>モデルに書き込んでいる処理（エクスポートやコピーの途中？）が終わるのを待ってから、もう一度試してください。</translation>
+    </message>
+    <message>
+        <source>This is a bug in onnxpack; please report it with the details below.</source>
+        <translation>onnxpack の不具合です。下の詳細を添えて報告してください。</translation>
+    </message>
+    <message>
+        <source>Change the settings as the message says.</source>
+        <translation>メッセージのとおりに設定を変えてください。</translation>
     </message>
 </context>
 <context>
@@ -1530,6 +2637,89 @@ Qt %1、Python %2</translation>
     <message>
         <source>%1 — over the 2 GiB limit: .onnx + one aligned data file</source>
         <translation>%1 — 2 GiB の上限を超えるため、.onnx と整列済みデータ ファイル 1 つに分けます</translation>
+    </message>
+</context>
+<context>
+    <name>Stages</name>
+    <message>
+        <source>done</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>inspecting</source>
+        <translation>調査中</translation>
+    </message>
+    <message>
+        <source>checking the structure</source>
+        <translation>構造を確認中</translation>
+    </message>
+    <message>
+        <source>running the onnx checker</source>
+        <translation>onnx チェッカーを実行中</translation>
+    </message>
+    <message>
+        <source>reading %1</source>
+        <translation>%1 を読み込み中</translation>
+    </message>
+    <message>
+        <source>hashing %1</source>
+        <translation>%1 のハッシュを計算中</translation>
+    </message>
+    <message>
+        <source>waiting for the onnx checker</source>
+        <translation>onnx チェッカーを待っています</translation>
+    </message>
+    <message>
+        <source>comparing the tensor hashes</source>
+        <translation>テンソルのハッシュを比較中</translation>
+    </message>
+    <message>
+        <source>writing README.txt and manifest.json</source>
+        <translation>README.txt と manifest.json を書き込み中</translation>
+    </message>
+    <message>
+        <source>validating and copying the model</source>
+        <translation>モデルを検証してコピー中</translation>
+    </message>
+    <message>
+        <source>converting with onnxruntime</source>
+        <translation>onnxruntime で変換中</translation>
+    </message>
+    <message>
+        <source>smoke-running the .ort against the .onnx</source>
+        <translation>.ort を .onnx と比べてスモーク実行中</translation>
+    </message>
+    <message>
+        <source>moving the results into place</source>
+        <translation>結果を所定の場所へ移動中</translation>
+    </message>
+    <message>
+        <source>starting ONNX Runtime in a child process</source>
+        <translation>子プロセスで ONNX Runtime を起動中</translation>
+    </message>
+    <message>
+        <source>creating the ONNX Runtime session for %1</source>
+        <translation>%1 の ONNX Runtime セッションを作成中</translation>
+    </message>
+    <message>
+        <source>running %1</source>
+        <translation>%1 を実行中</translation>
+    </message>
+    <message>
+        <source>searching sizes for %1</source>
+        <translation>%1 の大きさを探索中</translation>
+    </message>
+    <message>
+        <source>session created (%1 s)</source>
+        <translation>セッションを作成しました（%1 秒）</translation>
+    </message>
+    <message>
+        <source>first run done</source>
+        <translation>1 回目の実行が完了</translation>
+    </message>
+    <message>
+        <source>run %1/%2 of %3</source>
+        <translation>%3 の実行 %1/%2</translation>
     </message>
 </context>
 </TS>
