@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from onnxpack.core.errors import OnnxpackError
 
 from .hints import gui_hint
+from .messages import gui_message
 
 __all__ = ["error_box", "error_from_exception"]
 
@@ -30,18 +31,21 @@ def error_box(parent: QWidget | None, title: str, err: OnnxpackError) -> QMessag
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Critical)
     box.setWindowTitle(title)
-    box.setText(err.message)
+    text = gui_message(err)  # the app's language; the engine's exact English then goes into the details
+    box.setText(text)
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     hint = gui_hint(err.code, err.hint) or QCoreApplication.translate(
         "Dialogs", "No fix is known for this problem; the details below may help."
     )
     box.setInformativeText(QCoreApplication.translate("Dialogs", "How to fix: %1").replace("%1", hint))
     details = [QCoreApplication.translate("Dialogs", "Error code: %1").replace("%1", err.code)]
+    if text != err.message:
+        details.append(QCoreApplication.translate("Dialogs", "The message in English:") + "\n" + str(err))
     if err.details:
         details.append(err.details)
     box.setDetailedText("\n\n".join(details))
     box.setStandardButtons(QMessageBox.StandardButton.Close)
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.setAccessibleName(title)
-    box.setAccessibleDescription(err.message)
+    box.setAccessibleDescription(text)
     return box

@@ -47,7 +47,7 @@ from .crash import log_dir
 from .dialogs import error_box
 from .hints import gui_hint
 from .icons import app_icon
-from .messages import gui_message
+from .messages import WordedError, WordedInputError, gui_message
 from .model_panel import ModelPanel, field
 from .queue_view import ItemState, QueueItem, QueueTable, default_bundle_name
 from .run_panel import LogPane, ResultPanel, RunPanel
@@ -584,12 +584,12 @@ class MainWindow(Retranslatable, QMainWindow):
         item.job = None
         if job.kind == "suggest":  # a bad previous bundle: say so beside the version, no dialog
             item.draft.suggested = ""
-            self.log.append(self.tr("Cannot compare with the previous bundle: %1").replace("%1", err.message))
+            self.log.append(self.tr("Cannot compare with the previous bundle: %1").replace("%1", gui_message(err)))
             self.show_error(err, self.tr("Cannot read the previous bundle"))
             self._refresh_views(item)
             return
         item.error = err
-        self.log.append(self.tr("Error: %1").replace("%1", err.message))
+        self.log.append(self.tr("Error: %1").replace("%1", gui_message(err)))
         if gui_hint(err.code, err.hint):
             self.log.append(self.tr("How to fix: %1").replace("%1", gui_hint(err.code, err.hint) or ""))
         if job.kind == "bundle":
@@ -651,8 +651,8 @@ class MainWindow(Retranslatable, QMainWindow):
         self._batch, self._batch_failures = [], []
         if total <= 1 or not failures:
             return
-        lines = "\n".join(f"• {item.path.name}: {err.message}" for item, err in failures)
-        summary = OnnxpackError(
+        lines = "\n".join(f"• {item.path.name}: {gui_message(err)}" for item, err in failures)
+        summary = WordedError(
             self.tr("%1 of %2 bundles failed:").replace("%1", str(len(failures))).replace("%2", str(total))
             + "\n" + lines,
             self.tr("Select a row to see its error and how to fix it; rows that were bundled before keep their "
@@ -670,25 +670,25 @@ class MainWindow(Retranslatable, QMainWindow):
     def _options_for(self, item: QueueItem, shared: dict[str, Any]) -> Any:
         d = item.draft
         if not d.name:
-            raise InputError(
+            raise WordedInputError(
                 self.tr("%1: the bundle needs a name.").replace("%1", item.path.name),
                 self.tr("Type a name in the Bundle tab; it becomes part of the ZIP file name."),
             )
         try:
             parse_semver(d.version)  # the engine's rule, so the GUI refuses exactly what the engine refuses
         except InputError:
-            raise InputError(
+            raise WordedInputError(
                 self.tr("%1: '%2' is not a semantic version.").replace("%1", item.path.name).replace("%2", d.version),
                 self.tr("Use MAJOR.MINOR.PATCH, for example 1.0.0 or 2.1.3."),
             ) from None
         if bundle_name_problem(d.name) is not None:
-            raise InputError(
+            raise WordedInputError(
                 self.tr("%1: '%2' cannot name a bundle.").replace("%1", item.path.name).replace("%2", d.name),
                 self.tr("Type a plain file name in the Bundle tab, such as 'victory'; it becomes NAME.onnx and "
                         "NAME-VERSION.zip."),
             )
         if shared["out_dir"] is None:
-            raise InputError(
+            raise WordedInputError(
                 self.tr("No output folder is set."),
                 self.tr("Choose the folder the bundle is written to in the Bundle tab."),
             )
@@ -749,12 +749,12 @@ class MainWindow(Retranslatable, QMainWindow):
             if target.exists() and not force:
                 exist.append(target.name)
         if twice:
-            raise InputError(
+            raise WordedInputError(
                 self.tr("Several models would be written to the same file: %1").replace("%1", ", ".join(twice)),
                 self.tr("Give each model its own name or version in the Bundle tab."),
             )
         if exist:
-            raise InputError(
+            raise WordedInputError(
                 self.tr("%n bundle(s) exist already: %1", "", len(exist)).replace("%1", ", ".join(exist)),
                 self.tr("Nothing was started. Choose a new version, another output folder, or tick \"Replace an "
                         "existing bundle\" in the Bundle tab."),
@@ -836,7 +836,7 @@ class MainWindow(Retranslatable, QMainWindow):
             self._open_folder(folder, self.tr("Open output folder"))
         else:
             self.show_error(
-                InputError(self.tr("The output folder %1 does not exist yet.").replace("%1", str(folder)),
+                WordedInputError(self.tr("The output folder %1 does not exist yet.").replace("%1", str(folder)),
                            self.tr("It is created by the first bundle.")),
                 self.tr("Open output folder"),
             )
@@ -860,7 +860,7 @@ class MainWindow(Retranslatable, QMainWindow):
         """Ask the desktop to show ``folder``; say so when nothing on the system can (no silent failure)."""
         if not self.open_url(QUrl.fromLocalFile(str(folder))):
             self.show_error(
-                InputError(self.tr("No program on this system opens folders, so %1 was not opened.")
+                WordedInputError(self.tr("No program on this system opens folders, so %1 was not opened.")
                            .replace("%1", str(folder)),
                            self.tr("Open it in your file manager; you can copy the path from this message.")),
                 title,
@@ -931,7 +931,7 @@ class MainWindow(Retranslatable, QMainWindow):
         hint = self.tr("This is a bug in onnxpack. Please report it with the log file: %1").replace(
             "%1", log_path or self.tr("(the log could not be written)")
         )
-        err = OnnxpackError(self.tr("Unexpected error: %1").replace("%1", summary), hint, code="INTERNAL",
+        err = WordedError(self.tr("Unexpected error: %1").replace("%1", summary), hint, code="INTERNAL",
                             details=details)
         self.log.append(err.message)
         self.show_error(err, self.tr("Unexpected error"))
@@ -993,7 +993,7 @@ class MainWindow(Retranslatable, QMainWindow):
         err = item.error
         assert err is not None
         hint = gui_hint(err.code, err.hint)
-        text = err.message + ("\n" + self.tr("How to fix: %1").replace("%1", hint) if hint else "")
+        text = gui_message(err) + ("\n" + self.tr("How to fix: %1").replace("%1", hint) if hint else "")
         self.model_panel.status.set_status(status_icon("failed"), text)
 
     def _blocked_reason(self, item: QueueItem) -> str:

@@ -21,7 +21,7 @@ from onnxpack.core.findings import Finding, Severity, worst
 from .formatting import format_bytes, format_shape
 from .hints import gui_hint
 from .icons import severity_icon, status_icon
-from .messages import gui_message
+from .messages import gui_message, translated
 from .widgets import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
 
 __all__ = ["ModelPanel", "field", "role_text"]
@@ -213,6 +213,10 @@ class ModelPanel(Retranslatable, QWidget):
             for f in ordered
         ]
         self.findings.set_rows(rows, [severity_icon(f.severity) for f in ordered])
+        for r, f in enumerate(ordered):  # a translated message names fewer values: the engine's English says all
+            item = self.findings.item(r, 2)
+            if item is not None and translated(f):
+                item.setToolTip(f.message + (f"\n{f.hint}" if f.hint else ""))
         w = worst(findings)
         self.tabs.setTabIcon(2, severity_icon(w) if w is not None else status_icon("ok"))
 

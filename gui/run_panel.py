@@ -28,6 +28,7 @@ from onnxpack.core.progress import STEPS, ProgressEvent
 
 from .formatting import EtaEstimator, format_bytes, format_duration, format_shape
 from .icons import status_icon
+from .messages import stage_detail
 from .model_panel import field, role_text
 from .widgets import DataTable, Retranslatable, StatusLabel, scrolled_page
 
@@ -283,7 +284,7 @@ class RunPanel(Retranslatable, QWidget):
         elif ev.total <= 0:
             bar.setValue(1000 if state == "done" else 0)
             bar.setFormat(self.state_text(state))
-            detail.setText(ev.message if state == "running" else "")
+            detail.setText(stage_detail(ev.message) if state == "running" else "")
         else:
             fraction = 1.0 if state == "done" else ev.fraction
             bar.setValue(int(fraction * 1000))
@@ -300,7 +301,7 @@ class RunPanel(Retranslatable, QWidget):
                 if left is not None:
                     text += " · " + self.tr("about %1 left").replace("%1", format_duration(left))
             if ev.message and state == "running":  # a finished stage keeps its amount, not its last message
-                text += f" · {ev.message}"
+                text += f" · {stage_detail(ev.message)}"
             detail.setText(text)
         detail.setToolTip(detail.text())
         detail.setAccessibleName(detail.text())
