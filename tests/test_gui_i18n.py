@@ -110,7 +110,7 @@ def test_finding_messages_render_from_the_catalog_in_japanese(qapp, tmp_path):
         i18n.install_translators(qapp, "en")
         for code in ("EXTDATA_UNALIGNED", "ORT_OLDEST", "EXTDATA_MISSING"):  # English catalog = the engine's text
             assert gui_message(by_code[code]) == by_code[code].message, code
-        assert "375" in gui_message(by_code["MERGE_FITS"]) or "KiB" in gui_message(by_code["MERGE_FITS"])
+        assert gui_message(by_code["MERGE_FITS"]) == by_code["MERGE_FITS"].message
         i18n.install_translators(qapp, "ja")
         missing = gui_message(by_code["EXTDATA_MISSING"])
         assert "見つかりません" in missing and str(lost / "victory.onnx.data") in missing
@@ -131,30 +131,39 @@ def test_every_catalog_text_has_a_japanese_translation():
     from pathlib import Path
 
     ts = (Path(__file__).resolve().parent.parent / "resources" / "i18n" / "onnxpack_ja.ts").read_text(encoding="utf-8")
-    for context in ("Findings", "Hints"):
+    for context in ("Findings", "Hints", "Errors", "Stages"):
         block = ts.split(f"<name>{context}</name>", 1)[1].split("</context>", 1)[0]
         assert block.count("<message") >= 6
         assert 'type="unfinished"' not in block and not re.search(r"<translation>\s*</translation>", block)
 
 
 def test_every_catalog_entry_renders_in_japanese_from_its_parameters(qapp):
-    """Each code of gui/messages.py renders, with made-up parameters, to a Japanese text holding the values."""
+    """Each code and variant of gui/messages.py renders, from the values its English template names, to a Japanese
+    text holding every one of them."""
     from onnxpack.core.findings import Finding
-    from onnxpack.gui import i18n
-    from onnxpack.gui.messages import GUI_MESSAGE_CODES, gui_message
+    from onnxpack.gui import i18n, messages
 
-    params = {"file": "w.data", "looked_for": "/m/w.data", "unaligned": 3, "total": 4, "tensor": "conv.weight",
-              "offset": 3456, "aligned64": 2, "model": "m.onnx", "bytes": 123456, "approx": True, "version": "1.12",
-              "ir": 8, "opset": 17, "ml_opset": 3, "derived": False, "min_ir": 7, "lowered": 7, "domain": "com.x",
-              "detail": "DETAIL", "path": "README.txt", "size": 5, "listed": 6, "actual": "aa",
-              "signed": "bb"}  # fmt: skip
-    variants = {"SIGNATURE_MISSING": ("absent", "stripped"), "SIGNATURE_MISMATCH": ("unsigned", "changed", "removed")}
+    derived_inputs = {"size": {"bytes": 123456, "approx": True}, "ml": {"ml_opset": 3}, "source": {"derived": False}}
+    cases = []
+    for code, template in messages._templates().items():  # English: the source texts
+        for variant, text in (template.items() if isinstance(template, dict) else [("", template)]):
+            params: dict[str, object] = {}
+            for i, name in enumerate(messages._PLACEHOLDER.findall(text)):
+                if code in messages._DERIVED and name in derived_inputs:
+                    params.update(derived_inputs[name])
+                else:
+                    params[name] = f"V{i}x"
+            cases.append((code, variant, params))
+    assert len(cases) >= len(messages.GUI_MESSAGE_CODES) > 100
     try:
         i18n.install_translators(qapp, "ja")
-        for code in GUI_MESSAGE_CODES:
-            for variant in variants.get(code, (None,)):
-                text = gui_message(Finding.info(code, "english", **params, variant=variant))
-                assert text != "english" and "{" not in text, (code, variant)
-                assert not text.isascii(), (code, variant, text)  # Japanese
+        for code, variant, params in cases:
+            subject = params.pop("subject", "SUBJ")
+            text = messages.gui_message(Finding.info(code, "english", "", str(subject), **params, variant=variant))
+            assert text != "english" and "{" not in text and not text.isascii(), (code, variant, text)
+            for name, value in params.items():  # every named value is in the Japanese text
+                assert code in messages._DERIVED or str(value) in text, (code, name, text)
+            if "ml_opset" in params:
+                assert "3" in text
     finally:
         i18n.install_translators(qapp, "en")
