@@ -446,8 +446,12 @@ def _gate(val: Validation, opts: BundleOptions) -> list[Finding]:
         listing = "; ".join(f"{f.code}: {f.message}" for f in errors[:3])
         more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
         hint = errors[0].hint or "Run `onnxpack check` on the model for every finding."
+        listed = [{"code": f.code, "message": f.message, "params": f.message_params()} for f in errors[:3]]
         raise _refuse(
-            f"The model has error-level findings, so it is not bundled: {listing}{more}", hint, "BUNDLE_FINDINGS"
+            f"The model has error-level findings, so it is not bundled: {listing}{more}",
+            hint,
+            "BUNDLE_FINDINGS",
+            {"findings": listed, "more": max(0, len(errors) - 3)},
         )
     return findings
 

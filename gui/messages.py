@@ -698,6 +698,12 @@ def gui_message(item: Any) -> str:
     text = _render(code, subject, params)
     if text is not None:
         return text
+    if isinstance(params.get("findings"), list):  # an error listing findings (BUNDLE_FINDINGS): word each of them
+        listing = "; ".join(gui_message(f) for f in params["findings"])
+        if params.get("more"):
+            listing += QCoreApplication.translate("Errors", " (and %1 more)").replace("%1", str(params["more"]))
+        general = _error_texts().get(code, english)
+        return QCoreApplication.translate("Errors", "%1: %2").replace("%1", general).replace("%2", listing)
     if isinstance(item, BaseException):
         texts = _error_texts()
         for key in (code, "PATH_" if code.startswith("PATH_") else "", getattr(type(item), "code", "")):
@@ -768,6 +774,17 @@ def stage_detail(message: str) -> str:
         m = pattern.fullmatch(message)
         if m is not None:
             for i, group in enumerate(m.groups(), 1):
-                text = text.replace(f"%{i}", group)
+                text = text.replace(f"%{i}", _model_label(group))
             return text
     return message
+
+
+def _model_label(text: str) -> str:
+    """The smoke run names its two models "original NAME" and "other NAME" (the merged or converted one)."""
+    for prefix, label in (
+        ("original ", QCoreApplication.translate("Stages", "original %1")),
+        ("other ", QCoreApplication.translate("Stages", "compared %1")),
+    ):
+        if text.startswith(prefix):
+            return label.replace("%1", text[len(prefix) :])
+    return text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -165,5 +166,64 @@ def test_every_catalog_entry_renders_in_japanese_from_its_parameters(qapp):
                 assert code in messages._DERIVED or str(value) in text, (code, name, text)
             if "ml_opset" in params:
                 assert "3" in text
+    finally:
+        i18n.install_translators(qapp, "en")
+
+
+def test_stage_details_of_a_real_bundle_and_verification_read_in_japanese(qapp, tmp_path):
+    """Every progress detail the engine reports while bundling and verifying the sample is worded in Japanese."""
+    from onnxpack.core.bundle import BundleOptions, build_bundle
+    from onnxpack.core.resources import SAMPLE_MODEL, resource_path
+    from onnxpack.core.verify import verify_bundle
+    from onnxpack.gui.messages import stage_detail
+
+    details: set[str] = set()
+    result = build_bundle(BundleOptions(resource_path(*SAMPLE_MODEL), tmp_path / "out", "1.0.0"),
+                          progress=lambda e: details.add(e.message))  # fmt: skip
+    verify_bundle(result.zip_path, smoke=True, progress=lambda e: details.add(e.message))
+    details.discard("")
+    assert {"checker", "reading victory.onnx", "run 2/3 of other victory.onnx"} <= details
+    try:
+        i18n.install_translators(qapp, "en")
+        assert all(stage_detail(d) == d for d in details)  # English: the engine's words
+        i18n.install_translators(qapp, "ja")
+        words = {d: stage_detail(d) for d in details}
+        assert not [d for d, w in words.items() if w.isascii()], words
+        assert words["run 2/3 of other victory.onnx"] == "比較対象の victory.onnx の実行 2/3"
+    finally:
+        i18n.install_translators(qapp, "en")
+
+
+def test_a_japanese_error_dialog_keeps_the_engines_english_in_its_details(qapp, tmp_path):
+    """The dialog words the error by its code and values in Japanese; the exact English (as the CLI prints it, for a
+    bug report or a search) is in Show Details, with the code."""
+    from onnxpack.core.bundle import BundleOptions, build_bundle
+    from onnxpack.core.errors import OnnxpackError
+    from onnxpack.core.resources import SAMPLE_MODEL, resource_path
+    from onnxpack.gui.dialogs import error_box
+
+    lost = tmp_path / "lost"
+    lost.mkdir()
+    shutil.copyfile(resource_path(*SAMPLE_MODEL), lost / "victory.onnx")
+    try:
+        build_bundle(BundleOptions(lost / "victory.onnx", tmp_path / "out", "1.0.0"))
+    except OnnxpackError as e:
+        err = e
+    else:
+        raise AssertionError("a missing data file must fail the bundle")
+    assert err.code == "BUNDLE_FINDINGS" and "EXTDATA_MISSING" in err.message
+    try:
+        i18n.install_translators(qapp, "ja")
+        box = error_box(None, "onnxpack", err)
+        assert "見つかりません" in box.text() and "victory.onnx.data" in box.text()  # the finding, in Japanese
+        assert box.text().startswith("モデルにエラーの所見があるため"), box.text()
+        assert not box.informativeText().isascii()  # the hint too
+        assert f"Error code: {err.code}" not in box.detailedText()  # translated label …
+        assert err.code in box.detailedText() and err.message in box.detailedText()  # … the English message kept
+        box.deleteLater()
+        i18n.install_translators(qapp, "en")
+        box = error_box(None, "onnxpack", err)
+        assert box.text() == err.message and "The message in English" not in box.detailedText()
+        box.deleteLater()
     finally:
         i18n.install_translators(qapp, "en")

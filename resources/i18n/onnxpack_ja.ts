@@ -601,6 +601,14 @@
         <source>A path cannot be used</source>
         <translation>そのパスは使えません</translation>
     </message>
+    <message>
+        <source> (and %1 more)</source>
+        <translation>（ほか %1 件）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>Findings</name>
@@ -2720,6 +2728,14 @@ Qt %1、Python %2</translation>
     <message>
         <source>run %1/%2 of %3</source>
         <translation>%3 の実行 %1/%2</translation>
+    </message>
+    <message>
+        <source>original %1</source>
+        <translation>元の %1</translation>
+    </message>
+    <message>
+        <source>compared %1</source>
+        <translation>比較対象の %1</translation>
     </message>
 </context>
 </TS>
