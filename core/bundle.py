@@ -52,7 +52,7 @@ from .manifest_build import assemble_manifest, compatibility_of, interface_of
 from .merge import plan_merge
 from .modelfile import Window, locate_model
 from .names import bundle_file_name, check_bundle_name, default_bundle_name
-from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
+from .progress import STEPS, CancelToken, ProgressCallback, ProgressEvent, check_cancel, report
 from .proof import METHOD, RangeKey, TensorHasher, WeightsProof, prove_same_model
 from .readme import receiver_readme
 from .release import ReleaseDiff, check_new_version, diff_manifests, encode_model_version, parse_semver
@@ -67,7 +67,7 @@ from .signing import (
     sign_digests_sigstore,
 )
 from .streamhash import SequentialHasher, read_in_order
-from .validate import CheckerRun, Validation, apply_checker, run_checker_child, validate_model
+from .validate import VALIDATE_STEPS, CheckerRun, Validation, apply_checker, run_checker_child, validate_model
 from .zipwriter import DeterministicZip, source_date_epoch
 
 __all__ = [
@@ -233,6 +233,19 @@ def _hash_sources(paths: list[Path]) -> Callable[[CancelToken], dict[Path, tuple
 
 def _errors(findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if f.severity is Severity.ERROR]
+
+
+def _until_checker(progress: ProgressCallback | None) -> ProgressCallback | None:
+    """``progress`` without validate_model's final "done": in a bundle the checker is still running (beside the
+    merge), so the Validate stage stays at "checker" until its verdict is in, and its count never goes back."""
+    if progress is None:
+        return None
+
+    def forward(event: ProgressEvent) -> None:
+        if not (event.stage == "validate" and event.finished):
+            progress(event)
+
+    return forward
 
 
 def _refuse(message: str, hint: str, code: str, params: dict[str, Any] | None = None) -> RefusedError:
@@ -411,7 +424,12 @@ def _pipeline(
     # the merge streams; its verdict is awaited before anything is smoke-run or published.
     report(progress, "inspect", 0, 1, f"reading {loc.model.name}", unit=STEPS)
     val = validate_model(
-        loc.model, opts.data_dir, target_ort=opts.target_ort, run_checker=False, progress=progress, cancel=cancel
+        loc.model,
+        opts.data_dir,
+        target_ort=opts.target_ort,
+        run_checker=False,
+        progress=_until_checker(progress),
+        cancel=cancel,
     )
     report(progress, "inspect", 1, 1, "done", unit=STEPS)
     if val.inspection.model is None:
@@ -540,10 +558,11 @@ def _build(
                 streamed_hashes = seq.finish()  # reads the tails after the last tensors
                 if isinstance(reader.tensor_observer, TensorHasher):
                     source_digests = reader.tensor_observer.finish()
-            report(progress, "validate", 0, 1, "waiting for the onnx checker", unit=STEPS)
+            report(progress, "validate", VALIDATE_STEPS - 1, VALIDATE_STEPS, "waiting for the onnx checker",
+                   unit=STEPS)  # fmt: skip
             apply_checker(val, checker.join())
             st.findings = _gate(val, opts) + st.findings
-            report(progress, "validate", 1, 1, "done", unit=STEPS)
+            report(progress, "validate", VALIDATE_STEPS, VALIDATE_STEPS, "done", unit=STEPS)
             # 4. smoke run of the merged copy; meanwhile the proof that it is the source model, bit for bit
             smoke_doc: dict[str, Any] | None = None
             equal: dict[str, Any] | None = None
@@ -572,6 +591,7 @@ def _build(
                     if proof.running:
                         report(progress, "smoke", 1, 1, "comparing the tensor hashes", unit=STEPS)
                     weights = proof.join()
+                    report(progress, "smoke", 1, 1, "done", unit=STEPS)
                 finally:
                     proof.stop()
                 equal = _equality(loc, model_entry, weights, outputs_equal)

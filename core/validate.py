@@ -22,11 +22,20 @@ from .progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from .tensors import iter_graphs, iter_tensors, uses_external_data
 from .units import format_bytes
 
-__all__ = ["CHECK_SCHEMA", "CheckerRun", "Validation", "apply_checker", "run_checker_child", "validate_model"]
+__all__ = [
+    "CHECK_SCHEMA",
+    "VALIDATE_STEPS",
+    "CheckerRun",
+    "Validation",
+    "apply_checker",
+    "run_checker_child",
+    "validate_model",
+]
 
 CHECK_SCHEMA = "onnxpack.check/1"
 _ORT_BUILTIN_DOMAINS = ("com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental")
 _REEXPORT = "Re-export the model from its source framework."
+VALIDATE_STEPS = 4  # progress steps of validate_model: inspect, structure, findings, the onnx checker
 
 
 @dataclass
@@ -424,7 +433,7 @@ def validate_model(
     """
     if target_ort is not None:
         parse_version(target_ort)  # usage errors before any work
-    steps = 4
+    steps = VALIDATE_STEPS
     report(progress, "validate", 0, steps, "inspecting", unit=STEPS)
     if isinstance(path, Inspection):
         insp = path

@@ -191,6 +191,25 @@ def test_cancel_leaves_nothing(tmp_path: Path, ext_model: Path) -> None:
         assert list(out.iterdir()) == [], stage
 
 
+def test_each_stage_counts_forward_and_finishes_once(tmp_path: Path, ext_model: Path) -> None:
+    """The Validate stage stays at the checker (it runs beside the merge) until its verdict is in: its count never
+    goes back (it went "4 of 4 done" then "0 of 1"), and a stage once done stays done."""
+    events: list[ProgressEvent] = []
+    build_bundle(_opts(ext_model, tmp_path / "out"), progress=events.append)
+    for stage in ("inspect", "validate", "merge", "smoke", "zip"):
+        mine = [e for e in events if e.stage == stage]
+        assert mine, stage
+        fractions = [e.fraction for e in mine if e.total > 0]
+        assert fractions == sorted(fractions), (stage, [(e.done, e.total, e.message) for e in mine])
+        first_done = next(i for i, e in enumerate(mine) if e.finished)
+        assert all(e.finished for e in mine[first_done:]), (stage, [(e.done, e.total, e.message) for e in mine])
+    validate = [(e.done, e.total, e.message) for e in events if e.stage == "validate"]
+    assert validate[-2:] == [(3, 4, "waiting for the onnx checker"), (4, 4, "done")]
+    assert events.index(next(e for e in events if e.stage == "validate" and e.finished)) > events.index(
+        next(e for e in events if e.stage == "merge")
+    )
+
+
 def test_refusals_leave_nothing(tmp_path: Path, ext_model: Path, sample_bundle: tuple[Path, Any]) -> None:
     out = tmp_path / "out"
     out.mkdir()
