@@ -7,11 +7,40 @@ hint is already right). A code without either keeps the engine's hint."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from .i18n import current_language
 
-__all__ = ["ENGINE_HINT_CODES", "GUI_HINT_CODES", "gui_hint"]
+__all__ = ["ENGINE_HINT_CODES", "ERROR_HINT_TEXTS", "GUI_HINT_CODES", "gui_hint"]
+
+# The engine's hints, word for word, of errors whose code has several hints (a class code such as INPUT or
+# MODEL_FORMAT): translated by their text in context "ErrorHints". tests/test_gui_catalog.py checks that every
+# constant hint of an error without a code-level hint is here, so a reworded engine hint cannot silently stay English.
+ERROR_HINT_TEXTS = frozenset({
+    QT_TRANSLATE_NOOP("ErrorHints", "Check the model folder."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Give a .npy, .npz or .pb file."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Check the file permissions."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Check the path and its permissions."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Check the path; quote it if it contains spaces."),
+    QT_TRANSLATE_NOOP("ErrorHints", "The export or copy was probably interrupted; export the model again."),
+    QT_TRANSLATE_NOOP(
+        "ErrorHints",
+        "This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); export the model again.",
+    ),
+    QT_TRANSLATE_NOOP("ErrorHints", "Give the model file itself, or a folder that contains one .onnx file."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Give the path of the one you mean."),
+    QT_TRANSLATE_NOOP("ErrorHints", "--data-dir must name the folder that holds the external data files."),
+    QT_TRANSLATE_NOOP(
+        "ErrorHints", "The file may be truncated, corrupted, or nested deeper than protobuf allows; export it again."
+    ),
+    QT_TRANSLATE_NOOP("ErrorHints", "Export the model again, or check it is really an ONNX file."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Give the private key file (PEM) made by 'onnxpack keygen' or openssl."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Give the publisher's public key file (NAME.pub)."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Choose a folder you can write to."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Check its permissions."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Run `onnxpack verify` on it for details."),
+    QT_TRANSLATE_NOOP("ErrorHints", "Give OLD.zip or its manifest."),
+})  # fmt: skip
 
 
 def _hints() -> dict[str, str]:
@@ -520,6 +549,8 @@ def gui_hint(code: str | None, hint: str | None) -> str | None:
     if own is not None:
         return own
     if hint and current_language() != "en":
+        if hint in ERROR_HINT_TEXTS:
+            return QCoreApplication.translate("ErrorHints", hint)
         return _engine_hints().get(code or "", hint)
     return hint
 

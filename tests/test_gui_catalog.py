@@ -183,3 +183,49 @@ def test_each_call_site_renders_in_japanese_from_its_own_values(qapp, site):
             assert hint and hint != "english hint" and not hint.isascii(), (site.code, hint)
     finally:
         i18n.install_translators(qapp, "en")
+
+
+def _error_hints() -> dict[str, tuple[str, str]]:
+    """The constant hint of every error the engine raises: hint → (its code, where)."""
+    from onnxpack.core import errors
+
+    classes = {name: cls.code for name, cls in vars(errors).items()
+               if isinstance(cls, type) and issubclass(cls, errors.OnnxpackError)}  # fmt: skip
+    hints: dict[str, tuple[str, str]] = {}
+    for path in sorted(CORE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or len(node.args) < 2:
+                continue
+            if node.func.id == "_refuse" and len(node.args) >= 3:
+                code = _constants(node.args[2])
+            elif node.func.id in classes:
+                code = [c for kw in node.keywords if kw.arg == "code" for c in _constants(kw.value)]
+                code = code or [classes[node.func.id]]
+            else:
+                continue
+            hint = node.args[1]
+            if code and isinstance(hint, ast.Constant) and isinstance(hint.value, str) and hint.value:
+                hints.setdefault(hint.value, (code[0], f"{path.name}:{node.lineno}"))
+    return hints
+
+
+def test_every_error_hint_speaks_the_apps_language(qapp):
+    """An error's hint is the app's own (by code), the translation of its code's hint, or, for codes with several
+    hints (INPUT, MODEL_FORMAT …), the translation of its exact text (hints.ERROR_HINT_TEXTS)."""
+    from onnxpack.gui import i18n
+    from onnxpack.gui.hints import ENGINE_HINT_CODES, ERROR_HINT_TEXTS, GUI_HINT_CODES, gui_hint
+
+    hints = _error_hints()
+    assert len(hints) > 100 and "Check the path and its permissions." in hints  # the scan sees them
+    by_code = set(GUI_HINT_CODES) | set(ENGINE_HINT_CODES)
+    missing = sorted(f"{code} {where}: {h!r}" for h, (code, where) in hints.items()
+                     if code not in by_code and h not in ERROR_HINT_TEXTS)  # fmt: skip
+    assert not missing, "error hints that stay English in Japanese: " + "; ".join(missing)
+    assert set(hints) >= ERROR_HINT_TEXTS, "hints.ERROR_HINT_TEXTS names a hint the engine no longer gives"
+    try:
+        i18n.install_translators(qapp, "ja")
+        for hint, (code, where) in hints.items():
+            text = gui_hint(code, hint)
+            assert text and text != hint and not text.isascii(), (code, where, hint, text)
+    finally:
+        i18n.install_translators(qapp, "en")

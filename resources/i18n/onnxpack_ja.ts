@@ -276,6 +276,81 @@
     </message>
 </context>
 <context>
+    <name>ErrorHints</name>
+    <message>
+        <source>Check the model folder.</source>
+        <translation>モデルのフォルダーを確認してください。</translation>
+    </message>
+    <message>
+        <source>Give a .npy, .npz or .pb file.</source>
+        <translation>.npy、.npz、.pb のいずれかのファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Check the file permissions.</source>
+        <translation>ファイルのアクセス許可を確認してください。</translation>
+    </message>
+    <message>
+        <source>Check the path and its permissions.</source>
+        <translation>パスとそのアクセス許可を確認してください。</translation>
+    </message>
+    <message>
+        <source>Check the path; quote it if it contains spaces.</source>
+        <translation>パスを確認してください。空白を含む場合は引用符で囲んでください。</translation>
+    </message>
+    <message>
+        <source>The export or copy was probably interrupted; export the model again.</source>
+        <translation>エクスポートまたはコピーが途中で中断されたようです。モデルをもう一度エクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); export the model again.</source>
+        <translation>これは ONNX モデルではありません (無関係なバイト列が空の protobuf として読めてしまうことがあります)。モデルをもう一度エクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>Give the model file itself, or a folder that contains one .onnx file.</source>
+        <translation>モデルファイルそのもの、または .onnx ファイルを 1 つだけ含むフォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the path of the one you mean.</source>
+        <translation>目的のファイルのパスを指定してください。</translation>
+    </message>
+    <message>
+        <source>--data-dir must name the folder that holds the external data files.</source>
+        <translation>データファイルの場所には、外部データファイルを含むフォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>The file may be truncated, corrupted, or nested deeper than protobuf allows; export it again.</source>
+        <translation>ファイルが途中で切れているか、壊れているか、protobuf の許す深さを超えて入れ子になっている可能性があります。もう一度エクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>Export the model again, or check it is really an ONNX file.</source>
+        <translation>モデルをもう一度エクスポートするか、本当に ONNX ファイルかどうか確認してください。</translation>
+    </message>
+    <message>
+        <source>Give the private key file (PEM) made by &apos;onnxpack keygen&apos; or openssl.</source>
+        <translation>&apos;onnxpack keygen&apos; または openssl で作った秘密鍵ファイル (PEM) を指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the publisher&apos;s public key file (NAME.pub).</source>
+        <translation>発行元の公開鍵ファイル (NAME.pub) を指定してください。</translation>
+    </message>
+    <message>
+        <source>Choose a folder you can write to.</source>
+        <translation>書き込みできるフォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>Check its permissions.</source>
+        <translation>アクセス許可を確認してください。</translation>
+    </message>
+    <message>
+        <source>Run `onnxpack verify` on it for details.</source>
+        <translation>詳しくは `onnxpack verify` で検証してください。</translation>
+    </message>
+    <message>
+        <source>Give OLD.zip or its manifest.</source>
+        <translation>前回のバンドル (.zip) またはそのマニフェストを指定してください。</translation>
+    </message>
+</context>
+<context>
     <name>Errors</name>
     <message>
         <source>onnxpack could not finish this task</source>
