@@ -16,6 +16,7 @@ from onnxpack.core.errors import OnnxpackError
 
 from .bundle_panel import BundleDraft
 from .icons import status_icon
+from .messages import gui_message
 from .widgets import Retranslatable
 from .worker import Job
 
@@ -164,7 +165,7 @@ class QueueTable(Retranslatable, QTableWidget):
 
     def result_text(self, item: QueueItem) -> str:
         if item.error is not None and item.state in ("failed",):
-            return item.error.message
+            return gui_message(item.error)
         if item.state == "running":
             return item.progress
         if item.state == "done" and item.result is not None:

@@ -227,3 +227,30 @@ def test_a_japanese_error_dialog_keeps_the_engines_english_in_its_details(qapp, 
         box.deleteLater()
     finally:
         i18n.install_translators(qapp, "en")
+
+
+def test_a_model_that_fails_to_open_reads_in_japanese_in_the_dialog_and_the_queue(qtbot, tmp_path, sample_model):
+    """A truncated model dropped on the Japanese window: the dialog's message and hint, and the queue's Result
+    cell, are Japanese; the engine's English is in the dialog's details."""
+    w = make_window(qtbot, tmp_path)
+    bad = tmp_path / "broken" / "detector.onnx"
+    bad.parent.mkdir()
+    bad.write_bytes(sample_model.read_bytes()[:700])
+    try:
+        w.lang_actions["ja"].trigger()
+        qtbot.waitUntil(lambda: w.menu_file.title() == "ファイル(&F)", timeout=5000)
+        with qtbot.waitSignal(w.error_shown, timeout=10000) as blocker:
+            (item,) = w.open_paths([bad])
+        box = blocker.args[0]
+        wait_state(qtbot, item, ("failed",))
+        assert box.text() == "このファイルは読み込める ONNX または ORT のモデルではありません"
+        assert box.informativeText().startswith("対処法: ファイルが途中で切れているか")
+        assert item.error is not None and item.error.message in box.detailedText()
+        result = w.queue.item(w.queue.row_of(item), 3).text()
+        assert result == box.text() and not result.isascii()
+        close_dialogs(w)
+        w.lang_actions["en"].trigger()
+        qtbot.waitUntil(lambda: w.menu_file.title() == "&File", timeout=5000)
+        assert w.queue.item(w.queue.row_of(item), 3).text() == item.error.message  # re-worded on the switch
+    finally:
+        i18n.install_translators(QApplication.instance(), "en")
