@@ -9,7 +9,8 @@ is not part of the shipped ``onnxpack.gui`` package.
 
 States: empty, inspected (English and Japanese), a failed check in Japanese (the data file missing: the findings,
 and the Bundle tab saying why it cannot be queued), running (a 256 MiB synthetic model mid-merge, then
-cancelled), done (the sample bundled, with the smoke proof), error (a truncated model dropped).
+cancelled), done (the sample bundled, with the smoke proof), error (a truncated model dropped; again in Japanese
+with the details open).
 Each picture is a QWidget.grab() of the window; an open dialog is painted over it where it sits.
 """
 
@@ -176,6 +177,22 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         error_box = w.last_error
         assert error_box is not None
         shots.append(_save(w, out_dir / "error.png", error_box))
+        error_box.done(0)
+        # ... and in Japanese, with the details open: the engine's English message is kept there
+        w.set_language("ja")
+        _wait(app, lambda: w.menu_file.title() != "&File")
+        bad_ja = work / "broken-ja" / "detector.onnx"
+        bad_ja.parent.mkdir()
+        bad_ja.write_bytes(bad.read_bytes())
+        (bad_ja_item,) = w.open_paths([bad_ja])
+        _wait(app, lambda: bad_ja_item.state == "failed" and w.last_error is not error_box)
+        error_box = w.last_error
+        assert error_box is not None
+        for button in error_box.buttons():  # "Show Details…"
+            if error_box.buttonRole(button) == error_box.ButtonRole.ActionRole:
+                button.click()
+        _wait(app, lambda: True)
+        shots.append(_save(w, out_dir / "error-ja.png", error_box))
         error_box.done(0)
         w.close()
         QApplication.processEvents()
