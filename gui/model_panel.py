@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
@@ -17,6 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from onnxpack.core.findings import Finding, Severity, worst
+
+if TYPE_CHECKING:  # the engine's result types, for mypy only: importing them would load onnx at start-up
+    from onnxpack.core.compat import CompatResult
+    from onnxpack.core.validate import Validation
+    from onnxpack.core.verify import VerifyReport
 
 from .formatting import format_bytes, format_shape
 from .hints import gui_hint
@@ -43,24 +48,6 @@ def field(obj: Any, name: str, default: Any = None) -> Any:
     if value is _MISSING:
         raise AttributeError(f"{type(obj).__name__} has no field {name!r} (the GUI reads a name the engine lacks)")
     return value
-
-
-def _findings(items: Sequence[Any]) -> list[Finding]:
-    out = []
-    for f in items or ():
-        if isinstance(f, Finding):
-            out.append(f)
-        else:  # a dict from a manifest or report
-            out.append(
-                Finding(
-                    Severity(str(field(f, "severity", "info"))),
-                    str(field(f, "code", "")),
-                    str(field(f, "message", "")),
-                    str(field(f, "hint", "") or ""),
-                    str(field(f, "subject", "") or ""),
-                )
-            )
-    return out
 
 
 def role_text(role: str) -> str:
@@ -237,14 +224,13 @@ class ModelPanel(Retranslatable, QWidget):
         self.status.set_status(status_icon("busy"), self.tr("Reading and checking the model…"))
 
     # --- a model ------------------------------------------------------------------------------
-    def show_validation(self, validation: Any) -> None:
+    def show_validation(self, validation: Validation) -> None:
         """Show a ``core.validate.Validation`` (inspection facts + findings + compatibility)."""
         self._shown = ("validation", validation)
-        insp = field(validation, "inspection")
-        location = field(insp, "location")
-        model_path = Path(str(field(location, "model", "")))
+        insp = validation.inspection
+        model_path = insp.location.model
         self.title.setText(model_path.name)
-        findings = _findings(field(validation, "findings", []))
+        findings = list(validation.findings)
         n_err = sum(f.severity is Severity.ERROR for f in findings)
         n_warn = sum(f.severity is Severity.WARNING for f in findings)
         if n_err:
@@ -262,67 +248,55 @@ class ModelPanel(Retranslatable, QWidget):
         else:
             self.status.set_status(status_icon("ok"), self.tr("Ready to bundle: no problems found."))
 
-        self.size_bar.set_size(field(insp, "merged_size"))
-        files = field(insp, "files", []) or []
+        self.size_bar.set_size(insp.merged_size)
         self.files.set_rows(
-            [
-                [field(f, "path"), role_text(str(field(f, "role", ""))), format_bytes(field(f, "size"))]
-                for f in files
-            ]
+            [[f["path"], role_text(str(f.get("role", ""))), format_bytes(f.get("size"))] for f in insp.files]
         )
-        layout = str(field(insp, "layout", ""))
-        opsets = field(insp, "opsets", {}) or {}
-        opset_text = ", ".join(f"{d or 'ai.onnx'} {v}" for d, v in sorted(opsets.items()))
-        producer = " ".join(x for x in (field(insp, "producer_name"), field(insp, "producer_version")) if x)
+        opset_text = ", ".join(f"{d or 'ai.onnx'} {v}" for d, v in sorted(insp.opsets.items()))
+        producer = " ".join(x for x in (insp.producer_name, insp.producer_version) if x)
         rows = [
             (self.tr("Location"), str(model_path.parent)),
-            (self.tr("Layout"), self.layout_text(layout)),
-            (self.tr("Total size on disk"), format_bytes(field(insp, "total_size"))),
-            (self.tr("Size as one file"), format_bytes(field(insp, "merged_size"))),
-            (self.tr("IR version"), str(field(insp, "ir_version", "?"))),
+            (self.tr("Layout"), self.layout_text(insp.layout)),
+            (self.tr("Total size on disk"), format_bytes(insp.total_size)),
+            (self.tr("Size as one file"), format_bytes(insp.merged_size)),
+            (self.tr("IR version"), "?" if insp.ir_version is None else str(insp.ir_version)),
             (self.tr("Opsets"), opset_text or "-"),
-            (self.tr("Oldest ONNX Runtime"), self.oldest_ort_text(field(validation, "compat"))),
+            (self.tr("Oldest ONNX Runtime"), self.oldest_ort_text(validation.compat)),
             (self.tr("Producer"), producer or "-"),
-            (self.tr("Model version"), str(field(insp, "model_version", "") or "-")),
+            (self.tr("Model version"), str(insp.model_version or "-")),
         ]
-        inits = field(insp, "initializers")
-        if inits is not None and field(inits, "count") is not None:
+        if insp.model is not None:  # an ORT-format model has no initializer table to count
+            inits = insp.initializers
             text = self.tr("%1 tensors, %2 (%3 in external data)")
-            text = text.replace("%1", str(field(inits, "count", 0)))
-            text = text.replace("%2", format_bytes(field(inits, "bytes", 0)))
-            rows.append((self.tr("Initializers"), text.replace("%3", format_bytes(field(inits, "external_bytes", 0)))))
-        ops = field(insp, "operators", []) or []
+            text = text.replace("%1", str(inits.count)).replace("%2", format_bytes(inits.bytes))
+            rows.append((self.tr("Initializers"), text.replace("%3", format_bytes(inits.external_bytes))))
+        ops = insp.operators
         if ops:
-            shown = ", ".join(f"{field(o, 'op_type')} ×{field(o, 'count')}" for o in ops[:12])
+            shown = ", ".join(f"{o['op_type']} ×{o['count']}" for o in ops[:12])
             if len(ops) > 12:
                 shown += f", … (+{len(ops) - 12})"
-            text = self.tr("%1 nodes of %2 kinds: %3").replace("%1", str(field(insp, "node_count", 0)))
+            text = self.tr("%1 nodes of %2 kinds: %3").replace("%1", str(insp.node_count))
             rows.append((self.tr("Operators"), text.replace("%2", str(len(ops))).replace("%3", shown)))
-        meta = field(insp, "metadata", {}) or {}
-        if meta:
-            rows.append((self.tr("Metadata"), "\n".join(f"{k} = {v}" for k, v in sorted(meta.items()))))
-        doc = field(insp, "doc_string", "")
-        if doc:
-            rows.append((self.tr("Description"), str(doc)[:500]))
+        if insp.metadata:
+            rows.append((self.tr("Metadata"), "\n".join(f"{k} = {v}" for k, v in sorted(insp.metadata.items()))))
+        if insp.doc_string:
+            rows.append((self.tr("Description"), insp.doc_string[:500]))
         self.facts.set_rows(rows)
 
         io_rows = [
-            [self.tr("Input"), field(v, "name"), field(v, "elem_type"), format_shape(field(v, "shape"))]
-            for v in field(insp, "inputs", []) or []
+            [self.tr("Input"), v.get("name"), v.get("elem_type"), format_shape(v.get("shape"))] for v in insp.inputs
         ] + [
-            [self.tr("Output"), field(v, "name"), field(v, "elem_type"), format_shape(field(v, "shape"))]
-            for v in field(insp, "outputs", []) or []
+            [self.tr("Output"), v.get("name"), v.get("elem_type"), format_shape(v.get("shape"))] for v in insp.outputs
         ]
         self.interface.set_rows(io_rows)
         self._show_findings(findings)
 
-        table = field(insp, "external")
-        refs = list(field(table, "refs", []) or [])
+        refs = [] if insp.external is None else list(insp.external.refs)
         ext_rows = []
         for ref in refs:
-            d = ref.to_dict() if hasattr(ref, "to_dict") else dict(ref)
-            aligned = self.tr("64 KiB") if field(ref, "aligned_64k") else (
-                self.tr("4 KiB") if field(ref, "aligned_4k") else self.tr("no")
+            d = ref.to_dict()
+            aligned = (
+                self.tr("64 KiB") if ref.aligned_64k else (self.tr("4 KiB") if ref.aligned_4k else self.tr("no"))
             )
             ext_rows.append(
                 [
@@ -345,29 +319,27 @@ class ModelPanel(Retranslatable, QWidget):
             "ort": self.tr("ORT format (.ort)"),
         }.get(layout, layout or "-")
 
-    def oldest_ort_text(self, compat: Any) -> str:
+    def oldest_ort_text(self, compat: CompatResult | None) -> str:
         if compat is None:
             return "-"
-        oldest = field(compat, "oldest")
-        if oldest is None:
+        if compat.oldest is None:
             return self.tr("none known: no ONNX Runtime release loads this IR/opset combination")
-        text = self.tr("%1 or newer").replace("%1", str(field(oldest, "version", oldest)))
-        lowered = field(compat, "oldest_if_ir_lowered")
+        text = self.tr("%1 or newer").replace("%1", compat.oldest.version)
+        lowered = compat.oldest_if_ir_lowered
         if lowered is not None:
-            text += " " + self.tr("(%1 if the IR version is lowered)").replace("%1", str(field(lowered, "version")))
+            text += " " + self.tr("(%1 if the IR version is lowered)").replace("%1", lowered.version)
         return text
 
     # --- a bundle -----------------------------------------------------------------------------
-    def show_verify(self, report: Any) -> None:
+    def show_verify(self, report: VerifyReport) -> None:
         """Show a ``core.verify.VerifyReport`` of a dropped bundle."""
         self._shown = ("verify", report)
-        path = field(report, "path")
-        manifest = field(report, "manifest") or {}
+        manifest = report.manifest or {}  # the bundle's own JSON: keys may be missing in an old or damaged one
         model = manifest.get("model", {}) if isinstance(manifest, Mapping) else {}
-        self.title.setText(Path(str(path)).name if path else str(model.get("name", "")))
-        problems = _findings(field(report, "problems", []))
+        self.title.setText(Path(report.path).name)
+        problems = list(report.problems)
         errors = [p for p in problems if p.severity is Severity.ERROR]
-        if field(report, "ok") and not errors:
+        if report.ok and not errors:
             self.status.set_status(status_icon("ok"), self.tr("Verified: every file matches the manifest."))
         else:
             self.status.set_status(

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication
@@ -26,10 +26,13 @@ from PySide6.QtWidgets import (
 
 from onnxpack.core.progress import STEPS, ProgressEvent
 
+if TYPE_CHECKING:  # for mypy only: importing core.bundle loads onnx, which the window must not wait for
+    from onnxpack.core.bundle import BundleResult
+
 from .formatting import EtaEstimator, format_bytes, format_duration, format_shape
 from .icons import status_icon
 from .messages import stage_detail
-from .model_panel import field, role_text
+from .model_panel import role_text
 from .widgets import DataTable, Retranslatable, StatusLabel, scrolled_page
 
 __all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel"]
@@ -318,7 +321,7 @@ class ResultPanel(Retranslatable, QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._result: Any = None
+        self._result: BundleResult | None = None
         self.status = StatusLabel()
         self.proof = StatusLabel()
         self.diff = QLabel()
@@ -358,7 +361,7 @@ class ResultPanel(Retranslatable, QWidget):
         self.copy_button.setToolTip(self.tr("Copy the equivalent `onnxpack bundle …` command line"))
         self.show_result(self._result)
 
-    def show_result(self, result: Any) -> None:
+    def show_result(self, result: BundleResult | None) -> None:
         """Show a ``core.bundle.BundleResult`` (None clears the panel)."""
         self._result = result
         has = result is not None
@@ -371,52 +374,49 @@ class ResultPanel(Retranslatable, QWidget):
         if not has:
             self.status.set_status(None, self.tr("No bundle made yet. Drop a model, fill in the form, press Bundle."))
             return
-        zip_path = Path(str(field(result, "zip_path")))
+        assert result is not None
+        zip_path = Path(result.zip_path)
         size = zip_path.stat().st_size if zip_path.exists() else None
         self.status.set_status(
             status_icon("ok"),
             self.tr("Bundle created: %1 (%2)").replace("%1", str(zip_path)).replace("%2", format_bytes(size)),
         )
-        manifest = field(result, "manifest") or {}
-        files = field(result, "files") or (manifest.get("files") if isinstance(manifest, Mapping) else []) or []
-        self.files.set_rows(
-            [
-                [field(f, "path"), role_text(str(field(f, "role", ""))), format_bytes(field(f, "size")),
-                 field(f, "sha256")]
-                for f in files
-            ]
-        )
-        smoke = field(result, "smoke")
-        outputs = field(smoke, "outputs", []) or []
+        files = result.files or result.manifest.get("files") or []
+        rows = [[f.get("path"), role_text(str(f.get("role", ""))), format_bytes(f.get("size")), f.get("sha256")]
+                for f in files]  # fmt: skip
+        self.files.set_rows(rows)
+        smoke = result.smoke or {}  # the smoke run's JSON (core.smoke): plain dicts, the same as in the manifest
+        outputs = smoke.get("outputs") or []
         # finite: True/False for floating-point outputs, None where it does not apply (integers, strings)
         self.outputs.set_rows(
             [
                 [
-                    field(o, "name"),
-                    field(o, "elem_type"),
-                    format_shape(field(o, "shape")),
-                    self._finite_text(field(o, "finite")),
-                    field(o, "sha256"),
+                    o.get("name"),
+                    o.get("elem_type"),
+                    format_shape(o.get("shape")),
+                    self._finite_text(o.get("finite")),
+                    o.get("sha256"),
                 ]
                 for o in outputs
             ]
         )
         self._show_proof(result, smoke)
-        diff = field(result, "release")
+        diff = result.release
         if diff:
             self.diff.setVisible(True)
             self.diff.setText(self.tr("Compared with the previous release: %1").replace("%1", self._diff_text(diff)))
 
-    def _diff_text(self, diff: Any) -> str:
+    def _diff_text(self, diff: dict[str, Any]) -> str:
         """``release`` of a BundleResult (core.release.ReleaseDiff.to_dict())."""
+        changes = diff.get("changes") or []
         text = (
             self.tr("previous %1, %2 change(s), needs a %3 bump (suggested %4).")
-            .replace("%1", f"{field(diff, 'previous_name', '')} {field(diff, 'previous_version', '')}".strip())
-            .replace("%2", str(len(field(diff, "changes", []) or [])))
-            .replace("%3", str(field(diff, "bump", "?")))
-            .replace("%4", str(field(diff, "suggested_version", "?")))
+            .replace("%1", f"{diff.get('previous_name', '')} {diff.get('previous_version', '')}".strip())
+            .replace("%2", str(len(changes)))
+            .replace("%3", str(diff.get("bump", "?")))
+            .replace("%4", str(diff.get("suggested_version", "?")))
         )
-        lines = [text] + [f"• {field(c, 'impact')}: {field(c, 'message')}" for c in field(diff, "changes", []) or []]
+        lines = [text] + [f"• {c.get('impact')}: {c.get('message')}" for c in changes]
         return "\n".join(lines)
 
     def _finite_text(self, finite: object) -> str:
@@ -425,21 +425,21 @@ class ResultPanel(Retranslatable, QWidget):
             return self.tr("n/a (not floating point)")
         return self.tr("yes") if finite else self.tr("NO (NaN or Inf)")
 
-    def _show_proof(self, result: Any, smoke: Any) -> None:
-        equal = field(result, "equal")
-        ok = field(equal, "ok", equal if isinstance(equal, bool) else None)
-        ort = field(smoke, "ort_version", "")
-        provider = field(smoke, "provider", "")
-        methods = field(equal, "methods", []) or []
-        if ok and field(equal, "bitwise", False) and "outputs" not in methods and methods:
-            tensors = field(field(equal, "weights", {}), "tensors", 0)
+    def _show_proof(self, result: BundleResult, smoke: dict[str, Any]) -> None:
+        equal = result.equal or {}
+        ok = equal.get("ok")
+        ort = smoke.get("ort_version", "")
+        provider = smoke.get("provider", "")
+        methods = equal.get("methods") or []
+        if ok and equal.get("bitwise", False) and "outputs" not in methods and methods:
+            tensors = (equal.get("weights") or {}).get("tensors", 0)
             self.proof.set_status(
                 status_icon("ok"),
                 self.tr("Proof: the bundled model is the original bit for bit (same structure, all %3 tensors "
                         "with equal SHA-256); its smoke run passed (onnxruntime %1, %2).")
                 .replace("%1", str(ort)).replace("%2", str(provider)).replace("%3", str(tensors)),
             )
-        elif ok and field(equal, "bitwise", False):
+        elif ok and equal.get("bitwise", False):
             self.proof.set_status(
                 status_icon("ok"),
                 self.tr("Proof: the bundled model gives bit-for-bit the same outputs as the original "
@@ -461,5 +461,5 @@ class ResultPanel(Retranslatable, QWidget):
             )
 
     @property
-    def result(self) -> Any:
+    def result(self) -> BundleResult | None:
         return self._result
