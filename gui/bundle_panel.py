@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 from onnxpack.core.ortreleases import RELEASE_VERSIONS
 from onnxpack.core.release import SEMVER_PATTERN
 
-from .model_panel import field as get_field
 from .settings import AppSettings
 from .widgets import Retranslatable, scrolled_page
 
@@ -58,14 +57,14 @@ class BundleDraft:
     labels: str = ""  # class labels, comma-separated (per model)
 
 
-def symbolic_dims(inputs: list[Any]) -> dict[str, list[str]]:
-    """Symbolic dimension names of the model's inputs → the inputs that use them (in order)."""
+def symbolic_dims(inputs: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Symbolic dimension names of the model's inputs (``Inspection.inputs``) → the inputs that use them."""
     dims: dict[str, list[str]] = {}
     for v in inputs or []:
-        for d in get_field(v, "shape", []) or []:
+        for d in v.get("shape") or []:
             if isinstance(d, str) and d:
                 users = dims.setdefault(d, [])
-                name = str(get_field(v, "name", ""))
+                name = str(v.get("name", ""))
                 if name not in users:
                     users.append(name)
     return dims

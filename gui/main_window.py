@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal, qVersion
 from PySide6.QtGui import (
@@ -35,11 +35,15 @@ from PySide6.QtWidgets import (
 
 from onnxpack.core import __version__
 from onnxpack.core.errors import InputError, OnnxpackError
+from onnxpack.core.findings import Severity
 from onnxpack.core.modelfile import FileKind, sniff
 from onnxpack.core.names import bundle_file_name, bundle_name_problem
 from onnxpack.core.progress import ProgressEvent
 from onnxpack.core.release import parse_semver
 from onnxpack.core.resources import SAMPLE_MODEL, resource_path
+
+if TYPE_CHECKING:  # for mypy only (importing core.validate loads onnx)
+    from onnxpack.core.validate import Validation
 
 from . import engine, i18n
 from .bundle_panel import BundleDraft, BundlePanel, symbolic_dims
@@ -48,7 +52,7 @@ from .dialogs import error_box
 from .hints import gui_hint
 from .icons import app_icon
 from .messages import WordedError, WordedInputError, gui_message
-from .model_panel import ModelPanel, field
+from .model_panel import ModelPanel
 from .queue_view import ItemState, QueueItem, QueueTable, default_bundle_name
 from .run_panel import LogPane, ResultPanel, RunPanel
 from .settings import AppSettings
@@ -499,8 +503,9 @@ class MainWindow(Retranslatable, QMainWindow):
                 title += " " + self.tr("(%1 of %2)").replace("%1", str(self._batch.index(item) + 1)).replace(
                     "%2", str(len(self._batch)))
             opts = item.options
-            skipped = [stage for stage, on in (("smoke", getattr(opts, "run_smoke", True)),
-                                               ("ort", getattr(opts, "ort_format", False))) if not on]  # fmt: skip
+            skipped = [] if opts is None else [
+                stage for stage, on in (("smoke", opts.run_smoke), ("ort", opts.ort_format)) if not on
+            ]
             sel = self.queue.selected()
             if sel is not item and (sel is None or not sel.busy):  # follow a batch, unless a busy row is selected
                 self.queue.select(item)
@@ -536,19 +541,19 @@ class MainWindow(Retranslatable, QMainWindow):
             self._inspected(item, result)
         elif job.kind == "verify":
             item.report = result
-            ok = bool(field(result, "ok"))
+            ok = result.ok
             self._set_state(item, "verified" if ok else "verify_failed")
             self.log.append(
                 (self.tr("Verified %1: every file matches.") if ok else self.tr("Verification of %1 FAILED."))
                 .replace("%1", item.path.name)
             )
-            for p in field(result, "problems", []) or []:
-                self.log.append(f"  {field(p, 'code')}: {field(p, 'message')}")
+            for p in result.problems:
+                self.log.append(f"  {p.code}: {gui_message(p)}")
         elif job.kind == "bundle":
             item.result = result
             self.run_panel.finish("done")
             self._set_state(item, "done")
-            self.log.append(self.tr("Bundle written: %1").replace("%1", str(field(result, "zip_path"))))
+            self.log.append(self.tr("Bundle written: %1").replace("%1", str(result.zip_path)))
             self._bundle_ended(item)
             if self.queue.selected() is item:
                 self.tabs.setCurrentIndex(TAB_RESULT)
@@ -556,20 +561,18 @@ class MainWindow(Retranslatable, QMainWindow):
             self._suggested(item, result)
         self._refresh_views(item)
 
-    def _inspected(self, item: QueueItem, validation: Any) -> None:
+    def _inspected(self, item: QueueItem, validation: Validation) -> None:
         item.validation = validation
-        insp = field(validation, "inspection")
-        model_path = Path(str(field(field(insp, "location"), "model", item.path)))
+        insp = validation.inspection
+        model_path = insp.location.model
         draft = item.draft
         if not draft.name:
             draft.name = default_bundle_name(model_path)  # the model file's stem, as `onnxpack bundle` names it
-        inputs = field(insp, "inputs", []) or []
-        draft.symbolic = symbolic_dims(inputs)
-        draft.input_names = [str(field(v, "name")) for v in inputs]
+        draft.symbolic = symbolic_dims(insp.inputs)
+        draft.input_names = [str(v.get("name")) for v in insp.inputs]
         draft.can_bundle = True
-        ok = bool(field(validation, "ok", True))
-        self._set_state(item, "ready" if ok else "invalid")
-        findings = field(validation, "findings", []) or []
+        self._set_state(item, "ready" if validation.ok else "invalid")
+        findings = validation.findings
         self.log.append(
             self.tr("Inspected %1: %2 finding(s).").replace("%1", model_path.name).replace("%2", str(len(findings)))
         )
@@ -598,7 +601,7 @@ class MainWindow(Retranslatable, QMainWindow):
                 item.result = item.last_success
                 self._set_state(item, "done")
                 self.log.append(self.tr("%1 keeps its earlier bundle: %2").replace("%1", item.path.name)
-                                .replace("%2", str(getattr(item.result, "zip_path", ""))))  # fmt: skip
+                                .replace("%2", str(item.last_success.zip_path)))  # fmt: skip
             else:
                 self._set_state(item, "failed")
             in_batch = len(self._batch) > 1  # one summary when the batch is over, not one dialog per model
@@ -692,11 +695,11 @@ class MainWindow(Retranslatable, QMainWindow):
                 self.tr("No output folder is set."),
                 self.tr("Choose the folder the bundle is written to in the Bundle tab."),
             )
-        insp = field(item.validation, "inspection")
-        location = field(insp, "location")
+        assert item.validation is not None  # only a model that was read can be bundled (_can_bundle)
+        location = item.validation.inspection.location
         return engine.make_bundle_options(
-            model=Path(str(field(location, "model", item.path))),
-            data_dir=field(location, "data_dir"),
+            model=location.model,
+            data_dir=location.data_dir,
             name=d.name,
             version=d.version,
             previous=d.previous,
@@ -763,7 +766,7 @@ class MainWindow(Retranslatable, QMainWindow):
     def _can_bundle(self, item: QueueItem) -> bool:
         """Only a model whose checks passed: one with error findings is refused before any work, not after."""
         return (item.kind == "model" and item.validation is not None and not item.busy
-                and bool(field(item.validation, "ok", True)))
+                and item.validation.ok)
 
     def cancel_bundles(self) -> None:
         """Cancel the running bundle and every queued one; the engine removes its partial output."""
@@ -788,11 +791,10 @@ class MainWindow(Retranslatable, QMainWindow):
         self.bundle_panel.set_suggestion("")
         if not path:
             return
-        insp = field(item.validation, "inspection")
-        location = field(insp, "location")
+        location = item.validation.inspection.location
         target = self.bundle_panel.target_ort.currentText().strip() or None
         job = Job(
-            engine.suggest_job(Path(path), Path(str(field(location, "model"))), field(location, "data_dir"), target),
+            engine.suggest_job(Path(path), location.model, location.data_dir, target),
             kind="suggest",
         )
         # A suggestion job does not change the row's state; it runs beside inspections.
@@ -829,7 +831,7 @@ class MainWindow(Retranslatable, QMainWindow):
 
     def open_output_folder(self) -> None:
         item = self._result_item()
-        folder = Path(str(field(item.result, "zip_path"))).parent if item is not None else None
+        folder = item.result.zip_path.parent if item is not None and item.result is not None else None
         if folder is None:
             folder = Path(self.bundle_panel.out_dir.text().strip() or self.settings.output_dir)
         if folder.is_dir():
@@ -1001,14 +1003,14 @@ class MainWindow(Retranslatable, QMainWindow):
             return self.tr("Busy: %1").replace("%1", self.queue.state_text(item.state))
         if item.validation is None:
             return self.tr("The model could not be read; see the Model tab.")
-        if not field(item.validation, "ok", True):
-            errors = [f for f in field(item.validation, "findings", []) or [] if field(f, "severity", "") == "error"]
+        if not item.validation.ok:
+            errors = [f for f in item.validation.findings if f.severity is Severity.ERROR]
             first = errors[0] if errors else None
             reason = self.tr("Bundling is off for this model: %n error finding(s) must be fixed first.", "",
                              len(errors) or 1)
             if first is not None:
                 reason += "\n" + gui_message(first)
-                hint = gui_hint(str(field(first, "code", "")), str(field(first, "hint", "") or "")) or ""
+                hint = gui_hint(first.code, first.hint) or ""
                 if hint:
                     reason += "\n" + self.tr("How to fix: %1").replace("%1", hint)
             return reason

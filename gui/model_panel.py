@@ -29,25 +29,7 @@ from .icons import severity_icon, status_icon
 from .messages import gui_message, translated
 from .widgets import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
 
-__all__ = ["ModelPanel", "field", "role_text"]
-
-
-_MISSING = object()
-
-
-def field(obj: Any, name: str, default: Any = None) -> Any:
-    """Read ``name`` from an engine result object or from its dict form (a manifest or JSON report).
-
-    A dict may lack a key (older manifests): ``default``. An engine *object* lacking the attribute is a bug in the
-    GUI (a misspelt or renamed field), so it raises instead of silently showing the default (issue 14 item 12)."""
-    if obj is None:
-        return default
-    if isinstance(obj, Mapping):
-        return obj.get(name, default)
-    value = getattr(obj, name, _MISSING)
-    if value is _MISSING:
-        raise AttributeError(f"{type(obj).__name__} has no field {name!r} (the GUI reads a name the engine lacks)")
-    return value
+__all__ = ["ModelPanel", "role_text"]
 
 
 def role_text(role: str) -> str:

@@ -6,13 +6,18 @@ import itertools
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 from onnxpack.core import names
 from onnxpack.core.errors import OnnxpackError
+
+if TYPE_CHECKING:  # the engine's result types, for mypy only (importing them loads onnx)
+    from onnxpack.core.bundle import BundleOptions, BundleResult
+    from onnxpack.core.validate import Validation
+    from onnxpack.core.verify import VerifyReport
 
 from .bundle_panel import BundleDraft
 from .icons import status_icon
@@ -77,12 +82,12 @@ class QueueItem:
     kind: str  # "model" or "bundle"
     state: ItemState = ItemState.INSPECTING
     id: int = field(default_factory=lambda: next(_ids))
-    validation: Any = None
-    report: Any = None  # VerifyReport for bundles
-    result: Any = None  # BundleResult
+    validation: Validation | None = None
+    report: VerifyReport | None = None  # for bundles
+    result: BundleResult | None = None
     data_dir: Path | None = None  # where the external data files are, when not beside the model (Locate data file…)
-    last_success: Any = None  # the BundleResult of the last run that succeeded: a failed re-run never erases it
-    options: Any = None  # BundleOptions of the last bundle run
+    last_success: BundleResult | None = None  # of the last run that succeeded: a failed re-run never erases it
+    options: BundleOptions | None = None  # of the last bundle run
     error: OnnxpackError | None = None
     draft: BundleDraft = field(default_factory=BundleDraft)
     job: Job | None = None
@@ -169,7 +174,7 @@ class QueueTable(Retranslatable, QTableWidget):
         if item.state == "running":
             return item.progress
         if item.state == "done" and item.result is not None:
-            return str(getattr(item.result, "zip_path", ""))
+            return str(item.result.zip_path)
         return ""  # nothing bundled yet: no result to show (the planned name is in the Bundle tab)
 
     def refresh(self, item: QueueItem) -> None:

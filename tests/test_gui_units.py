@@ -272,13 +272,22 @@ def test_queue_state_is_an_enum_and_a_misspelt_state_raises(qtbot, tmp_path):
     assert all(w.queue.state_text(s) != s.value for s in ItemState)  # every state has a display text
 
 
-def test_field_reads_dicts_leniently_and_engine_objects_strictly():
-    """Issue 14 item 12: a misspelt name on an engine object raises instead of silently showing the default."""
-    from onnxpack.core.findings import Finding
-    from onnxpack.gui.model_panel import field
+def test_the_gui_reads_engine_results_by_typed_attributes():
+    """Issue 14 item 12: no name-string lookups with a silent default on engine objects (the old ``field()``);
+    the GUI reads them as attributes, which mypy checks against the engine's classes (imported under
+    TYPE_CHECKING), and only plain JSON (manifests, smoke results) by key."""
+    import ast
+    from pathlib import Path
 
-    f = Finding.info("ORT_OLDEST", "m")
-    assert field(f, "code") == "ORT_OLDEST" and field(None, "code", "x") == "x"
-    assert field({"code": "A"}, "code") == "A" and field({}, "code", "dflt") == "dflt"  # older manifests
-    with pytest.raises(AttributeError, match="'cdoe'"):
-        field(f, "cdoe")
+    import onnxpack.gui.model_panel as model_panel
+
+    gui = Path(__file__).resolve().parent.parent / "gui"
+    lookups = []
+    for path in sorted(gui.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("field", "getattr")
+                    and len(node.args) >= 2 and isinstance(node.args[0], ast.Attribute)
+                    and node.args[0].attr in ("validation", "result", "report", "options", "last_success")):
+                lookups.append(f"{path.name}:{node.lineno}")  # fmt: skip
+    assert not lookups
+    assert not hasattr(model_panel, "field")
