@@ -57,7 +57,7 @@ _ICON = {
     ItemState.INSPECTING: "busy",
     ItemState.VERIFYING: "busy",
     ItemState.READY: "ready",
-    ItemState.INVALID: "warning",
+    ItemState.INVALID: "failed",  # error findings: the same red mark as the Model tab's status and Findings tab
     ItemState.QUEUED: "queued",
     ItemState.RUNNING: "running",
     ItemState.CANCELLING: "busy",
