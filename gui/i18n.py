@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from onnxpack.core.resources import resource_path
 
@@ -17,7 +17,7 @@ __all__ = [
     "system_language",
 ]
 
-#: Languages offered in the menu: code → name written in that language (never translated).
+# Languages offered in the menu: code → name written in that language (never translated).
 LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語"}
 
 _installed: list[QTranslator] = []
@@ -35,6 +35,14 @@ def system_language() -> str:
         if code in LANGUAGES:
             return code
     return "en"
+
+
+# Qt's own Japanese catalog (qtbase_ja) lacks two labels of the file dialog as Qt 6 words them (with mnemonics);
+# lupdate takes these into onnxpack's catalog, which is searched before Qt's, so the dialog is Japanese throughout.
+QT_CATALOG_GAPS = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+)
 
 
 def normalize_language(locale_name: str | None) -> str:

@@ -254,3 +254,19 @@ def test_a_model_that_fails_to_open_reads_in_japanese_in_the_dialog_and_the_queu
         assert w.queue.item(w.queue.row_of(item), 3).text() == item.error.message  # re-worded on the switch
     finally:
         i18n.install_translators(QApplication.instance(), "en")
+
+
+def test_the_file_dialog_is_japanese_throughout(qapp):
+    """Qt's qtbase_ja lacks the file dialog's "&Look in:" and "Files of &type:"; onnxpack's catalog fills them."""
+    from PySide6.QtWidgets import QFileDialog, QLabel
+
+    try:
+        i18n.install_translators(qapp, "ja")
+        dialog = QFileDialog()
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+        labels = {label.objectName(): label.text() for label in dialog.findChildren(QLabel)}
+        assert labels["lookInLabel"] == "場所(&L):" and labels["fileTypeLabel"] == "ファイルの種類(&T):"
+        assert not labels["fileNameLabel"].replace("&N", "").isascii()  # Qt's own translation
+        dialog.deleteLater()
+    finally:
+        i18n.install_translators(qapp, "en")

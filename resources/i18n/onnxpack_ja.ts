@@ -2387,6 +2387,17 @@ Qt %1、Python %2</translation>
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>場所(&amp;L):</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>ファイルの種類(&amp;T):</translation>
+    </message>
+</context>
+<context>
     <name>QueueTable</name>
     <message>
         <source>Item</source>
