@@ -707,8 +707,8 @@ def _smoke(
                          cancel=st.cancel, window=window, name=entry, child=child)
         findings = run.findings
     if not run.ok:
-        errs = _errors(run.findings) or [Finding.error("SMOKE_FAILED", run.error or "the smoke run failed",
-                                                   detail=run.error or "the smoke run failed")]
+        why = run.error or "the smoke run failed"
+        errs = _errors(run.findings) or [Finding.error("SMOKE_FAILED", why, detail=why)]
         raise _refuse(
             f"The smoke run of {loc.model.name} failed: {errs[0].message}",
             errs[0].hint or "Give the sizes/inputs the model needs with --dim/--input, or pass --no-smoke.",

@@ -529,11 +529,13 @@ def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions
     dims = fail.get("dims") or {}
     srcs = fail.get("dim_sources") or {}
     guessed = {k: v for k, v in dims.items() if srcs.get(k) in ("default", "search")}
+    gen_text = ", ".join(gen)
+    guessed_text = ", ".join(f"{k}={v}" for k, v in guessed.items())
     parts = [f"{model_name}: ONNX Runtime rejected the run: {fail['message']}"]
     if gen:
-        parts.append("Generated inputs: " + ", ".join(gen) + ".")
+        parts.append("Generated inputs: " + gen_text + ".")
     if guessed:
-        parts.append("Dims not given: " + ", ".join(f"{k}={v}" for k, v in guessed.items()) + ".")
+        parts.append("Dims not given: " + guessed_text + ".")
     attempts = raw.get("search", {}).get("attempts") or []
     if attempts:
         tried = sorted({v for a in attempts for v in a["dims"].values()})
@@ -567,8 +569,7 @@ def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions
         hints.append("or drop --no-search to let onnxpack try common sizes")
     hint = "; ".join(hints)
     return Finding.error("SMOKE_RUN_FAILED", " ".join(parts), hint[:1].upper() + hint[1:] + ".", model_name,
-                         detail=fail["message"], inputs=", ".join(gen) or "-",
-                         dims=", ".join(f"{k}={v}" for k, v in guessed.items()) or "-")
+                         detail=fail["message"], inputs=gen_text or "-", dims=guessed_text or "-")
 
 
 def _output_findings(desc: dict[str, Any], model_name: str) -> list[Finding]:
@@ -633,14 +634,15 @@ def _smoke_result(raw: dict[str, Any], index: int, prepared: _Prepared, options:
     if index == 0 and search.get("found"):
         found = search["found"]
         flags = " ".join(f"--dim {k}={v}" if not k.endswith("]") else f'--dim "{k}={v}"' for k, v in found.items())
+        sizes = ", ".join(f"{k}={v}" for k, v in found.items())
+        attempts = len(search.get("attempts") or [])
         findings.append(Finding.warning(
             "SMOKE_DIMS_SEARCHED",
             f"{name}: the run failed with the default sizes ({search.get('initial_error')}); it passed with "
-            + ", ".join(f"{k}={v}" for k, v in found.items())
-            + f" after {len(search.get('attempts') or [])} attempt(s)",
+            f"{sizes} after {attempts} attempt(s)",
             f"Pass {flags} to use these sizes directly (or the model's real sizes).",
             name,
-            sizes=", ".join(f"{k}={v}" for k, v in found.items()), attempts=len(search.get("attempts") or []),
+            sizes=sizes, attempts=attempts,
         ))
     findings += _output_findings(desc, name)
     ok = not any(f.severity is Severity.ERROR for f in findings)

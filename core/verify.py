@@ -572,13 +572,14 @@ def _rerun_smoke(
     }
     if not result.ok:
         errs = [f for f in result.findings if f.severity is Severity.ERROR]
+        why = errs[0].message if errs else result.error or "unknown error"
         problems.append(
             _problem(
                 "SMOKE_FAILED",
-                "The recorded smoke run failed now: " + (errs[0].message if errs else result.error or "unknown error"),
+                "The recorded smoke run failed now: " + why,
                 doc["model"]["entry"],
                 "Check the ONNX Runtime installation; the model or recipe may need another runtime.",
-                variant="now", detail=errs[0].message if errs else result.error or "unknown error",
+                variant="now", detail=why,
             )
         )
         return out
