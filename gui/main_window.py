@@ -593,8 +593,9 @@ class MainWindow(Retranslatable, QMainWindow):
             return
         item.error = err
         self.log.append(self.tr("Error: %1").replace("%1", gui_message(err)))
-        if gui_hint(err.code, err.hint):
-            self.log.append(self.tr("How to fix: %1").replace("%1", gui_hint(err.code, err.hint) or ""))
+        hint = gui_hint(err.code, err.hint)
+        if hint:
+            self.log.append(self.tr("How to fix: %1").replace("%1", hint))
         if job.kind == "bundle":
             self.run_panel.finish("failed")
             if item.last_success is not None:  # the earlier bundle is still there: the row keeps showing it

@@ -25,7 +25,6 @@ __all__ = [
     "WordedInputError",
     "gui_message",
     "stage_detail",
-    "translated",
 ]
 
 
@@ -710,12 +709,6 @@ def gui_message(item: Any) -> str:
             if key in texts:
                 return texts[key]
     return english
-
-
-def translated(item: Any) -> bool:
-    """Whether :func:`gui_message` words ``item`` differently from the engine's English (then the app also shows
-    the English, e.g. in a tooltip or the details: it names every value)."""
-    return gui_message(item) != str(_get(item, "message", ""))
 
 
 def _get(item: Any, name: str, default: Any) -> Any:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the engine's result types, for mypy only: importing them wo
 from .formatting import format_bytes, format_shape
 from .hints import gui_hint
 from .icons import severity_icon, status_icon
-from .messages import gui_message, translated
+from .messages import gui_message
 from .widgets import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
 
 __all__ = ["ModelPanel", "role_text"]
@@ -176,15 +176,16 @@ class ModelPanel(Retranslatable, QWidget):
 
     def _show_findings(self, findings: list[Finding]) -> None:
         ordered = sorted(findings, key=lambda f: -f.severity.rank)
+        texts = [gui_message(f) for f in ordered]
         rows = [
-            [self.severity_text(f.severity), f.code, gui_message(f) + (f" ({f.subject})" if f.subject else ""),
+            [self.severity_text(f.severity), f.code, text + (f" ({f.subject})" if f.subject else ""),
              gui_hint(f.code, f.hint)]
-            for f in ordered
+            for f, text in zip(ordered, texts, strict=True)
         ]
         self.findings.set_rows(rows, [severity_icon(f.severity) for f in ordered])
-        for r, f in enumerate(ordered):  # a translated message names fewer values: the engine's English says all
+        for r, (f, text) in enumerate(zip(ordered, texts, strict=True)):
             item = self.findings.item(r, 2)
-            if item is not None and translated(f):
+            if item is not None and text != f.message:  # translated: it names fewer values than the English
                 item.setToolTip(f.message + (f"\n{f.hint}" if f.hint else ""))
         w = worst(findings)
         self.tabs.setTabIcon(2, severity_icon(w) if w is not None else status_icon("ok"))
@@ -247,7 +248,7 @@ class ModelPanel(Retranslatable, QWidget):
             (self.tr("Producer"), producer or "-"),
             (self.tr("Model version"), str(insp.model_version or "-")),
         ]
-        if insp.model is not None:  # an ORT-format model has no initializer table to count
+        if insp.layout != "ort":  # an ORT-format model has no initializer table to count
             inits = insp.initializers
             text = self.tr("%1 tensors, %2 (%3 in external data)")
             text = text.replace("%1", str(inits.count)).replace("%2", format_bytes(inits.bytes))
