@@ -7,6 +7,7 @@ template or a new error code fails here until gui/messages.py and gui/hints.py (
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,6 +28,12 @@ _FINDING_HELPERS: dict[str, tuple[int, int, bool, frozenset[str]]] = {
     "_fail": (0, 2, False, frozenset({"file"})),  # extdata.py _ExtFile._fail
     "_bad": (0, 3, True, frozenset()),  # zipcheck.py: the damaged-archive hint is its own
 }
+
+
+@functools.cache
+def _core_trees() -> list[tuple[Path, ast.Module]]:
+    """Every module of core/, parsed once for the three scans below."""
+    return [(path, ast.parse(path.read_text(encoding="utf-8"))) for path in sorted(CORE.glob("*.py"))]
 
 
 @dataclass
@@ -51,8 +58,8 @@ def _name(func: ast.expr) -> str | None:
 
 def _finding_sites() -> list[Site]:
     sites = []
-    for path in sorted(CORE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path, tree in _core_trees():
+        for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or (name := _name(node.func)) is None:
                 continue
             code_i, hint_i, hint_default, extra = _FINDING_HELPERS[name]
@@ -92,8 +99,8 @@ def _error_codes() -> dict[str, str]:
     """Every error code the engine sets: ``code="X"`` keywords, ``code = "X"`` class attributes, ``"code": "X"`` in
     the smoke child's error messages (the dicts with a "class"), and the code argument of bundle.py's ``_refuse``."""
     codes: dict[str, str] = {}
-    for path in sorted(CORE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path, tree in _core_trees():
+        for node in ast.walk(tree):
             found: list[ast.expr] = []
             if isinstance(node, ast.Call):
                 found += [kw.value for kw in node.keywords if kw.arg == "code"]
@@ -192,8 +199,8 @@ def _error_hints() -> dict[str, tuple[str, str]]:
     classes = {name: cls.code for name, cls in vars(errors).items()
                if isinstance(cls, type) and issubclass(cls, errors.OnnxpackError)}  # fmt: skip
     hints: dict[str, tuple[str, str]] = {}
-    for path in sorted(CORE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path, tree in _core_trees():
+        for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or len(node.args) < 2:
                 continue
             if node.func.id == "_refuse" and len(node.args) >= 3:
