@@ -355,6 +355,14 @@ def _rng(seed: int, name: str) -> np.random.Generator:
 
 def _generate(meta: InputMeta, shape: list[int], dtype: np.dtype[Any], seed: int,
               rng_range: tuple[float, float] | None) -> tuple[np.ndarray[Any, Any], str]:
+    value, dist = _draw(meta, shape, dtype, seed, rng_range)
+    # numpy's generators return a scalar (numpy.bool, str...) for shape []: ONNX Runtime wants an array,
+    # also for a 0-d input ("Unable to handle object of type <class 'numpy.bool'>").
+    return np.asarray(value, dtype=dtype), dist
+
+
+def _draw(meta: InputMeta, shape: list[int], dtype: np.dtype[Any], seed: int,
+          rng_range: tuple[float, float] | None) -> tuple[Any, str]:
     rng = _rng(seed, meta.name)
     if dtype.kind == "f":
         if rng_range is None:
@@ -377,7 +385,7 @@ def _generate(meta: InputMeta, shape: list[int], dtype: np.dtype[Any], seed: int
     if dtype.kind == "b":
         return rng.random(shape) < 0.5, "bool(p=0.5)"
     words = np.array(_WORDS, dtype=object)
-    return words[rng.integers(0, len(_WORDS), shape)].astype(object), "words"
+    return words[rng.integers(0, len(_WORDS), shape)], "words"
 
 
 def _scalar(meta: InputMeta, text: str, dtype: np.dtype[Any]) -> Any:
@@ -385,16 +393,24 @@ def _scalar(meta: InputMeta, text: str, dtype: np.dtype[Any]) -> Any:
         if dtype.kind == "f":
             return float(text)
         if dtype.kind in "iu":
-            return int(text, 0)
+            v = int(text, 0)
+            info = np.iinfo(dtype)
+            if not info.min <= v <= info.max:
+                raise InputError(
+                    f"--input {meta.name}={text}: out of the range of {meta.elem} ({info.min} to {info.max})",
+                    f"Give a value {meta.name} can hold.", code="INPUT_VALUE")
+            return v
         if dtype.kind == "b":
             low = text.lower()
             if low not in ("0", "1", "true", "false"):
                 raise ValueError(text)
             return low in ("1", "true")
     except ValueError:
+        example = "true" if dtype.kind == "b" else "0.5" if dtype.kind == "f" else "16000"
+        what = "true, false, 1 or 0" if dtype.kind == "b" else "a number"
         raise InputError(
             f"--input {meta.name}={text}: not a valid {meta.elem} value (and no such file)",
-            f"Give a number for {meta.name} (e.g. --input {meta.name}=16000) or a .npy/.npz/.pb file.",
+            f"Give {what} for {meta.name} (e.g. --input {meta.name}={example}) or a .npy/.npz/.pb file.",
             code="INPUT_VALUE",
         ) from None
     return text

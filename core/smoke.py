@@ -509,6 +509,17 @@ def _fmt_shape(shape: Any) -> str:
     return "[" + ",".join(str(s) for s in shape) + "]" if isinstance(shape, list) else "?"
 
 
+def _example_value(dtype: str) -> str:
+    """A value of ``dtype`` to show in a hint (``--input flag=true``, not ``flag=16000``)."""
+    if dtype == "bool":
+        return "true"
+    if dtype == "string":
+        return "hello"
+    if dtype.startswith("float"):
+        return "0.5"
+    return "16000"
+
+
 #: Words in ONNX Runtime's messages for an index outside its table (Gather, GatherND, ScatterND, OneHot...).
 _INDEX_WORDS = ("idx", "indices", "index", "out of bound", "out-of-bound", "out of range")
 
@@ -560,10 +571,12 @@ def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions
         if guessed:
             k = named[0] if named else next(iter(guessed))
             hints.append(f"give real sizes, e.g. --dim {k}=512" if named else f'give real sizes, e.g. --dim "{k}=512"')
-        scalars = [n for n, e in inputs.items() if e.get("source") == "generated"
-                   and isinstance(e.get("shape"), list) and math.prod(e["shape"]) <= 1 and len(e["shape"]) <= 1]
+        scalars = sorted((n for n, e in inputs.items() if e.get("source") == "generated"
+                          and isinstance(e.get("shape"), list) and math.prod(e["shape"]) <= 1
+                          and len(e["shape"]) <= 1), key=lambda n: len(inputs[n]["shape"]))  # 0-d ones first
         if scalars:
-            hints.append(f"give real values for scalar inputs, e.g. --input {scalars[0]}=16000")
+            hints.append(f"give real values for scalar inputs, e.g. --input {scalars[0]}="
+                         + _example_value(str(inputs[scalars[0]].get("dtype", ""))))
     hints.append("or supply real data with --input NAME=FILE.npy (.npz, .pb)")
     if not options.search and guessed and not index_failure:
         hints.append("or drop --no-search to let onnxpack try common sizes")

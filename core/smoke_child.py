@@ -102,6 +102,37 @@ def _main_initializer_refs(model: Any, refs: list[Any]) -> tuple[list[Any], list
     return as_values, inline
 
 
+def _consumed_names(model: Any) -> set[str]:
+    """Names ONNX Runtime keeps an initializer for: the main graph's inputs and outputs and every node input,
+    in the main graph and in the subgraphs of its nodes (their outer-scope references).
+
+    ORT removes every other main-graph initializer when it first resolves the graph ("Removing initializer
+    'W'. It is not used by any node"), and ``add_external_initializers`` then fails for a name that is gone
+    ("ReplaceInitializedTensorImpl Failed to find existing initializer"). Functions are not walked: their
+    bodies cannot refer to graph initializers.
+    """
+    g = model.graph
+    used = {v.name for v in g.input} | {v.name for v in g.output}
+    stack = [g]
+    while stack:
+        graph = stack.pop()
+        for node in graph.node:
+            used.update(node.input)
+            for attr in node.attribute:
+                if attr.HasField("g"):
+                    stack.append(attr.g)
+                stack.extend(attr.graphs)
+    return used
+
+
+def _drop_initializers(model: Any, names: set[str]) -> None:
+    """Remove the main-graph initializers called ``names`` from ``model`` (our private copy)."""
+    inits = model.graph.initializer
+    for i in range(len(inits) - 1, -1, -1):
+        if inits[i].name in names:
+            del inits[i]
+
+
 def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
     """Create a CPU InferenceSession without ever letting ORT resolve an external-data path.
 
@@ -139,6 +170,10 @@ def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
             how = "model bytes"
         else:
             as_values, inline = _main_initializer_refs(proto, table.refs)
+            # An initializer no node uses is removed by ORT before it takes ours: never read or give it.
+            consumed = _consumed_names(proto)
+            unused = {r.ref.tensor.name for r in as_values if r.ref.tensor.name not in consumed}
+            as_values = [r for r in as_values if r.ref.tensor.name not in unused]
             names: list[str] = []
             values: list[Any] = []
             import onnx
@@ -163,6 +198,7 @@ def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
             for r in as_values:
                 if not uses_external_data(r.ref.tensor):  # pragma: no cover - defensive
                     raise RuntimeFailure("internal: initializer lost its external marker")
+            _drop_initializers(proto, unused)
             if proto.ByteSize() >= PROTOBUF_LIMIT:
                 raise RuntimeFailure(
                     f"{path.name}: the tensors that must be embedded make the model exceed 2 GiB",
@@ -176,6 +212,8 @@ def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
             if names:
                 so.add_external_initializers(names, values)
             how = f"model bytes + {len(as_values)} in-memory initializer(s) + {len(inline)} inlined tensor(s)"
+            if unused:
+                how += f"; {len(unused)} initializer(s) that no node uses left out (ONNX Runtime removes them)"
     try:
         with _pages_released(maps):
             session = ort.InferenceSession(data, sess_options=so, providers=["CPUExecutionProvider"])
