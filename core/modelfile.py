@@ -25,6 +25,8 @@ __all__ = [
     "Window",
     "load_structure",
     "locate_model",
+    "refuse_non_bundle",
+    "refuse_non_previous",
     "require_regular_file",
     "sniff",
 ]
@@ -217,6 +219,7 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
     except OSError as e:
         raise _unreadable(path, e) from None
     except (DecodeError, RecursionError, WireError) as e:
+        _refuse_external_data(path, window)
         raise ModelFormatError(
             f"{path.name} is not a valid ONNX model: protobuf could not parse it ({e or type(e).__name__})",
             "The file may be truncated, corrupted, or nested deeper than protobuf allows; export it again.",
@@ -229,6 +232,7 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
             details=repr(e),
         ) from None
     if not model.HasField("graph") or model.ir_version <= 0:
+        _refuse_external_data(path, window)
         raise ModelFormatError(
             f"{path.name} parsed, but holds no ONNX graph (ir_version={model.ir_version})",
             "This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); "
@@ -242,6 +246,135 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
             code="MODEL_BAD_TEXT",
         )
     return model
+
+
+#: Name endings of external-data files (PyTorch writes model.onnx.data, onnx's own examples .bin / .onnx_data).
+_DATA_SUFFIXES = (".data", ".onnx_data", ".bin", ".weights", ".weight", ".extdata")
+#: At most this many .onnx files beside a data file are read to find the one that refers to it.
+_MAX_REFERRER_CANDIDATES = 16
+
+
+def _refuse_external_data(path: Path, window: Window | None) -> None:
+    """Raise MODEL_IS_DATA when ``path``, which is no ONNX model, is the external data of one (a .onnx beside it
+    refers to it) or is named like external data. Returns when neither holds (the caller's error applies)."""
+    if window is not None:
+        return
+    referrers = _referrers(path)
+    if referrers:
+        names = ", ".join(r.name for r in referrers)
+        raise ModelFormatError(
+            f"{path.name} is external data (the weights) of {names}, not a model",
+            f"Give the model file instead: {referrers[0]}" + ("" if len(referrers) == 1 else " (or another of them)")
+            + "; its data file is found beside it.",
+            code="MODEL_IS_DATA",
+            params={"file": path.name, "model": names},
+        )
+    lower = path.name.lower()
+    if lower.endswith(_DATA_SUFFIXES) or ".onnx." in lower:
+        raise ModelFormatError(
+            f"{path.name} is not an ONNX model; its name says it is external data (the weights a .onnx file "
+            "refers to), and no .onnx beside it refers to it",
+            "Give the .onnx model file that uses this data; keep the data file beside it (or pass --data-dir).",
+            code="MODEL_IS_DATA",
+            params={"file": path.name, "model": ""},
+        )
+
+
+def _referrers(path: Path) -> list[Path]:
+    """The .onnx files in ``path``'s folder whose tensors keep their data in ``path`` (an empty list if none, or if
+    the folder cannot be read). Each candidate is parsed as a skeleton (its weights are not read)."""
+    from onnx import TensorProto
+
+    from .skeleton import read_skeleton
+    from .tensors import iter_tensors
+
+    try:
+        candidates = sorted(
+            c for c in path.parent.iterdir()
+            if c.suffix.lower() == ".onnx" and c.name != path.name and c.is_file() and not c.is_symlink()
+        )[:_MAX_REFERRER_CANDIDATES]
+    except OSError:
+        return []
+    found = []
+    for candidate in candidates:
+        try:
+            if candidate.stat().st_size >= PROTOBUF_LIMIT:
+                continue
+            model = read_skeleton(candidate).model
+            for ref in iter_tensors(model):
+                t = ref.tensor
+                if t.data_location != TensorProto.EXTERNAL:
+                    continue
+                location = next((e.value for e in t.external_data if e.key == "location"), "")
+                if location.replace("\\", "/").removeprefix("./") == path.name:
+                    found.append(candidate)
+                    break
+        except Exception:  # an unreadable neighbour only means it does not refer to this file
+            continue
+    return found
+
+
+def _what_file(path: Path) -> tuple[str, str] | None:
+    """What a file that should be a bundle is, as (words, key): key "model", "manifest", "text", "empty" or "other";
+    None when it starts like a ZIP archive (then it is a bundle, perhaps a damaged one) or cannot be read."""
+    try:
+        kind = sniff(path)
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    if kind is FileKind.ZIP:
+        return None
+    if kind is FileKind.ORT:
+        return "an ORT-format model", "model"
+    if kind is FileKind.EMPTY:
+        return "an empty file", "empty"
+    if kind is FileKind.TEXT:
+        text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+        if text.startswith("{") and '"onnxpack.manifest/' in text:
+            return "a manifest taken out of a bundle", "manifest"
+        return ("a JSON file" if text.startswith(("{", "[")) else "a text file"), "text"
+    if path.suffix.lower() == ".onnx" or head[:1] == b"\x08":  # ir_version, the field ONNX exporters write first
+        return "an ONNX model", "model"
+    return "not a ZIP archive", "other"
+
+
+def refuse_non_bundle(path: Path) -> None:
+    """Raise BUNDLE_NOT_ZIP (a usage error) when ``path``, given where a bundle is expected, is no ZIP archive and not
+    named like one either (a model, an extracted manifest.json). A ``.zip`` that holds no archive is a damaged or
+    crafted bundle instead, which the archive checks report."""
+    if path.suffix.lower() == ".zip":
+        return
+    what = _what_file(path)
+    if what is None:
+        return
+    words, key = what
+    is_ = "is " if key != "other" else ""
+    hint = {
+        "model": f"Give the NAME-VERSION.zip that `onnxpack bundle` wrote; to check the model itself, run "
+                 f"`onnxpack check {path}`.",
+        "manifest": "Give the bundle .zip this manifest came from: a manifest alone cannot show that the files "
+                    "are intact.",
+    }.get(key, "Give the NAME-VERSION.zip that `onnxpack bundle` wrote.")
+    raise InputError(f"{path.name} {is_}{words}: a bundle .zip is expected", hint, code="BUNDLE_NOT_ZIP",
+                     params={"file": path.name})  # fmt: skip
+
+
+def refuse_non_previous(path: Path) -> None:
+    """Raise PREVIOUS_NOT_BUNDLE when ``path``, given as the previous release, is neither a bundle ZIP nor a manifest
+    (a model, a text file): ``--previous`` takes the earlier release's .zip. Returns for a ZIP or a JSON file."""
+    what = _what_file(path)
+    if what is None or what[1] == "manifest" or what[0] == "a JSON file":
+        return
+    words, key = what
+    is_ = "is " if key != "other" else ""
+    raise InputError(
+        f"{path.name} {is_}{words}, not a previous release: --previous takes the earlier release's bundle .zip "
+        "(or the manifest.json inside it)",
+        "Give the NAME-VERSION.zip of the release before this one, e.g. --previous dist/NAME-1.0.0.zip.",
+        code="PREVIOUS_NOT_BUNDLE",
+        params={"file": path.name},
+    )
 
 
 def _invalid_utf8_field(model: ModelProto) -> str | None:

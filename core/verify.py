@@ -26,7 +26,7 @@ from .childproc import ChildProcess
 from .errors import InputError
 from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, MAX_MANIFEST_BYTES, loads_strict, schema_errors
-from .modelfile import require_regular_file
+from .modelfile import refuse_non_bundle, refuse_non_previous, require_regular_file
 from .progress import CancelToken, ProgressCallback, check_cancel, report
 from .signing import MAX_SIGNATURE_BYTES, SIGNATURE_NAME, verify_signature
 from .streamhash import HashWorker
@@ -337,6 +337,8 @@ def verify_bundle(
     child: ChildProcess | None = None
     try:
         scan = scan_archive(f, size)
+        if any(p.code == "ZIP_NOT_ZIP" for p in scan.problems):
+            refuse_non_bundle(path)  # a model or a manifest.json given instead of a bundle: a usage error
         rep.archive = {"size": size, "entries": len(scan.members), "zip64": scan.zip64}
         rep.problems.extend(scan.problems)
         if scan.problems:
@@ -676,6 +678,7 @@ def read_bundle_manifest(path: Path | str, *, cancel: CancelToken | None = None)
         head = f.read(4)
         f.seek(0)
         if head != b"PK\x03\x04" and head != b"PK\x05\x06":
+            refuse_non_previous(path)  # a model given as --previous: say what --previous takes
             if size > MAX_MANIFEST_BYTES:
                 raise InputError(f"{path} is neither a bundle ZIP nor a manifest.json", "Give OLD.zip or its manifest.")
             from .manifest import parse_manifest
