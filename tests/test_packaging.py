@@ -53,7 +53,7 @@ def test_the_entry_points_name_the_package(wheel: Path) -> None:
         (ep,) = [n for n in zf.namelist() if n.endswith(".dist-info/entry_points.txt")]
         text = zf.read(ep).decode()
     assert "onnxpack = onnxpack.cli:run" in text
-    assert "onnxpack-gui = onnxpack.gui.app:run" in text
+    assert "onnxpack-gui = onnxpack.gui.launch:run" in text
 
 
 def test_the_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
