@@ -32,6 +32,7 @@ from .atomic import (
     check_free_space,
     check_output_path,
     output_folder,
+    pending_path,
     plain_file_fd,
     refuse_inside_inputs,
 )
@@ -41,7 +42,7 @@ from .loaded import LoadedModel
 from .mergesize import RAW_DATA_FIELD, inline_tensor, inlined_tensor_size, single_file_size
 from .modelfile import PROTOBUF_LIMIT, ModelLocation, load_structure, locate_model
 from .progress import CancelToken, ProgressCallback, check_cancel, report
-from .skeleton import TENSOR_HOLDERS
+from .skeleton import INLINE_KEY, TENSOR_HOLDERS, inline_source
 from .tensors import uses_external_data
 from .wire import LEN, WireField, iter_fields, varint, varint_size
 
@@ -561,6 +562,10 @@ def plan_merge(
     items: list[_Item] = []
     for wpath, t in tensor_paths(model):
         if not uses_external_data(t):
+            if any(e.key == INLINE_KEY and inline_source(e.value) is not None for e in t.external_data):
+                # The skeleton's private marker on a tensor that is not one of its ranges: writing the model
+                # would publish the marker and lose the tensor's bytes.
+                raise _internal(f"tensor {t.name!r} carries the skeleton's private marker but no range")
             continue
         ref = by_id.pop(id(t), None)
         if ref is None or ref.data_length is None:
@@ -670,9 +675,20 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], forc
     dests = [_check_target(t, inputs, force) for t in targets]
     check_free_space(dests[0].parent, plan.total_size)
     digest: str | None = None
+    from .proof import hash_model_tensors, prove_same_model
+
+    def prove(written: Any) -> None:
+        """The output is the source (same structure, every tensor's SHA-256: core/proof.py) before it takes its
+        final name. The tensors are copied in the kernel, so the source's digests come from a read of their own."""
+        written.flush()
+        check_cancel(cancel)
+        prove_same_model(plan.model, plan.table, hash_model_tensors(plan.table, cancel), pending_path(written),
+                         dests[0].parent, cancel)
+
     if plan.layout == "single":
         with atomic_file(dests[0], overwrite=force) as f:
             plan.write_single(f, progress, cancel)
+            prove(f)
     else:
         committed_data = False
         try:
@@ -680,6 +696,7 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], forc
                 with atomic_file(dests[1], overwrite=force) as df:
                     digest = plan.write_external(mf, df, progress, cancel)
                 committed_data = True  # the data file is in place; the model's rename follows
+                prove(mf)
         except BaseException:
             if committed_data:
                 with contextlib.suppress(OSError):

@@ -16,19 +16,13 @@ from collections.abc import Iterable, Mapping
 
 from google.protobuf.message import Message
 from onnx import (
-    AttributeProto,
-    FunctionProto,
-    GraphProto,
     ModelProto,
-    NodeProto,
-    SparseTensorProto,
     TensorProto,
-    TrainingInfoProto,
 )
 
 from .extdata import ExternalTable
 from .skeleton import INLINE_KEY, had_default_location
-from .tensors import uses_external_data
+from .tensors import tensor_fields, uses_external_data
 from .wire import varint_size
 
 __all__ = [
@@ -133,39 +127,14 @@ class MergedSizer:
 
     @staticmethod
     def _children(msg: Message) -> Iterable[Message]:
-        # Only the fields through which a TensorProto can be reached (onnx.proto).
-        if isinstance(msg, ModelProto):
-            yield msg.graph
-            yield from msg.training_info
-            yield from msg.functions
-        elif isinstance(msg, GraphProto):
-            yield from msg.initializer
-            yield from msg.sparse_initializer
-            for node in msg.node:
-                if node.attribute:
-                    yield node
-        elif isinstance(msg, NodeProto):
-            yield from msg.attribute
-        elif isinstance(msg, AttributeProto):
-            if msg.HasField("t"):
-                yield msg.t
-            yield from msg.tensors
-            if msg.HasField("sparse_tensor"):
-                yield msg.sparse_tensor
-            yield from msg.sparse_tensors
-            if msg.HasField("g"):
-                yield msg.g
-            yield from msg.graphs
-        elif isinstance(msg, SparseTensorProto):
-            yield msg.values
-            yield msg.indices
-        elif isinstance(msg, FunctionProto):
-            for node in msg.node:
-                if node.attribute:
-                    yield node
-        elif isinstance(msg, TrainingInfoProto):
-            yield msg.initialization
-            yield msg.algorithm
+        # Only the fields through which a TensorProto can be reached, from onnx's descriptors (core/tensors.py).
+        fields = tensor_fields().get(msg.DESCRIPTOR.full_name, {})
+        for fd, value in msg.ListFields():
+            if fd.number in fields:
+                if fields[fd.number][1]:
+                    yield from value
+                else:
+                    yield value
 
 
 def single_file_size(model: ModelProto, table: ExternalTable) -> tuple[int, bool]:

@@ -25,6 +25,7 @@ from typing import BinaryIO
 
 from onnx import ModelProto, TensorProto
 
+from .tensors import tensor_fields
 from .wire import LEN, VARINT, WireError, iter_fields, read_varint, tag, varint
 
 __all__ = [
@@ -55,34 +56,7 @@ def had_default_location(tensor: TensorProto) -> bool:
     return any(e.key == INLINE_KEY and e.value.endswith(_DEFAULT_SUFFIX.decode()) for e in tensor.external_data)
 
 
-def _tensor_fields() -> dict[str, dict[int, str]]:
-    """For every message type that can (transitively) hold a TensorProto: its fields that lead there.
-
-    ``{type name: {field number: field's message type}}``, derived from the onnx descriptors, so every place ONNX
-    can put a tensor (initializers, sparse tensors, attributes, subgraphs, functions, training info, and any later
-    addition) is walked without listing fields by hand. The streaming merge walks the same types.
-    """
-    edges: dict[str, dict[int, str]] = {}
-    stack = [ModelProto.DESCRIPTOR]
-    while stack:
-        d = stack.pop()
-        if d.full_name in edges:
-            continue
-        subs = [f for f in d.fields if f.message_type is not None]
-        edges[d.full_name] = {f.number: f.message_type.full_name for f in subs}
-        stack.extend(f.message_type for f in subs)
-    reach = {TensorProto.DESCRIPTOR.full_name}
-    changed = True
-    while changed:
-        changed = False
-        for name, fields in edges.items():
-            if name not in reach and reach.intersection(fields.values()):
-                reach.add(name)
-                changed = True
-    return {name: {n: t for n, t in fields.items() if t in reach} for name, fields in edges.items() if name in reach}
-
-
-_FIELDS = _tensor_fields()
+_FIELDS = tensor_fields()
 #: Message types that can (transitively) hold a TensorProto (TensorProto included).
 TENSOR_HOLDERS = frozenset(_FIELDS)
 _TENSOR = TensorProto.DESCRIPTOR.full_name
@@ -105,6 +79,7 @@ class _Walk:
         self.token = token.encode("ascii")
         self.count = 0
         self.bytes = 0
+        self.merged_fields = 0  # singular message fields that occur more than once (left to protobuf)
 
     def entry(self, key: bytes, value: bytes) -> bytes:
         body = tag(1, LEN) + varint(len(key)) + key + tag(2, LEN) + varint(len(value)) + value
@@ -117,14 +92,22 @@ class _Walk:
         if kind == _TENSOR:
             return self.tensor(start, end)
         subs = _FIELDS.get(kind, {})
+        fields = [f for f in iter_fields(self.buf, start, end) if f.wire_type == LEN and f.number in subs]
+        # Protobuf *merges* the occurrences of a singular message field (sub-messages merged, scalars last-wins,
+        # repeated fields appended): a tensor split over two occurrences is one tensor only after that merge. Such
+        # fields are handed to protobuf as written, never rewritten, so the parse is exactly protobuf's.
+        seen: dict[int, int] = {}
+        for f in fields:
+            seen[f.number] = seen.get(f.number, 0) + 1
+        merged = {n for n, count in seen.items() if count > 1 and not subs[n][1]}
         chunks: list[bytes | tuple[int, int]] = []
         total = 0
         copy_from = start  # verbatim run not yet emitted
-        for f in iter_fields(self.buf, start, end):
-            sub = subs.get(f.number)
-            if sub is None or f.wire_type != LEN:
+        for f in fields:
+            if f.number in merged:
+                self.merged_fields += 1
                 continue
-            inner, n = self.message(f.payload_start, f.end, sub, depth + 1)
+            inner, n = self.message(f.payload_start, f.end, subs[f.number][0], depth + 1)
             if n == f.end - f.payload_start and len(inner) == 1:
                 continue  # unchanged: stays part of the verbatim run
             if f.start > copy_from:

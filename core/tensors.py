@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import onnx
-from onnx import AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto
+from google.protobuf.message import Message
+from onnx import (
+    AttributeProto,
+    FunctionProto,
+    GraphProto,
+    ModelProto,
+    NodeProto,
+    SparseTensorProto,
+    TensorProto,
+    TrainingInfoProto,
+)
 
 __all__ = [
     "TensorRef",
@@ -17,8 +29,11 @@ __all__ = [
     "iter_graphs",
     "iter_nodes",
     "iter_tensors",
+    "tensor_fields",
     "uses_external_data",
 ]
+
+_TENSOR = TensorProto.DESCRIPTOR.full_name
 
 # Element types stored packed, several per byte (onnx docs/IR.md); the bit width per element.
 _PACKED_BITS = {
@@ -83,26 +98,6 @@ def uses_external_data(tensor: TensorProto) -> bool:
     return bool(tensor.HasField("data_location") and tensor.data_location == TensorProto.EXTERNAL)
 
 
-def _attr_tensors(node: NodeProto, graph_name: str) -> Iterator[tuple[TensorRef | None, GraphProto | None]]:
-    node_label = node.name or node.op_type
-    for attr in node.attribute:
-        where = f"attribute '{attr.name}' of node '{node_label}' ({node.op_type})"
-        if attr.type == AttributeProto.TENSOR or attr.HasField("t"):
-            yield TensorRef(attr.t, where, graph_name), None
-        for t in attr.tensors:
-            yield TensorRef(t, where, graph_name), None
-        if attr.HasField("sparse_tensor"):
-            yield TensorRef(attr.sparse_tensor.values, where + " sparse values", graph_name), None
-            yield TensorRef(attr.sparse_tensor.indices, where + " sparse indices", graph_name), None
-        for st in attr.sparse_tensors:
-            yield TensorRef(st.values, where + " sparse values", graph_name), None
-            yield TensorRef(st.indices, where + " sparse indices", graph_name), None
-        if attr.HasField("g"):
-            yield None, attr.g
-        for g in attr.graphs:
-            yield None, g
-
-
 def iter_graphs(model: ModelProto) -> Iterator[tuple[str, GraphProto | None, list[NodeProto]]]:
     """Yield ``(label, graph or None, nodes)`` for the main graph, every subgraph and every function.
 
@@ -115,6 +110,10 @@ def iter_graphs(model: ModelProto) -> Iterator[tuple[str, GraphProto | None, lis
         stack.append((f"training_info[{ti}] algorithm", info.algorithm, list(info.algorithm.node)))
     for f in model.functions:
         stack.append((f"function '{f.domain}.{f.name}'", None, list(f.node)))
+        for attr in f.attribute_proto:  # graph-valued attribute defaults of a function are graphs too
+            for sub in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
+                stack.append((f"subgraph '{sub.name or attr.name}' of function '{f.domain}.{f.name}'", sub,
+                              list(sub.node)))
     while stack:
         label, graph, nodes = stack.pop()
         yield label, graph, nodes
@@ -136,15 +135,110 @@ def iter_nodes(model: ModelProto) -> Iterator[tuple[str, NodeProto]]:
 
 
 def iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
-    """Every TensorProto of ``model`` (security.md rule 2: cover every tensor)."""
-    for label, graph, nodes in iter_graphs(model):
-        if graph is not None:
-            for t in graph.initializer:
-                yield TensorRef(t, "initializer", label, is_initializer=True)
-            for st in graph.sparse_initializer:
-                yield TensorRef(st.values, "sparse initializer values", label, is_initializer=True)
-                yield TensorRef(st.indices, "sparse initializer indices", label, is_initializer=True)
-        for node in nodes:
-            for ref, _sub in _attr_tensors(node, label):
-                if ref is not None:
-                    yield ref
+    """Every TensorProto of ``model`` (security.md rule 2: cover every tensor), in serialization order.
+
+    The places are derived from onnx's protobuf descriptors (every message field through which a TensorProto can
+    be reached: :func:`tensor_fields`), not listed by hand, so graph and sparse initializers, node attributes,
+    subgraphs, function bodies, function attribute defaults (``FunctionProto.attribute_proto``), training info and
+    any place a later onnx adds are all walked. Iterative, so deep nesting cannot hit Python's recursion limit.
+    """
+    holders = tensor_fields()
+    stack: list[tuple[Message, _Where]] = [(model, _Where())]
+    while stack:
+        msg, at = stack.pop()
+        kind = msg.DESCRIPTOR.full_name
+        if kind == _TENSOR:
+            yield TensorRef(msg, at.where, at.graph, is_initializer=at.init)  # type: ignore[arg-type]
+            continue
+        fields = holders.get(kind, {})
+        children: list[tuple[Message, _Where]] = []
+        for fd, value in msg.ListFields():
+            if fd.number not in fields:
+                continue
+            subs = list(value) if _repeated(fd) else [value]
+            children.extend((sub, _place(msg, fd.name, i, sub, at)) for i, sub in enumerate(subs))
+        stack.extend(reversed(children))
+
+
+@dataclass(frozen=True)
+class _Where:
+    where: str = ""
+    graph: str = ""
+    init: bool = False
+    node: str = ""  # the node (or function attribute) an attribute belongs to
+
+
+def _place(parent: Message, field: str, index: int, child: Message, at: _Where) -> _Where:
+    """Where ``child`` = ``parent.field[index]`` sits, in the words of the messages users see (any place not named
+    here is labelled by its field name, and walked all the same)."""
+    if isinstance(parent, ModelProto):
+        if field == "graph":
+            return _Where(graph=f"graph '{parent.graph.name or 'main'}'")
+        if field == "functions":
+            f: FunctionProto = child  # type: ignore[assignment]
+            return _Where(graph=f"function '{f.domain}.{f.name}'")
+        if field == "training_info":
+            return _Where(graph=f"training_info[{index}]")
+    if isinstance(parent, TrainingInfoProto):
+        return _Where(graph=f"{at.graph} {field}")
+    if isinstance(parent, GraphProto):
+        if field == "initializer":
+            return _Where("initializer", at.graph, True)
+        if field == "sparse_initializer":
+            return _Where("sparse initializer", at.graph, True)
+        return _Where(graph=at.graph)
+    if isinstance(parent, NodeProto):
+        label = parent.name or parent.op_type
+        return _Where(graph=at.graph, node=f"node '{label}' ({parent.op_type})", where=label)
+    if isinstance(parent, FunctionProto):
+        if field == "attribute_proto":
+            a: AttributeProto = child  # type: ignore[assignment]
+            return _Where(f"default of attribute '{a.name}'", at.graph, node=f"default of attribute '{a.name}'")
+        return _Where(graph=at.graph)
+    if isinstance(parent, AttributeProto):
+        attr = f"attribute '{parent.name}' of {at.node}" if at.node.startswith("node ") else at.node
+        if field in ("g", "graphs"):
+            g: GraphProto = child  # type: ignore[assignment]
+            owner = at.where if at.node.startswith("node ") else parent.name
+            return _Where(graph=f"subgraph '{g.name or parent.name}' of node '{owner}'")
+        if field in ("sparse_tensor", "sparse_tensors"):
+            return _Where(attr + " sparse", at.graph)
+        return _Where(attr, at.graph)
+    if isinstance(parent, SparseTensorProto):
+        return _Where(f"{at.where} {field}", at.graph, at.init)
+    return _Where(f"{at.where} {field}".strip(), at.graph, at.init, at.node)
+
+
+def _repeated(fd: Any) -> bool:
+    # protobuf >= 5.29 has is_repeated (and 7 dropped label); older versions only label.
+    flag = getattr(fd, "is_repeated", None)
+    return bool(flag) if flag is not None else bool(fd.label == fd.LABEL_REPEATED)
+
+
+@functools.cache
+def tensor_fields() -> dict[str, dict[int, tuple[str, bool]]]:
+    """For every message type that can (transitively) hold a TensorProto: its fields that lead there.
+
+    ``{type name: {field number: (field's message type, repeated)}}``, derived from the onnx descriptors, so every
+    place ONNX can put a tensor is walked without listing fields by hand. The skeleton reader, the streaming merge
+    and :func:`iter_tensors` walk these same types.
+    """
+    edges: dict[str, dict[int, tuple[str, bool]]] = {}
+    stack = [ModelProto.DESCRIPTOR]
+    while stack:
+        d = stack.pop()
+        if d.full_name in edges:
+            continue
+        subs = [f for f in d.fields if f.message_type is not None]
+        edges[d.full_name] = {f.number: (f.message_type.full_name, _repeated(f)) for f in subs}
+        stack.extend(f.message_type for f in subs)
+    reach = {_TENSOR}
+    changed = True
+    while changed:
+        changed = False
+        for name, fields in edges.items():
+            if name not in reach and any(t in reach for t, _r in fields.values()):
+                reach.add(name)
+                changed = True
+    return {name: {n: tr for n, tr in fields.items() if tr[0] in reach} for name, fields in edges.items()
+            if name in reach}
