@@ -277,6 +277,7 @@ class _State:
     about: ReleaseInfo | None = None  # checked
     key: KeyInfo | None = None  # checked; the key itself is never kept
     sigstore: SigstoreSigner | None = None  # prepared Sigstore keyless signer
+    retarget: Any = None  # core.retarget.RetargetResult when --fix-ir retargeted the model
     #: (size, mtime_ns, ctime_ns, inode) of every source file when the bundle started reading it.
     source_stats: dict[Path, tuple[int, int, int, int]] = field(default_factory=dict)
 
@@ -309,6 +310,7 @@ def _apply_fixes(st: _State, val: Validation, version_model: int | None) -> Load
     loaded = insp.loaded
     model = loaded.model
     new_ir: int | None = None
+    retargeted: onnx.ModelProto | None = None
     if opts.fix_ir:
         if opts.target_ort is None:
             raise InputError(
@@ -323,6 +325,8 @@ def _apply_fixes(st: _State, val: Validation, version_model: int | None) -> Load
                     version=val.target.target,
                 )
             )
+        elif val.target.retarget is not None and val.target.release is not None:
+            retargeted = _retarget(st, model, val.target.release)
         elif val.target.fix_by_lowering_ir is not None:
             new_ir = val.target.fix_by_lowering_ir
         else:
@@ -331,10 +335,10 @@ def _apply_fixes(st: _State, val: Validation, version_model: int | None) -> Load
                 "Re-export the model for a lower opset, or target a newer ORT.",
                 "FIX_IR_NOT_POSSIBLE",
             )
-    if new_ir is None and version_model is None:
+    if new_ir is None and version_model is None and retargeted is None:
         return loaded
     fixed = onnx.ModelProto()
-    fixed.CopyFrom(model)
+    fixed.CopyFrom(retargeted if retargeted is not None else model)
     if new_ir is not None:
         st.fixes.append(
             {
@@ -359,6 +363,24 @@ def _apply_fixes(st: _State, val: Validation, version_model: int | None) -> Load
         fixed.model_version = version_model
     # The copy's own references (same validated ranges; their SHA-1 checksums were verified above).
     return LoadedModel(loaded.location, fixed, resolve_external_data(fixed, loaded.location.data_dir))
+
+
+def _retarget(st: _State, model: onnx.ModelProto, rel: Any) -> onnx.ModelProto:
+    """--fix-ir beyond ir_version (core/retarget.py): the retargeted skeleton, its changes in the manifest's fixes."""
+    from .retarget import retarget_model
+
+    report(st.progress, "validate", 0, 0, f"retargeting for ONNX Runtime {rel.version}", unit=STEPS)
+    res = retarget_model(model, rel.version, rel.ir, {"ai.onnx": rel.opset, "ai.onnx.ml": rel.ml_opset},
+                         cancel=st.cancel)
+    if not res.possible or res.model is None:
+        raise _refuse(
+            f"--fix-ir cannot make the model load in ONNX Runtime {rel.version}: {'; '.join(res.blockers[:4])}",
+            res.hint or "Re-export the model for a lower opset, or target a newer ORT.",
+            "FIX_IR_NOT_POSSIBLE",
+        )
+    st.fixes += res.fixes()
+    st.retarget = res
+    return res.model
 
 
 def build_bundle(
@@ -457,7 +479,7 @@ def _pipeline(
 def _gate(val: Validation, opts: BundleOptions) -> list[Finding]:
     """The validation findings that go into the manifest; raise when any is an error."""
     findings = list(val.findings)
-    if opts.fix_ir and val.target is not None and val.target.fix_by_lowering_ir is not None:
+    if opts.fix_ir and val.target is not None and val.target.fixable:
         findings = [f for f in findings if f.code not in ("ORT_TARGET_UNSUPPORTED", "IR_LOWERABLE")]
     errors = _errors(findings)
     if errors:

@@ -406,6 +406,13 @@ class TargetVerdict:
     reason: str
     release: OrtRelease | None
     fix_by_lowering_ir: int | None = None  # set when lowering ir_version to this value fixes it
+    #: core.retarget.RetargetResult (analysis only) when more than ir_version has to change: --fix-ir retargets
+    retarget: Any = None
+
+    @property
+    def fixable(self) -> bool:
+        """``bundle --fix-ir`` can make the target load the model (lower ir_version, or retarget)."""
+        return self.fix_by_lowering_ir is not None or (self.retarget is not None and self.retarget.possible)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -415,6 +422,7 @@ class TargetVerdict:
             "derived": self.release.derived if self.release else None,
             "limits": self.release.to_dict() if self.release else None,
             "fix_lower_ir_version_to": self.fix_by_lowering_ir,
+            "retarget": self.retarget.to_dict() if self.retarget is not None else None,
         }
 
 
@@ -457,14 +465,24 @@ def check_target(result: CompatResult, target: str, model: ModelProto | None = N
     fix = None
     reason = f"ONNX Runtime {label} cannot load it: {'; '.join(why)} (its limits){derived}"
     if only_ir and model is not None:
-        possible, min_ir, feats = lower_ir_possible(model, rel.ir)
+        possible, min_ir, _feats = lower_ir_possible(model, rel.ir)
         if possible:
             fix = rel.ir
             reason += (
                 f". Only the IR version is too new and the model uses nothing newer than IR {min_ir}: "
                 f"lowering ir_version to {rel.ir} fixes it"
             )
+            return TargetVerdict(label, False, reason, rel, fix)
+    if model is not None:  # more than ir_version: what retargeting (core/retarget.py) would do, analysis only
+        from .retarget import retarget_model
+
+        plan = retarget_model(model, label, rel.ir, {"ai.onnx": rel.opset, _AI_ONNX_ML: rel.ml_opset},
+                              convert=False)
+        if plan.possible:
+            reason += f". `--fix-ir` can retarget it: {plan.summary()}"
         else:
-            reason += f". Lowering ir_version is not enough: the model uses {', '.join(feats)}"
+            reason += f". It cannot be retargeted: {'; '.join(plan.blockers[:4])}"
+        return TargetVerdict(label, False, reason, rel, rel.ir if plan.possible and plan.ir_after != plan.ir_before
+                             else None, plan)
     return TargetVerdict(label, False, reason, rel, fix)
 

@@ -34,13 +34,24 @@ def interface_of(model: onnx.ModelProto) -> tuple[list[dict[str, Any]], list[dic
     return inputs, outputs
 
 
+def _opsets_of(model: onnx.ModelProto) -> dict[str, int]:
+    """The bundled model's opsets, as inspect reports them (a retargeted copy has lower ones than its source)."""
+    from .inspect import domain_name
+
+    out: dict[str, int] = {}
+    for op in model.opset_import:
+        d = domain_name(op.domain)
+        out[d] = max(out.get(d, 0), int(op.version))
+    return out
+
+
 def inspection_facts(val: Validation, model: onnx.ModelProto, layout: str, align: int | None) -> dict[str, Any]:
     """The manifest's ``inspection`` record of the bundled model."""
     insp = val.inspection
     inputs, outputs = interface_of(model)
     return {
         "ir_version": int(model.ir_version),
-        "opsets": dict(insp.opsets),
+        "opsets": _opsets_of(model),
         "producer_name": insp.producer_name,
         "producer_version": insp.producer_version,
         "domain": insp.domain,
@@ -58,7 +69,7 @@ def inspection_facts(val: Validation, model: onnx.ModelProto, layout: str, align
 
 def compatibility_of(val: Validation, model: onnx.ModelProto, target: str | None) -> dict[str, Any]:
     """The manifest's ``compatibility`` record: oldest ONNX Runtime, and the verdict for ``target``."""
-    compat = oldest_ort(int(model.ir_version), dict(val.inspection.opsets), model)
+    compat = oldest_ort(int(model.ir_version), _opsets_of(model), model)
     verdict = check_target(compat, target, model) if target else None
     checked_with = ort_package_version()
     if checked_with is None:  # no package metadata (some frozen builds): ask the module itself

@@ -328,9 +328,14 @@ def _target_findings(verdict: TargetVerdict) -> list[Finding]:
         return [Finding.warning("ORT_TARGET_UNKNOWN", verdict.reason,
                                 "Smoke-run the model with that ONNX Runtime release to be sure.", subject,
                                 version=verdict.target, detail=verdict.reason)]
-    if verdict.fix_by_lowering_ir is not None:
+    if verdict.retarget is not None and verdict.retarget.possible:
+        hint = (f"`onnxpack bundle --target-ort {verdict.target} --fix-ir` retargets the released copy "
+                f"({verdict.retarget.summary()}); add --prove-ort {verdict.target} to run it on that release.")
+    elif verdict.fix_by_lowering_ir is not None:
         hint = (f"`onnxpack bundle --target-ort {verdict.target} --fix-ir` writes ir_version "
                 f"{verdict.fix_by_lowering_ir}.")
+    elif verdict.retarget is not None and verdict.retarget.hint:
+        hint = verdict.retarget.hint
     else:
         hint = "Re-export for a lower opset / IR, or require a newer ONNX Runtime."
     return [Finding.error("ORT_TARGET_UNSUPPORTED", f"Target: {verdict.reason}", hint, subject,
