@@ -13,7 +13,16 @@ from onnxpack.core.zipwriter import source_date_epoch
 
 from .cmd_smoke import add_smoke_input_flags
 from .env import Environment, ExitStatus
-from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_reporter
+from .output import (
+    add_json_flag,
+    add_output_flag,
+    emit_json,
+    format_bytes,
+    output_file_or_folder,
+    print_findings,
+    print_table,
+    progress_reporter,
+)
 
 __all__ = ["register"]
 
@@ -31,7 +40,7 @@ def register(subparsers: Any) -> None:
         "130 cancelled.",
     )
     b.add_argument("model", metavar="MODEL", nargs="?", help="the .onnx file or its folder (default: the sample)")
-    b.add_argument("-o", "--out", metavar="DIR", required=True, help="folder to write NAME-VERSION.zip into")
+    add_output_flag(b, "OUT", "folder to write NAME-VERSION.zip into (created if missing), or the .zip file to write")
     b.add_argument("--version", dest="release", metavar="X.Y.Z", required=True, help="release version (semver)")
     b.add_argument("--name", metavar="N", help="bundle and model file name (default: the model file's stem)")
     b.add_argument("--data-dir", metavar="DIR", help="folder of the external data files (default: the model's)")
@@ -63,8 +72,11 @@ def register(subparsers: Any) -> None:
         help="besides the tensor-hash proof, also run the source model and compare outputs bitwise "
         "(auto: for models up to 256 MiB)",
     )
-    b.add_argument("--force", action="store_true", help=(
-                   "replace an existing bundle; allow a version not greater, labels fitting no output"))  # fmt: skip
+    b.add_argument("--force", action="store_true", help="replace an existing bundle of the same name")
+    b.add_argument("--allow-version-not-greater", action="store_true",
+                   help="release a version that is not greater than --previous's (a warning in the manifest)")
+    b.add_argument("--allow-unmatched-labels", action="store_true",
+                   help="keep --labels whose count matches no output's last dimension")
     about = b.add_argument_group("release metadata (the manifest's 'about', the receiver's README)")
     about.add_argument("--license", metavar="SPDX", help="the model's licence, an SPDX expression (MIT, Apache-2.0…)")
     about.add_argument("--author", action="append", default=[], metavar="NAME",
@@ -117,7 +129,7 @@ def register(subparsers: Any) -> None:
         "`openssl ecparam -name prime256v1 -genkey -noout -out NAME.key && openssl ec -in NAME.key -pubout "
         "-out NAME.pub`. Exit status: 0 written, 1 the files exist already or cannot be written.",
     )
-    k.add_argument("-o", "--out", metavar="DIR", required=True, help="folder to write the two files into")
+    add_output_flag(k, "DIR", "folder to write the two files into (created if missing)")
     k.add_argument("--name", default="onnxpack-signing", help="file name stem (default: %(default)s)")
     k.add_argument("--force", action="store_true", help="replace existing files")
     add_json_flag(k)
@@ -140,9 +152,11 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
         labels = args.labels.split(",")
     elif args.labels_file:
         labels = read_labels_file(args.labels_file)
+    out_dir, zip_name = output_file_or_folder(args.output, "bundle", ".zip", "NAME-VERSION.zip")
     return BundleOptions(
         model=Path(args.model) if args.model else None,
-        out_dir=Path(args.out),
+        out_dir=out_dir,
+        zip_name=zip_name,
         version=args.release,
         name=args.name,
         data_dir=Path(args.data_dir) if args.data_dir else None,
@@ -153,6 +167,8 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
         compress=args.compress,
         smoke=smoke,
         force=args.force,
+        allow_version_not_greater=args.allow_version_not_greater,
+        allow_unmatched_labels=args.allow_unmatched_labels,
         set_model_version=args.set_model_version,
         run_smoke=not args.no_smoke,
         compare_outputs={"auto": None, "always": True, "never": False}[args.compare_outputs],
@@ -219,7 +235,9 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
 def _keygen(args: Any, env: Environment) -> int:
     from onnxpack.core.signing import generate_key_pair, load_public_key
 
-    private, public = generate_key_pair(Path(args.out), args.name, force=args.force)
+    folder, _ = output_file_or_folder(args.output, "keygen", None, "NAME.key and NAME.pub",
+                                      "The file names come from --name.")
+    private, public = generate_key_pair(folder, args.name, force=args.force)
     fingerprint = load_public_key(public)
     if args.json:
         emit_json(env, {"schema": "onnxpack.keygen/1", "ok": True, "private_key": str(private),

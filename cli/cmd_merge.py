@@ -8,7 +8,7 @@ from typing import Any
 from onnxpack.core.merge import DEFAULT_ALIGN, LAYOUTS, merge_model
 
 from .env import Environment, ExitStatus
-from .output import add_json_flag, emit_json, format_bytes, progress_reporter
+from .output import add_json_flag, add_output_flag, emit_json, format_bytes, output_file_or_folder, progress_reporter
 
 __all__ = ["register"]
 
@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
         ),
     )
     p.add_argument("model", metavar="MODEL", help="the .onnx file (or a folder holding exactly one)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.onnx", help="the file to write")
+    add_output_flag(p, "OUT", "the .onnx file to write, or a folder to write MODEL.onnx into (created if missing)")
     p.add_argument("--data-dir", metavar="DIR", help="folder of the external data files (default: the model's)")
     p.add_argument(
         "--layout",
@@ -64,9 +64,14 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace, env: Environment) -> int:
     progress = progress_reporter(env, args.quiet)
+    folder, file_name = output_file_or_folder(args.output, "merge", ".onnx", "MODEL.onnx")
+    if file_name is None:  # a folder: the model's own file name inside it
+        from onnxpack.core.modelfile import locate_model
+
+        file_name = locate_model(args.model, args.data_dir).model.stem + ".onnx"
     result = merge_model(
         args.model,
-        args.output,
+        folder / file_name,
         args.data_dir,
         layout=args.layout,
         align=args.align,

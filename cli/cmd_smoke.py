@@ -12,7 +12,16 @@ from onnxpack.core.findings import Finding
 from onnxpack.core.ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
 
 from .env import Environment, ExitStatus
-from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_reporter
+from .output import (
+    add_json_flag,
+    add_output_flag,
+    emit_json,
+    format_bytes,
+    output_file_or_folder,
+    print_findings,
+    print_table,
+    progress_reporter,
+)
 
 if TYPE_CHECKING:
     from onnxpack.core.smoke import CompareResult, SmokeOptions, SmokeResult
@@ -75,7 +84,7 @@ def register(subparsers: Any) -> None:
                     f"and the .onnx on the same inputs (pass: atol {DEFAULT_ATOL:g}, rtol {DEFAULT_RTOL:g}).",
     )
     o.add_argument("model", metavar="MODEL", help=".onnx file or a folder holding one")
-    o.add_argument("-o", "--output", required=True, metavar="DIR", help="new or empty output folder")
+    add_output_flag(o, "DIR", "new or empty output folder (the .ort and required_operators.config go inside)")
     o.add_argument("--optimization-style", choices=OPTIMIZATION_STYLES, default="Fixed",
                    help="Fixed (default; CPU) or Runtime (saved runtime optimizations, for NNAPI/CoreML)")
     o.add_argument("--target-platform", choices=TARGET_PLATFORMS, default=None, help="amd64 or arm")
@@ -218,6 +227,7 @@ def _ort(args: argparse.Namespace, env: Environment) -> int:
     from onnxpack.core.ortformat import convert_to_ort
 
     opts = _options(args)
+    output_file_or_folder(args.output, "ort", None, "NAME.ort and required_operators.config")
     res = convert_to_ort(args.model, args.output, args.data_dir, optimization_style=args.optimization_style,
                          target_platform=args.target_platform, options=opts, atol=args.atol, rtol=args.rtol,
                          progress=progress_reporter(env, args.quiet))

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from onnxpack.core.errors import OnnxpackError
+from onnxpack.core.errors import InputError, OnnxpackError
 from onnxpack.core.findings import Finding, Severity
 from onnxpack.core.progress import STEPS, ProgressCallback, ProgressEvent
 from onnxpack.core.units import format_bytes
@@ -16,9 +17,11 @@ from .env import Environment
 
 __all__ = [
     "add_json_flag",
+    "add_output_flag",
     "emit_error",
     "emit_json",
     "format_bytes",
+    "output_file_or_folder",
     "print_findings",
     "print_table",
     "progress_reporter",
@@ -31,6 +34,41 @@ def add_json_flag(parser: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print a machine-readable JSON document on stdout")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print no progress on stderr (errors and hints still print)")
+
+
+def add_output_flag(parser: Any, metavar: str, help: str) -> None:
+    """``-o/--output`` of every command (``--out`` is the same option, the spelling of earlier releases)."""
+    parser.add_argument("-o", "--output", "--out", dest="output", metavar=metavar, required=True, help=help)
+
+
+#: Name endings that say "a file" (of another kind than the command writes): `-o` refuses them as a folder name.
+_FILE_SUFFIXES = frozenset({".onnx", ".ort", ".data", ".json", ".txt", ".zip", ".tar", ".gz", ".tgz", ".7z", ".npy",
+                            ".npz", ".pb", ".key", ".pub", ".pem", ".config"})  # fmt: skip
+
+
+def output_file_or_folder(
+    value: str, command: str, ext: str | None, what: str, note: str = ""
+) -> tuple[Path, str | None]:
+    """What ``-o VALUE`` means, the same for every command: an existing folder means "write inside it"; a path ending
+    in ``ext`` (the one file the command writes, e.g. ".zip") means "this file"; a path that does not exist and has
+    no file-like ending is a new folder. Returns (folder, file name or None); anything else is refused
+    (OUTPUT_AMBIGUOUS, a usage error) saying what ``-o`` takes. ``what`` names what the command writes into a folder;
+    ``note`` ends the hint."""
+    path = Path(value)
+    if path.is_dir():
+        return path, None
+    if ext is not None and path.name.lower().endswith(ext) and len(path.name) > len(ext):
+        return path.parent, path.name
+    takes = f"a folder to write {what} into" + (f", or a file name ending in {ext}" if ext else "")
+    hint = ("Give a folder (created if missing), e.g. -o dist" + (f", or the file to write, e.g. -o dist/NAME{ext}"
+            if ext else "") + "." + (f" {note}" if note else ""))  # fmt: skip
+    if path.exists() or path.is_symlink():
+        raise InputError(f"-o {value} is an existing file, and `onnxpack {command} -o` takes {takes}", hint,
+                         code="OUTPUT_AMBIGUOUS", params={"command": command})  # fmt: skip
+    if path.suffix.lower() in _FILE_SUFFIXES:
+        raise InputError(f"-o {value} looks like a file name, and `onnxpack {command} -o` takes {takes}", hint,
+                         code="OUTPUT_AMBIGUOUS", params={"command": command})  # fmt: skip
+    return path, None
 
 
 def emit_json(env: Environment, doc: Any) -> None:

@@ -90,5 +90,6 @@ def check_labels(labels: list[str], outputs: list[dict[str, Any]]) -> None:
         return  # symbolic last dimensions cannot be checked
     desc = ", ".join(f"{n!r} ends in {d}" for n, d in fixed)
     raise InputError(f"{len(labels)} class labels, but no output has {len(labels)} classes ({desc})",
-                     "Give one label per class of the output, in order (or pass --force to bundle them anyway).",
+                     "Give one label per class of the output, in order (or pass --allow-unmatched-labels to keep "
+                     "them).",
                      code="ABOUT_LABELS")  # fmt: skip

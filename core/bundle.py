@@ -106,7 +106,10 @@ class BundleOptions:
     ort_format: bool = False
     compress: bool = False
     smoke: Any = None  # core.smoke.SmokeOptions | None (None = defaults)
-    force: bool = False
+    force: bool = False  # replace an existing bundle of the same name (and nothing else)
+    allow_version_not_greater: bool = False  # release a version not above the previous one's (a warning)
+    allow_unmatched_labels: bool = False  # keep labels whose count matches no output's last dimension
+    zip_name: str | None = None  # the bundle's file name in out_dir (None: NAME-VERSION.zip)
     set_model_version: bool = False
     run_smoke: bool = True  # --no-smoke turns the smoke run and the equality proof off
     #: Also run the source model and compare outputs bitwise (a second ONNX Runtime session) on top of the
@@ -425,7 +428,9 @@ def build_bundle(
                                                "Keep the private key readable by you only.", "sign_key"))  # fmt: skip
     if opts.sign_sigstore:
         st.sigstore = prepare_sigstore(opts.sigstore_identity_token_env)
-    refuse_inside_inputs(Path(opts.out_dir), loc.protected)  # before the folder is created
+    # Nothing a bundle writes (a .zip, its work folder) is ever read as a model, so it may go into the model's own
+    # folder (`bundle . -o dist`, `bundle model.onnx -o .`): only the files it reads are protected.
+    refuse_inside_inputs(Path(opts.out_dir), _read_files(opts, loc))  # before the folder is created
     with output_folder(Path(opts.out_dir)) as out_dir:
         return _pipeline(st, loc, name, version, version_model, epoch, out_dir)
 
@@ -434,8 +439,8 @@ def _pipeline(
     st: _State, loc: Any, name: str, version: Any, version_model: int | None, epoch: int | None, out_dir: Path
 ) -> BundleResult:
     opts, progress, cancel = st.opts, st.progress, st.cancel
-    zip_path = out_dir / bundle_file_name(name, version)
-    check_output_path(zip_path, loc.protected, overwrite=opts.force)  # fail fast, before any work
+    zip_path = out_dir / (opts.zip_name or bundle_file_name(name, version))
+    check_output_path(zip_path, _read_files(opts, loc), overwrite=opts.force)  # fail fast, before any work
     previous: dict[str, Any] | None = None
     if opts.previous is not None:
         from .verify import read_bundle_manifest
@@ -461,9 +466,9 @@ def _pipeline(
             code="MODEL_IS_ORT",
         )
     _gate(val, opts)
-    if st.about is not None and st.about.labels is not None and not opts.force:
+    if st.about is not None and st.about.labels is not None and not opts.allow_unmatched_labels:
         check_labels(st.about.labels, interface_of(val.inspection.model)[1])
-    check_output_path(zip_path, [*loc.protected, *source_files_of(val)], overwrite=opts.force)
+    check_output_path(zip_path, [*_read_files(opts, loc), *source_files_of(val)], overwrite=opts.force)
 
     def full_check(stop: CancelToken) -> CheckerRun:  # reads the model file in a child, never the skeleton
         return run_checker_child(val.inspection, cancel=stop)
@@ -474,6 +479,11 @@ def _pipeline(
             return _build(st, val, checker, loc, name, version, version_model, epoch, zip_path, previous, work)
     finally:
         checker.stop()
+
+
+def _read_files(opts: BundleOptions, loc: Any) -> list[Path]:
+    """The files a bundle run reads besides the external data: the model, the previous release, the signing key."""
+    return [loc.model, *(p for p in (opts.previous, opts.sign_key, opts.sign_certificate) if p is not None)]
 
 
 def _gate(val: Validation, opts: BundleOptions) -> list[Finding]:
@@ -872,7 +882,7 @@ def _manifest(
     )
     if previous is not None:
         diff: ReleaseDiff = diff_manifests(previous, manifest, source=Path(opts.previous or "").name)
-        st.findings += check_new_version(version, diff, force=opts.force)
+        st.findings += check_new_version(version, diff, force=opts.allow_version_not_greater)
         if previous["model"]["name"] != name:
             st.findings.append(
                 Finding.warning(
@@ -914,7 +924,8 @@ def cli_command(options: BundleOptions) -> str:
     argv = ["onnxpack", "bundle"]
     if options.model is not None:
         argv.append(str(options.model))
-    argv += ["-o", str(options.out_dir), "--version", options.version]
+    out = options.out_dir / options.zip_name if options.zip_name else options.out_dir
+    argv += ["-o", str(out), "--version", options.version]
     if options.name:
         argv += ["--name", options.name]
     if options.data_dir is not None:
@@ -934,6 +945,8 @@ def cli_command(options: BundleOptions) -> str:
         ("--compare-outputs always", options.run_smoke and options.compare_outputs is True),
         ("--compare-outputs never", options.run_smoke and options.compare_outputs is False),
         ("--force", options.force),
+        ("--allow-version-not-greater", options.allow_version_not_greater),
+        ("--allow-unmatched-labels", options.allow_unmatched_labels),
     ):
         if on:
             argv += flag.split()

@@ -423,7 +423,8 @@ def check_new_version(requested: SemVer, diff: ReleaseDiff, *, force: bool = Fal
         if not force:
             raise RefusedError(
                 f"Version {requested} is not greater than the previous release {prev}",
-                f"Use {diff.suggested} (suggested for a {diff.bump} change), or pass --force to release anyway.",
+                f"Use {diff.suggested} (suggested for a {diff.bump} change), or pass --allow-version-not-greater "
+                "to release it anyway.",
                 code="VERSION_NOT_GREATER",
             )
         diff.forced = True

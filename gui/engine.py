@@ -117,6 +117,10 @@ def make_bundle_options(
         set_model_version=set_model_version,
         run_smoke=run_smoke,
         force=force,
+        # The form's one box reads "Replace an existing bundle, or allow a version not above the previous one" (and
+        # its hints offer it for labels too): the CLI's three separate flags, all ticked by it.
+        allow_version_not_greater=force,
+        allow_unmatched_labels=force,
         about=None if about.empty else about,
         sign_key=Path(sign_key.strip()) if sign_key.strip() else None,
     )

@@ -264,7 +264,7 @@ def test_release_diff_previous_bundle(tmp_path: Path) -> None:
     prev_manifest = tmp_path / "manifest.json"
     prev_manifest.write_bytes(_members(v1.zip_path)["manifest.json"])
     v3 = _bundle_of(factory.add_model(), tmp_path / "a", tmp_path / "out3", "1.4.2", previous=prev_manifest,
-                    force=True)
+                    allow_version_not_greater=True)
     assert (v3.manifest["release"]["bump"], v3.manifest["release"]["forced"]) == ("none", True)
 
 

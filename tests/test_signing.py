@@ -280,7 +280,7 @@ def test_labels_file_and_force(tmp_path: Path) -> None:
                            "--labels-file", str(labels)])  # fmt: skip
     assert status == 2
     status, _t, err = _run(["bundle", "-o", str(tmp_path / "o"), "--version", "1.0.0", "--no-smoke",
-                            "--labels-file", str(labels), "--force"])  # fmt: skip
+                            "--labels-file", str(labels), "--allow-unmatched-labels"])  # fmt: skip
     assert status == 0, err
     check_labels(["a", "b"], [{"name": "y", "shape": ["batch", "n"]}])  # symbolic: nothing to check
 
