@@ -23,7 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-__all__ = ["ROOT", "Measurement", "drop_caches", "make_external_model", "make_mlp_model", "measure", "print_rows"]
+__all__ = [
+    "ROOT", "Measurement", "TreeMeasurement", "drop_caches", "make_external_model", "make_mlp_model", "measure",
+    "measure_tree", "print_rows",
+]
 
 
 def _external_float(name: str, dims: list[int], location: str, offset: int, nbytes: int) -> TensorProto:
@@ -147,6 +150,72 @@ def measure(label: str, argv: list[str], env: dict[str, str] | None = None) -> M
             rss_kb = int(Path(report_file).read_text().split()[-1])
         Path(report_file).unlink(missing_ok=True)
     return Measurement(label, seconds, rss_kb / 1024, proc.returncode)
+
+
+@dataclass
+class TreeMeasurement(Measurement):
+    """A :class:`Measurement` of a process tree: ``peak_rss_mb`` is the largest single process (GNU time's
+    figure), ``tree_peak_mb`` the highest sum over the whole tree seen by polling /proc, ``stdout``/``stderr``
+    the command's output and ``timed_out`` whether it was killed at the time limit."""
+
+    tree_peak_mb: float = 0.0
+    stdout: str = ""
+    stderr: str = ""
+    timed_out: bool = False
+
+
+def _tree_rss_kb(root: int, page_kb: int, with_root: bool = False) -> int:
+    """Summed RSS of ``root``'s descendants (and of ``root`` with ``with_root``), from /proc/PID/task/TID/children
+    and /proc/PID/statm."""
+    total, todo, seen = 0, [root], set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if pid != root or with_root:
+                total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page_kb
+            for task in os.scandir(f"/proc/{pid}/task"):
+                with contextlib.suppress(OSError, ValueError):
+                    todo.extend(int(c) for c in Path(task.path, "children").read_text().split())
+    return total
+
+
+def measure_tree(label: str, argv: list[str], *, timeout: float | None = None, poll: float = 0.02,
+                 env: dict[str, str] | None = None, cwd: str | Path | None = None) -> TreeMeasurement:
+    """Like :func:`measure`, for commands that start child processes: also polls the summed RSS of the whole
+    process tree every ``poll`` seconds (a spike shorter than that can be missed; GNU time's per-process
+    maximum cannot), keeps stdout/stderr, and kills the tree after ``timeout`` seconds."""
+    gnu_time = shutil.which("time", path="/usr/bin:/bin")
+    fd, report_file = tempfile.mkstemp(prefix="onnxpack-rss-")
+    os.close(fd)
+    run = [gnu_time, "-f", "%M", "-o", report_file, *argv] if gnu_time else list(argv)
+    page_kb = os.sysconf("SC_PAGE_SIZE") // 1024
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(run, env=env, cwd=cwd, stdout=out, stderr=err, start_new_session=True)
+        tree_kb, timed_out = 0, False
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            tree_kb = max(tree_kb, _tree_rss_kb(proc.pid, page_kb, with_root=not gnu_time))  # GNU time is not counted
+            if timeout is not None and time.perf_counter() - start > timeout and not timed_out:
+                timed_out = True
+                with contextlib.suppress(OSError):
+                    os.killpg(proc.pid, 9)
+            time.sleep(poll)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    rss_kb = usage.ru_maxrss
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        rss_kb = int(Path(report_file).read_text().split()[-1])
+    Path(report_file).unlink(missing_ok=True)
+    return TreeMeasurement(label, seconds, rss_kb / 1024, proc.returncode, tree_kb / 1024, stdout, stderr, timed_out)
 
 
 def print_rows(title: str, rows: list[Measurement], reference: str | None = None) -> None:
