@@ -238,28 +238,44 @@ GENERATORS: dict[str, tuple[list[str], str, list[str]]] = {
               ["torch_tiny_vit", "torch_lstm_tagger"]),
 }
 
-# bare onnxruntime: InferenceSession(path) + one run, inputs generated from the declared element types
+# bare onnxruntime: InferenceSession(path) + one run on inputs generated from the declared element types. A
+# symbolic dim is 1 at first (the leading one always); when that run fails, as a person reading ORT's error would,
+# it tries the other symbolic dims at 32, 64, 256 and 512 (the time includes the failed runs).
 _ORT_REFERENCE = r"""
 import sys
 import numpy as np
 import onnxruntime as ort
 sess = ort.InferenceSession(sys.argv[1], providers=["CPUExecutionProvider"])
-rng = np.random.default_rng(0)
 kinds = {"float": np.float32, "double": np.float64, "float16": np.float16, "int64": np.int64, "int32": np.int32,
          "int8": np.int8, "uint8": np.uint8, "bool": np.bool_, "string": np.str_}
-feeds = {}
-for i in sess.get_inputs():
-    shape = [d if isinstance(d, int) and d > 0 else 1 for d in i.shape]
-    kind = kinds.get(i.type[len("tensor("):-1], np.float32)
-    if kind is np.str_:
-        feeds[i.name] = np.full(shape, "a", dtype=object)
-    elif kind is np.bool_:
-        feeds[i.name] = np.zeros(shape, dtype=bool)
-    elif np.issubdtype(kind, np.integer):
-        feeds[i.name] = np.ones(shape, dtype=kind)
-    else:
-        feeds[i.name] = rng.standard_normal(shape).astype(kind)
-sess.run(None, feeds)
+
+
+def feeds(size):
+    rng = np.random.default_rng(0)
+    out = {}
+    for i in sess.get_inputs():
+        shape = [d if isinstance(d, int) and d > 0 else (1 if k == 0 else size) for k, d in enumerate(i.shape)]
+        kind = kinds.get(i.type[len("tensor("):-1], np.float32)
+        if kind is np.str_:
+            out[i.name] = np.full(shape, "a", dtype=object)
+        elif kind is np.bool_:
+            out[i.name] = np.zeros(shape, dtype=bool)
+        elif np.issubdtype(kind, np.integer):
+            out[i.name] = np.ones(shape, dtype=kind)
+        else:
+            out[i.name] = rng.standard_normal(shape).astype(kind)
+    return out
+
+
+for size in (1, 32, 64, 256, 512):
+    try:
+        sess.run(None, feeds(size))
+        print("symbolic dims", size)
+        break
+    except Exception as e:
+        error = e
+else:
+    raise error
 """
 
 _ONNX_LOAD = "import sys, onnx; onnx.load(sys.argv[1], load_external_data=False)"
@@ -577,7 +593,7 @@ def run_model(model: Model, layouts: list[str], repeat: int, timeout: float, nic
                     if progress:
                         err = first_error(m.stdout, m.stderr, m.returncode, m.timed_out, timeout)
                         print(f"  {model.id:<44} {layout:<8} {key:<8} {m.seconds:7.2f} s "
-                              f"{max(m.tree_peak_mb, m.peak_rss_mb):8.1f} MB  {err[:90]}", file=sys.stderr, flush=True)
+                              f"{_peak(m):8.1f} MB  {err[:90]}", file=sys.stderr, flush=True)
             for key, _label, _ref in COMMANDS:
                 ms = got[key]
                 if not ms:
@@ -585,7 +601,7 @@ def run_model(model: Model, layouts: list[str], repeat: int, timeout: float, nic
                     continue
                 worst = max(ms, key=lambda m: (m.returncode != 0, m.timed_out))
                 rows.append(Row(model.id, layout, key, statistics.median(m.seconds for m in ms),
-                                max(max(m.tree_peak_mb, m.peak_rss_mb) for m in ms), worst.returncode,
+                                max(_peak(m) for m in ms), worst.returncode,
                                 first_error(worst.stdout, worst.stderr, worst.returncode, worst.timed_out, timeout),
                                 [round(m.seconds, 3) for m in ms]))
         finally:
@@ -681,6 +697,37 @@ def machine() -> str:
     return f"{name}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
 
 
+def _peak(m: TreeMeasurement) -> float:
+    """The tree's polled peak, or the largest single process's when the poll missed a spike."""
+    return max(m.tree_peak_mb, m.peak_rss_mb)
+
+
+def sample_pairs(pairs: int, nice: bool) -> str:
+    """Issue 28 §2: ``onnxpack bundle`` of the sample against the hand-written script, in alternating pairs."""
+    sample = _HERE.parent / "resources" / "sample" / "victory.onnx"
+    py = sys.executable
+    prefix = ["nice", "-n", "10"] if nice else []
+    lines = [f"sample ({sample.name} + data, {sum(f.stat().st_size for f in sample.parent.iterdir()) / 1e3:.0f} KB): "
+             f"{pairs} alternating pairs, script first",
+             "| pair | script s | bundle s | ratio | script MB | bundle MB |", "|---|---|---|---|---|---|"]
+    ratios = []
+    with tempfile.TemporaryDirectory(prefix="onnxpack-sample-") as tmp:
+        for i in range(pairs):
+            hand = measure_tree("script", [*prefix, py, "-P", str(_HERE / "handwritten_release.py"), str(sample),
+                                           str(Path(tmp) / "hand.zip")], cwd=tmp)
+            ours = measure_tree("bundle", [*prefix, py, "-m", "onnxpack.cli", "bundle", str(sample), "-o", tmp,
+                                           "--version", "1.0.0", "--force"], cwd=tmp)
+            for m in (hand, ours):
+                if m.returncode:
+                    raise RuntimeError(f"{m.label} failed: {first_error(m.stdout, m.stderr, m.returncode)}")
+            ratios.append(ours.seconds / hand.seconds)
+            lines.append(f"| {i + 1} | {hand.seconds:.2f} | {ours.seconds:.2f} | {ratios[-1]:.2f}× | "
+                         f"{_peak(hand):.0f} | {_peak(ours):.0f} |")
+    lines.append(f"\nbundle ÷ script: median {statistics.median(ratios):.2f}×, "
+                 f"range {min(ratios):.2f}–{max(ratios):.2f}×")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--only", action="append", metavar="NAME", help="models whose id contains NAME (repeatable)")
@@ -694,7 +741,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--offline", action="store_true", help="use the cache only")
     ap.add_argument("--generate", action="store_true", help="make the generated models (venvs under /tmp) and exit")
     ap.add_argument("--list", action="store_true", help="list the corpus and exit")
+    ap.add_argument("--sample-pairs", type=int, metavar="N",
+                    help="issue 28 §2 instead: bundle of the sample vs the hand-written script, N alternating pairs")
     args = ap.parse_args(argv)
+    if args.sample_pairs:
+        print(f"Machine: {machine()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n")
+        print(sample_pairs(args.sample_pairs, not args.no_nice))
+        return 0
     cache = args.cache.expanduser()
     if args.generate:
         generate(cache)
