@@ -10,7 +10,15 @@ from onnxpack.core.modelfile import PROTOBUF_LIMIT
 from onnxpack.core.validate import Validation, validate_model
 
 from .env import Environment, ExitStatus
-from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_reporter
+from .output import (
+    add_json_flag,
+    emit_json,
+    format_bytes,
+    plural,
+    print_findings,
+    print_table,
+    progress_reporter,
+)
 
 __all__ = ["register"]
 
@@ -156,7 +164,7 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
     s = insp.initializers
     _section(env, "Weights")
     out.write(
-        f"  {s.count} initializers, {format_bytes(s.bytes)}: {s.external_count} external "
+        f"  {plural(s.count, 'initializer')}, {format_bytes(s.bytes)}: {s.external_count} external "
         f"({format_bytes(s.external_bytes)}), {s.inline_count} inline ({format_bytes(s.inline_bytes)})"
     )
     if insp.sparse_initializer_count:
@@ -165,7 +173,7 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
     if insp.constants.count:
         consts = insp.constants
         out.write(
-            f"  {consts.count} constant/attribute tensors, {format_bytes(consts.bytes)} "
+            f"  {plural(consts.count, 'constant/attribute tensor')}, {format_bytes(consts.bytes)} "
             f"({consts.external_count} external)\n"
         )
     ops = ", ".join(
@@ -174,14 +182,14 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
     )
     more = "" if full or len(insp.operators) <= 8 else f", … {len(insp.operators) - 8} more"
     _section(env, "Operators")
-    out.write(f"  {insp.node_count} nodes: {ops or '-'}{more}\n")
+    out.write(f"  {plural(insp.node_count, 'node')}: {ops or '-'}{more}\n")
     if insp.subgraph_count or insp.functions:
-        out.write(f"  {insp.subgraph_count} subgraphs, {len(insp.functions)} model-local functions")
+        out.write(f"  {plural(insp.subgraph_count, 'subgraph')}, {plural(len(insp.functions), 'model-local function')}")
         if insp.functions:
             out.write(": " + ", ".join(f"{f['domain']}.{f['name']}" for f in insp.functions))
         out.write("\n")
     if insp.external is not None and insp.external.external_refs:
-        _section(env, f"External data ({len(insp.external.external_refs)} tensors)")
+        _section(env, f"External data ({plural(len(insp.external.external_refs), 'tensor')})")
         rows = []
         for r in insp.external.external_refs:
             rows.append([
@@ -213,4 +221,4 @@ def _print_summary(env: Environment, val: Validation) -> None:
     env.stdout.write(f"shape inference: {c.get('shape_inference', c['status'])}{reason}\n")
     e, w, i = (val.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
     verdict = "OK" if val.ok else "FAILED"
-    env.stdout.write(f"\nResult: {verdict} — {e} error(s), {w} warning(s), {i} note(s)\n")
+    env.stdout.write(f"\nResult: {verdict} — {plural(e, 'error')}, {plural(w, 'warning')}, {plural(i, 'note')}\n")

@@ -8,7 +8,15 @@ from typing import Any
 from onnxpack.core.merge import DEFAULT_ALIGN, LAYOUTS, merge_model
 
 from .env import Environment, ExitStatus
-from .output import add_json_flag, add_output_flag, emit_json, format_bytes, output_file_or_folder, progress_reporter
+from .output import (
+    add_json_flag,
+    add_output_flag,
+    emit_json,
+    format_bytes,
+    output_file_or_folder,
+    plural,
+    progress_reporter,
+)
 
 __all__ = ["register"]
 
@@ -86,12 +94,13 @@ def run(args: argparse.Namespace, env: Environment) -> int:
     if result.layout == "single":
         out.write(
             f"Wrote {result.model_path} ({format_bytes(result.model_size)}, single file; "
-            f"{result.tensors} external tensor(s), {format_bytes(result.external_bytes)} embedded)\n"
+            f"{plural(result.tensors, 'external tensor')}, {format_bytes(result.external_bytes)} embedded)\n"
         )
     else:
         out.write(
             f"Wrote {result.model_path} ({format_bytes(result.model_size)}) and {result.data_path} "
-            f"({format_bytes(result.data_size)}; {result.tensors} tensor(s), offsets aligned to {result.align} bytes)\n"
+            f"({format_bytes(result.data_size)}; {plural(result.tensors, 'tensor')}, offsets aligned to "
+            f"{result.align} bytes)\n"
         )
         if result.checksum:
             out.write(f"Data file SHA-1 (recorded in the model): {result.checksum}\n")

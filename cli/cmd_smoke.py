@@ -18,6 +18,7 @@ from .output import (
     emit_json,
     format_bytes,
     output_file_or_folder,
+    plural,
     print_findings,
     print_table,
     progress_reporter,
@@ -136,7 +137,7 @@ def _print_result(env: Environment, r: SmokeResult, title: str) -> None:
     w(f"  ONNX Runtime {r.ort_version}, {r.provider}" + (f" ({r.load})" if r.load else "") + "\n")
     if r.session_create_s is not None:
         w(f"  session {_ms(r.session_create_s)}, first run {_ms(r.first_run_s)}, "
-          f"median of {len(r.run_times)} run(s) {_ms(r.median_run_s)}\n")
+          f"median of {plural(len(r.run_times), 'run')} {_ms(r.median_run_s)}\n")
     rows = []
     for name, e in r.recipe.get("inputs", {}).items():
         src = e.get("source")

@@ -22,6 +22,7 @@ __all__ = [
     "emit_json",
     "format_bytes",
     "output_file_or_folder",
+    "plural",
     "print_findings",
     "print_table",
     "progress_reporter",
@@ -34,6 +35,11 @@ def add_json_flag(parser: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print a machine-readable JSON document on stdout")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print no progress on stderr (errors and hints still print)")
+
+
+def plural(n: int, singular: str, plural_form: str | None = None) -> str:
+    """``n`` and the noun as a person writes them: "1 tensor", "2 tensors", "0 errors"."""
+    return f"{n} {singular if n == 1 else plural_form or singular + 's'}"
 
 
 def add_output_flag(parser: Any, metavar: str, help: str) -> None:
@@ -168,16 +174,19 @@ class _StageLines:
             return  # the end of a stage is told by the next stage's line (or the result)
         if ev.stage != self.stage and ev.stage in self.seen and finished:
             return  # a stage that wrapped another one (bundle's inspect around validate) ended
+        # A stage that comes back after another one (bundle's validate waits for the onnx checker after the merge)
+        # says so, rather than seeming to run again out of order.
+        title = f"{ev.stage}, continued" if ev.stage in self.seen and ev.stage != self.stage else ev.stage
         self.seen.add(ev.stage)
         self.stage, self.last = ev.stage, now
         if ev.total <= 0:
-            amount = ""
-        elif ev.unit == STEPS:
-            amount = _amount(ev) if ev.done > 0 else ""
+            detail = ev.message
+        elif ev.unit == STEPS:  # the words first, the count after them: "checker (step 3 of 4)"
+            count = f"step {min(ev.done, ev.total)} of {ev.total}" if ev.done > 0 else ""
+            detail = f"{ev.message} ({count})" if ev.message and count else ev.message or count
         elif ev.done <= 0:
-            amount = format_bytes(ev.total)
+            detail = "  ".join(t for t in (format_bytes(ev.total), ev.message) if t)
         else:
-            amount = f"{ev.fraction * 100:.0f}%  {_amount(ev)}"
-        detail = "  ".join(t for t in (amount, ev.message) if t)
-        self.env.stderr.write(f"onnxpack [{now - self.start:6.1f} s] {ev.stage}{': ' + detail if detail else ''}\n")
+            detail = "  ".join(t for t in (f"{ev.fraction * 100:.0f}%  {_amount(ev)}", ev.message) if t)
+        self.env.stderr.write(f"onnxpack [{now - self.start:6.1f} s] {title}{': ' + detail if detail else ''}\n")
         self.env.stderr.flush()

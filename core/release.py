@@ -7,7 +7,9 @@ Rules (ONNX docs/Versioning.md "Model versioning", seed 004, applied to the mode
   fixed — or an output widened), a new *required* input, or a model that needs a newer ONNX Runtime
   than the previous release did (it no longer loads where the previous one did);
 * **minor** (compatible): a new optional input (one with a default initializer, or of optional
-  type), a new output, an input widened (fixed → symbolic/unknown), an output narrowed;
+  type), a new output, an input widened (fixed → symbolic/unknown), an output narrowed, and an output
+  widened only where it follows a widened input (a batch axis made dynamic: ``x[1, 3] → y[1, 10]`` becoming
+  ``x['batch', 3] → y['batch', 10]``; callers feeding the old size still get the old shape);
 * **patch**: nothing in the interface changed, but the weights/graph (the source files), opsets,
   metadata or a symbolic dimension's name did;
 * **none**: the source files are byte-identical.
@@ -231,8 +233,36 @@ def _sig(v: dict[str, Any]) -> tuple[Any, ...]:
     return (v.get("elem_type"), tuple(shape) if isinstance(shape, list) else None)
 
 
-def _diff_values(kind: str, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[Change]:
-    """Diff the inputs (kind "input") or outputs (kind "output") of two interfaces."""
+def _widened_inputs(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> dict[str, set[int]]:
+    """Symbolic dims that replaced a fixed size on an input kept from the previous release: name → the old sizes."""
+    new_by = {v["name"]: v for v in new}
+    found: dict[str, set[int]] = {}
+    for a in old:
+        b = new_by.get(a["name"])
+        sa, sb = a.get("shape"), (b or {}).get("shape")
+        if b is None or not isinstance(sa, list) or not isinstance(sb, list) or len(sa) != len(sb):
+            continue
+        for x, y in zip(sa, sb, strict=True):
+            if isinstance(x, int) and isinstance(y, str):
+                found.setdefault(y, set()).add(x)
+    return found
+
+
+def _follows_inputs(old: list[Dim] | None, new: list[Dim] | None, widened: dict[str, set[int]]) -> bool:
+    """Every dim of an output that went fixed → symbolic took the name of a widened input dim of the same old size:
+    the output only grows where callers now may pass more (its old shape comes back for the old input)."""
+    if not isinstance(old, list) or not isinstance(new, list) or len(old) != len(new):
+        return False
+    moved = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
+    return bool(moved) and all(isinstance(a, int) and isinstance(b, str) and a in widened.get(b, ())
+                               for a, b in moved)  # fmt: skip
+
+
+def _diff_values(
+    kind: str, old: list[dict[str, Any]], new: list[dict[str, Any]], widened: dict[str, set[int]] | None = None
+) -> list[Change]:
+    """Diff the inputs (kind "input") or outputs (kind "output") of two interfaces; ``widened`` (for outputs): the
+    inputs' dims that went fixed → symbolic (:func:`_widened_inputs`)."""
     out: list[Change] = []
     old_by = {v["name"]: v for v in old}
     new_by = {v["name"]: v for v in new}
@@ -318,6 +348,9 @@ def _diff_values(kind: str, old: list[dict[str, Any]], new: list[dict[str, Any]]
                 "narrowed": "shape narrowed",
                 "changed": "shape changed",
             }[rel]
+            if kind == "output" and rel == "widened" and _follows_inputs(a.get("shape"), b.get("shape"),
+                                                                          widened or {}):  # fmt: skip
+                impact, what = "minor", "shape widened with the input it follows (the old input gives the old shape)"
             out.append(
                 Change(
                     f"{kind}_shape_{rel}",
@@ -335,8 +368,10 @@ def _diff_values(kind: str, old: list[dict[str, Any]], new: list[dict[str, Any]]
 
 def diff_interfaces(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     """Changes between two interfaces (dicts with ``inputs`` and ``outputs`` lists)."""
-    return _diff_values("input", list(old.get("inputs", [])), list(new.get("inputs", []))) + _diff_values(
-        "output", list(old.get("outputs", [])), list(new.get("outputs", []))
+    old_in, new_in = list(old.get("inputs", [])), list(new.get("inputs", []))
+    widened = _widened_inputs(old_in, new_in)
+    return _diff_values("input", old_in, new_in) + _diff_values(
+        "output", list(old.get("outputs", [])), list(new.get("outputs", [])), widened
     )
 
 
@@ -415,6 +450,12 @@ def diff_manifests(previous: dict[str, Any], current: dict[str, Any], *, source:
     return diff
 
 
+def _suggested_for(bump: str) -> str:
+    """Why ``suggested`` is what it is, in words: "suggested for a minor change", "the next patch version: nothing
+    changed"."""
+    return "the next patch version: nothing changed" if bump == "none" else f"suggested for a {bump} change"
+
+
 def check_new_version(requested: SemVer, diff: ReleaseDiff, *, force: bool = False) -> list[Finding]:
     """Refuse a version not above the previous one (unless ``force``); warn about an under-bump."""
     findings: list[Finding] = []
@@ -423,8 +464,8 @@ def check_new_version(requested: SemVer, diff: ReleaseDiff, *, force: bool = Fal
         if not force:
             raise RefusedError(
                 f"Version {requested} is not greater than the previous release {prev}",
-                f"Use {diff.suggested} (suggested for a {diff.bump} change), or pass --allow-version-not-greater "
-                "to release it anyway.",
+                f"Use {diff.suggested} ({_suggested_for(diff.bump)}), or pass --allow-version-not-greater to "
+                "release it anyway.",
                 code="VERSION_NOT_GREATER",
             )
         diff.forced = True

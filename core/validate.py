@@ -240,7 +240,8 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
         out.append(
             Finding.info(
                 "ORT_OLDEST",
-                f"Oldest ONNX Runtime that loads {name}: {rel.version} (IR {rel.ir}, ai.onnx opset {rel.opset}"
+                f"Oldest ONNX Runtime that loads {name}: {rel.version} (ORT {rel.version} reads models up to IR "
+                f"{rel.ir}, ai.onnx opset {rel.opset}"
                 + (f", ai.onnx.ml opset {rel.ml_opset}" if "ai.onnx.ml" in insp.opsets else "")  # only what it uses
                 + f"; {src})",
                 "",

@@ -157,6 +157,18 @@ def _hints() -> dict[str, str]:
             "Rebuild the bundle with the smoke run ticked to record one.",
         ),
         "BUNDLE_FINDINGS": QCoreApplication.translate("Hints", "Fix the errors listed in the Findings tab first."),
+        "MODEL_IS_DATA": QCoreApplication.translate(
+            "Hints",
+            "Open the .onnx model file that uses this data file; keep the data file beside it.",
+        ),
+        "BUNDLE_NOT_ZIP": QCoreApplication.translate(
+            "Hints",
+            "Open the NAME-VERSION.zip that onnxpack made to verify it; open a model file to inspect the model.",
+        ),
+        "PREVIOUS_NOT_BUNDLE": QCoreApplication.translate(
+            "Hints",
+            'Under "Previous bundle" in the Bundle tab, choose the .zip of the release before this one.',
+        ),
         "MODEL_IS_ZIP": QCoreApplication.translate(
             "Hints",
             "If it is an onnxpack bundle, open it to verify it; otherwise extract the model first.",

@@ -136,7 +136,8 @@ def _templates() -> dict[str, str | dict[str, str]]:
         },
         "ORT_OLDEST": QCoreApplication.translate(
             "Findings",
-            "Oldest ONNX Runtime that loads {model}: {version} (IR {ir}, ai.onnx opset {opset}{ml}; {source})",
+            "Oldest ONNX Runtime that loads {model}: {version} (ORT {version} reads models up to IR {ir}, "
+            "ai.onnx opset {opset}{ml}; {source})",
         ),
         "TENSOR_TOO_LARGE": QCoreApplication.translate("Findings", "Tensor {subject} is 2 GiB or more"),
         "DUPLICATE_INITIALIZER": QCoreApplication.translate(
@@ -572,6 +573,15 @@ def _error_texts() -> dict[str, str]:
         ),
         "MODEL_IS_TEXT": QCoreApplication.translate("Errors", "The file is a text file, not a binary ONNX model"),
         "MODEL_IS_ZIP": QCoreApplication.translate("Errors", "The file is a ZIP archive, not an ONNX model"),
+        "MODEL_IS_DATA": QCoreApplication.translate(
+            "Errors",
+            "The file is a model's external data (its weights), not the model",
+        ),
+        "BUNDLE_NOT_ZIP": QCoreApplication.translate("Errors", "The file is not a bundle: a bundle .zip is expected"),
+        "PREVIOUS_NOT_BUNDLE": QCoreApplication.translate(
+            "Errors",
+            "The previous bundle is not a bundle .zip (or the manifest.json from one)",
+        ),
         "MODEL_TOO_LARGE": QCoreApplication.translate(
             "Errors",
             "The model file is at or above protobuf's 2 GiB limit",

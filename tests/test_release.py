@@ -193,3 +193,57 @@ def test_underbump_is_a_warning() -> None:
     assert [f.code for f in check_new_version(parse_semver("1.5.0"), diff)] == ["VERSION_UNDERBUMP"]
     assert check_new_version(parse_semver("2.0.0-rc.1"), diff) == []
     assert isinstance(diff.to_dict()["changes"], list) and SemVer(1, 0, 0) < SemVer(1, 0, 1)
+
+
+# -- issue 26 item 4: a batch axis made dynamic is minor ------------------------------------------------------
+
+
+def test_a_dim_made_symbolic_on_an_input_and_the_outputs_that_follow_it_is_minor() -> None:
+    old = _iface([_v("x", shape=[1, 3, 64])], [_v("logits", shape=[1, 10]), _v("feat", shape=[1, 3, 64])])
+    new = _iface([_v("x", shape=["batch", 3, 64])],
+                 [_v("logits", shape=["batch", 10]), _v("feat", shape=["batch", 3, 64])])  # fmt: skip
+    changes = diff_interfaces(old, new)
+    assert [(c.kind, c.subject, c.impact) for c in changes] == [
+        ("input_shape_widened", "x", "minor"),
+        ("output_shape_widened", "logits", "minor"),
+        ("output_shape_widened", "feat", "minor"),
+    ]
+    assert "widened with the input it follows" in changes[1].message
+    assert diff_manifests(_release_of("1.0.0", old), _release_of("1.1.0", new), source="v1.zip").bump == "minor"
+
+
+def test_real_output_breaks_stay_major_beside_a_batch_axis() -> None:
+    old = _iface([_v("x", shape=[1, 3])], [_v("logits", shape=[1, 10])])
+    # the classes went 10 -> 12 while the batch became dynamic: major
+    assert _impacts(old, _iface([_v("x", shape=["batch", 3])], [_v("logits", shape=["batch", 12])])) == [
+        ("input_shape_widened", "minor"), ("output_shape_changed", "major")]
+    # an output widened under a name no input took, or from another size than the input's: major
+    assert _impacts(old, _iface([_v("x", shape=["batch", 3])], [_v("logits", shape=["n", 10])]))[1] == (
+        "output_shape_widened", "major")
+    assert _impacts(_iface([_v("x", shape=[1, 3])], [_v("y", shape=[2, 10])]),
+                    _iface([_v("x", shape=["batch", 3])], [_v("y", shape=["batch", 10])]))[1] == (
+        "output_shape_widened", "major")  # fmt: skip
+    # an output alone made symbolic, the inputs unchanged: major as before
+    assert _impacts(_iface([_v("x", shape=[1, 3])], [_v("y", shape=[1, 10])]),
+                    _iface([_v("x", shape=[1, 3])], [_v("y", shape=["batch", 10])])) == [
+        ("output_shape_widened", "major")]  # fmt: skip
+
+
+def _release_of(version: str, iface: dict[str, Any]) -> dict[str, Any]:
+    return {"model": {"name": "m", "version": version}, "inspection": iface, "provenance": {"files": []},
+            "compatibility": {}}  # fmt: skip
+
+
+def test_version_not_greater_hint_words_a_none_change() -> None:
+    iface = _iface([_v("x")])
+    diff = diff_manifests(_release_of("1.0.0", iface), _release_of("1.0.0", iface), source="v1.zip")
+    assert diff.bump == "none"
+    with pytest.raises(RefusedError) as e:
+        check_new_version(parse_semver("1.0.0"), diff)
+    assert e.value.hint == ("Use 1.0.1 (the next patch version: nothing changed), or pass "
+                            "--allow-version-not-greater to release it anyway.")  # fmt: skip
+    assert "none change" not in (e.value.hint or "")
+    diff.changes = diff_interfaces(iface, _iface([_v("x"), _v("extra", optional=True)]))
+    with pytest.raises(RefusedError) as e:
+        check_new_version(parse_semver("1.0.0"), diff)
+    assert (e.value.hint or "").startswith("Use 1.1.0 (suggested for a minor change)")

@@ -533,6 +533,18 @@
         <translation>このファイルは ZIP アーカイブで、ONNX モデルではありません</translation>
     </message>
     <message>
+        <source>The file is a model&apos;s external data (its weights), not the model</source>
+        <translation>このファイルはモデルの外部データ（重み）で、モデルそのものではありません</translation>
+    </message>
+    <message>
+        <source>The file is not a bundle: a bundle .zip is expected</source>
+        <translation>このファイルはバンドルではありません。バンドルの .zip を指定してください</translation>
+    </message>
+    <message>
+        <source>The previous bundle is not a bundle .zip (or the manifest.json from one)</source>
+        <translation>前回のバンドルに指定したファイルは、バンドルの .zip（またはその中の manifest.json）ではありません</translation>
+    </message>
+    <message>
         <source>The model file is at or above protobuf&apos;s 2 GiB limit</source>
         <translation>モデルファイルが protobuf の 2 GiB の上限以上です</translation>
     </message>
@@ -800,8 +812,8 @@
         <translation>{path} は署名されていますが、アーカイブにありません</translation>
     </message>
     <message>
-        <source>Oldest ONNX Runtime that loads {model}: {version} (IR {ir}, ai.onnx opset {opset}{ml}; {source})</source>
-        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (IR {ir}、ai.onnx opset {opset}{ml}、{source})</translation>
+        <source>Oldest ONNX Runtime that loads {model}: {version} (ORT {version} reads models up to IR {ir}, ai.onnx opset {opset}{ml}; {source})</source>
+        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}{ml} までのモデル、{source})</translation>
     </message>
     <message>
         <source>Tensor {subject} is 2 GiB or more</source>
@@ -1320,6 +1332,18 @@
     <message>
         <source>If it is an onnxpack bundle, open it to verify it; otherwise extract the model first.</source>
         <translation>onnxpack のバンドルなら、開いて検証してください。そうでなければ、先にモデルを取り出してください。</translation>
+    </message>
+    <message>
+        <source>Open the .onnx model file that uses this data file; keep the data file beside it.</source>
+        <translation>このデータファイルを使う .onnx モデルファイルを開いてください。データファイルはその隣に置いたままにしてください。</translation>
+    </message>
+    <message>
+        <source>Open the NAME-VERSION.zip that onnxpack made to verify it; open a model file to inspect the model.</source>
+        <translation>検証するには onnxpack が作成した NAME-VERSION.zip を開いてください。モデルを調べるにはモデルファイルを開いてください。</translation>
+    </message>
+    <message>
+        <source>Under &quot;Previous bundle&quot; in the Bundle tab, choose the .zip of the release before this one.</source>
+        <translation>バンドルタブの「前回のバンドル」で、このひとつ前のリリースの .zip を選んでください。</translation>
     </message>
     <message>
         <source>Untick &quot;Also include an ORT-format (.ort) variant&quot;, or report the model to the ONNX Runtime project.</source>

@@ -1,0 +1,85 @@
+"""Issue 26 item 4: words that say what they mean — plurals as a person writes them, a stage that comes back after
+another says so, and the ORT_OLDEST note names ONNX Runtime's limits as that release's, not the model's."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+from onnxpack.cli import Environment, main
+from onnxpack.cli.output import plural, progress_reporter
+from onnxpack.core.progress import STEPS, ProgressEvent
+from onnxpack.core.validate import validate_model
+from tests import factory
+
+SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample" / "victory.onnx"
+
+
+def _run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), Environment(stdout=out, stderr=err, vars={"SOURCE_DATE_EPOCH": "1700000000"}))
+    return int(code), out.getvalue(), err.getvalue()
+
+
+def _one_tensor_model(folder: Path) -> Path:
+    """Y = X + W, W the only (external) tensor."""
+    w = numpy_helper.from_array(np.arange(64, dtype=np.float32), "W")
+    x, y = (helper.make_tensor_value_info(n, TensorProto.FLOAT, [64]) for n in "XY")
+    graph = helper.make_graph([helper.make_node("Add", ["X", "W"], ["Y"])], "g", [x], [y], initializer=[w])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return factory.save_with_external(model, folder / "one.onnx")
+
+
+def test_plural() -> None:
+    assert [plural(n, "tensor") for n in (0, 1, 2)] == ["0 tensors", "1 tensor", "2 tensors"]
+    assert plural(1, "bundle exists", "bundles exist") == "1 bundle exists"
+    assert plural(3, "bundle exists", "bundles exist") == "3 bundles exist"
+
+
+def test_one_tensor_is_one_tensor_everywhere(tmp_path: Path) -> None:
+    model = _one_tensor_model(tmp_path / "m")
+    code, out, err = _run("merge", str(model), "-o", str(tmp_path / "merged.onnx"), "-q")
+    assert code == 0 and "1 external tensor," in out and "(s)" not in out, err
+    code, out, _ = _run("merge", str(model), "-o", str(tmp_path / "ext.onnx"), "--layout", "external", "-q")
+    assert code == 0 and "; 1 tensor," in out and "(s)" not in out
+    code, out, _ = _run("inspect", str(model))
+    assert code == 0 and "External data (1 tensor)" in out and "1 initializer," in out and "1 node:" in out
+    code, out, _ = _run("check", str(model), "-q")
+    assert code == 0 and "(s)" not in out and "0 errors" in out
+    code, out, err = _run("bundle", str(model), "-o", str(tmp_path / "b"), "--version", "1.0.0", "-q")
+    assert code == 0 and "same structure and 1 tensor (" in out, err
+    code, out, _ = _run("smoke", str(model), "-q", "--runs", "1")
+    assert code == 0 and "median of 1 run " in out
+
+
+def test_a_stage_that_comes_back_says_it_continues() -> None:
+    err = io.StringIO()
+    lines = progress_reporter(Environment(stdout=io.StringIO(), stderr=err, vars={}))
+    assert lines is not None
+    lines(ProgressEvent("validate", 0, 4, "inspecting", STEPS))
+    lines(ProgressEvent("merge", 0, 100))
+    lines(ProgressEvent("validate", 3, 4, "waiting for the onnx checker", STEPS))
+    text = [ln.split("] ", 1)[1] for ln in err.getvalue().splitlines()]
+    assert text == ["validate: inspecting", "merge: 100 B",
+                    "validate, continued: waiting for the onnx checker (step 3 of 4)"]  # fmt: skip
+
+
+def test_bundle_progress_reads_in_order(tmp_path: Path) -> None:
+    code, _, err = _run("bundle", "-o", str(tmp_path), "--version", "1.0.0")
+    assert code == 0
+    stages = [ln.split("] ", 1)[1].split(":")[0] for ln in err.splitlines()]
+    assert stages.index("merge") < stages.index("validate, continued") < stages.index("smoke")
+    assert "step 3/4" not in err
+
+
+def test_ort_oldest_names_the_runtime_limits_as_the_runtimes(tmp_path: Path) -> None:
+    """The issue's case: a model of opset 20 read "1.18 (IR 10, ai.onnx opset 21; …)" as if 21 were its opset."""
+    model = factory.save_with_external(factory.add_model(opset=20, ir=9), tmp_path / "m" / "model.onnx")
+    note = next(f for f in validate_model(model, run_checker=False).findings if f.code == "ORT_OLDEST")
+    v = note.params["version"]
+    assert note.message.startswith(f"Oldest ONNX Runtime that loads model.onnx: {v} (ORT {v} reads models up to IR "
+                                   f"{note.params['ir']}, ai.onnx opset {note.params['opset']}; ")
