@@ -174,18 +174,27 @@ def _check_location(ref: TensorRef, location: str) -> Finding | None:
             "Move the data file next to the model and save the model with a relative location.",
         )
     parts = re.split(r"[\\/]", location)
-    if ".." in location:
-        # onnx rejects any '..' (even 'data..bin'); onnxruntime only rejects the component. We take the stricter rule.
+    if ".." in parts:
         return bad(
             "EXTDATA_OUTSIDE_DIR",
-            "contains '..'; it could point outside the model folder",
+            "has a '..' component; it could point outside the model folder",
             "Keep external data inside the model folder and use a plain relative file name.",
+        )
+    if ".." in location:
+        # Not a parent-folder component, but onnx (1.23) refuses every location containing '..' ("points outside
+        # the directory") while onnxruntime accepts it: what either refuses, we refuse.
+        return bad(
+            "EXTDATA_BAD_LOCATION",
+            "contains '..' inside a name, which onnx refuses in any location (ONNX Runtime accepts it)",
+            "Rename the data file without '..' and save the model again with that location.",
         )
     if ":" in location:
         return bad("EXTDATA_BAD_LOCATION", "contains ':' (an NTFS alternate data stream on Windows)", _HINT_REEXPORT)
     # The same name rule as bundle members (core/names.py): Windows device names open devices in any
     # folder, trailing dots/spaces are stripped (naming another file), control and bidi characters deceive.
-    for p in parts:
+    for i, p in enumerate(parts):
+        if p == "." and i < len(parts) - 1:
+            continue  # './data.bin', 'sub/./data.bin': the same folder (onnx and onnxruntime accept it)
         why = component_problem(p)
         if why is not None:
             return bad("EXTDATA_BAD_LOCATION", why, _HINT_REEXPORT)
@@ -340,11 +349,14 @@ def resolve_external_data(
             continue
         unknown = sorted(k for k in kv if k not in KNOWN_KEYS)
         for k in unknown:
-            findings.append(
-                Finding.warning(
+            # ONNX Runtime refuses a model with an external_data key it does not know ("model format error"; onnx
+            # only warns): what either refuses, we refuse.
+            errors.append(
+                Finding.error(
                     "EXTDATA_UNKNOWN_KEY",
-                    f"Tensor {tref.label}: unknown external_data key '{k}' (ignored)",
-                    "onnxpack never acts on unknown keys; remove it to silence this warning.",
+                    f"Tensor {tref.label}: unknown external_data key '{k}', which ONNX Runtime refuses",
+                    "Remove the key (only location, offset, length and checksum are allowed), or re-export the "
+                    "model.",
                     tref.name,
                     key=k,
                 )

@@ -63,6 +63,8 @@ _KEYWORDS = frozenset(
         "maxLength",
         "pattern",
         "minimum",
+        "maximum",
+        "maxItems",
     }
 )
 
@@ -153,13 +155,20 @@ def _validate(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], whe
             raise RuntimeError(f"unsupported $ref {ref!r}")
         _validate(node, root["$defs"][ref[len("#/$defs/") :]], root, where, errors)
     if "anyOf" in schema:
+        trials: list[list[str]] = []
         for sub in schema["anyOf"]:
             trial: list[str] = []
             _validate(node, sub, root, where, trial)
             if not trial:
                 break
+            trials.append(trial)
         else:
-            errors.append(f"{where}: {json.dumps(node, ensure_ascii=False)[:80]} matches none of the allowed forms")
+            # The one form whose type matched (e.g. the object of "null or object") says what is wrong inside it.
+            typed = [t for t in trials if not t[0].startswith(f"{where}: expected ")]
+            if len(typed) == 1:
+                errors.extend(typed[0])
+            else:
+                errors.append(f"{where}: {json.dumps(node, ensure_ascii=False)[:80]} matches none of the allowed forms")
     if "type" in schema:
         types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not any(_TYPES[t](node) for t in types):
@@ -178,9 +187,13 @@ def _validate(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], whe
             errors.append(f"{where}: {node[:80]!r} does not have the required form")
     if _TYPES["number"](node) and "minimum" in schema and node < schema["minimum"]:
         errors.append(f"{where}: {node} is below the minimum {schema['minimum']}")
+    if _TYPES["number"](node) and "maximum" in schema and node > schema["maximum"]:
+        errors.append(f"{where}: {node} is above the maximum {schema['maximum']}")
     if isinstance(node, list):
         if "minItems" in schema and len(node) < schema["minItems"]:
             errors.append(f"{where}: needs at least {schema['minItems']} item(s)")
+        if "maxItems" in schema and len(node) > schema["maxItems"]:
+            errors.append(f"{where}: has more than {schema['maxItems']} item(s)")
         if "items" in schema:
             for i, item in enumerate(node):
                 _validate(item, schema["items"], root, f"{where}[{i}]", errors)

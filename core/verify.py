@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 
 from .atomic import check_free_space, make_temp_dir
 from .childproc import ChildProcess
-from .errors import InputError
+from .errors import InputError, OnnxpackError
 from .findings import Finding, Severity
 from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, MAX_MANIFEST_BYTES, loads_strict, schema_errors
 from .modelfile import refuse_non_bundle, refuse_non_previous, require_regular_file
@@ -43,6 +43,13 @@ __all__ = [
 VERIFY_SCHEMA = "onnxpack.verify/1"
 #: Roles extracted for a re-run of the smoke test.
 _SMOKE_ROLES = ("model", "external-data", "smoke-input", "smoke-output")
+#: The most bytes of inputs a bundle's recipe may make a smoke re-run hold (the dim search's own cap): a recipe
+#: is untrusted, so its dims and input files are bounded before anything is allocated.
+MAX_RECIPE_INPUT_BYTES = 1 << 30
+#: numpy's (and so the smoke run's) highest array rank.
+_MAX_RANK = 64
+_NPY_MAGIC = b"\x93NUMPY"
+_NPY_HEADER_MAX = 1 << 17  # numpy's own cap on a header it parses is 10,000 bytes by default; stay above it
 #: Tolerance used when the recorded run came from another ONNX Runtime version.
 CROSS_VERSION_ATOL = 1e-4
 CROSS_VERSION_RTOL = 1e-3
@@ -249,6 +256,16 @@ def _check_references(doc: dict[str, Any], listed: dict[str, FileStatus], rep: V
         rep.problems.append(
             _problem("MANIFEST_INCONSISTENT", "The manifest says 'external' layout but names no data file")
         )
+    # onnxpack names the model NAME.onnx and lists exactly one file as the model: a README.txt (or anything
+    # else) passed off as the model is a contradiction, not a release.
+    if not str(model["entry"]).lower().endswith(".onnx"):
+        rep.problems.append(_problem("MANIFEST_INCONSISTENT",
+                                     f"The manifest's model entry {model['entry']!r} is not an .onnx file",
+                                     str(model["entry"])))
+    models = sorted(p for p, fs in listed.items() if fs.role == "model")
+    if len(models) > 1:
+        rep.problems.append(_problem("MANIFEST_INCONSISTENT",
+                                     f"The manifest lists {len(models)} files as the model ({', '.join(models)})"))
 
 
 def _safe_target(root: Path, member: str) -> Path:
@@ -266,6 +283,7 @@ def _hash_members(
     progress: ProgressCallback | None,
     cancel: CancelToken | None,
     in_place: str | None = None,
+    roles: tuple[str, ...] = _SMOKE_ROLES,
 ) -> None:
     total = sum(m.size for _fs, m in to_hash.values())
     done = 0
@@ -275,7 +293,7 @@ def _hash_members(
         for path, (fs, m) in sorted(to_hash.items()):
             h = hashlib.sha256()
             out: BinaryIO | None = None
-            if extract_to is not None and fs.role in _SMOKE_ROLES and path != in_place:
+            if extract_to is not None and fs.role in roles and path != in_place:
                 target = _safe_target(extract_to, path)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 out = open(target, "xb")  # noqa: SIM115
@@ -355,17 +373,24 @@ def verify_bundle(
         _signature_declared(doc, scan, rep)
         to_hash = _check_listing(doc, scan, rep)
         in_place = _in_place_model(doc, to_hash) if smoke else None
+        # the recipe's input files are extracted (and their headers judged) by plain verify too
+        recipe_files = {n: m for n, m in _recipe_files(_recorded_recipe(doc)).items()
+                        if m in to_hash and to_hash[m][0].role == "smoke-input"}
+        roles = _SMOKE_ROLES if smoke else ("smoke-input",)
         if smoke and not rep.problems:
             from .smoke import start_child
             from .smoke_child import child_main
 
             child = start_child(child_main)  # imports onnxruntime while the members are hashed
+        if (smoke or recipe_files) and not rep.problems:
             tmp = make_temp_dir("verify")
             check_free_space(tmp, sum(m.size for name, (fs, m) in to_hash.items()
-                                      if fs.role in _SMOKE_ROLES and name != in_place))
-        _hash_members(f, to_hash, rep, tmp, progress, cancel, in_place)
+                                      if fs.role in roles and name != in_place))
+        _hash_members(f, to_hash, rep, tmp, progress, cancel, in_place, roles)
         if signed is not None:
             _compare_signed(f, signed, scan, to_hash, rep)
+        if rep.ok and _recorded_recipe(doc) is not None:
+            _judge_recipe(doc, path, to_hash, tmp, recipe_files, rep)
         if smoke:
             if tmp is None or not rep.ok:
                 rep.problems.append(
@@ -701,3 +726,219 @@ def read_bundle_manifest(path: Path | str, *, cancel: CancelToken | None = None)
     finally:
         with contextlib.suppress(OSError):
             f.close()
+
+
+# --------------------------------------------------------------------------- the recipe, bounded before it runs
+
+
+def _recorded_recipe(doc: dict[str, Any]) -> dict[str, Any] | None:
+    smoke = doc.get("smoke")
+    recipe = smoke.get("recipe") if isinstance(smoke, dict) else None
+    return recipe if isinstance(recipe, dict) else None
+
+
+def _recipe_files(recipe: dict[str, Any] | None) -> dict[str, str]:
+    """``{input name: member}`` of the recipe's file inputs."""
+    out: dict[str, str] = {}
+    for name, e in ((recipe or {}).get("inputs") or {}).items():
+        if isinstance(e, dict) and e.get("source") == "file" and isinstance(e.get("file"), str):
+            out[str(name)] = e["file"]
+    return out
+
+
+def _itemsize(elem: str) -> int:
+    """Bytes per element of an ONNX element type name (``FLOAT``...); 8 for strings (an object pointer each) and
+    for types numpy has no dtype for (an upper bound for every ONNX type)."""
+    import numpy as np
+    import onnx
+
+    try:
+        return int(np.dtype(onnx.helper.tensor_dtype_to_np_dtype(onnx.TensorProto.DataType.Value(elem))).itemsize)
+    except (KeyError, TypeError, ValueError):
+        return 8
+
+
+Interface = list[tuple[str, str, list[int | str | None]]]
+
+
+def _model_interface(model: Any) -> Interface:
+    """The inputs a smoke run feeds: ``(name, element type name, shape)``; inputs backed by an initializer are
+    not fed (their default is used) and non-tensor inputs cannot be generated."""
+    from onnx import TensorProto
+
+    inits = {t.name for t in model.graph.initializer}
+    out: Interface = []
+    for vi in model.graph.input:
+        if vi.name in inits or not vi.type.HasField("tensor_type"):
+            continue
+        tt = vi.type.tensor_type
+        shape: list[int | str | None] = []
+        for d in tt.shape.dim:
+            if d.HasField("dim_value") and d.dim_value >= 0:
+                shape.append(int(d.dim_value))
+            else:
+                shape.append(d.dim_param or None)
+        try:
+            elem = str(TensorProto.DataType.Name(tt.elem_type))
+        except ValueError:
+            elem = "UNDEFINED"
+        out.append((vi.name, elem, shape))
+    return out
+
+
+def _manifest_interface(doc: dict[str, Any]) -> Interface:
+    """The model's inputs as the manifest's inspection records them (when the model cannot be read in place)."""
+    out: Interface = []
+    for v in ((doc.get("inspection") or {}).get("inputs") or []):
+        if not isinstance(v, dict):
+            continue
+        shape = [d if isinstance(d, (int, str)) and not isinstance(d, bool) else None for d in v.get("shape") or []]
+        out.append((str(v.get("name")), str(v.get("elem_type")), shape))
+    return out
+
+
+def _npy_header(head: bytes) -> tuple[tuple[int, ...], Any, int]:
+    """``(shape, dtype, header length)`` of the .npy whose first bytes are ``head`` (raises ValueError)."""
+    import io
+
+    from numpy.lib import format as npformat
+
+    fh = io.BytesIO(head)
+    version = npformat.read_magic(fh)  # type: ignore[no-untyped-call]
+    # numpy's own header reader (public for versions 1.0 and 2.0; the one behind them also reads 3.0)
+    reader: Any = getattr(npformat, "_read_array_header", None)
+    if reader is None:
+        raise ValueError("this numpy cannot read .npy headers")
+    shape, _fortran, dtype = reader(fh, version, max_header_size=_NPY_HEADER_MAX)
+    return tuple(int(d) for d in shape), dtype, fh.tell()
+
+
+def _npy_bytes(head: bytes, stored: int, what: str) -> int:
+    """Bytes the array of a .npy of ``stored`` bytes takes once loaded, from its header alone (raises ValueError
+    saying why it cannot be loaded safely)."""
+    shape, dtype, header = _npy_header(head)
+    if dtype.hasobject:
+        raise ValueError(f"{what} holds Python objects (a pickle), which are never loaded")
+    if len(shape) > _MAX_RANK:
+        raise ValueError(f"{what} has rank {len(shape)}, above {_MAX_RANK}")
+    count = 1
+    for d in shape:
+        count *= d
+    nbytes = count * max(int(dtype.itemsize), 0)
+    if nbytes > MAX_RECIPE_INPUT_BYTES:
+        raise ValueError(f"{what} declares a {list(shape)} {dtype} array of {nbytes} bytes, above the "
+                         f"{MAX_RECIPE_INPUT_BYTES} bytes a recipe may make a smoke run load")
+    if header + nbytes != stored:
+        raise ValueError(f"{what} declares {nbytes} bytes of array data but holds {stored - header}")
+    return nbytes
+
+
+def _input_file_bytes(path: Path, member: str | None, what: str) -> int:
+    """Bytes the recipe's input file ``path`` loads into memory, judged from its headers and sizes before anything
+    is loaded (raises ValueError saying why it cannot be loaded safely)."""
+    size = path.stat().st_size
+    with open(path, "rb") as fh:
+        head = fh.read(_NPY_HEADER_MAX)
+        if head.startswith(_NPY_MAGIC):
+            return _npy_bytes(head, size, what)
+        if not head.startswith(b"PK"):  # an ONNX TensorProto: parsed whole, so its size is what it takes
+            if size > MAX_RECIPE_INPUT_BYTES:
+                raise ValueError(f"{what} has {size} bytes, above {MAX_RECIPE_INPUT_BYTES}")
+            return size
+        fh.seek(0)
+        scan = scan_archive(fh, size)  # the .npz is a ZIP: judged by the same rules as a bundle
+        bad = [p for p in scan.problems if p.code != "ZIP_RATIO"]  # the sizes are bounded below instead
+        if bad:
+            raise ValueError(f"{what} is not a sound .npz archive: {bad[0].message}")
+        loads: dict[str, int] = {}
+        for m in scan.members:
+            label = f"{what} member {m.name!r} (stored {m.compressed_size} bytes, {m.size} unpacked)"
+            if m.size > MAX_RECIPE_INPUT_BYTES + _NPY_HEADER_MAX:
+                raise ValueError(f"{label} unpacks above the {MAX_RECIPE_INPUT_BYTES} bytes a recipe may make a "
+                                 "smoke run load")
+            first = b""
+            for chunk in iter_member(fh, m):
+                first += chunk
+                if len(first) >= _NPY_HEADER_MAX:
+                    break
+            loads[m.name.removesuffix(".npy")] = _npy_bytes(first, m.size, label)
+        chosen = [loads[member]] if member in loads else list(loads.values())
+        return max(chosen, default=0)
+
+
+def _recipe_problem(doc: dict[str, Any], files: dict[str, Path], interface: Interface | None) -> str | None:
+    """Why the bundle's recorded smoke recipe cannot be repeated safely (None when it can): the input files'
+    headers and sizes, and the inputs its dims make, bounded by :data:`MAX_RECIPE_INPUT_BYTES` before anything is
+    allocated. ``files``: the recipe's input files, extracted; ``interface``: the model's inputs."""
+    recipe = _recorded_recipe(doc)
+    if recipe is None:
+        return None
+    for name, (lo, hi) in ((k, v) for k, v in (recipe.get("ranges") or {}).items() if isinstance(v, list)):
+        span = float(hi) - float(lo)
+        if span != span or span in (float("inf"), float("-inf")):
+            return f"the value range of {name!r} [{lo}, {hi}] is wider than a float can hold"
+    total = 0
+    for name, path in sorted(files.items()):
+        member = ((recipe.get("inputs") or {}).get(name) or {}).get("member")
+        try:
+            total += _input_file_bytes(path, member if isinstance(member, str) else None, f"input file {path.name}")
+        except ValueError as e:
+            return str(e)
+        except OSError as e:
+            return f"input file {path.name} cannot be read: {e.strerror}"
+    dims = {str(k): v for k, v in (recipe.get("dims") or {}).items() if isinstance(v, int)}
+    default = recipe.get("default_dim", 1)
+    default = default if isinstance(default, int) and not isinstance(default, bool) else 1
+    for name, elem, shape in interface or []:
+        if name in files:
+            continue
+        if len(shape) > _MAX_RANK:
+            return f"input {name!r} has rank {len(shape)}, above {_MAX_RANK}"
+        count = 1
+        resolved = []
+        for axis, d in enumerate(shape):
+            n = d if isinstance(d, int) else dims.get(d or f"{name}[{axis}]", default)
+            resolved.append(n)
+            count *= max(n, 0)
+        total += count * _itemsize(elem)
+        if total > MAX_RECIPE_INPUT_BYTES:
+            return (f"its inputs would take more than {MAX_RECIPE_INPUT_BYTES} bytes (input {name!r} alone: "
+                    f"{elem} {resolved}, {count * _itemsize(elem)} bytes)")
+    return None
+
+
+def _judge_recipe(doc: dict[str, Any], archive: Path, to_hash: dict[str, tuple[FileStatus, Member]],
+                  tmp: Path | None, recipe_files: dict[str, str], rep: VerifyReport) -> None:
+    """Report a recorded recipe that could not be repeated safely (plain verify too): its values, the members it
+    names, its input files' headers and the size of the inputs its dims make for the model's interface (read from
+    the model itself when it is stored uncompressed or extracted, else from the manifest's inspection)."""
+    from .smoke import SmokeOptions
+
+    recipe = _recorded_recipe(doc)
+    assert recipe is not None
+    members = set(recipe_files.values()) if tmp is not None else set()
+    try:
+        SmokeOptions.from_recipe(recipe, base_dir=tmp, members=members)
+    except InputError as e:  # the bundle's fault, never a usage error of the command line
+        code = "RECIPE" if e.code == "USAGE" else e.code
+        rep.problems.append(_problem(code, e.message, doc["model"]["entry"], e.hint or _HINT_TAMPER))
+        return
+    files = {n: tmp / m for n, m in recipe_files.items()} if tmp is not None else {}
+    interface: Interface | None = None
+    entry = doc["model"]["entry"]
+    stored = to_hash.get(entry)
+    with contextlib.suppress(OnnxpackError):
+        from .modelfile import load_structure
+
+        if tmp is not None and (tmp / entry).is_file():
+            interface = _model_interface(load_structure(tmp / entry))
+        elif stored is not None and stored[1].method == 0:
+            interface = _model_interface(load_structure(archive, (stored[1].data_offset, stored[1].size)))
+    why = _recipe_problem(doc, files, interface if interface is not None else _manifest_interface(doc))
+    if why is not None:
+        rep.problems.append(_recipe_finding(doc, why))
+
+
+def _recipe_finding(doc: dict[str, Any], why: str) -> Finding:
+    return _problem("SMOKE_FAILED", f"The recorded smoke recipe cannot be repeated: {why}", doc["model"]["entry"],
+                    _HINT_TAMPER, variant="recipe", detail=why)

@@ -193,7 +193,19 @@ def _find_end(f: BinaryIO, size: int, scan: ArchiveScan) -> tuple[int, int, int]
         if len(rec) != 56 or struct.unpack_from("<I", rec)[0] != _Z64_EOCD or z64_disk != 0 or n_disks > 1:
             scan.problems.append(_bad("ZIP_BAD_END", "The ZIP64 end record is missing or damaged"))
             return None
+        classic = {"this disk": (disk, 0xFFFF), "directory disk": (cd_disk, 0xFFFF),
+                   "entries on this disk": (n_disk, 0xFFFF), "entries": (n_total, 0xFFFF),
+                   "directory size": (cd_size, 0xFFFFFFFF), "directory offset": (cd_offset, 0xFFFFFFFF)}
         (_s, rec_size, _vm, _vn, disk, cd_disk, n_disk, n_total, cd_size, cd_offset) = struct.unpack("<IQHHIIQQQQ", rec)
+        z64 = {"this disk": disk, "directory disk": cd_disk, "entries on this disk": n_disk, "entries": n_total,
+               "directory size": cd_size, "directory offset": cd_offset}
+        # Each value of the classic record is either the ZIP64 one or the "see ZIP64" marker (all ones): readers
+        # that trust one record would otherwise see another archive than readers that trust the other.
+        for what, (old, marker) in classic.items():
+            if old not in (marker, z64[what]):
+                scan.problems.append(_bad("ZIP_BAD_END", f"The ZIP64 end record is damaged: it says {z64[what]} for "
+                                          f"the {what}, the ZIP end record {old}"))
+                return None
         if z64_off + 12 + rec_size != loc_pos:
             scan.problems.append(
                 _bad("ZIP_TRAILING_DATA", "Unaccounted bytes between the ZIP64 end record and its locator")
