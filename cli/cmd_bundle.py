@@ -47,8 +47,16 @@ def register(subparsers: Any) -> None:
     b.add_argument("--previous", metavar="OLD", help="previous bundle (.zip) or its manifest.json: diff the interface")
     b.add_argument("--target-ort", metavar="X.Y", help="ONNX Runtime release that must load the model")
     b.add_argument(
-        "--fix-ir", action="store_true", help="lower ir_version when only the IR is too new for --target-ort"
+        "--fix-ir", action="store_true", help="retarget the released copy for --target-ort: lower ir_version (dropping "
+        "newer-IR metadata that changes nothing computed, recorded in the manifest) and the opsets where that is exact "
+        "or onnx.version_converter manages"
     )
+    b.add_argument("--target-app", metavar="PATH", help="target the ONNX Runtime the app embeds, read from its "
+                   "Cargo.lock (ort/ort-sys), .csproj/packages.lock.json, package-lock.json, requirements*.txt, "
+                   "pyproject.toml or uv.lock (a file, or the app's folder); sets --target-ort")
+    b.add_argument("--prove-ort", metavar="RELEASES", help="run the bundled model on these ONNX Runtime releases "
+                   "(1.16.3,1.20.1; 1.16 = its newest patch; newest; auto = the oldest the model claims + the newest), "
+                   "each from its official PyPI wheel in a cached environment of its own, and compare the outputs")
     b.add_argument(
         "--set-model-version",
         action="store_true",
@@ -139,6 +147,11 @@ def register(subparsers: Any) -> None:
 def options_from_args(args: Any, env: Environment) -> BundleOptions:
     """BundleOptions for parsed ``bundle`` arguments (smoke options only when the smoke run is on)."""
     from onnxpack.core.smoke import SmokeOptions
+    from onnxpack.core.targetapp import target_from
+
+    target_ort, app = target_from(args.target_ort, getattr(args, "target_app", None))
+    if app is not None:
+        env.stderr.write(f"onnxpack: target {app.describe()}\n")
 
     smoke = None
     if not args.no_smoke:
@@ -161,8 +174,9 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
         name=args.name,
         data_dir=Path(args.data_dir) if args.data_dir else None,
         previous=Path(args.previous) if args.previous else None,
-        target_ort=args.target_ort,
+        target_ort=target_ort,
         fix_ir=args.fix_ir,
+        prove_ort=args.prove_ort,
         ort_format=args.ort_format,
         compress=args.compress,
         smoke=smoke,
@@ -214,6 +228,12 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
         env.stdout.write("\n")
     if r.smoke is None:
         env.stdout.write("\n  smoke run and equality proof: skipped (--no-smoke)\n")
+    proven = r.manifest.get("prove_ort")
+    if proven:
+        env.stdout.write(f"\n  proven on ONNX Runtime releases (reference {proven['reference_ort']}):\n")
+        for p in proven["releases"]:
+            same = "bitwise-equal outputs" if p["outputs_bitwise_equal"] else f"max abs diff {p['max_abs_diff']:.3g}"
+            env.stdout.write(f"    {p['version']}: loaded, {same} ({p['wheel']})\n")
     sig = r.manifest.get("signature")
     if sig:
         env.stdout.write(f"\n  signed: model.sig (model-signing, public key SHA-256 {sig['public_key_sha256']})\n")

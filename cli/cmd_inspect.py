@@ -48,6 +48,12 @@ def register(subparsers: Any) -> None:
     c.add_argument(
         "--target-ort", metavar="X.Y", help="also say whether this ONNX Runtime release loads the model (e.g. 1.17)"
     )
+    c.add_argument("--target-app", metavar="PATH", help="target the ONNX Runtime the app embeds, read from its "
+                   "Cargo.lock, .csproj/packages.lock.json, package-lock.json, requirements*.txt, pyproject.toml or "
+                   "uv.lock (a file, or the app's folder)")
+    c.add_argument("--prove-ort", metavar="RELEASES", help="run the model on these ONNX Runtime releases "
+                   "(1.16.3,1.20.1; 1.16 = its newest patch; newest; auto = the oldest the model claims + the newest), "
+                   "each from its official PyPI wheel in a cached environment of its own, and compare the outputs")
     add_json_flag(c)
     c.set_defaults(handler=_check)
 
@@ -66,7 +72,20 @@ def _inspect(args: Any, env: Environment) -> int:
 
 def _check(args: Any, env: Environment) -> int:
     progress = progress_reporter(env, args.quiet)
-    val = validate_model(args.model, args.data_dir, target_ort=args.target_ort, progress=progress)
+    from onnxpack.core.targetapp import target_from
+
+    target_ort, app = target_from(args.target_ort, args.target_app)
+    if app is not None:
+        env.stderr.write(f"onnxpack: target {app.describe()}\n")
+    val = validate_model(args.model, args.data_dir, target_ort=target_ort, progress=progress)
+    if args.prove_ort and val.inspection.model is not None:
+        from onnxpack.core.prove import prove_file, prove_findings
+
+        insp = val.inspection
+        claimed = target_ort or (insp.compat.oldest.version if insp.compat and insp.compat.oldest else None)
+        proof = prove_file(insp.location.model, insp.location.data_dir, insp.model, args.prove_ort, claimed,
+                           progress=progress)
+        val.findings += prove_findings(proof, insp.location.model.name)
     if args.json:
         emit_json(env, val.to_dict())
     else:

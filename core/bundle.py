@@ -103,6 +103,8 @@ class BundleOptions:
     previous: Path | None = None  # OLD.zip or its manifest.json
     target_ort: str | None = None
     fix_ir: bool = False
+    #: --prove-ort: releases to run the bundled model on ("1.16.3,1.20.1", "1.16", "newest", "auto"; core/prove.py)
+    prove_ort: str | None = None
     ort_format: bool = False
     compress: bool = False
     smoke: Any = None  # core.smoke.SmokeOptions | None (None = defaults)
@@ -281,6 +283,8 @@ class _State:
     key: KeyInfo | None = None  # checked; the key itself is never kept
     sigstore: SigstoreSigner | None = None  # prepared Sigstore keyless signer
     retarget: Any = None  # core.retarget.RetargetResult when --fix-ir retargeted the model
+    prove_releases: list[str] = field(default_factory=list)  # --prove-ort resolved, their environments ready
+    prove: Any = None  # core.prove.ProveReport
     #: (size, mtime_ns, ctime_ns, inode) of every source file when the bundle started reading it.
     source_stats: dict[Path, tuple[int, int, int, int]] = field(default_factory=dict)
 
@@ -386,6 +390,43 @@ def _retarget(st: _State, model: onnx.ModelProto, rel: Any) -> onnx.ModelProto:
     return res.model
 
 
+def _prepare_prove(st: _State, val: Validation) -> list[str]:
+    """--prove-ort's releases (``auto``: the oldest the bundled model will claim, or the target, plus the newest),
+    each release's wheel downloaded, checked and installed into its cached environment."""
+    from .prove import ensure_release, parse_prove_spec, resolve_releases
+
+    assert st.opts.prove_ort is not None
+    items = parse_prove_spec(st.opts.prove_ort)
+    claimed = st.opts.target_ort if st.opts.target_ort and st.opts.fix_ir else (
+        val.compat.oldest.version if val.compat is not None and val.compat.oldest is not None else st.opts.target_ort)
+    releases = resolve_releases(items, claimed, st.cancel)
+    for v in releases:
+        ensure_release(v, st.progress, st.cancel)
+    return releases
+
+
+def _prove(st: _State, merged: Path, model: onnx.ModelProto, smoke_doc: dict[str, Any] | None) -> Any:
+    """Run the bundled model on every --prove-ort release; refuse the bundle when one does not load it or its
+    outputs differ beyond the tolerance."""
+    from .prove import prove_model
+
+    recipe = (smoke_doc or {}).get("recipe") or {}
+    report_ = prove_model(merged, model, st.prove_releases, requested=st.opts.prove_ort or "",
+                          dims={k: int(v) for k, v in (recipe.get("dims") or {}).items()},
+                          seed=int(recipe.get("seed", 0)), progress=st.progress, cancel=st.cancel)
+    bad = [r for r in report_.releases if not r.ok]
+    if bad:
+        detail = "; ".join(
+            f"{r.version}: " + (f"did not load it: {r.message}" if not r.loaded else r.message or
+                                "outputs differ: " + ", ".join(f"{o['name']} (max abs diff {o['max_abs']})"
+                                                               for o in r.outputs if not o["within_tolerance"]))
+            for r in bad)
+        raise _refuse(f"The bundled model fails on ONNX Runtime {', '.join(r.version for r in bad)}: {detail}",
+                      "Retarget it for the oldest of them (--target-ort X.Y --fix-ir), or prove newer releases only.",
+                      "PROVE_ORT_FAILED")
+    return report_
+
+
 def build_bundle(
     options: BundleOptions,
     *,
@@ -466,6 +507,8 @@ def _pipeline(
             code="MODEL_IS_ORT",
         )
     _gate(val, opts)
+    if opts.prove_ort:  # the wheels and environments before any work: no network or no wheel fails fast
+        st.prove_releases = _prepare_prove(st, val)
     if st.about is not None and st.about.labels is not None and not opts.allow_unmatched_labels:
         check_labels(st.about.labels, interface_of(val.inspection.model)[1])
     check_output_path(zip_path, [*_read_files(opts, loc), *source_files_of(val)], overwrite=opts.force)
@@ -539,7 +582,7 @@ def _build(
     # temporary copy (the same bytes, teed) is written only when that is impossible: deflated, the external layout,
     # or the ORT converter, which needs a file of its own.
     in_place = opts.run_smoke and plan.layout == "single" and not opts.compress and not opts.ort_format
-    need_copy = opts.ort_format or (opts.run_smoke and not in_place)
+    need_copy = opts.ort_format or (opts.run_smoke and not in_place) or bool(opts.prove_ort)
     if opts.ort_format and not plan.fits_single_file:
         raise InputError(
             "--ort-format needs a model under 2 GiB (the ORT format is a single FlatBuffer)",
@@ -628,6 +671,8 @@ def _build(
                     proof.stop()
                 equal = _equality(loc, model_entry, weights, outputs_equal)
                 smoke_doc["equal"] = equal
+            if opts.prove_ort:  # 4b. the bundled model on each named ONNX Runtime release
+                st.prove = _prove(st, copy_dir / model_entry, model, smoke_doc)
             # 5. ORT-format variant
             ort_doc = None
             if opts.ort_format:
@@ -897,6 +942,8 @@ def _manifest(
         manifest["findings"] = [f.to_dict() for f in st.findings]
     if st.about is not None:
         manifest["about"] = st.about.to_dict()
+    if st.prove is not None:
+        manifest["prove_ort"] = st.prove.to_dict()
     if st.key is not None or st.sigstore is not None:
         manifest["signature"] = signature_section(st.key or st.sigstore)
     return manifest
@@ -934,6 +981,8 @@ def cli_command(options: BundleOptions) -> str:
         argv += ["--previous", str(options.previous)]
     if options.target_ort:
         argv += ["--target-ort", options.target_ort]
+    if options.prove_ort:
+        argv += ["--prove-ort", options.prove_ort]
     if options.layout != "auto":
         argv += ["--layout", options.layout]
     for flag, on in (

@@ -137,6 +137,14 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
     oldest = manifest["compatibility"]["oldest_ort"]
     if oldest:
         lines.append(f"It loads in ONNX Runtime {oldest} or newer.")
+    proven = manifest.get("prove_ort")
+    if proven:
+        lines.append(f"Proven on these ONNX Runtime releases (each its official wheel from PyPI, outputs compared with "
+                     f"ONNX Runtime {proven['reference_ort']}):")
+        for p in proven["releases"]:
+            same = ("bitwise-equal outputs" if p["outputs_bitwise_equal"]
+                    else f"outputs within {proven['atol']:g} (largest difference {p['max_abs_diff']:.3g})")
+            lines.append(f"  {p['version']}: {'loads it, ' + same if p['ok'] else 'FAILED: ' + str(p['message'])}")
     about = manifest.get("about")
     if about:
         lines += ["", "About this release", "------------------"]

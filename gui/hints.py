@@ -135,6 +135,70 @@ def _hints() -> dict[str, str]:
         "SIGSTORE_UNREACHABLE": QCoreApplication.translate(
             "Hints", "Sign with a key instead: choose it under Signing key in the Bundle tab."
         ),
+        "PROVE_NETWORK": QCoreApplication.translate(
+            "Hints",
+            "Connect to the internet (each release is downloaded once, then cached), or do not prove on ONNX "
+            "Runtime releases.",
+        ),
+        "PROVE_NO_WHEEL": QCoreApplication.translate(
+            "Hints",
+            "Choose a release with a wheel for this Python (for Python 3.11: 1.15.0 and newer).",
+        ),
+        "PROVE_NO_RELEASE": QCoreApplication.translate(
+            "Hints",
+            "Give a released version, e.g. 1.16.3.",
+        ),
+        "PROVE_WHEEL_HASH": QCoreApplication.translate(
+            "Hints",
+            "Try again; if it repeats, do not trust this network connection.",
+        ),
+        "PROVE_ENV": QCoreApplication.translate(
+            "Hints",
+            "Check the internet connection and try again; the details show the output of pip.",
+        ),
+        "PROVE_NO_PYTHON": QCoreApplication.translate(
+            "Hints",
+            "Set ONNXPACK_PYTHON to a Python 3.10+ interpreter, or use onnxpack installed with pip.",
+        ),
+        "PROVE_INPUTS": QCoreApplication.translate(
+            "Hints",
+            "Give the sizes the model needs under Symbolic dimensions in the Bundle tab.",
+        ),
+        "PROVE_REFERENCE": QCoreApplication.translate(
+            "Hints",
+            "Smoke-run the model to see why it fails.",
+        ),
+        "PROVE_ORT_FAILED": QCoreApplication.translate(
+            "Hints",
+            "Retarget the model for the oldest of those releases (set it as the target runtime and lower the IR "
+            "version), or prove newer releases only.",
+        ),
+        "BAD_PROVE_ORT": QCoreApplication.translate(
+            "Hints",
+            "Give releases like 1.16.3,1.20.1, a MAJOR.MINOR, newest, or auto.",
+        ),
+        "TARGET_APP_UNKNOWN": QCoreApplication.translate(
+            "Hints",
+            "Choose the target ONNX Runtime yourself, or update onnxpack.",
+        ),
+        "TARGET_APP_UNREADABLE": QCoreApplication.translate(
+            "Hints",
+            "Give the Cargo.lock, .csproj, packages.lock.json, package-lock.json, requirements.txt, "
+            "pyproject.toml or uv.lock of the app.",
+        ),
+        "TARGET_APP_NONE": QCoreApplication.translate(
+            "Hints",
+            "Choose the target ONNX Runtime yourself, or give the file that pins ONNX Runtime.",
+        ),
+        "PROVE_ORT_NOT_LOADED": QCoreApplication.translate(
+            "Hints",
+            "Bundle with that release as the target runtime and the IR version lowered: onnxpack retargets the "
+            "released copy and proves it.",
+        ),
+        "PROVE_ORT_MISMATCH": QCoreApplication.translate(
+            "Hints",
+            "Check whether the difference matters before shipping the model for that release.",
+        ),
         "ORT_TARGET_UNSUPPORTED": QCoreApplication.translate(
             "Hints",
             "Re-export for a lower opset or IR, choose a newer Target ONNX Runtime in the Bundle tab, or tick "

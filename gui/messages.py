@@ -453,6 +453,19 @@ def _templates() -> dict[str, str | dict[str, str]]:
             "Findings",
             "The archive has unaccounted bytes before its first entry",
         ),
+        "PROVE_ORT_OK": QCoreApplication.translate(
+            "Findings",
+            "ONNX Runtime {version} (its official wheel) runs {model}: {detail} with ONNX Runtime {reference}",
+        ),
+        "PROVE_ORT_NOT_LOADED": QCoreApplication.translate(
+            "Findings",
+            "ONNX Runtime {version} (its official wheel) cannot run {model}: {detail}",
+        ),
+        "PROVE_ORT_MISMATCH": QCoreApplication.translate(
+            "Findings",
+            "ONNX Runtime {version} runs {model}, but its outputs differ from those of ONNX Runtime {reference} "
+            "beyond the tolerance (largest difference {difference})",
+        ),
     }
 
 
@@ -668,6 +681,58 @@ def _error_texts() -> dict[str, str]:
         "VERSION_NOT_GREATER": QCoreApplication.translate(
             "Errors",
             "The version is not greater than the previous release's",
+        ),
+        "BAD_PROVE_ORT": QCoreApplication.translate(
+            "Errors",
+            "Not a list of ONNX Runtime releases to prove the model on",
+        ),
+        "PROVE_NETWORK": QCoreApplication.translate(
+            "Errors",
+            "The package index with the ONNX Runtime wheels cannot be reached",
+        ),
+        "PROVE_NO_WHEEL": QCoreApplication.translate(
+            "Errors",
+            "That ONNX Runtime release has no official wheel for this Python and platform",
+        ),
+        "PROVE_NO_RELEASE": QCoreApplication.translate(
+            "Errors",
+            "That ONNX Runtime release does not exist on the package index",
+        ),
+        "PROVE_WHEEL_HASH": QCoreApplication.translate(
+            "Errors",
+            "A downloaded ONNX Runtime wheel does not match the hash the package index publishes",
+        ),
+        "PROVE_ENV": QCoreApplication.translate(
+            "Errors",
+            "The environment for an ONNX Runtime release could not be created",
+        ),
+        "PROVE_NO_PYTHON": QCoreApplication.translate(
+            "Errors",
+            "Proving on ONNX Runtime releases needs a Python interpreter",
+        ),
+        "PROVE_INPUTS": QCoreApplication.translate(
+            "Errors",
+            "No inputs could be made to prove the model with",
+        ),
+        "PROVE_REFERENCE": QCoreApplication.translate(
+            "Errors",
+            "The reference run with the installed ONNX Runtime failed",
+        ),
+        "PROVE_ORT_FAILED": QCoreApplication.translate(
+            "Errors",
+            "The bundled model fails on an ONNX Runtime release it was to be proven on",
+        ),
+        "TARGET_APP_UNKNOWN": QCoreApplication.translate(
+            "Errors",
+            "onnxpack does not know which ONNX Runtime release the app's ort crate uses",
+        ),
+        "TARGET_APP_UNREADABLE": QCoreApplication.translate(
+            "Errors",
+            "The app's file cannot be read for its ONNX Runtime version",
+        ),
+        "TARGET_APP_NONE": QCoreApplication.translate(
+            "Errors",
+            "No ONNX Runtime dependency was found in the app",
         ),
         "PATH_": QCoreApplication.translate("Errors", "A path cannot be used"),
     }

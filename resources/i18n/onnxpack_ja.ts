@@ -696,6 +696,58 @@
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>Not a list of ONNX Runtime releases to prove the model on</source>
+        <translation>モデルを検証する ONNX Runtime リリースの指定として正しくありません</translation>
+    </message>
+    <message>
+        <source>The package index with the ONNX Runtime wheels cannot be reached</source>
+        <translation>ONNX Runtime のホイールがあるパッケージインデックスに接続できません</translation>
+    </message>
+    <message>
+        <source>That ONNX Runtime release has no official wheel for this Python and platform</source>
+        <translation>その ONNX Runtime リリースには、この Python とプラットフォーム向けの公式ホイールがありません</translation>
+    </message>
+    <message>
+        <source>That ONNX Runtime release does not exist on the package index</source>
+        <translation>その ONNX Runtime リリースはパッケージインデックスにありません</translation>
+    </message>
+    <message>
+        <source>A downloaded ONNX Runtime wheel does not match the hash the package index publishes</source>
+        <translation>ダウンロードした ONNX Runtime のホイールが、パッケージインデックスの公開するハッシュと一致しません</translation>
+    </message>
+    <message>
+        <source>The environment for an ONNX Runtime release could not be created</source>
+        <translation>ONNX Runtime リリース用の環境を作成できませんでした</translation>
+    </message>
+    <message>
+        <source>Proving on ONNX Runtime releases needs a Python interpreter</source>
+        <translation>ONNX Runtime リリースでの検証には Python インタープリターが必要です</translation>
+    </message>
+    <message>
+        <source>No inputs could be made to prove the model with</source>
+        <translation>モデルを検証するための入力を作れませんでした</translation>
+    </message>
+    <message>
+        <source>The reference run with the installed ONNX Runtime failed</source>
+        <translation>インストール済みの ONNX Runtime による基準の実行に失敗しました</translation>
+    </message>
+    <message>
+        <source>The bundled model fails on an ONNX Runtime release it was to be proven on</source>
+        <translation>バンドルするモデルが、検証対象の ONNX Runtime リリースで動きません</translation>
+    </message>
+    <message>
+        <source>onnxpack does not know which ONNX Runtime release the app&apos;s ort crate uses</source>
+        <translation>アプリの ort クレートがどの ONNX Runtime リリースを使うか、onnxpack は知りません</translation>
+    </message>
+    <message>
+        <source>The app&apos;s file cannot be read for its ONNX Runtime version</source>
+        <translation>アプリのファイルから ONNX Runtime のバージョンを読み取れません</translation>
+    </message>
+    <message>
+        <source>No ONNX Runtime dependency was found in the app</source>
+        <translation>アプリに ONNX Runtime への依存が見つかりません</translation>
+    </message>
 </context>
 <context>
     <name>Findings</name>
@@ -1198,6 +1250,18 @@
     <message>
         <source>ORT&apos;s official table</source>
         <translation>ORT の公式表</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime {version} (its official wheel) runs {model}: {detail} with ONNX Runtime {reference}</source>
+        <translation>ONNX Runtime {version}（公式ホイール）で {model} が動きました: ONNX Runtime {reference} との比較で {detail}</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime {version} (its official wheel) cannot run {model}: {detail}</source>
+        <translation>ONNX Runtime {version}（公式ホイール）では {model} を実行できません: {detail}</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime {version} runs {model}, but its outputs differ from those of ONNX Runtime {reference} beyond the tolerance (largest difference {difference})</source>
+        <translation>ONNX Runtime {version} で {model} は動きますが、出力が ONNX Runtime {reference} の出力と許容範囲を超えて異なります（最大の差 {difference}）</translation>
     </message>
 </context>
 <context>
@@ -1716,6 +1780,66 @@
     <message>
         <source>Change the settings as the message says.</source>
         <translation>メッセージのとおりに設定を変えてください。</translation>
+    </message>
+    <message>
+        <source>Connect to the internet (each release is downloaded once, then cached), or do not prove on ONNX Runtime releases.</source>
+        <translation>インターネットに接続してください（各リリースは初回だけダウンロードされ、以後はキャッシュされます）。または ONNX Runtime リリースでの検証をやめてください。</translation>
+    </message>
+    <message>
+        <source>Choose a release with a wheel for this Python (for Python 3.11: 1.15.0 and newer).</source>
+        <translation>この Python 向けのホイールがあるリリースを選んでください（Python 3.11 では 1.15.0 以降）。</translation>
+    </message>
+    <message>
+        <source>Give a released version, e.g. 1.16.3.</source>
+        <translation>リリース済みのバージョンを指定してください（例: 1.16.3）。</translation>
+    </message>
+    <message>
+        <source>Try again; if it repeats, do not trust this network connection.</source>
+        <translation>もう一度試してください。繰り返す場合は、このネットワーク接続を信用しないでください。</translation>
+    </message>
+    <message>
+        <source>Check the internet connection and try again; the details show the output of pip.</source>
+        <translation>インターネット接続を確認して、もう一度試してください。詳細に pip の出力があります。</translation>
+    </message>
+    <message>
+        <source>Set ONNXPACK_PYTHON to a Python 3.10+ interpreter, or use onnxpack installed with pip.</source>
+        <translation>ONNXPACK_PYTHON に Python 3.10 以降のインタープリターを設定するか、pip でインストールした onnxpack を使ってください。</translation>
+    </message>
+    <message>
+        <source>Give the sizes the model needs under Symbolic dimensions in the Bundle tab.</source>
+        <translation>バンドルタブの「シンボリック次元」で、モデルに必要なサイズを指定してください。</translation>
+    </message>
+    <message>
+        <source>Smoke-run the model to see why it fails.</source>
+        <translation>モデルをスモーク実行して、失敗する理由を確認してください。</translation>
+    </message>
+    <message>
+        <source>Retarget the model for the oldest of those releases (set it as the target runtime and lower the IR version), or prove newer releases only.</source>
+        <translation>それらのうち最も古いリリースに向けてモデルを変換する（目標ランタイムに設定し、IR バージョンを下げる）か、より新しいリリースだけで検証してください。</translation>
+    </message>
+    <message>
+        <source>Give releases like 1.16.3,1.20.1, a MAJOR.MINOR, newest, or auto.</source>
+        <translation>1.16.3,1.20.1 のようなリリース、MAJOR.MINOR、newest、または auto を指定してください。</translation>
+    </message>
+    <message>
+        <source>Choose the target ONNX Runtime yourself, or update onnxpack.</source>
+        <translation>目標の ONNX Runtime を自分で選ぶか、onnxpack を更新してください。</translation>
+    </message>
+    <message>
+        <source>Give the Cargo.lock, .csproj, packages.lock.json, package-lock.json, requirements.txt, pyproject.toml or uv.lock of the app.</source>
+        <translation>アプリの Cargo.lock、.csproj、packages.lock.json、package-lock.json、requirements.txt、pyproject.toml、uv.lock のいずれかを指定してください。</translation>
+    </message>
+    <message>
+        <source>Choose the target ONNX Runtime yourself, or give the file that pins ONNX Runtime.</source>
+        <translation>目標の ONNX Runtime を自分で選ぶか、ONNX Runtime のバージョンを固定しているファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Bundle with that release as the target runtime and the IR version lowered: onnxpack retargets the released copy and proves it.</source>
+        <translation>そのリリースを目標ランタイムにして IR バージョンを下げてバンドルしてください。onnxpack が配布用のコピーを変換し、検証します。</translation>
+    </message>
+    <message>
+        <source>Check whether the difference matters before shipping the model for that release.</source>
+        <translation>そのリリース向けに配布する前に、この差が問題にならないか確認してください。</translation>
     </message>
 </context>
 <context>

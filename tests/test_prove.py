@@ -1,0 +1,166 @@
+"""--prove-ort (core/prove.py): releases resolved from the index, wheels checked against the index's SHA-256, one
+cached environment per release, outputs compared with the reference run; no network / no wheel / a bad hash are
+clear errors. The real-release test needs PyPI and skips, saying why, without it."""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import json
+import threading
+import urllib.request
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import onnx
+import pytest
+
+from onnxpack.cli import main
+from onnxpack.core.bundle import BundleOptions, build_bundle
+from onnxpack.core.errors import InputError, OnnxpackError, RuntimeFailure
+from onnxpack.core.manifest import schema_errors
+from onnxpack.core.prove import ensure_release, parse_prove_spec, resolve_releases
+from onnxpack.core.verify import verify_bundle
+from tests.test_retarget import ir10_model
+
+EPOCH = 1_700_000_000
+OLD = "1.16.3"  # the older release proven for real
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ONNXPACK_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+class _Index:
+    """A tiny package index on localhost with the JSON API of PyPI for one package."""
+
+    def __init__(self, folder: Path, releases: dict[str, list[dict[str, Any]]]) -> None:
+        doc = json.dumps({"info": {"name": "onnxruntime"}, "releases": releases}).encode()
+        root = folder
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                if self.path == "/pypi/onnxruntime/json":
+                    body = doc
+                elif (root / self.path.lstrip("/")).is_file():
+                    body = (root / self.path.lstrip("/")).read_bytes()
+                else:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_a: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.fixture
+def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[_Index]:
+    files = tmp_path / "files"
+    files.mkdir()
+    good = files / "onnxruntime-9.9.9-py3-none-any.whl"
+    good.write_bytes(b"not the bytes the index describes")
+    releases = {
+        "9.9.9": [{"filename": good.name, "url": f"/files/{good.name}", "packagetype": "bdist_wheel",
+                   "digests": {"sha256": hashlib.sha256(b"something else").hexdigest()}}],
+        "9.9.8": [{"filename": "onnxruntime-9.9.8-cp27-cp27m-win32.whl", "url": "/files/x.whl",
+                   "packagetype": "bdist_wheel", "digests": {"sha256": "0" * 64}}],
+    }
+    idx = _Index(tmp_path, releases)
+    monkeypatch.setenv("ONNXPACK_PYPI_URL", idx.url)
+    yield idx
+    idx.server.shutdown()
+
+
+def test_spec_parsing() -> None:
+    assert parse_prove_spec(" 1.16.3, 1.20 ,auto") == ["1.16.3", "1.20", "auto"]
+    with pytest.raises(InputError) as e:
+        parse_prove_spec("1.16.3,latest-ish")
+    assert e.value.code == "BAD_PROVE_ORT"
+    with pytest.raises(InputError):
+        parse_prove_spec(" , ")
+
+
+def test_no_network_is_a_clear_error(cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("ONNXPACK_PYPI_URL", "http://127.0.0.1:9")  # nothing listens there
+    with pytest.raises(RuntimeFailure) as e:
+        ensure_release(OLD)
+    assert e.value.code == "PROVE_NETWORK" and "Cannot reach the package index" in e.value.message
+    onnx.save(ir10_model(), tmp_path / "m.onnx")
+    code = main(["bundle", str(tmp_path / "m.onnx"), "-o", str(tmp_path / "out"), "--version", "1.0.0",
+                 "--prove-ort", OLD, "-q"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err and "Cannot reach the package index" in err
+    assert not (tmp_path / "out" / "m-1.0.0.zip").exists()
+
+
+def test_wrong_hash_and_missing_wheel(cache: Path, index: _Index) -> None:
+    with pytest.raises(RuntimeFailure) as e:
+        ensure_release("9.9.9")
+    assert e.value.code == "PROVE_WHEEL_HASH" and "does not match the SHA-256" in e.value.message
+    assert not any((cache / "ort-releases" / "wheels").iterdir())  # the bad download is deleted
+    with pytest.raises(InputError) as e2:
+        ensure_release("9.9.8")
+    assert e2.value.code == "PROVE_NO_WHEEL" and "cp27" in e2.value.message
+    with pytest.raises(InputError) as e3:
+        ensure_release("9.9.7")
+    assert e3.value.code == "PROVE_NO_RELEASE"
+    assert resolve_releases(["9.9", "newest"], None) == ["9.9.9"]  # the one with a wheel for this interpreter
+
+
+def _pypi_or_skip() -> None:
+    try:
+        urllib.request.urlopen("https://pypi.org/pypi/onnxruntime/json", timeout=15).close()
+    except OSError as e:
+        pytest.skip(f"PyPI is unreachable ({e}); --prove-ort on a real release needs it")
+
+
+@pytest.mark.slow
+def test_prove_a_retargeted_model_on_a_real_old_release(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """bundle --target-ort 1.16 --fix-ir --prove-ort 1.16.3 with the official wheel (cached in the user's cache
+    folder): the retargeted model loads and its outputs agree with the installed onnxruntime's; the source model,
+    IR 10, is refused by 1.16.3 with ORT's own message."""
+    _pypi_or_skip()
+    try:
+        ensure_release(OLD)
+    except InputError as e:
+        if e.code == "PROVE_NO_WHEEL":
+            pytest.skip(e.message)
+        raise
+    onnx.save(ir10_model(), tmp_path / "m.onnx")
+    r = build_bundle(BundleOptions(model=tmp_path / "m.onnx", out_dir=tmp_path / "out", version="1.0.0",
+                                   target_ort="1.16", fix_ir=True, prove_ort=OLD, source_date_epoch=EPOCH))
+    section = r.manifest["prove_ort"]
+    assert schema_errors(r.manifest) == []
+    (rel,) = section["releases"]
+    assert (rel["version"], rel["loaded"], rel["ok"], section["ok"]) == (OLD, True, True, True)
+    assert rel["wheel"].startswith(f"onnxruntime-{OLD}-") and len(rel["wheel_sha256"]) == 64
+    assert rel["numpy"].startswith("1.")  # ORT < 1.19 needs numpy 1
+    assert rel["max_abs_diff"] is not None and rel["max_abs_diff"] <= section["atol"]  # bitwise depends on the CPU
+    with zipfile.ZipFile(r.zip_path) as zf:
+        assert f"  {OLD}: loads it, " in zf.read("README.txt").decode()
+    assert verify_bundle(r.zip_path).ok
+    # the model as exported: 1.16.3 refuses it, in its own words
+    code = main(["check", str(tmp_path / "m.onnx"), "--prove-ort", OLD, "--json", "-q"])
+    doc = json.loads(capsys.readouterr().out)
+    f = next(f for f in doc["findings"] if f["code"] == "PROVE_ORT_NOT_LOADED")
+    assert code == 1 and "Unsupported model IR version: 10" in f["message"] and "--fix-ir" in f["hint"]
+
+
+def test_prove_refusal_is_an_onnxpack_error(cache: Path, index: _Index, tmp_path: Path) -> None:
+    onnx.save(ir10_model(), tmp_path / "m.onnx")
+    with pytest.raises(OnnxpackError) as e:
+        build_bundle(BundleOptions(model=tmp_path / "m.onnx", out_dir=tmp_path / "out", version="1.0.0",
+                                   prove_ort="9.9.8", source_date_epoch=EPOCH))
+    assert e.value.code == "PROVE_NO_WHEEL"
