@@ -131,3 +131,63 @@ def test_scalar_hint_names_a_value_of_the_inputs_type(tmp_path: Path, inprocess:
     f = next(f for f in r.findings if f.code == "SMOKE_RUN_FAILED")
     assert "--input flag=true" in f.hint and "16000" not in f.hint
     assert "--dim n=" in f.hint
+
+
+# -------------------------------------------------------------- (c) the dim search uses what ORT's message names
+
+
+def _lstm_model(input_size: int = 266, hidden: int = 4) -> onnx.ModelProto:
+    rng = np.random.default_rng(0)
+    w = numpy_helper.from_array(rng.standard_normal((1, 4 * hidden, input_size)).astype(np.float32), "W")
+    r = numpy_helper.from_array(rng.standard_normal((1, 4 * hidden, hidden)).astype(np.float32), "R")
+    return _model([helper.make_node("LSTM", ["X", "W", "R"], ["Y"], hidden_size=hidden)],
+                  [V("X", TensorProto.FLOAT, ["seq", "batch", "input_dim_1"])], [V("Y", TensorProto.FLOAT, None)],
+                  [w, r], opset=14)
+
+
+def test_search_takes_the_size_ort_names(tmp_path: Path, inprocess: None) -> None:
+    """An LSTM whose input size is symbolic needs input_dim_1=266, a size no list of common sizes holds;
+    ORT's message ("Input W must have shape {1,16,1}. Actual:{1,16,266}") names it."""
+    model = _lstm_model()
+    (y,) = _bare_ort(model, {"X": np.zeros((2, 1, 266), np.float32)})
+    assert y.shape == (2, 1, 1, 4)
+    path = tmp_path / "lstm.onnx"
+    onnx.save(model, str(path))
+    r = smoke_test(path, options=SmokeOptions(runs=1))
+    assert r.ok, r.findings
+    assert r.search["found"]["input_dim_1"] == 266
+    assert r.recipe["dims"]["input_dim_1"] == 266 and r.recipe["dim_sources"]["input_dim_1"] == "search"
+    assert len(r.search["attempts"]) <= 3
+    assert r.search["attempts"][-1]["source"] == "runtime message"
+    assert any(f.code == "SMOKE_DIMS_SEARCHED" and "input_dim_1=266" in f.message for f in r.findings)
+    # The recorded sizes repeat the run without a search.
+    again = smoke_test(path, options=SmokeOptions.from_recipe(r.recipe))
+    assert again.ok and not again.search["attempts"]
+
+
+def test_search_keeps_a_named_size_while_trying_common_sizes_for_the_rest(tmp_path: Path, inprocess: None) -> None:
+    """A Conv over [b, c, h, w]: ORT names the channels (3); h and w then need any size >= the 3x3 kernel."""
+    k = numpy_helper.from_array(np.ones((4, 3, 3, 3), np.float32), "K")
+    model = _model([helper.make_node("Conv", ["x", "K"], ["y"])], [V("x", TensorProto.FLOAT, ["b", "c", "h", "w"])],
+                   [V("y", TensorProto.FLOAT, None)], [k])
+    _bare_ort(model, {"x": np.zeros((1, 3, 5, 5), np.float32)})
+    path = tmp_path / "conv.onnx"
+    onnx.save(model, str(path))
+    r = smoke_test(path, options=SmokeOptions(runs=1))
+    assert r.ok, r.findings
+    assert r.search["found"]["c"] == 3 and r.search["found"]["h"] >= 3 and r.search["found"]["w"] >= 3
+    assert len(r.search["attempts"]) <= 4
+
+
+def test_search_still_tries_common_sizes_when_the_message_names_bounds(tmp_path: Path, inprocess: None) -> None:
+    """Reflect padding of 4 needs frames >= 5; the messages name 2 and 4 (bounds, not the size): the common
+    sizes still find 8."""
+    pads = numpy_helper.from_array(np.array([0, 4, 0, 4], np.int64), "pads")
+    model = _model([helper.make_node("Pad", ["x", "pads"], ["y"], mode="reflect")],
+                   [V("x", TensorProto.FLOAT, ["batch", "frames"])], [V("y", TensorProto.FLOAT, None)], [pads])
+    path = tmp_path / "pad.onnx"
+    onnx.save(model, str(path))
+    r = smoke_test(path, options=SmokeOptions(runs=1))
+    assert r.ok, r.findings
+    assert r.search["found"] == {"frames": 8, "batch": 1}
+    assert {a["source"] for a in r.search["attempts"]} == {"runtime message", "common sizes"}
