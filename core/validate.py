@@ -272,7 +272,10 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
             )
         )
     local_domains = {f.domain for f in model.functions}
+    used = {domain_name(n.domain) for _l, _g, nodes in iter_graphs(model) for n in nodes}
     for d in compat.other_domains:
+        if d not in used and d not in local_domains:
+            continue  # only imported (a quantizer's or paddle2onnx's leftover): nothing to load, nothing to say
         if d in _ORT_BUILTIN_DOMAINS:
             out.append(
                 Finding.info(
@@ -305,7 +308,6 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
                     model=name, domain=d,
                 )
             )
-    used = {domain_name(n.domain) for _l, _g, nodes in iter_graphs(model) for n in nodes}
     for d in sorted(used - set(insp.opsets) - {f.domain for f in model.functions} - {""}):
         out.append(
             Finding.error(

@@ -191,3 +191,34 @@ def test_search_still_tries_common_sizes_when_the_message_names_bounds(tmp_path:
     assert r.ok, r.findings
     assert r.search["found"] == {"frames": 8, "batch": 1}
     assert {a["source"] for a in r.search["attempts"]} == {"runtime message", "common sizes"}
+
+
+# ------------------------------------------------------------------- (d) a domain that is only imported
+
+
+def test_a_domain_only_imported_needs_no_custom_op_library(tmp_path: Path, inprocess: None) -> None:
+    """A quantizer's com.microsoft import or paddle2onnx's `Paddle:1` with no node of theirs: ORT loads the model,
+    so neither DOMAIN_CUSTOM nor DOMAIN_CONTRIB; a domain a node (also in a subgraph) uses still gets them."""
+    from onnxpack.core.validate import validate_model
+
+    extra = [helper.make_opsetid("Paddle", 1), helper.make_opsetid("com.microsoft", 1)]
+    model = _model([helper.make_node("Relu", ["x"], ["y"])], [V("x", TensorProto.FLOAT, [2])],
+                   [V("y", TensorProto.FLOAT, [2])], extra=extra)
+    _bare_ort(model, {"x": np.ones(2, np.float32)})
+    path = tmp_path / "imports.onnx"
+    onnx.save(model, str(path))
+    val = validate_model(path, run_checker=False)
+    got = {f.code for f in val.findings}
+    assert not got & {"DOMAIN_CUSTOM", "DOMAIN_CONTRIB"}, val.findings
+    assert smoke_test(path, options=SmokeOptions(runs=1)).ok
+
+    then = helper.make_graph([helper.make_node("Gelu", ["x"], ["t"], domain="com.microsoft")], "then", [],
+                             [V("t", TensorProto.FLOAT, [2])])
+    other = helper.make_graph([helper.make_node("Mine", ["x"], ["e"], domain="Paddle")], "else", [],
+                              [V("e", TensorProto.FLOAT, [2])])
+    used = _model([helper.make_node("If", ["c"], ["y"], then_branch=then, else_branch=other)],
+                  [V("x", TensorProto.FLOAT, [2]), V("c", TensorProto.BOOL, [])], [V("y", TensorProto.FLOAT, [2])],
+                  extra=extra)
+    onnx.save(used, str(tmp_path / "used.onnx"))
+    codes = {f.code for f in validate_model(tmp_path / "used.onnx", run_checker=False).findings}
+    assert {"DOMAIN_CUSTOM", "DOMAIN_CONTRIB"} <= codes
