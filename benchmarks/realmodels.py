@@ -170,7 +170,7 @@ X = rng.standard_normal((50_000, 30)).astype(np.float32)
 y = (X[:, :3].sum(axis=1) + rng.standard_normal(50_000) > 0).astype(np.int64)
 clf = lgb.LGBMClassifier(n_estimators=300, num_leaves=255, verbose=-1, n_jobs=2).fit(X, y)
 save(convert_lightgbm(clf, initial_types=[("input", FloatTensorType([None, 30]))],
-                      target_opset={"": 15, "ai.onnx.ml": 3}, zipmap=False), "lightgbm_classifier")
+                      target_opset=15, zipmap=False), "lightgbm_classifier")
 
 # a random forest on noisy labels grows every tree until its leaves are pure: ~4.4 M nodes (~180 MB), all of
 # them in node attributes (TreeEnsembleClassifier, ai.onnx.ml 3), no weight tensor at all; ZipMap output
@@ -226,6 +226,38 @@ torch.onnx.export(Tagger().eval(), (torch.randint(0, 5000, (1, 32)),), out / "to
                   input_names=["ids"], output_names=["tags"],
                   dynamic_axes={"ids": {0: "batch", 1: "tokens"}, "tags": {0: "batch", 1: "tokens"}},
                   dynamo=False, opset_version=17)
+
+
+class Gate(nn.Module):
+    """A 0-d bool input choosing between two branches (torch.where): the kind of flag input real exports have."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(64, 64)
+        self.b = nn.Linear(64, 64)
+
+    def forward(self, x, flag):
+        return torch.where(flag, self.a(x), self.b(x))
+
+
+class Repeat(nn.Module):
+    """A data-dependent loop (scripted), exported as an ONNX Loop whose trip count is an input."""
+
+    def __init__(self):
+        super().__init__()
+        self.step = nn.Linear(32, 32)
+
+    def forward(self, x, steps: int):
+        for _ in range(steps):
+            x = torch.tanh(self.step(x))
+        return x
+
+
+torch.onnx.export(Gate().eval(), (torch.randn(1, 64), torch.tensor(True)), out / "torch_bool_flag.onnx",
+                  input_names=["x", "flag"], output_names=["y"], dynamic_axes={"x": {0: "batch"}},
+                  dynamo=False, opset_version=17)
+torch.onnx.export(torch.jit.script(Repeat().eval()), (torch.randn(1, 32), 3), out / "torch_scripted_loop.onnx",
+                  input_names=["x", "steps"], output_names=["y"], dynamo=False, opset_version=17)
 for p in sorted(out.glob("torch_*.onnx")):
     print(f"{p.name}: {p.stat().st_size / 1e6:.1f} MB")
 '''
@@ -235,7 +267,7 @@ GENERATORS: dict[str, tuple[list[str], str, list[str]]] = {
                  "numpy==2.1.3", "packaging==26.3"], GEN_SKLEARN,
                 ["sklearn_knn_scan", "sklearn_string_input", "lightgbm_classifier", "sklearn_random_forest"]),
     "torch": (["torch==2.13.0", "onnxscript==0.7.2", "onnx==1.23.2", "numpy==2.1.3"], GEN_TORCH,
-              ["torch_tiny_vit", "torch_lstm_tagger"]),
+              ["torch_tiny_vit", "torch_lstm_tagger", "torch_bool_flag", "torch_scripted_loop"]),
 }
 
 # bare onnxruntime: InferenceSession(path) + one run on inputs generated from the declared element types. A
@@ -503,6 +535,61 @@ def _typed_to_raw(proto: object) -> None:
         t.raw_data = arr.tobytes()
 
 
+_QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "QLinearConv", "QLinearMatMul",
+              "MatMulInteger", "ConvInteger", "MatMulIntegerToFloat", "DynamicQuantizeMatMul", "QAttention"}
+
+
+def _type_str(tp: object) -> str:
+    """``INT64[?x1]``, ``seq(map(INT64, FLOAT))``: an ONNX TypeProto, short."""
+    from onnx import TensorProto
+
+    which = tp.WhichOneof("value")  # type: ignore[attr-defined]
+    if which == "tensor_type":
+        t = tp.tensor_type  # type: ignore[attr-defined]
+        dims = "x".join(d.dim_param or (str(d.dim_value) if d.HasField("dim_value") else "?") for d in t.shape.dim)
+        return f"{TensorProto.DataType.Name(t.elem_type)}[{dims}]"
+    if which == "sequence_type":
+        return f"seq({_type_str(tp.sequence_type.elem_type)})"  # type: ignore[attr-defined]
+    if which == "map_type":
+        m = tp.map_type  # type: ignore[attr-defined]
+        return f"map({TensorProto.DataType.Name(m.key_type)}, {_type_str(m.value_type)})"
+    return which or "?"
+
+
+def features(path: Path) -> str:
+    """What makes a model interesting: producer, opsets, control flow, quantization, unusual input/output types."""
+    import onnx
+
+    m = onnx.load(str(path), load_external_data=False)
+    ops: set[str] = set()
+
+    def walk(g: onnx.GraphProto) -> None:
+        for n in g.node:
+            ops.add(n.op_type)
+            for a in n.attribute:
+                for sub in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                    walk(sub)
+
+    walk(m.graph)
+    opsets = ", ".join(f"{o.domain or 'ai.onnx'} {o.version}" for o in m.opset_import)
+    out = [f"{m.producer_name or '?'} {m.producer_version}".strip(), opsets]
+    if ops & {"If", "Loop", "Scan"}:
+        out.append("/".join(sorted(ops & {"If", "Loop", "Scan"})))
+    if ops & _QUANTIZED:
+        out.append("quantized")
+    if ops & {"LSTM", "GRU", "RNN"}:
+        out.append("/".join(sorted(ops & {"LSTM", "GRU", "RNN"})))
+    if any(t.tensor_type.elem_type == onnx.TensorProto.FLOAT16 for t in (i.type for i in m.graph.input)) or any(
+            i.data_type == onnx.TensorProto.FLOAT16 for i in m.graph.initializer):
+        out.append("float16")
+    kinds = {f"in {i.name}: {_type_str(i.type)}" for i in m.graph.input
+             if not i.type.HasField("tensor_type") or i.type.tensor_type.elem_type != onnx.TensorProto.FLOAT}
+    kinds |= {f"out {o.name}: {_type_str(o.type)}" for o in m.graph.output if not o.type.HasField("tensor_type")}
+    if kinds:
+        out.append("; ".join(sorted(kinds)))
+    return " · ".join(out)
+
+
 def corpus(cache: Path, offline: bool = False, wanted: list[str] | None = None) -> tuple[list[Model], list[str]]:
     """Every model of the corpus (downloading and preparing what the cache lacks) and the notes on what is missing."""
     models: list[Model] = []
@@ -758,9 +845,10 @@ def main(argv: list[str] | None = None) -> int:
         models = [m for m in models if m.size_mb() <= BIG_MB]
     sizes = {m.id: m.size_mb() for m in models}
     if args.list:
+        print("| model | MB | external copy | source | features |\n|---|---|---|---|---|")
         for m in models:
-            ext = "external copy" if m.external else "no external copy"
-            print(f"{m.id:<48} {m.size_mb():8.1f} MB  {ext:<16}  {m.source}")
+            ext = "yes" if m.external else "no (no tensor ≥ 1 KiB)"
+            print(f"| {m.id} | {m.size_mb():.1f} | {ext} | `{m.source}` | {features(m.single)} |")
         print("\n".join(notes))
         return 0
     layouts = [x.strip() for x in args.layouts.split(",") if x.strip()]
