@@ -16,7 +16,7 @@ import onnx
 from onnx import AttributeProto, ModelProto, TypeProto
 
 from .errors import InputError
-from .ortreleases import ORT_TO_ONNX
+from .ortreleases import ORT_TO_ONNX, ROW_EVIDENCE
 from .tensors import dtype_name, iter_graphs, iter_tensors
 
 __all__ = [
@@ -137,6 +137,7 @@ class OrtRelease:
             "ai_onnx_opset": self.opset,
             "ai_onnx_ml_opset": self.ml_opset,
             "derived": self.derived,
+            "evidence": ROW_EVIDENCE.get(self.version, "ORT documentation"),
         }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["ORT_TO_ONNX", "RELEASE_VERSIONS"]
+__all__ = ["ORT_TO_ONNX", "RELEASE_VERSIONS", "ROW_EVIDENCE"]
 
 # ORT release -> (ONNX release it integrated, derived?, overrides of (ir, ai.onnx, ai.onnx.ml) or None).
 # Rows 1.0–1.20 are ORT's official "ONNX Runtime compatibility" table. Rows 1.21+ are not official ("derived"):
@@ -60,3 +60,26 @@ ORT_TO_ONNX: tuple[tuple[str, str, bool, dict[str, int]], ...] = (
 RELEASE_VERSIONS: tuple[str, ...] = tuple(
     sorted((row[0] for row in ORT_TO_ONNX), key=lambda v: tuple(int(x) for x in v.split(".")), reverse=True)
 )
+
+#: How each row from ORT 1.10 on is known (``onnxpack check --json`` shows it beside the limits). Rows 1.10–1.14
+#: come from ORT's documentation only: no official wheel of them exists for CPython 3.11 (the first is 1.15.0;
+#: 3.10 has wheels from 1.12.0, so those could be measured there). Rows 1.15–1.20 are ORT's documentation AND were
+#: measured on the release's CPython 3.11 wheel (manylinux x86_64, 2026-11-24) with benchmarks/probe_releases.py,
+#: which loads one-node models at every IR version and opset in the environments `--prove-ort` caches:
+#:   1.15.1  IR 9, opset 19, ml 3  (docs: IR 8; the documented, lower figure is kept: float8 kernels, IR 9's
+#:                                  reason to exist, came with 1.16)
+#:   1.16.3  IR 9, opset 19, ml 3  (= docs)
+#:   1.17.3  IR 9, opset 20, ml 4  (= docs)
+#:   1.18.1, 1.19.2, 1.20.1  IR 10, opset 21, ml 5  (docs: ml 4; the documented figure is kept)
+#: Rows 1.21+ were measured the same way (the comment above ORT_TO_ONNX).
+ROW_EVIDENCE: dict[str, str] = {
+    **{v: "ORT documentation (no CPython 3.11 wheel to measure)" for v in ("1.10", "1.11", "1.12", "1.13", "1.14")},
+    "1.15": "ORT documentation; measured on 1.15.1's wheel (loads IR 9 too; the documented IR 8 is kept)",
+    "1.16": "ORT documentation; measured on 1.16.3's wheel (same limits)",
+    "1.17": "ORT documentation; measured on 1.17.3's wheel (same limits)",
+    "1.18": "ORT documentation; measured on 1.18.1's wheel (loads ai.onnx.ml 5 too; the documented 4 is kept)",
+    "1.19": "ORT documentation; measured on 1.19.2's wheel (loads ai.onnx.ml 5 too; the documented 4 is kept)",
+    "1.20": "ORT documentation; measured on 1.20.1's wheel (loads ai.onnx.ml 5 too; the documented 4 is kept)",
+    **{v: "measured on the release's wheel (requirements/probe_ort.py)" for v in (
+        "1.21", "1.22", "1.23", "1.24", "1.25", "1.26", "1.27", "1.28", "1.29", "1.30", "1.31", "1.32")},
+}
