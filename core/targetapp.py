@@ -150,8 +150,8 @@ def _nuget_xml(path: Path, text: str) -> list[AppTarget]:
             inner = re.match(r"\s*<Version>\s*\[?([^<,\]]+)", text[m.end():])
             version = inner.group(1) if inner else None
         if version:
-            v = version.strip()
-            out.append(AppTarget(v, path, _find_line(text, m.group(0)), f"{m.group(2)} {v}"))
+            found = version.strip()
+            out.append(AppTarget(found, path, _find_line(text, m.group(0)), f"{m.group(2)} {found}"))
     return out
 
 
