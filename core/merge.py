@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from .atomic import (
     plain_file_fd,
     refuse_inside_inputs,
 )
-from .errors import InputError, InternalError, OutputError
+from .errors import ExternalDataError, InputError, InternalError, OutputError
 from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, resolve_external_data
 from .loaded import LoadedModel
 from .mergesize import RAW_DATA_FIELD, inline_tensor, inlined_tensor_size, single_file_size
@@ -673,6 +674,7 @@ def merge_model(
 def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], force: bool,
                   progress: ProgressCallback | None, cancel: CancelToken | None, start: float) -> MergeResult:
     dests = [_check_target(t, inputs, force) for t in targets]
+    _check_writable(dests[0].parent)
     check_free_space(dests[0].parent, plan.total_size)
     digest: str | None = None
     from .proof import hash_model_tensors, prove_same_model
@@ -682,8 +684,19 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], forc
         final name. The tensors are copied in the kernel, so the source's digests come from a read of their own."""
         written.flush()
         check_cancel(cancel)
-        prove_same_model(plan.model, plan.table, hash_model_tensors(plan.table, cancel), pending_path(written),
-                         dests[0].parent, cancel)
+        pending = pending_path(written)
+        try:
+            prove_same_model(plan.model, plan.table, hash_model_tensors(plan.table, cancel), pending,
+                             dests[0].parent, cancel)
+        except (InputError, ExternalDataError):
+            if not pending.exists():  # not a problem of the input: the output vanished under us
+                raise OutputError(
+                    f"Cannot write {dests[0]}: the output folder (or the file being written) was removed while the "
+                    "merge ran; nothing was written",
+                    "Keep the output folder in place until the merge ends, then run it again.",
+                    code="OUTPUT_WRITE",
+                ) from None
+            raise
 
     if plan.layout == "single":
         with atomic_file(dests[0], overwrite=force) as f:
@@ -718,8 +731,30 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], forc
     )
 
 
+def _check_writable(folder: Path) -> None:
+    """A read-only folder or file system is said to be one (its free space reads 0 there: not "no space")."""
+    read_only = False
+    with contextlib.suppress(OSError, AttributeError):
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    if read_only or not os.access(folder, os.W_OK):
+        why = "is on a read-only file system" if read_only else "is read-only"
+        raise OutputError(
+            f"Cannot write into {folder}: the folder {why}",
+            "Choose an output folder you can write to.",
+            code="OUTPUT_WRITE",
+        )
+
+
 def _check_target(target: Path, inputs: list[Path], force: bool) -> Path:
     dest = check_output_path(target, inputs, overwrite=force)
+    with contextlib.suppress(FileNotFoundError):
+        mode = os.lstat(dest).st_mode
+        if not stat.S_ISREG(mode):  # a FIFO, device or socket: --force replaces files, nothing else
+            raise OutputError(
+                f"Output {target} exists and is not a regular file (a FIFO, device or socket); it is never replaced",
+                "Give the path of a regular file (or of a new one) for the merged model.",
+                code="OUTPUT_WRITE",
+            )
     for inp in inputs:
         with contextlib.suppress(OSError):
             if dest.exists() and os.path.samefile(dest, inp):
