@@ -88,8 +88,10 @@ def take_screenshots(out_dir: Path) -> list[Path]:
             settings = AppSettings(QSettings(str(work / "settings.ini"), QSettings.Format.IniFormat))
             settings.output_dir = str(work / "releases")
             w = MainWindow(settings, open_url=lambda url: True)
-            w.resize(*SIZE)
             w.show()
+            app.processEvents()  # the window fits itself to the screen once shown (MainWindow.fit_to_screen) ...
+            w.setMinimumSize(0, 0)  # ... and is then given the picture's size, whatever screen takes the pictures
+            w.resize(*SIZE)
             app.processEvents()
             return w
 

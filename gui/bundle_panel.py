@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import itertools
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRegularExpression, Qt, Signal
-from PySide6.QtGui import QRegularExpressionValidator
+from PySide6.QtGui import QRegularExpressionValidator, QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -31,9 +31,14 @@ from onnxpack.core.ortreleases import RELEASE_VERSIONS
 from onnxpack.core.release import SEMVER_PATTERN
 
 from .settings import AppSettings
+from .state import BundleDraft, symbolic_dims
+
+if TYPE_CHECKING:
+    from .state import QueueItem
 from .widgets import Retranslatable, scrolled_page
 
-__all__ = ["KNOWN_ORT_RELEASES", "BundleDraft", "BundlePanel", "symbolic_dims"]
+__all__ = ["KNOWN_ORT_RELEASES", "BundleDraft", "BundlePanel", "WheelSafeComboBox", "WheelSafeSpinBox",
+           "symbolic_dims"]
 
 SEMVER = SEMVER_PATTERN  # the engine's own rule (core.release.parse_semver), not a copy
 
@@ -41,33 +46,33 @@ SEMVER = SEMVER_PATTERN  # the engine's own rule (core.release.parse_semver), no
 KNOWN_ORT_RELEASES = list(RELEASE_VERSIONS)
 
 
-@dataclass
-class BundleDraft:
-    """What the user typed for one model (kept per queue row while they switch between rows)."""
+class WheelSafeSpinBox(QSpinBox):
+    """A spin box the mouse wheel changes only once it has focus (clicked or tabbed into): scrolling the form
+    over it scrolls the form (issue 30 item 9)."""
 
-    name: str = ""
-    version: str = "1.0.0"
-    previous: str = ""
-    dims: dict[str, int] = field(default_factory=dict)
-    inputs: dict[str, str] = field(default_factory=dict)
-    symbolic: dict[str, list[str]] = field(default_factory=dict)  # dim name → inputs that use it
-    input_names: list[str] = field(default_factory=list)
-    suggested: str = ""  # suggested version (from the previous bundle), with its reason
-    can_bundle: bool = False
-    labels: str = ""  # class labels, comma-separated (per model)
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # not WheelFocus: the wheel never takes focus
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        else:
+            event.ignore()  # on to the scroll area
 
 
-def symbolic_dims(inputs: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Symbolic dimension names of the model's inputs (``Inspection.inputs``) → the inputs that use them."""
-    dims: dict[str, list[str]] = {}
-    for v in inputs or []:
-        for d in v.get("shape") or []:
-            if isinstance(d, str) and d:
-                users = dims.setdefault(d, [])
-                name = str(v.get("name", ""))
-                if name not in users:
-                    users.append(name)
-    return dims
+class WheelSafeComboBox(QComboBox):
+    """A combo box the mouse wheel changes only once it has focus (see WheelSafeSpinBox)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        else:
+            event.ignore()
 
 
 class BundlePanel(Retranslatable, QWidget):
@@ -80,6 +85,8 @@ class BundlePanel(Retranslatable, QWidget):
         super().__init__(parent)
         self.settings = settings
         self._draft = BundleDraft()
+        self.draft_owner: QueueItem | None = None  # the row whose draft the form shows and edits
+        self._loading = False
         self._ready_count = 0
 
         self.name = QLineEdit()
@@ -108,10 +115,10 @@ class BundlePanel(Retranslatable, QWidget):
         out_row.addWidget(self.out_dir, 1)
         out_row.addWidget(self.out_browse)
 
-        self.target_ort = QComboBox()
+        self.target_ort = WheelSafeComboBox()
         self.target_ort.setEditable(True)
-        self.target_ort.addItem("")
-        self.target_ort.addItems(KNOWN_ORT_RELEASES)
+        self.target_ort.addItems(KNOWN_ORT_RELEASES)  # no blank entry: an empty field (placeholder "any") is none
+        self.target_ort.setCurrentIndex(-1)
         self.target_ort.setCurrentText(settings.target_ort)
         self.target_ort.lineEdit().setValidator(  # type: ignore[union-attr]
             QRegularExpressionValidator(QRegularExpression(r"(\d+\.\d+(\.\d+)?)?"), self.target_ort)
@@ -152,11 +159,12 @@ class BundlePanel(Retranslatable, QWidget):
         self.about_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self._about_labels = [QLabel() for _ in range(5)]
         self.about_form.addRow(self._about_labels[0], key_row)
-        for about_label, edit in zip(self._about_labels[1:], (self.license, self.authors, self.homepage, self.labels),
+        for about_label, edit in zip(self._about_labels[1:4], (self.license, self.authors, self.homepage),
                                      strict=True):  # fmt: skip
             self.about_form.addRow(about_label, edit)
             about_label.setBuddy(edit)
         self._about_labels[0].setBuddy(self.sign_key)
+        self._about_labels[4].setBuddy(self.labels)
 
         self.form_box = QGroupBox()
         self.form = QFormLayout(self.form_box)
@@ -167,15 +175,24 @@ class BundlePanel(Retranslatable, QWidget):
         self.form.addRow(self._labels[1], version_row)
         self.form.addRow("", self.suggestion)
         self.form.addRow(self._labels[2], prev_row)
-        self.form.addRow(self._labels[3], out_row)
-        self.form.addRow(self._labels[4], self.target_ort)
+        self.form.addRow(self._about_labels[4], self.labels)
         for lab, buddy in zip(self._labels, (self.name, self.version, self.previous, self.out_dir, self.target_ort),
                               strict=True):
             lab.setBuddy(buddy)
 
+        # Settings of every model bundled (issue 30 item 11): a box of their own, apart from the row's.
         self.options_box = QGroupBox()
+        self.batch_note = QLabel()
+        self.batch_note.setWordWrap(True)
+        self.batch_form = QFormLayout()
+        self.batch_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.batch_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.batch_form.addRow(self._labels[3], out_row)
+        self.batch_form.addRow(self._labels[4], self.target_ort)
         ol = QVBoxLayout(self.options_box)
-        for box in (self.fix_ir, self.ort_format, self.compress, self.set_model_version, self.force):
+        ol.addWidget(self.batch_note)
+        ol.addLayout(self.batch_form)
+        for box in (self.fix_ir, self.ort_format, self.compress, self.set_model_version, self.run_smoke, self.force):
             ol.addWidget(box)
 
         self.smoke_box = QGroupBox()
@@ -200,7 +217,6 @@ class BundlePanel(Retranslatable, QWidget):
         self.inputs_label = QLabel()
         self.dims_label.setBuddy(self.dims)
         self.inputs_label.setBuddy(self.inputs)
-        sl.addWidget(self.run_smoke)
         sl.addWidget(self.smoke_help)
         sl.addWidget(self.dims_label)
         sl.addWidget(self.dims)
@@ -219,13 +235,24 @@ class BundlePanel(Retranslatable, QWidget):
         buttons.addWidget(self.bundle_all_button)
         buttons.addWidget(self.bundle_button)
 
-        scrolled_page(self, [self.form_box, self.options_box, self.about_box, self.smoke_box], buttons)
+        scrolled_page(self, [self.form_box, self.smoke_box, self.options_box, self.about_box], buttons)
+        # Enter in a one-line field presses the default button, Bundle, as it is drawn (issue 30 item 10).
+        for edit in (self.name, self.version, self.previous, self.labels, self.out_dir, self.sign_key, self.license,
+                     self.authors, self.homepage):  # fmt: skip
+            edit.returnPressed.connect(self._press_default)
+        self.target_ort.lineEdit().returnPressed.connect(self._press_default)  # type: ignore[union-attr]
+        # The form's edits go into the shown row's draft as they are made: a re-render never loses them.
+        for edit in (self.name, self.version, self.previous, self.labels):
+            edit.textChanged.connect(self._edited)
+        self.inputs.itemChanged.connect(self._edited)
         self.retranslate()
         self.load_draft(BundleDraft())
 
     # --- language -----------------------------------------------------------------------------
     def retranslate(self) -> None:
-        self.form_box.setTitle(self.tr("Release"))
+        self._title_row()
+        self.batch_note.setText(self.tr("These settings apply to every model bundled, by Bundle and by Bundle all, "
+                                        "and are remembered; the boxes above belong to the selected row only."))
         for lab, text in zip(
             self._labels,
             (self.tr("&Name:"), self.tr("&Version:"), self.tr("&Previous bundle:"), self.tr("&Output folder:"),
@@ -243,8 +270,8 @@ class BundlePanel(Retranslatable, QWidget):
         self.previous_browse.setAccessibleName(self.tr("Choose the previous bundle"))
         self.out_browse.setText(self.tr("Browse…"))
         self.out_browse.setAccessibleName(self.tr("Choose the output folder"))
-        self.options_box.setTitle(self.tr("Options"))
-        self.about_box.setTitle(self.tr("Signing and release information"))
+        self.options_box.setTitle(self.tr("Every model bundled"))
+        self.about_box.setTitle(self.tr("Signing and release information (every model)"))
         for lab, text in zip(
             self._about_labels,
             (self.tr("Signing &key:"), self.tr("&License (SPDX):"), self.tr("Aut&hors:"), self.tr("Ho&mepage:"),
@@ -270,7 +297,19 @@ class BundlePanel(Retranslatable, QWidget):
         self.set_model_version.setText(self.tr("Write the release version into the model's model_version"))
         self.force.setText(self.tr("Replace an existing bundle, or allow a version not above the previous one"))
         self.run_smoke.setText(self.tr("Run the models and prove the bundled one gives identical outputs"))
-        self.smoke_box.setTitle(self.tr("Smoke run"))
+        self.fix_ir.setToolTip(self.tr("Needs a Target ONNX Runtime: the released copy gets the highest IR version "
+                                       "that runtime loads, when the model uses nothing newer (--fix-ir)."))
+        self.ort_format.setToolTip(self.tr("Adds NAME.ort and its operator list for ONNX Runtime Mobile and "
+                                           "minimal builds (--ort-format)."))
+        self.compress.setToolTip(self.tr("Deflates the ZIP members; weights rarely shrink, and a compressed model "
+                                         "cannot be loaded in place from the ZIP (--compress)."))
+        self.set_model_version.setToolTip(self.tr("Stores MAJOR.MINOR.PATCH as one number in the model's "
+                                                  "model_version field of the released copy (--set-model-version)."))
+        self.run_smoke.setToolTip(self.tr("Runs the original and the bundled model on CPU and records the proof "
+                                          "that their outputs are identical (turned off: --no-smoke)."))
+        self.force.setToolTip(self.tr("Overwrites NAME-VERSION.zip if it exists, and allows a version that is not "
+                                      "above the previous release (--force)."))
+        self.smoke_box.setTitle(self.tr("Smoke-run inputs of this model"))
         self.smoke_help.setText(
             self.tr(
                 "The original and the bundled model are run on CPU and must give identical outputs. "
@@ -308,8 +347,38 @@ class BundlePanel(Retranslatable, QWidget):
     def _texts(self) -> dict[str, QLineEdit]:
         return {"sign_key": self.sign_key, "license": self.license, "authors": self.authors, "homepage": self.homepage}
 
+    def _title_row(self) -> None:
+        owner = self.draft_owner
+        self.form_box.setTitle(self.tr("This model: %1").replace("%1", owner.path.name) if owner is not None
+                               else self.tr("This model"))  # fmt: skip
+
+    def render_row(self, owner: QueueItem | None, draft: BundleDraft, *, editable: bool, can_bundle: bool) -> None:
+        """Show the row ``owner`` (None: no model row, the form is empty and off): its own settings from ``draft``,
+        editable only when it can be bundled at all; the batch settings stay as they are."""
+        self.draft_owner = owner
+        self.load_draft(draft)
+        self.form_box.setEnabled(editable)
+        self.smoke_box.setEnabled(editable)
+        self.bundle_button.setEnabled(can_bundle)
+        self._title_row()
+
+    def _edited(self) -> None:
+        if not self._loading and self.draft_owner is not None:
+            self.save_draft()
+
+    def _press_default(self) -> None:
+        if self.bundle_button.isEnabled():
+            self.bundle_button.click()
+
     def load_draft(self, draft: BundleDraft) -> None:
-        """Show ``draft`` (the selected row's values); edits go back into it via :meth:`save_draft`."""
+        """Show ``draft`` (the selected row's values); edits go back into it as they are made."""
+        self._loading = True
+        try:
+            self._load_draft(draft)
+        finally:
+            self._loading = False
+
+    def _load_draft(self, draft: BundleDraft) -> None:
         self._draft = draft
         self.labels.setText(draft.labels)
         self.name.setText(draft.name)
@@ -323,11 +392,12 @@ class BundlePanel(Retranslatable, QWidget):
             used.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.dims.setItem(r, 0, dim_item)
             self.dims.setItem(r, 1, used)
-            spin = QSpinBox()
+            spin = WheelSafeSpinBox()
             spin.setRange(0, 1 << 20)
             spin.setSpecialValueText(self.tr("auto"))
             spin.setValue(draft.dims.get(dim, 0))
             spin.setAccessibleName(self.tr("Size of dimension %1").replace("%1", dim))
+            spin.valueChanged.connect(self._edited)
             self.dims.setCellWidget(r, 2, spin)
         self.dims.resizeColumnsToContents()
         self.dims.setVisible(bool(draft.symbolic))
@@ -343,6 +413,25 @@ class BundlePanel(Retranslatable, QWidget):
         self.inputs_label.setVisible(bool(draft.input_names))
         self._show_suggestion()
         self._update_buttons()
+        self._set_tab_order()
+
+    def focus_chain(self) -> list[QWidget]:
+        """The panel's keyboard stops in order: the row's settings top to bottom (the smoke-run sizes before the
+        .npy table below them), the batch settings, then Bundle all and Bundle (issue 30 item 10)."""
+        spins = [w for r in range(self.dims.rowCount()) if isinstance(w := self.dims.cellWidget(r, 2), QSpinBox)]
+        return [
+            self.name, self.version, self.use_suggestion, self.previous, self.previous_browse, self.labels,
+            *spins, self.inputs,
+            self.out_dir, self.out_browse, self.target_ort, self.fix_ir, self.ort_format, self.compress,
+            self.set_model_version, self.run_smoke, self.force,
+            self.sign_key, self.sign_key_browse, self.license, self.authors, self.homepage,
+            self.bundle_all_button, self.bundle_button,
+        ]
+
+    def _set_tab_order(self) -> None:
+        chain = self.focus_chain()
+        for a, b in itertools.pairwise(chain):
+            QWidget.setTabOrder(a, b)
 
     def save_draft(self) -> BundleDraft:
         d = self._draft
@@ -394,7 +483,6 @@ class BundlePanel(Retranslatable, QWidget):
             self.version.setText(self._draft.suggested.split(" ")[0])
 
     def _update_buttons(self) -> None:
-        self.bundle_button.setEnabled(self._draft.can_bundle)
         self.bundle_all_button.setText(self.tr("Bundle &all (%1)").replace("%1", str(self._ready_count)))
         self.bundle_all_button.setVisible(self._ready_count > 1)
         self.bundle_all_button.setEnabled(self._ready_count > 1)

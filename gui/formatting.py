@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication
 
 from onnxpack.core.units import format_bytes
+
+from .state import EtaEstimator  # Qt-free, with the run state it belongs to
 
 __all__ = ["EtaEstimator", "format_bytes", "format_duration", "format_shape"]
 
@@ -30,28 +31,3 @@ def format_shape(shape: Sequence[int | str | None] | None) -> str:
     if shape is None:
         return "?"
     return "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
-
-
-class EtaEstimator:
-    """Estimates the time left in a stage from the average rate since the stage began."""
-
-    MIN_ELAPSED = 0.5  # seconds of data before an estimate is shown
-
-    def __init__(self, clock: Callable[[], float] | None = None) -> None:
-        self._clock = clock or time.monotonic
-        self._start: dict[str, tuple[float, int]] = {}
-
-    def reset(self) -> None:
-        self._start.clear()
-
-    def seconds_left(self, stage: str, done: int, total: int) -> float | None:
-        now = self._clock()
-        if stage not in self._start:
-            self._start[stage] = (now, done)
-            return None
-        t0, d0 = self._start[stage]
-        elapsed = now - t0
-        if elapsed < self.MIN_ELAPSED or done <= d0 or total <= 0:
-            return None
-        rate = (done - d0) / elapsed
-        return max(0.0, (total - done) / rate)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal, qVersion
 from PySide6.QtGui import (
@@ -14,9 +14,11 @@ from PySide6.QtGui import (
     QCloseEvent,
     QDesktopServices,
     QDragEnterEvent,
+    QDragMoveEvent,
     QDropEvent,
     QGuiApplication,
     QKeySequence,
+    QShowEvent,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -34,29 +36,42 @@ from PySide6.QtWidgets import (
 )
 
 from onnxpack.core import __version__
-from onnxpack.core.errors import InputError, OnnxpackError
-from onnxpack.core.findings import Severity
+from onnxpack.core.errors import InputError, OnnxpackError, OutputError
 from onnxpack.core.modelfile import FileKind, sniff
-from onnxpack.core.names import bundle_file_name, bundle_name_problem
+from onnxpack.core.names import bundle_name_problem
 from onnxpack.core.progress import ProgressEvent
 from onnxpack.core.release import parse_semver
 from onnxpack.core.resources import SAMPLE_MODEL, resource_path
 
 if TYPE_CHECKING:  # for mypy only (importing core.validate loads onnx)
+    from onnxpack.core.bundle import BundleResult
     from onnxpack.core.validate import Validation
+    from onnxpack.core.verify import VerifyReport
 
 from . import engine, i18n
-from .bundle_panel import BundleDraft, BundlePanel, symbolic_dims
+from .bundle_panel import BundlePanel
 from .crash import log_dir
 from .dialogs import error_box
 from .hints import gui_hint
 from .icons import app_icon
 from .messages import WordedError, WordedInputError, gui_message
-from .model_panel import ModelPanel
-from .queue_view import ItemState, QueueItem, QueueTable, default_bundle_name
+from .model_panel import ModelPanel, finding_hint
+from .queue_view import QueueTable
 from .run_panel import LogPane, ResultPanel, RunPanel
 from .settings import AppSettings
-from .widgets import DropOverlay, Retranslatable
+from .state import (
+    BatchPlan,
+    BundleDraft,
+    ItemState,
+    JobKind,
+    Kind,
+    QueueItem,
+    QueueModel,
+    default_bundle_name,
+    fit_window,
+    symbolic_dims,
+)
+from .widgets import DropOverlay, Retranslatable, scrolled
 from .worker import Job, JobQueue
 
 __all__ = ["MainWindow"]
@@ -141,21 +156,29 @@ class MainWindow(Retranslatable, QMainWindow):
         self._warmed = False  # the engine's modules imported on the inspection thread (warm_up)
         self._batch: list[QueueItem] = []  # the rows started together by the last Bundle / Bundle all
         self._batch_failures: list[tuple[QueueItem, OnnxpackError]] = []
-        self._shown_item: QueueItem | None = None
+        self.model = QueueModel()  # the state every panel renders (gui/state.py)
+        self._fitted_shown = False
+        self._syncing = False  # the table's selection is being set from the model: not a user's selection
+        self.skip_question: QMessageBox | None = None  # Bundle all's "skip the rows bundled already?"
+        #: how each kind of row is rendered: the one place the window dispatches on the kind
+        self._renderers: dict[Kind, Callable[[QueueItem], None]] = {
+            Kind.MODEL: self._render_model,
+            Kind.BUNDLE: self._render_bundle,
+        }
 
         self.setWindowIcon(app_icon())
         self.setAcceptDrops(True)
-        self.setMinimumSize(720, 480)
 
         self.drop_page = DropPage()
         self.drop_page.open_button.clicked.connect(self.open_dialog)
         self.drop_page.sample_button.clicked.connect(self.open_sample)
-        self.queue = QueueTable()
+        self.queue = QueueTable(self.model)
         self.queue.itemSelectionChanged.connect(self._selection_changed)
         self.model_panel = ModelPanel()
         self.bundle_panel = BundlePanel(self.settings)
         self.bundle_panel.bundle_requested.connect(self.start_bundles)
         self.bundle_panel.previous_changed.connect(self._previous_changed)
+        self.bundle_panel.fix_ir.toggled.connect(self.render)  # the gate depends on it (issue 30 item 6)
         self.run_panel = RunPanel()
         self.run_panel.cancel_requested.connect(self.cancel_bundles)
         self.log = LogPane()
@@ -164,7 +187,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.result_panel.copy_command_requested.connect(self.copy_cli_command)
 
         progress_page = QSplitter(Qt.Orientation.Vertical)
-        progress_page.addWidget(self.run_panel)
+        progress_page.addWidget(scrolled(self.run_panel))
         progress_page.addWidget(self.log)
         progress_page.setStretchFactor(1, 1)
         progress_page.setChildrenCollapsible(False)
@@ -197,7 +220,33 @@ class MainWindow(Retranslatable, QMainWindow):
             self.resize(1100, 720)
         if state is not None:
             self.restoreState(state)
+        self.fit_to_screen()
         self._update_actions()
+        self.drop_page.open_button.setFocus()  # the keyboard starts at Open… (issue 30 item 10)
+
+    def fit_to_screen(self) -> None:
+        """Keep the window inside the screen's available geometry (issue 30 item 7): never larger than it, and a
+        minimum size that fits it too; what does not fit scrolls inside the tabs."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        avail = screen.availableGeometry()
+        inner, outer = self.geometry(), self.frameGeometry()  # the window manager's frame, once it is known
+        frame = (inner.x() - outer.x(), inner.y() - outer.y(), outer.width() - inner.width(),
+                 outer.height() - inner.height())
+        x, y, w, h, min_w, min_h = fit_window(
+            (inner.x(), inner.y(), inner.width(), inner.height()),
+            (avail.x(), avail.y(), avail.width(), avail.height()),
+            frame,
+        )
+        self.setMinimumSize(min_w, min_h)
+        self.setGeometry(x, y, w, h)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._fitted_shown:  # the frame is known once the window manager has shown the window
+            self._fitted_shown = True
+            QTimer.singleShot(0, self.fit_to_screen)
 
     # --- actions and menus ----------------------------------------------------------------
     def _tab_switcher(self, index: int) -> Callable[[], None]:
@@ -326,15 +375,31 @@ class MainWindow(Retranslatable, QMainWindow):
         return i18n.install_translators(app, code) if app is not None else False
 
     # --- opening --------------------------------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if any(u.isLocalFile() for u in event.mimeData().urls()):
-            event.acceptProposedAction()
-            self.drop_overlay.show_over(self.tr("Drop models, model folders or bundles to open them"))
-        else:
-            event.ignore()
+    @staticmethod
+    def _drop_action(event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> Qt.DropAction | None:
+        """Copy, else Link: never Move, which tells the source (a file manager) it may delete the originals
+        (issue 30 item 8). None when the source offers neither."""
+        offered = event.possibleActions()
+        for action in (Qt.DropAction.CopyAction, Qt.DropAction.LinkAction):
+            if offered & action:
+                return action
+        return None
 
-    def dragMoveEvent(self, event: Any) -> None:
-        event.acceptProposedAction()
+    def _accept_drop(self, event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> bool:
+        action = self._drop_action(event)
+        if action is None or not any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.ignore()
+            return False
+        event.setDropAction(action)
+        event.accept()
+        return True
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self._accept_drop(event):
+            self.drop_overlay.show_over(self.tr("Drop models, model folders or bundles to open them"))
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        self._accept_drop(event)
 
     def dragLeaveEvent(self, event: Any) -> None:
         self.drop_overlay.hide()
@@ -342,10 +407,10 @@ class MainWindow(Retranslatable, QMainWindow):
 
     def dropEvent(self, event: QDropEvent) -> None:
         self.drop_overlay.hide()
+        if not self._accept_drop(event):
+            return
         paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
-        if paths:
-            event.acceptProposedAction()
-            self.open_paths(paths)
+        self.open_paths(paths)
 
     def open_dialog(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(
@@ -368,20 +433,20 @@ class MainWindow(Retranslatable, QMainWindow):
         self.open_paths([resource_path(*SAMPLE_MODEL)])
 
     @staticmethod
-    def _kind_of(path: Path) -> str:
+    def _kind_of(path: Path) -> Kind:
         try:
             if path.is_file() and sniff(path) is FileKind.ZIP:
-                return "bundle"
+                return Kind.BUNDLE
         except OSError:
             pass  # unreadable: the inspection reports it with a proper message
-        return "model"
+        return Kind.MODEL
 
     def warm_up(self) -> Job | None:
         """Import the engine on the inspection thread now that the window is up (see engine.warm_up_job); once."""
         if self._warmed:
             return None
         self._warmed = True
-        return self.inspect_queue.submit(Job(engine.warm_up_job(), kind="warm-up"))
+        return self.inspect_queue.submit(Job(engine.warm_up_job(), kind=JobKind.WARM_UP))
 
     def open_paths(self, paths: Iterable[Path | str]) -> list[QueueItem]:
         """Queue each path: models are inspected, bundles verified; an already listed path is refreshed."""
@@ -390,25 +455,32 @@ class MainWindow(Retranslatable, QMainWindow):
         for raw in paths:
             expanded += self._models_in(Path(raw).absolute())
         for path in expanded:
-            existing = next((i for i in self.queue.entries if i.path == path), None)
+            existing = self.model.find(path)
             if existing is not None and existing.busy:
                 continue
-            item = existing or QueueItem(path=path, kind=self._kind_of(path))
-            if existing is None:
+            item = existing
+            if item is None:
+                item = self.model.add(path, self._kind_of(path))
                 self.queue.add(item)
             item.error = None
             item.validation = item.report = None
-            if item.kind == "bundle":
-                self._verify(item)
-            else:
-                self._inspect(item)
+            self._open_item(item)
             added.append(item)
         if added:
             self.stack.setCurrentIndex(1)
-            self.queue.select(added[0])
+            self._select(added[0])
             self.tabs.setCurrentIndex(TAB_MODEL)
+            self.queue.setFocus()
         self._update_actions()
         return added
+
+    def _open_item(self, item: QueueItem, smoke: bool = False) -> None:
+        """Run the item kind's opening job (a model is inspected, a bundle verified)."""
+        openers: dict[JobKind, Callable[[QueueItem], None]] = {
+            JobKind.INSPECT: self._inspect,
+            JobKind.VERIFY: lambda i: self._verify(i, smoke),
+        }
+        openers[JobKind(item.spec.opening_job)](item)
 
     def _models_in(self, path: Path) -> list[Path]:
         """A folder holding several models opens each of them (one model, or a file: the path itself)."""
@@ -436,30 +508,36 @@ class MainWindow(Retranslatable, QMainWindow):
 
     def _job_of_sender(self) -> Job | None:
         signals = self.sender()
-        for item in self.queue.entries:
+        for item in self.model.items:
             if item.job is not None and item.job.signals is signals:
-                return item.job
+                return cast(Job, item.job)
         return None
 
     def _inspect(self, item: QueueItem) -> None:
-        self._set_state(item, "inspecting")
+        self._set_state(item, ItemState.INSPECTING)
         self.log.append(self.tr("Inspecting %1").replace("%1", str(item.path)))
         target = self.settings.target_ort or None
-        job = Job(engine.inspect_job(item.path, target, item.data_dir), kind="inspect")
+        job = Job(engine.inspect_job(item.path, target, item.data_dir), kind=JobKind.INSPECT)
         self.inspect_queue.submit(self._connect(job, item))
         # Then the rest of the engine (bundle, smoke, verify), on that thread: pressing Bundle must not import
         # them on the GUI thread (it froze the window ~50 ms when the app was started with a model to open).
         self.warm_up()
 
     def _verify(self, item: QueueItem, smoke: bool = False) -> None:
-        self._set_state(item, "verifying")
-        self.log.append(self.tr("Verifying %1").replace("%1", str(item.path)))
-        self.inspect_queue.submit(self._connect(Job(engine.verify_job(item.path, smoke), kind="verify"), item))
+        item.verified_with_smoke = smoke
+        item.report = None
+        item.error = None
+        self._set_state(item, ItemState.VERIFYING)
+        self.log.append((self.tr("Verifying %1 with a smoke run") if smoke else self.tr("Verifying %1"))
+                        .replace("%1", str(item.path)))  # fmt: skip
+        job = Job(engine.verify_job(item.path, smoke), kind=JobKind.VERIFY)
+        self.inspect_queue.submit(self._connect(job, item))
+        self._refresh_views(item)
 
     def locate_data_file(self) -> None:
         """File → Locate data file…: the selected model's external data is elsewhere; inspect it again with it."""
-        item = self.queue.selected()
-        if item is None or item.kind != "model" or item.busy:
+        item = self.model.selected
+        if item is None or not item.spec.locates_data or item.busy:
             return
         start = str(item.data_dir or item.path.parent)
         path, _ = QFileDialog.getOpenFileName(
@@ -477,11 +555,11 @@ class MainWindow(Retranslatable, QMainWindow):
         self.log.append(self.tr("Looking for the data files of %1 in %2").replace("%1", item.path.name)
                         .replace("%2", str(folder)))  # fmt: skip
         self._inspect(item)
-        self._update_actions()
+        self._refresh_views(item)
 
     def verify_selected_with_smoke(self) -> None:
-        item = self.queue.selected()
-        if item is not None and item.kind == "bundle" and not item.busy:
+        item = self.model.selected
+        if item is not None and item.spec.verifies_with_smoke and not item.busy:
             self._verify(item, smoke=True)
 
     # --- job outcomes (all run in the GUI thread) -------------------------------------------
@@ -496,36 +574,34 @@ class MainWindow(Retranslatable, QMainWindow):
         if found is None:
             return
         job, item = found
-        if job.kind == "bundle":
-            self.current_bundle = item
-            title = f"{item.draft.name} {item.draft.version}"
-            if len(self._batch) > 1 and item in self._batch:  # "2 of 3" while a batch runs
-                title += " " + self.tr("(%1 of %2)").replace("%1", str(self._batch.index(item) + 1)).replace(
-                    "%2", str(len(self._batch)))
-            opts = item.options
-            skipped = [] if opts is None else [
-                stage for stage, on in (("smoke", opts.run_smoke), ("ort", opts.ort_format)) if not on
-            ]
-            sel = self.queue.selected()
-            if sel is not item and (sel is None or not sel.busy):  # follow a batch, unless a busy row is selected
-                self.queue.select(item)
-            item.run = self.run_panel.start(title, skipped=skipped)
-            if self.queue.selected() is not item:  # the user watches another row: keep showing that one
-                self.run_panel.display(self._shown_item.run if self._shown_item is not None else None)
-            self._set_state(item, "running")  # after the panel: the queue row and the panel agree
-            self.log.append(self.tr("Bundling %1 as %2 %3").replace("%1", str(item.path))
-                            .replace("%2", item.draft.name).replace("%3", item.draft.version))
+        if job.kind != JobKind.BUNDLE:
+            return
+        self.current_bundle = item
+        title = f"{item.draft.name} {item.draft.version}"
+        if len(self._batch) > 1 and item in self._batch:  # "2 of 3" while a batch runs
+            title += " " + self.tr("(%1 of %2)").replace("%1", str(self._batch.index(item) + 1)).replace(
+                "%2", str(len(self._batch)))
+        opts = item.options
+        skipped = [] if opts is None else [
+            stage for stage, on in (("smoke", opts.run_smoke), ("ort", opts.ort_format)) if not on
+        ]
+        sel = self.model.selected
+        if sel is not item and (sel is None or not sel.busy):  # follow a batch, unless a busy row is selected
+            self._select(item)
+        item.run = self.run_panel.start(title, skipped=skipped)
+        self._set_state(item, ItemState.RUNNING)  # after the panel: the queue row and the panel agree
+        self.log.append(self.tr("Bundling %1 as %2 %3").replace("%1", str(item.path))
+                        .replace("%2", item.draft.name).replace("%3", item.draft.version))
+        if self.model.selected is item:
             self.tabs.setCurrentIndex(TAB_PROGRESS)
-            self._update_actions()
+        self._refresh_views(item)
 
     def _job_progress(self, ev: ProgressEvent) -> None:
         found = self._item_for_sender()
         if found is None:
             return
         job, item = found
-        if job.kind != "bundle":
-            return
-        if item.state == "cancelling":
+        if job.kind != JobKind.BUNDLE or item.state == ItemState.CANCELLING:
             return
         self.run_panel.on_progress(ev)
         item.progress = f"{self.run_panel.stage_name(ev.stage)} {ev.fraction * 100:.0f} %"
@@ -537,28 +613,13 @@ class MainWindow(Retranslatable, QMainWindow):
             return
         job, item = found
         item.job = None
-        if job.kind == "inspect":
-            self._inspected(item, result)
-        elif job.kind == "verify":
-            item.report = result
-            ok = result.ok
-            self._set_state(item, "verified" if ok else "verify_failed")
-            self.log.append(
-                (self.tr("Verified %1: every file matches.") if ok else self.tr("Verification of %1 FAILED."))
-                .replace("%1", item.path.name)
-            )
-            for p in result.problems:
-                self.log.append(f"  {p.code}: {gui_message(p)}")
-        elif job.kind == "bundle":
-            item.result = result
-            self.run_panel.finish("done")
-            self._set_state(item, "done")
-            self.log.append(self.tr("Bundle written: %1").replace("%1", str(result.zip_path)))
-            self._bundle_ended(item)
-            if self.queue.selected() is item:
-                self.tabs.setCurrentIndex(TAB_RESULT)
-        elif job.kind == "suggest":
-            self._suggested(item, result)
+        outcomes: dict[JobKind, Callable[[QueueItem, Any], None]] = {
+            JobKind.INSPECT: self._inspected,
+            JobKind.VERIFY: self._verified,
+            JobKind.BUNDLE: self._bundled,
+            JobKind.SUGGEST: self._suggested,
+        }
+        outcomes[JobKind(job.kind)](item, result)
         self._refresh_views(item)
 
     def _inspected(self, item: QueueItem, validation: Validation) -> None:
@@ -571,13 +632,36 @@ class MainWindow(Retranslatable, QMainWindow):
         draft.symbolic = symbolic_dims(insp.inputs)
         draft.input_names = [str(v.get("name")) for v in insp.inputs]
         draft.can_bundle = True
-        self._set_state(item, "ready" if validation.ok else "invalid")
+        self._set_state(item, ItemState.READY if validation.ok else ItemState.INVALID)
         findings = validation.findings
         self.log.append(
             self.tr("Inspected %1: %2 finding(s).").replace("%1", model_path.name).replace("%2", str(len(findings)))
         )
         if draft.previous:
-            self._previous_changed(draft.previous)
+            self._previous_changed(draft.previous, item)
+
+    def _verified(self, item: QueueItem, report: VerifyReport) -> None:
+        item.report = report
+        ok = report.ok
+        self._set_state(item, ItemState.VERIFIED if ok else ItemState.VERIFY_FAILED)
+        self.log.append(
+            (self.tr("Verified %1: every file matches.") if ok else self.tr("Verification of %1 FAILED."))
+            .replace("%1", item.path.name)
+        )
+        if item.verified_with_smoke:
+            self.log.append(self.model_panel.smoke_text(report, True)[1])
+        for p in report.problems:
+            self.log.append(f"  {p.code}: {gui_message(p)}")
+
+    def _bundled(self, item: QueueItem, result: BundleResult) -> None:
+        item.result = result
+        item.last_success = result
+        self.run_panel.finish("done")
+        self._set_state(item, ItemState.DONE)
+        self.log.append(self.tr("Bundle written: %1").replace("%1", str(result.zip_path)))
+        self._bundle_ended(item)
+        if self.model.selected is item:
+            self.tabs.setCurrentIndex(TAB_RESULT)
 
     def _job_failed(self, err: OnnxpackError) -> None:
         found = self._item_for_sender()
@@ -585,7 +669,8 @@ class MainWindow(Retranslatable, QMainWindow):
             return
         job, item = found
         item.job = None
-        if job.kind == "suggest":  # a bad previous bundle: say so beside the version, no dialog
+        kind = JobKind(job.kind)
+        if kind is JobKind.SUGGEST:  # a bad previous bundle: say so beside the version, no dialog
             item.draft.suggested = ""
             self.log.append(self.tr("Cannot compare with the previous bundle: %1").replace("%1", gui_message(err)))
             self.show_error(err, self.tr("Cannot read the previous bundle"))
@@ -596,15 +681,10 @@ class MainWindow(Retranslatable, QMainWindow):
         hint = gui_hint(err.code, err.hint)
         if hint:
             self.log.append(self.tr("How to fix: %1").replace("%1", hint))
-        if job.kind == "bundle":
-            self.run_panel.finish("failed")
-            if item.last_success is not None:  # the earlier bundle is still there: the row keeps showing it
-                item.result = item.last_success
-                self._set_state(item, "done")
-                self.log.append(self.tr("%1 keeps its earlier bundle: %2").replace("%1", item.path.name)
-                                .replace("%2", str(item.last_success.zip_path)))  # fmt: skip
-            else:
-                self._set_state(item, "failed")
+        if kind is JobKind.BUNDLE:
+            # Writing the output is the ZIP stage's work, whatever stage reported last (issue 30 item 5).
+            self.run_panel.finish("failed", "zip" if isinstance(err, OutputError) else None)
+            self._keep_earlier_bundle(item, ItemState.FAILED)
             in_batch = len(self._batch) > 1  # one summary when the batch is over, not one dialog per model
             if in_batch:
                 self._batch_failures.append((item, err))
@@ -613,14 +693,24 @@ class MainWindow(Retranslatable, QMainWindow):
                 self._refresh_views(item)
                 return
         else:
-            self._set_state(item, "failed")
+            self._set_state(item, ItemState.FAILED)
         titles = {
-            "inspect": self.tr("Cannot read this model"),
-            "verify": self.tr("Cannot verify this bundle"),
-            "bundle": self.tr("Bundling failed"),
+            JobKind.INSPECT: self.tr("Cannot read this model"),
+            JobKind.VERIFY: self.tr("Cannot verify this bundle"),
+            JobKind.BUNDLE: self.tr("Bundling failed"),
         }
-        self.show_error(err, titles.get(job.kind, self.tr("Error")))
+        self.show_error(err, titles.get(kind, self.tr("Error")))
         self._refresh_views(item)
+
+    def _keep_earlier_bundle(self, item: QueueItem, otherwise: ItemState) -> None:
+        """A re-run that failed or was cancelled: the earlier bundle is still there, and the row keeps showing it."""
+        if item.last_success is not None:
+            item.result = item.last_success
+            self._set_state(item, ItemState.DONE)
+            self.log.append(self.tr("%1 keeps its earlier bundle: %2").replace("%1", item.path.name)
+                            .replace("%2", str(item.last_success.zip_path)))  # fmt: skip
+        else:
+            self._set_state(item, otherwise)
 
     def _job_cancelled(self) -> None:
         found = self._item_for_sender()
@@ -628,17 +718,16 @@ class MainWindow(Retranslatable, QMainWindow):
             return
         job, item = found
         item.job = None
-        if job.kind == "bundle":
+        kind = JobKind(job.kind)
+        if kind is JobKind.BUNDLE:
             was_running = self.current_bundle is item
-            self._set_state(item, "cancelled")
             self.log.append(self.tr("Cancelled %1; nothing was written.").replace("%1", item.path.name))
             if was_running:
                 self.run_panel.finish("cancelled")
+            self._keep_earlier_bundle(item, ItemState.CANCELLED)
             self._bundle_ended(item)
-        elif job.kind == "suggest":
-            pass
-        else:
-            self._set_state(item, "cancelled")
+        elif kind is not JobKind.SUGGEST:
+            self._set_state(item, ItemState.CANCELLED)
         self._refresh_views(item)
 
     def _bundle_ended(self, item: QueueItem) -> None:
@@ -649,7 +738,7 @@ class MainWindow(Retranslatable, QMainWindow):
 
     def _maybe_summarize_batch(self) -> None:
         """When every row of a batch has ended, one dialog names all of its failures (if any)."""
-        if not self._batch or any(i.job is not None and i.job.kind == "bundle" for i in self._batch):
+        if not self._batch or any(i.job is not None and i.job.kind == JobKind.BUNDLE for i in self._batch):
             return
         failures, total = self._batch_failures, len(self._batch)
         self._batch, self._batch_failures = [], []
@@ -668,8 +757,13 @@ class MainWindow(Retranslatable, QMainWindow):
 
     # --- bundling -------------------------------------------------------------------------
     def _store_shown_draft(self) -> None:
-        if self._shown_item is not None and self._shown_item.kind == "model":
+        """The form's edits go back into the draft of the row it shows (if that row is still queued)."""
+        item = self.bundle_panel.draft_owner
+        if item is not None and item in self.model.items:
             self.bundle_panel.save_draft()
+
+    def _fix_ir(self) -> bool:
+        return self.bundle_panel.fix_ir.isChecked()
 
     def _options_for(self, item: QueueItem, shared: dict[str, Any]) -> Any:
         d = item.draft
@@ -696,7 +790,7 @@ class MainWindow(Retranslatable, QMainWindow):
                 self.tr("No output folder is set."),
                 self.tr("Choose the folder the bundle is written to in the Bundle tab."),
             )
-        assert item.validation is not None  # only a model that was read can be bundled (_can_bundle)
+        assert item.validation is not None  # only a model that was read can be bundled (can_bundle)
         location = item.validation.inspection.location
         return engine.make_bundle_options(
             model=location.model,
@@ -711,92 +805,121 @@ class MainWindow(Retranslatable, QMainWindow):
         )
 
     def start_bundles(self, all_ready: bool = False) -> list[QueueItem]:
-        """Queue the selected model (or every inspected, idle model) for bundling, one after another."""
+        """Queue the selected model (or every inspected, idle model) for bundling, one after another.
+
+        Bundle all sets aside the rows that made their ZIP already and asks before running the others
+        (issue 30 item 11): the question is ``self.skip_question``; its answer starts them (or nothing)."""
         self._store_shown_draft()
+        fix_ir = self._fix_ir()
         if all_ready:
-            items = [i for i in self.queue.entries if self._can_bundle(i)]
+            items = self.model.ready(fix_ir)
         else:
-            sel = self.queue.selected()
-            items = [sel] if sel is not None and self._can_bundle(sel) else []
+            sel = self.model.selected
+            items = [sel] if sel is not None and self.model.can_bundle(sel, fix_ir) else []
         if not items:
             return []
         shared = self.bundle_panel.shared_options()
         try:
-            planned = [(item, self._options_for(item, shared)) for item in items]
-            self._check_targets(planned, bool(shared.get("force")))
+            options = {item: self._options_for(item, shared) for item in items}
+            plan = self.model.plan(items, shared["out_dir"], force=bool(shared.get("force")), skip_bundled=all_ready)
+            self._check_plan(plan)
         except OnnxpackError as e:
             self.show_error(e, self.tr("Cannot start bundling"))
             return []
-        self._batch = [item for item, _options in planned]
+        if plan.already_bundled:
+            self._ask_to_skip(plan, options)
+            return []
+        return self._run_plan(plan, options)
+
+    def _ask_to_skip(self, plan: BatchPlan, options: dict[QueueItem, Any]) -> None:
+        done = [target.name for _, target in plan.already_bundled]
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(self.tr("Bundle all"))
+        box.setText(self.tr("%n row(s) were bundled already: %1", "", len(done)).replace("%1", ", ".join(done)))
+        box.setInformativeText(
+            self.tr("Skip them and bundle the other %n model(s)?", "", len(plan.run)) if plan.run else
+            self.tr("Every ready model is bundled already. To make a bundle again, tick \"Replace an existing "
+                    "bundle\" in the Bundle tab.")
+        )
+        skip = box.addButton(self.tr("&Skip bundled rows"), QMessageBox.ButtonRole.AcceptRole) if plan.run else None
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(skip or cancel)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(button: Any) -> None:
+            self.skip_question = None
+            if skip is not None and button is skip:
+                for item, target in plan.already_bundled:
+                    self.log.append(self.tr("Skipped %1: bundled already as %2").replace("%1", item.path.name)
+                                    .replace("%2", str(target)))  # fmt: skip
+                self._run_plan(plan, options)
+
+        box.buttonClicked.connect(answered)
+        self.skip_question = box
+        box.open()
+
+    def _run_plan(self, plan: BatchPlan, options: dict[QueueItem, Any]) -> list[QueueItem]:
+        self._batch = plan.items
         self._batch_failures = []
-        for item, options in planned:
-            item.options = options
+        for item in plan.items:
+            item.options = options[item]
             if item.result is not None:
                 item.last_success = item.result
             item.result = None
             item.error = None
             item.progress = ""
-            self._set_state(item, "queued")
-            self.bundle_queue.submit(self._connect(Job(engine.bundle_job(options), kind="bundle"), item))
-        self._update_actions()
-        return [i for i, _ in planned]
+            self._set_state(item, ItemState.QUEUED)
+            job = Job(engine.bundle_job(options[item]), kind=JobKind.BUNDLE)
+            self.bundle_queue.submit(self._connect(job, item))
+        self.render_selected()
+        return plan.items
 
-    def _check_targets(self, planned: list[tuple[QueueItem, Any]], force: bool) -> None:
+    def _check_plan(self, plan: BatchPlan) -> None:
         """Before any work: every ZIP of the batch must be new (unless replacing is ticked) and written only once."""
-        seen: dict[Path, QueueItem] = {}
-        exist, twice = [], []
-        for item, options in planned:
-            target = Path(options.out_dir) / bundle_file_name(item.draft.name, item.draft.version)
-            if target in seen:
-                twice.append(target.name)
-            seen[target] = item
-            if target.exists() and not force:
-                exist.append(target.name)
-        if twice:
+        if plan.twice:
             raise WordedInputError(
-                self.tr("Several models would be written to the same file: %1").replace("%1", ", ".join(twice)),
+                self.tr("Several models would be written to the same file: %1")
+                .replace("%1", ", ".join(t.name for t in plan.twice)),
                 self.tr("Give each model its own name or version in the Bundle tab."),
             )
-        if exist:
+        if plan.exist:
             raise WordedInputError(
-                self.tr("%n bundle(s) exist already: %1", "", len(exist)).replace("%1", ", ".join(exist)),
+                self.tr("%n bundle(s) exist already: %1", "", len(plan.exist))
+                .replace("%1", ", ".join(t.name for t in plan.exist)),
                 self.tr("Nothing was started. Choose a new version, another output folder, or tick \"Replace an "
                         "existing bundle\" in the Bundle tab."),
             )
 
-    def _can_bundle(self, item: QueueItem) -> bool:
-        """Only a model whose checks passed: one with error findings is refused before any work, not after."""
-        return (item.kind == "model" and item.validation is not None and not item.busy
-                and item.validation.ok)
-
     def cancel_bundles(self) -> None:
         """Cancel the running bundle and every queued one; the engine removes its partial output."""
-        items = [i for i in self.queue.entries if i.job is not None and i.job.kind == "bundle"]
+        items = [i for i in self.model.items if i.job is not None and i.job.kind == JobKind.BUNDLE]
         if not items:
             return
         for item in items:
-            if item.state == "running":
-                self._set_state(item, "cancelling")
+            if item.state == ItemState.RUNNING:
+                self._set_state(item, ItemState.CANCELLING)
                 self.run_panel.stopping()
         for item in reversed(items):
             if item.job is not None:
                 self.bundle_queue.cancel(item.job)
         self._update_actions()
 
-    def _previous_changed(self, path: str) -> None:
-        item = self._shown_item
-        if item is None or item.kind != "model" or item.validation is None:
+    def _previous_changed(self, path: str, item: QueueItem | None = None) -> None:
+        item = item or self.bundle_panel.draft_owner
+        if item is None or not item.spec.bundles or item.validation is None:
             return
         item.draft.previous = path
         item.draft.suggested = ""
-        self.bundle_panel.set_suggestion("")
+        if self.bundle_panel.draft_owner is item:
+            self.bundle_panel.set_suggestion("")
         if not path:
             return
         location = item.validation.inspection.location
         target = self.bundle_panel.target_ort.currentText().strip() or None
         job = Job(
             engine.suggest_job(Path(path), location.model, location.data_dir, target),
-            kind="suggest",
+            kind=JobKind.SUGGEST,
         )
         # A suggestion job does not change the row's state; it runs beside inspections.
         job.payload = item
@@ -812,23 +935,20 @@ class MainWindow(Retranslatable, QMainWindow):
                 "minor": self.tr("minor: compatible addition"),
                 "patch": self.tr("patch: weights or details only"),
                 "none": self.tr("patch: nothing changed")}.get(diff.bump, diff.bump)
+        self._store_shown_draft()
         item.draft.suggested = f"{version} ({bump})"
         previous = f"{diff.previous_name} {diff.previous_version}"
         self.log.append(self.tr("Previous release %1 → suggested %2 (%3)").replace("%1", previous)
                         .replace("%2", version).replace("%3", bump))
         for change in diff.changes:
             self.log.append(f"  {change.impact}: {change.message}")
-        if self._shown_item is item:
-            self.bundle_panel.save_draft()
         item.draft.version = version
 
     # --- result actions -------------------------------------------------------------------
     def _result_item(self) -> QueueItem | None:
-        sel = self.queue.selected()
-        if sel is not None and sel.result is not None:
-            return sel
-        done = [i for i in self.queue.entries if i.result is not None]
-        return done[-1] if done else None
+        """The selected row when it has a bundle: result actions never act on another row (issue 30 item 1)."""
+        sel = self.model.selected
+        return sel if sel is not None and sel.result is not None else None
 
     def open_output_folder(self) -> None:
         item = self._result_item()
@@ -840,7 +960,7 @@ class MainWindow(Retranslatable, QMainWindow):
         else:
             self.show_error(
                 WordedInputError(self.tr("The output folder %1 does not exist yet.").replace("%1", str(folder)),
-                           self.tr("It is created by the first bundle.")),
+                           self.tr("It is created by the first bundle."), code="OUTPUT_FOLDER"),
                 self.tr("Open output folder"),
             )
 
@@ -865,7 +985,8 @@ class MainWindow(Retranslatable, QMainWindow):
             self.show_error(
                 WordedInputError(self.tr("No program on this system opens folders, so %1 was not opened.")
                            .replace("%1", str(folder)),
-                           self.tr("Open it in your file manager; you can copy the path from this message.")),
+                           self.tr("Open it in your file manager; you can copy the path from this message."),
+                           code="NO_FILE_MANAGER"),
                 title,
             )
 
@@ -884,30 +1005,34 @@ class MainWindow(Retranslatable, QMainWindow):
 
     # --- rows -----------------------------------------------------------------------------
     def remove_selected(self) -> None:
-        item = self.queue.selected()
+        item = self.model.selected
         if item is None:
             return
         if item.job is not None:
-            queue = self.bundle_queue if item.job.kind == "bundle" else self.inspect_queue
-            if item.state == "running":
+            queue = self.bundle_queue if item.job.kind == JobKind.BUNDLE else self.inspect_queue
+            if item.state == ItemState.RUNNING:
                 self.cancel_bundles()
                 return  # the row stays until its cancellation is confirmed
             queue.cancel(item.job)
-        if item in self.queue.entries:
+        if item in self.model.items:
             self._remove(item)
 
     def _remove(self, item: QueueItem) -> None:
-        if self._shown_item is item:
-            self._shown_item = None
-        self.queue.remove(item)
-        if not self.queue.entries:
+        self._store_shown_draft()
+        row = self.queue.row_of(item)
+        selected = self.model.remove(item)
+        self._syncing = True  # the table's own selection signals are not the user's: the model decides
+        try:
+            self.queue.remove_row(row)
+            self.queue.select(selected)
+        finally:
+            self._syncing = False
+        if not self.model.items:
             self.stack.setCurrentIndex(0)
-            self.model_panel.clear()
-            self.result_panel.show_result(None)
-        self._update_actions()
+        self.render_selected()  # Qt does not signal a selection change for a removed row: re-render from the model
 
     def clear_finished(self) -> None:
-        for item in [i for i in self.queue.entries if not i.busy]:
+        for item in [i for i in self.model.items if not i.busy]:
             self._remove(item)
 
     # --- errors ---------------------------------------------------------------------------
@@ -939,54 +1064,73 @@ class MainWindow(Retranslatable, QMainWindow):
         self.log.append(err.message)
         self.show_error(err, self.tr("Unexpected error"))
 
-    # --- view updates ---------------------------------------------------------------------
-    def _set_state(self, item: QueueItem, state: ItemState | str) -> None:
-        item.state = ItemState(state)  # a misspelt state raises here, not later as a blank status cell
-        if item in self.queue.entries:
+    # --- rendering: every panel from the selected row alone ---------------------------------------
+    def _set_state(self, item: QueueItem, state: ItemState) -> None:
+        self.model.set_state(item, state)
+        if item in self.model.items:
             self.queue.refresh(item)
         self.item_changed.emit(item)
         self._update_actions()
 
+    def _select(self, item: QueueItem | None) -> None:
+        """Select ``item`` in the model and the table, and render it."""
+        self._syncing = True
+        try:
+            self.queue.select(item)
+        finally:
+            self._syncing = False
+        self.model.select(item)
+        self.render_selected()
+
     def _selection_changed(self) -> None:
-        self._store_shown_draft()
-        item = self.queue.selected()
-        self._shown_item = item
-        self._show_item(item)
-        self.run_panel.display(item.run if item is not None else None)  # the Progress tab follows the selection
-        self._update_actions()
+        if self._syncing:
+            return
+        self.model.select(self.queue.selected())
+        self.render_selected()
 
     def _refresh_views(self, item: QueueItem) -> None:
-        if item in self.queue.entries:
+        if item in self.model.items:
             self.queue.refresh(item)
-        if self._shown_item is item:
-            self._show_item(item)
+        if self.model.selected is item:
+            self.render_selected()
         self._update_actions()
 
-    def _show_item(self, item: QueueItem | None) -> None:
+    def render_selected(self) -> None:
+        """Re-render every panel from the selected row alone (or clear them when none is selected). The form's
+        edits are in the row's draft already (saved as they are made), so nothing typed is lost."""
+        item = self.model.selected
         if item is None:
             self.model_panel.clear()
-            self.bundle_panel.load_draft(BundleDraft())
-            return
-        if item.kind == "bundle":
-            if item.report is not None:
-                self.model_panel.show_verify(item.report)
-            elif item.error is not None:
-                self._show_failure(item)
-            else:
-                self.model_panel.show_pending(item.path)
-            self.bundle_panel.load_draft(BundleDraft())
-            self.bundle_panel.set_blocked_reason(self.tr("This row is a bundle: it is verified, not bundled."))
+            self.bundle_panel.render_row(None, BundleDraft(), editable=False, can_bundle=False)
+            self.run_panel.display(None)
+            self.result_panel.show_result(None)
         else:
-            if item.validation is not None:
-                self.model_panel.show_validation(item.validation)
-            elif item.error is not None:
-                self._show_failure(item)
-            else:
-                self.model_panel.show_pending(item.path)
-            self.bundle_panel.load_draft(item.draft)
-            self.bundle_panel.set_blocked_reason(self._blocked_reason(item))
-        if item.result is not None:
-            self.result_panel.show_result(item.result)
+            self._renderers[item.kind](item)
+            self.run_panel.display(item.run)
+        self._update_actions()
+
+    def _render_model(self, item: QueueItem) -> None:
+        gate = self.model.gate(item, self._fix_ir())
+        if item.validation is not None:
+            self.model_panel.show_validation(item.validation, gate)
+        elif item.error is not None:
+            self._show_failure(item)
+        else:
+            self.model_panel.show_pending(item.path)
+        self.bundle_panel.render_row(item, item.draft, editable=item.validation is not None and not item.busy,
+                                     can_bundle=self.model.can_bundle(item, self._fix_ir()))
+        self.result_panel.show_result(item.result)
+
+    def _render_bundle(self, item: QueueItem) -> None:
+        if item.report is not None:
+            self.model_panel.show_verify(item.report, item.verified_with_smoke)
+        elif item.error is not None:
+            self._show_failure(item)
+        else:
+            self.model_panel.show_pending(item.path, verifying=True)
+        self.bundle_panel.render_row(None, BundleDraft(), editable=False, can_bundle=False)
+        self.result_panel.show_result(None, self.tr("This row is a bundle: it is verified, not bundled. Its "
+                                                    "verification is in the Model tab."))
 
     def _show_failure(self, item: QueueItem) -> None:
         from .icons import status_icon
@@ -999,52 +1143,53 @@ class MainWindow(Retranslatable, QMainWindow):
         text = gui_message(err) + ("\n" + self.tr("How to fix: %1").replace("%1", hint) if hint else "")
         self.model_panel.status.set_status(status_icon("failed"), text)
 
-    def _blocked_reason(self, item: QueueItem) -> str:
+    def _blocked_reason(self, item: QueueItem | None) -> str:
+        if item is None:
+            return self.tr("Select a model in the queue to bundle it.")
+        if not item.spec.bundles:
+            return self.tr("This row is a bundle: it is verified, not bundled.")
         if item.busy:
             return self.tr("Busy: %1").replace("%1", self.queue.state_text(item.state))
-        if item.validation is None:
+        gate = self.model.gate(item, self._fix_ir())
+        if gate is None:
             return self.tr("The model could not be read; see the Model tab.")
-        if not item.validation.ok:
-            errors = [f for f in item.validation.findings if f.severity is Severity.ERROR]
-            first = errors[0] if errors else None
+        if not gate.ok:
+            first = gate.blocking[0]
             reason = self.tr("Bundling is off for this model: %n error finding(s) must be fixed first.", "",
-                             len(errors) or 1)
-            if first is not None:
-                reason += "\n" + gui_message(first)
-                hint = gui_hint(first.code, first.hint) or ""
-                if hint:
-                    reason += "\n" + self.tr("How to fix: %1").replace("%1", hint)
+                             len(gate.blocking))
+            reason += "\n" + gui_message(first)
+            hint = finding_hint(first, gate)
+            if hint:
+                reason += "\n" + self.tr("How to fix: %1").replace("%1", hint)
             return reason
         return ""
 
     def _update_actions(self) -> None:
-        sel = self.queue.selected()
-        ready = [i for i in self.queue.entries if self._can_bundle(i)]
-        bundling = any(i.job is not None and i.job.kind == "bundle" for i in self.queue.entries)
-        can_one = sel is not None and self._can_bundle(sel)
+        sel = self.model.selected
+        fix_ir = self._fix_ir()
+        ready = self.model.ready(fix_ir)
+        bundling = any(i.job is not None and i.job.kind == JobKind.BUNDLE for i in self.model.items)
+        can_one = sel is not None and self.model.can_bundle(sel, fix_ir)
         self.act_bundle.setEnabled(can_one)
         self.act_bundle_all.setEnabled(len(ready) > 0)
         self.act_cancel.setEnabled(bundling)
-        self.act_verify_smoke.setEnabled(sel is not None and sel.kind == "bundle" and not sel.busy)
-        self.act_locate_data.setEnabled(sel is not None and sel.kind == "model" and not sel.busy)
+        self.act_verify_smoke.setEnabled(sel is not None and sel.spec.verifies_with_smoke and not sel.busy)
+        self.act_locate_data.setEnabled(sel is not None and sel.spec.locates_data and not sel.busy)
         self.act_remove.setEnabled(sel is not None)
-        has_result = any(i.result is not None for i in self.queue.entries)
+        has_result = self._result_item() is not None
         self.act_copy_cli.setEnabled(has_result)
         self.act_open_out.setEnabled(True)
         self.bundle_panel.set_ready_count(len(ready))
         self.bundle_panel.bundle_button.setEnabled(can_one)
-        self.bundle_panel.set_blocked_reason(self._blocked_reason(sel) if sel is not None else "")
+        self.bundle_panel.set_blocked_reason(self._blocked_reason(sel))
         self._update_status()
 
     def _update_status(self) -> None:
-        items = self.queue.entries
-        queued = sum(i.state == "queued" for i in items)
-        running = sum(i.state in ("running", "cancelling") for i in items)
-        done = sum(i.state == "done" for i in items)
+        counts = self.model.counts()
         self.status_label.setText(
             self.tr("%1 item(s) · %2 running · %3 queued · %4 bundled")
-            .replace("%1", str(len(items))).replace("%2", str(running))
-            .replace("%3", str(queued)).replace("%4", str(done))
+            .replace("%1", str(counts["items"])).replace("%2", str(counts["running"]))
+            .replace("%3", str(counts["queued"])).replace("%4", str(counts["bundled"]))
         )
 
     # --- shutdown -------------------------------------------------------------------------

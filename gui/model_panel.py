@@ -23,13 +23,36 @@ if TYPE_CHECKING:  # the engine's result types, for mypy only: importing them wo
     from onnxpack.core.validate import Validation
     from onnxpack.core.verify import VerifyReport
 
+    from .state import Gate
+
 from .formatting import format_bytes, format_shape
 from .hints import gui_hint
 from .icons import severity_icon, status_icon
 from .messages import gui_message
+from .state import FIXED_BY_LOWERING_IR
 from .widgets import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
 
-__all__ = ["ModelPanel", "role_text"]
+__all__ = ["ModelPanel", "finding_hint", "role_text"]
+
+
+def finding_hint(finding: Finding, gate: Gate | None) -> str:
+    """How to fix ``finding``, matched to the bundle gate: "tick Lower the IR version" is said only where ticking
+    it would let the model bundle; while another error stops it, the hint says that one comes first (issue 30
+    item 6)."""
+    hint = gui_hint(finding.code, finding.hint) or ""
+    if gate is None or finding.code not in FIXED_BY_LOWERING_IR:
+        return hint
+    others = sorted({f.code for f in gate.blocking if f.code not in FIXED_BY_LOWERING_IR})
+    if others:
+        return QCoreApplication.translate(
+            "Hints", "Lowering the IR version would not let this model bundle: %1 must be fixed first."
+        ).replace("%1", ", ".join(others))
+    if not gate.lowering_possible:
+        return QCoreApplication.translate(
+            "Hints", 'Choose a Target ONNX Runtime in the Bundle tab, then tick "Lower the IR version for the '
+            'target runtime if needed".'
+        )
+    return hint
 
 
 def role_text(role: str) -> str:
@@ -101,6 +124,8 @@ class ModelPanel(Retranslatable, QWidget):
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.title.setWordWrap(True)
         self.status = StatusLabel()
+        self.smoke_status = StatusLabel()  # a bundle's smoke run, when it was verified with one
+        self.smoke_status.hide()
         self.size_box = QGroupBox()
         sb = QVBoxLayout(self.size_box)
         self.size_bar = SizeBar()
@@ -114,6 +139,7 @@ class ModelPanel(Retranslatable, QWidget):
         fl.addWidget(self.facts)
         ov.addWidget(self.title)
         ov.addWidget(self.status)
+        ov.addWidget(self.smoke_status)
         ov.addWidget(self.size_box)
         ov.addWidget(self.facts_box)
         ov.addStretch(1)
@@ -155,11 +181,11 @@ class ModelPanel(Retranslatable, QWidget):
         self.tabs.setTabText(1, self.tr("Interface"))
         kind, obj = self._shown
         if kind == "validation":
-            self.show_validation(obj)
+            self.show_validation(*obj)
         elif kind == "verify":
-            self.show_verify(obj)
+            self.show_verify(*obj)
         elif kind == "pending":
-            self.show_pending(obj)
+            self.show_pending(*obj)
         else:
             self._set_counts(0, 0)
 
@@ -174,19 +200,22 @@ class ModelPanel(Retranslatable, QWidget):
             Severity.INFO: self.tr("Info"),
         }[severity]
 
-    def _show_findings(self, findings: list[Finding]) -> None:
+    def _show_findings(self, findings: list[Finding], gate: Gate | None = None) -> None:
         ordered = sorted(findings, key=lambda f: -f.severity.rank)
         texts = [gui_message(f) for f in ordered]
+        hints = [finding_hint(f, gate) for f in ordered]
         rows = [
-            [self.severity_text(f.severity), f.code, text + (f" ({f.subject})" if f.subject else ""),
-             gui_hint(f.code, f.hint)]
-            for f, text in zip(ordered, texts, strict=True)
+            [self.severity_text(f.severity), f.code, text + (f" ({f.subject})" if f.subject else ""), hint]
+            for f, text, hint in zip(ordered, texts, hints, strict=True)
         ]
         self.findings.set_rows(rows, [severity_icon(f.severity) for f in ordered])
-        for r, (f, text) in enumerate(zip(ordered, texts, strict=True)):
+        for r, (f, text, hint) in enumerate(zip(ordered, texts, hints, strict=True)):
             item = self.findings.item(r, 2)
             if item is not None and text != f.message:  # translated: it names fewer values than the English
                 item.setToolTip(f.message + (f"\n{f.hint}" if f.hint else ""))
+            hint_item = self.findings.item(r, 3)
+            if hint_item is not None and hint:  # a long hint is cut off in its column: the whole of it on hover
+                hint_item.setToolTip(hint)
         w = worst(findings)
         self.tabs.setTabIcon(2, severity_icon(w) if w is not None else status_icon("ok"))
 
@@ -194,22 +223,27 @@ class ModelPanel(Retranslatable, QWidget):
         self._shown = ("none", None)
         self.title.clear()
         self.status.set_status(None, "")
+        self.smoke_status.set_status(None, "")
+        self.smoke_status.hide()
         self.size_bar.set_size(None)
         for t in (self.files, self.interface, self.findings, self.external):
             t.setRowCount(0)
         self.facts.set_rows([])
         self._set_counts(0, 0)
 
-    def show_pending(self, path: Path) -> None:
+    def show_pending(self, path: Path, verifying: bool = False) -> None:
         self.clear()
-        self._shown = ("pending", path)
+        self._shown = ("pending", (path, verifying))
         self.title.setText(Path(path).name)
-        self.status.set_status(status_icon("busy"), self.tr("Reading and checking the model…"))
+        self.status.set_status(status_icon("busy"), self.tr("Verifying the bundle…") if verifying
+                               else self.tr("Reading and checking the model…"))  # fmt: skip
 
     # --- a model ------------------------------------------------------------------------------
-    def show_validation(self, validation: Validation) -> None:
-        """Show a ``core.validate.Validation`` (inspection facts + findings + compatibility)."""
-        self._shown = ("validation", validation)
+    def show_validation(self, validation: Validation, gate: Gate | None = None) -> None:
+        """Show a ``core.validate.Validation`` (inspection facts + findings + compatibility); ``gate`` (the bundle
+        gate with the chosen settings) words the hints of the findings it concerns."""
+        self.clear()
+        self._shown = ("validation", (validation, gate))
         insp = validation.inspection
         model_path = insp.location.model
         self.title.setText(model_path.name)
@@ -272,7 +306,7 @@ class ModelPanel(Retranslatable, QWidget):
             [self.tr("Output"), v.get("name"), v.get("elem_type"), format_shape(v.get("shape"))] for v in insp.outputs
         ]
         self.interface.set_rows(io_rows)
-        self._show_findings(findings)
+        self._show_findings(findings, gate)
 
         refs = [] if insp.external is None else list(insp.external.refs)
         ext_rows = []
@@ -314,9 +348,36 @@ class ModelPanel(Retranslatable, QWidget):
         return text
 
     # --- a bundle -----------------------------------------------------------------------------
-    def show_verify(self, report: VerifyReport) -> None:
-        """Show a ``core.verify.VerifyReport`` of a dropped bundle."""
-        self._shown = ("verify", report)
+    def smoke_text(self, report: VerifyReport, requested: bool) -> tuple[str, str]:
+        """Whether a verification's smoke run ran and passed, as (icon kind, sentence) (issue 30 item 4)."""
+        smoke = report.smoke
+        if not requested:
+            return "ready", self.tr("No smoke run: the files were checked against the manifest (File → Verify "
+                                    "bundle with a smoke run runs the model too).")
+        if smoke is None:
+            return "warning", self.tr("Smoke run skipped: the bundle failed verification, so its model was not run.")
+        ort = str(smoke.get("ort_version") or "?")
+        if not smoke.get("ran"):
+            return "failed", self.tr("Smoke run FAILED: the recorded run could not be repeated — see Findings.")
+        if not smoke.get("ok") or not report.ok:
+            return "failed", self.tr("Smoke run FAILED (onnxruntime %1): the outputs do not match the recorded "
+                                     "ones — see Findings.").replace("%1", ort)
+        comparison = smoke.get("comparison")
+        if comparison == "exact":
+            text = self.tr("Smoke run passed (onnxruntime %1): every output is bit for bit the recorded one.")
+        elif comparison == "tolerance":
+            text = self.tr("Smoke run passed (onnxruntime %1, the bundle recorded %2): the outputs equal the "
+                           "recorded ones within the cross-version tolerance.")
+        else:
+            text = self.tr("Smoke run passed (onnxruntime %1): the model runs; the bundle records no outputs to "
+                           "compare with.")
+        return "ok", text.replace("%1", ort).replace("%2", str(smoke.get("recorded_ort_version") or "?"))
+
+    def show_verify(self, report: VerifyReport, with_smoke: bool = False) -> None:
+        """Show a ``core.verify.VerifyReport`` of a dropped bundle; ``with_smoke``: it was asked for a smoke run,
+        which then is said to have run and passed, or not."""
+        self.clear()
+        self._shown = ("verify", (report, with_smoke))
         manifest = report.manifest or {}  # the bundle's own JSON: keys may be missing in an old or damaged one
         model = manifest.get("model", {}) if isinstance(manifest, Mapping) else {}
         self.title.setText(Path(report.path).name)
@@ -343,8 +404,12 @@ class ModelPanel(Retranslatable, QWidget):
             (self.tr("Made with"), " ".join(str(tool.get(k, "")) for k in ("name", "version")).strip() or "-"),
         ]
         self.facts.set_rows(rows)
+        icon, text = self.smoke_text(report, with_smoke)
+        self.smoke_status.set_status(status_icon(icon), text)
+        self.smoke_status.show()
         self.interface.setRowCount(0)
-        iface = manifest.get("interface", {}) if isinstance(manifest, Mapping) else {}
+        # The bundled model's interface is in the manifest's "inspection" record (issue 30 item 3).
+        iface = (manifest.get("inspection") or manifest.get("interface") or {}) if isinstance(manifest, Mapping) else {}
         if isinstance(iface, Mapping):
             self.interface.set_rows(
                 [[self.tr("Input"), v.get("name"), v.get("elem_type"), format_shape(v.get("shape"))]

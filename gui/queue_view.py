@@ -2,55 +2,15 @@
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field
-from enum import Enum
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from onnxpack.core import names
-from onnxpack.core.errors import OnnxpackError
-
-if TYPE_CHECKING:  # the engine's result types, for mypy only (importing them loads onnx)
-    from onnxpack.core.bundle import BundleOptions, BundleResult
-    from onnxpack.core.validate import Validation
-    from onnxpack.core.verify import VerifyReport
-
-from .bundle_panel import BundleDraft
 from .icons import status_icon
 from .messages import gui_message
+from .state import BUSY_STATES, ItemState, Kind, QueueItem, QueueModel, default_bundle_name
 from .widgets import Retranslatable
-from .worker import Job
 
 __all__ = ["BUSY_STATES", "ItemState", "QueueItem", "QueueTable", "default_bundle_name"]
-
-_ids = itertools.count(1)
-
-class ItemState(str, Enum):
-    """Where a queue row is. A ``str`` enum, so it compares equal to its value; setting a state by a misspelt name
-    raises instead of silently showing an unknown state (issue 14 item 12)."""
-
-    INSPECTING = "inspecting"
-    VERIFYING = "verifying"
-    READY = "ready"
-    INVALID = "invalid"
-    QUEUED = "queued"
-    RUNNING = "running"
-    CANCELLING = "cancelling"
-    DONE = "done"
-    VERIFIED = "verified"
-    VERIFY_FAILED = "verify_failed"
-    FAILED = "failed"
-    CANCELLED = "cancelled"
-
-    __str__ = str.__str__  # "done", not "ItemState.DONE", wherever a state is formatted
-
-
-BUSY_STATES = frozenset({ItemState.INSPECTING, ItemState.VERIFYING, ItemState.QUEUED, ItemState.RUNNING,
-                         ItemState.CANCELLING})  # fmt: skip
 
 #: state → icon kind (the text is always shown too)
 _ICON = {
@@ -69,42 +29,13 @@ _ICON = {
 }
 
 
-def default_bundle_name(path: Path) -> str:
-    """The bundle name the command line would use for this model file (core.names.default_bundle_name)."""
-    return names.default_bundle_name(path)
-
-
-@dataclass(eq=False)
-class QueueItem:
-    """A dropped model or bundle and everything the GUI knows about it."""
-
-    path: Path
-    kind: str  # "model" or "bundle"
-    state: ItemState = ItemState.INSPECTING
-    id: int = field(default_factory=lambda: next(_ids))
-    validation: Validation | None = None
-    report: VerifyReport | None = None  # for bundles
-    result: BundleResult | None = None
-    data_dir: Path | None = None  # where the external data files are, when not beside the model (Locate data file…)
-    last_success: BundleResult | None = None  # of the last run that succeeded: a failed re-run never erases it
-    options: BundleOptions | None = None  # of the last bundle run
-    error: OnnxpackError | None = None
-    draft: BundleDraft = field(default_factory=BundleDraft)
-    job: Job | None = None
-    progress: str = ""  # e.g. "merge 45 %"
-    run: Any = None  # its last bundle run as the Progress tab shows it (gui.run_panel.RunState)
-
-    @property
-    def busy(self) -> bool:
-        return self.state in BUSY_STATES
-
-
 class QueueTable(Retranslatable, QTableWidget):
-    """Rows of QueueItem: name, kind, status (icon + words), result."""
+    """Rows of the QueueModel's items: name, kind, status (icon + words), result. The table holds no state of its
+    own: its rows are ``model.items``, in order."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, model: QueueModel | None = None, parent: QWidget | None = None) -> None:
         super().__init__(0, 4, parent)
-        self.entries: list[QueueItem] = []
+        self.model_ = model if model is not None else QueueModel()
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -140,19 +71,22 @@ class QueueTable(Retranslatable, QTableWidget):
             "cancelled": self.tr("Cancelled"),
         }.get(state, state)
 
-    def kind_text(self, kind: str) -> str:
-        return self.tr("Bundle") if kind == "bundle" else self.tr("Model")
+    @property
+    def entries(self) -> list[QueueItem]:
+        return self.model_.items
+
+    def kind_text(self, kind: Kind) -> str:
+        return {Kind.MODEL: self.tr("Model"), Kind.BUNDLE: self.tr("Bundle")}[Kind(kind)]
 
     def add(self, item: QueueItem) -> int:
-        self.entries.append(item)
+        """Show ``item``, which the model has just added (its last row)."""
         row = self.rowCount()
         self.insertRow(row)
         self.refresh(item)
         return row
 
-    def remove(self, item: QueueItem) -> None:
-        row = self.row_of(item)
-        self.entries.remove(item)
+    def remove_row(self, row: int) -> None:
+        """The model removed the item of ``row``: drop the row (the window selects what the model selected)."""
         self.removeRow(row)
 
     def row_of(self, item: QueueItem) -> int:
@@ -165,8 +99,11 @@ class QueueTable(Retranslatable, QTableWidget):
         rows = self.selectionModel().selectedRows()
         return self.item_at(rows[0].row()) if rows else None
 
-    def select(self, item: QueueItem) -> None:
-        self.selectRow(self.row_of(item))
+    def select(self, item: QueueItem | None) -> None:
+        if item is None:
+            self.clearSelection()
+        else:
+            self.selectRow(self.row_of(item))
 
     def result_text(self, item: QueueItem) -> str:
         if item.error is not None and item.state in ("failed",):
@@ -175,6 +112,8 @@ class QueueTable(Retranslatable, QTableWidget):
             return item.progress
         if item.state == "done" and item.result is not None:
             return str(item.result.zip_path)
+        if item.state in ("cancelled", "failed") and item.last_success is not None:  # its earlier bundle is there
+            return str(item.last_success.zip_path)
         return ""  # nothing bundled yet: no result to show (the planned name is in the Bundle tab)
 
     def refresh(self, item: QueueItem) -> None:

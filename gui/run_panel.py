@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,17 +27,15 @@ from onnxpack.core.progress import STEPS, ProgressEvent
 if TYPE_CHECKING:  # for mypy only: importing core.bundle loads onnx, which the window must not wait for
     from onnxpack.core.bundle import BundleResult
 
-from .formatting import EtaEstimator, format_bytes, format_duration, format_shape
+from .formatting import format_bytes, format_duration, format_shape
 from .icons import status_icon
 from .messages import stage_detail
 from .model_panel import role_text
+from .state import STAGES, RunState
 from .widgets import DataTable, Retranslatable, StatusLabel, scrolled_page
 
-__all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel"]
+__all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel", "RunState"]
 
-#: Pipeline stages in order (core.bundle reports these names).
-STAGES = ("inspect", "validate", "merge", "smoke", "ort", "zip")
-#: Stages whose done/total count steps rather than bytes.
 
 
 class LogPane(Retranslatable, QWidget):
@@ -85,22 +81,6 @@ class LogPane(Retranslatable, QWidget):
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.plain_text())
-
-
-@dataclasses.dataclass
-class RunState:
-    """One bundle run as the Progress tab shows it: kept per queue row, so the tab shows the *selected* row's run
-    (live while it runs) rather than whichever job ran last."""
-
-    title: str = ""
-    running: bool = False
-    started: float = 0.0
-    outcome: str | None = None  # 'done', 'failed', 'cancelled' once finished; None while running or never run
-    stopping: bool = False
-    ended: float = 0.0
-    state: dict[str, str] = dataclasses.field(default_factory=lambda: dict.fromkeys(STAGES, "waiting"))
-    last: dict[str, ProgressEvent] = dataclasses.field(default_factory=dict)
-    eta: EtaEstimator = dataclasses.field(default_factory=EtaEstimator)
 
 
 class RunPanel(Retranslatable, QWidget):
@@ -166,6 +146,7 @@ class RunPanel(Retranslatable, QWidget):
             "failed": self.tr("failed"),
             "cancelled": self.tr("cancelled"),
             "skipped": self.tr("skipped"),
+            "stopped": self.tr("stopped"),
         }.get(state, state)
 
     def retranslate(self) -> None:
@@ -184,9 +165,7 @@ class RunPanel(Retranslatable, QWidget):
     def start(self, title: str, skipped: Sequence[str] = ()) -> RunState:
         """A run begins and is shown; ``skipped`` stages (the smoke run or ORT format when not chosen) say so from
         the start. Returns its state, which the caller keeps with its queue row."""
-        run = RunState(title=title, running=True, started=time.monotonic())
-        for stage in self.rows:
-            run.state[stage] = "skipped" if stage in skipped else "waiting"
+        run = RunState.begin(title, skipped)
         self._live = run
         self.display(run)
         return run
@@ -207,18 +186,11 @@ class RunPanel(Retranslatable, QWidget):
             self.cancel_button.setEnabled(False)
             self._render_header()
 
-    def finish(self, outcome: str) -> None:
-        """``outcome``: 'done', 'failed' or 'cancelled'. Stages never reached show as skipped/cancelled."""
+    def finish(self, outcome: str, failed_stage: str | None = None) -> None:
+        """``outcome``: 'done', 'failed' or 'cancelled' (state.RunState.finish says what each stage shows)."""
         run = self._live or self.run
         self._live = None
-        run.running = False
-        run.outcome = outcome
-        run.ended = time.monotonic()
-        for stage, state in run.state.items():
-            if state == "running":
-                run.state[stage] = "done" if outcome == "done" else outcome
-            elif state == "waiting" and outcome == "done":
-                run.state[stage] = "skipped"
+        run.finish(outcome, failed_stage)
         if run is self.run:
             self.display(run)
 
@@ -252,21 +224,7 @@ class RunPanel(Retranslatable, QWidget):
             return
         if ev.stage not in self.rows:
             self._add_row(self.grid, self.grid.rowCount(), ev.stage)
-        order = list(self.rows)
-        idx = order.index(ev.stage)
-        changed = [ev.stage]
-        for earlier in order[:idx]:  # the pipeline moved on: earlier stages are finished
-            if run.state.get(earlier) == "running":
-                run.state[earlier] = "done"
-                changed.append(earlier)
-        run.state[ev.stage] = "done" if ev.finished else "running"
-        if ev.total <= 0:  # a message without an amount: keep the last amount, show the new message
-            last = run.last.get(ev.stage)
-            unit = last.unit if last else ev.unit
-            ev = ProgressEvent(ev.stage, last.done if last else 0, last.total if last else 0, ev.message, unit)
-            if last is None:
-                run.state[ev.stage] = "running"
-        run.last[ev.stage] = ev
+        changed = run.apply(ev)
         if run is self.run:
             for stage in changed:
                 self._render(stage)
@@ -275,7 +233,7 @@ class RunPanel(Retranslatable, QWidget):
         icon, name, bar, detail = self.rows[stage]
         state = self.run.state.get(stage, "waiting")
         ev = self.run.last.get(stage)
-        qicon = status_icon({"waiting": "queued", "skipped": "ready"}.get(state, state))
+        qicon = status_icon({"waiting": "queued", "skipped": "ready", "stopped": "cancelled"}.get(state, state))
         h = name.fontMetrics().height()
         icon.setPixmap(qicon.pixmap(h, h))
         name.setText(self.stage_name(stage))
@@ -289,13 +247,14 @@ class RunPanel(Retranslatable, QWidget):
             bar.setFormat(self.state_text(state))
             detail.setText(stage_detail(ev.message) if state == "running" else "")
         else:
-            fraction = 1.0 if state == "done" else ev.fraction
+            fraction = self.run.fraction(stage) or 0.0
             bar.setValue(int(fraction * 1000))
             bar.setFormat(f"{fraction * 100:.0f} % — {self.state_text(state)}")
+            done = ev.total if state == "done" else ev.done  # a stage done is done in full, whatever came last
             if ev.unit == STEPS:
-                amount = self.tr("%1 of %2").replace("%1", str(ev.done)).replace("%2", str(ev.total))
+                amount = self.tr("%1 of %2").replace("%1", str(done)).replace("%2", str(ev.total))
             else:
-                amount = self.tr("%1 of %2").replace("%1", format_bytes(ev.done)).replace(
+                amount = self.tr("%1 of %2").replace("%1", format_bytes(done)).replace(
                     "%2", format_bytes(ev.total)
                 )
             text = amount
@@ -322,6 +281,7 @@ class ResultPanel(Retranslatable, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._result: BundleResult | None = None
+        self._empty_text: str | None = None
         self.status = StatusLabel()
         self.proof = StatusLabel()
         self.diff = QLabel()
@@ -358,12 +318,14 @@ class ResultPanel(Retranslatable, QWidget):
         self.outputs.setAccessibleName(self.tr("Smoke-run outputs"))
         self.open_button.setText(self.tr("&Open output folder"))
         self.copy_button.setText(self.tr("Copy CLI co&mmand"))
-        self.copy_button.setToolTip(self.tr("Copy the equivalent `onnxpack bundle …` command line"))
-        self.show_result(self._result)
+        self.copy_button.setToolTip(self.tr("Copy the equivalent onnxpack bundle … command line"))
+        self.show_result(self._result, self._empty_text)
 
-    def show_result(self, result: BundleResult | None) -> None:
-        """Show a ``core.bundle.BundleResult`` (None clears the panel)."""
+    def show_result(self, result: BundleResult | None, empty_text: str | None = None) -> None:
+        """Show a ``core.bundle.BundleResult``; None clears the panel, saying ``empty_text`` (or that nothing was
+        bundled yet)."""
         self._result = result
+        self._empty_text = empty_text
         has = result is not None
         self.open_button.setEnabled(has)
         self.copy_button.setEnabled(has)
@@ -372,7 +334,8 @@ class ResultPanel(Retranslatable, QWidget):
         self.outputs_box.setVisible(has)
         self.diff.setVisible(False)
         if not has:
-            self.status.set_status(None, self.tr("No bundle made yet. Drop a model, fill in the form, press Bundle."))
+            self.status.set_status(None, empty_text or self.tr("No bundle made for this row yet: fill in the "
+                                                               "Bundle tab and press Bundle."))
             return
         assert result is not None
         zip_path = Path(result.zip_path)

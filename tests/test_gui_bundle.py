@@ -272,15 +272,15 @@ def test_rerun_is_checked_first_and_never_erases_an_earlier_success(qtbot, tmp_p
     w, items, a = _two_bundled(qtbot, tmp_path)
     assert [it.state for it in items] == ["done", "done"]
     earlier = [it.result for it in items]
-    # 1. the same again: nothing starts, one dialog names both files, the rows keep their results
+    # 1. the same again: nothing starts, one question names both files (bundled by these rows, nothing to skip
+    # to), the rows keep their results
     assert w.start_bundles(all_ready=True) == []
     (text,) = close_dialogs(w)
-    assert "2 bundle(s) exist already" in text and "model-1.0.0.zip" in text and "second-1.0.0.zip" in text
+    assert "2 row(s) were bundled already" in text and "model-1.0.0.zip" in text and "second-1.0.0.zip" in text
     assert [it.state for it in items] == ["done", "done"] and [it.result for it in items] == earlier
     # 2. replacing, and the first model's smoke input is missing: one summary, the first row keeps its bundle
     w.bundle_panel.force.setChecked(True)
     items[0].draft.inputs = {items[0].draft.input_names[0]: str(tmp_path / "missing.npy")}
-    w._shown_item = None  # the form is not showing row 0: its draft is used as set above
     assert w.start_bundles(all_ready=True) == items
     for it in items:
         wait_state(qtbot, it, ("done", "failed", "cancelled"), timeout=120_000)

@@ -331,7 +331,8 @@ def test_queue_state_is_an_enum_and_a_misspelt_state_raises(qtbot, tmp_path):
     from onnxpack.gui.queue_view import BUSY_STATES, ItemState, QueueItem
 
     w = make_window(qtbot, tmp_path)
-    item = QueueItem(path=tmp_path / "m.onnx", kind="model")
+    item = w.model.add(tmp_path / "m.onnx", "model")
+    assert isinstance(item, QueueItem)
     w.queue.add(item)
     w._set_state(item, "ready")
     assert item.state is ItemState.READY and item.state == "ready" and f"{item.state}" == "ready"

@@ -4,11 +4,6 @@
 <context>
     <name>BundlePanel</name>
     <message>
-        <source>Release</source>
-        <extracomment>Offered in the target-ORT box, newest first (the field stays editable for any X.Y).</extracomment>
-        <translation>リリース</translation>
-    </message>
-    <message>
         <source>&amp;Name:</source>
         <translation>名前(&amp;N):</translation>
     </message>
@@ -63,14 +58,6 @@
     <message>
         <source>Choose the output folder</source>
         <translation>出力フォルダーを選択</translation>
-    </message>
-    <message>
-        <source>Options</source>
-        <translation>オプション</translation>
-    </message>
-    <message>
-        <source>Signing and release information</source>
-        <translation>署名とリリース情報</translation>
     </message>
     <message>
         <source>Signing &amp;key:</source>
@@ -149,10 +136,6 @@
         <translation>モデルを実行し、バンドル後も出力が同一であることを証明する</translation>
     </message>
     <message>
-        <source>Smoke run</source>
-        <translation>スモーク実行</translation>
-    </message>
-    <message>
         <source>The original and the bundled model are run on CPU and must give identical outputs. Give sizes for symbolic dimensions (0 = choose automatically) and, optionally, .npy files with real inputs.</source>
         <translation>元のモデルとバンドル後のモデルを CPU で実行し、出力が完全に一致することを確かめます。シンボリック次元のサイズ（0 は自動）と、必要なら実データの .npy ファイルを指定してください。</translation>
     </message>
@@ -201,8 +184,57 @@
         <translation>自動</translation>
     </message>
     <message>
+        <source>These settings apply to every model bundled, by Bundle and by Bundle all, and are remembered; the boxes above belong to the selected row only.</source>
+        <extracomment>Offered in the target-ORT box, newest first (the field stays editable for any X.Y).</extracomment>
+        <translation>これらの設定は「バンドル」でも「すべてバンドル」でもバンドルするすべてのモデルに適用され、記憶されます。上の枠は選択した行だけのものです。</translation>
+    </message>
+    <message>
+        <source>Every model bundled</source>
+        <translation>バンドルするすべてのモデル</translation>
+    </message>
+    <message>
+        <source>Signing and release information (every model)</source>
+        <translation>署名とリリース情報 (すべてのモデル)</translation>
+    </message>
+    <message>
+        <source>Needs a Target ONNX Runtime: the released copy gets the highest IR version that runtime loads, when the model uses nothing newer (--fix-ir).</source>
+        <translation>対象 ONNX Runtime が必要です。モデルがそれより新しいものを使っていなければ、リリースするコピーの IR バージョンをそのランタイムが読める最大の値にします (--fix-ir)。</translation>
+    </message>
+    <message>
+        <source>Adds NAME.ort and its operator list for ONNX Runtime Mobile and minimal builds (--ort-format).</source>
+        <translation>ONNX Runtime Mobile や最小ビルド向けに NAME.ort とその演算子リストを加えます (--ort-format)。</translation>
+    </message>
+    <message>
+        <source>Deflates the ZIP members; weights rarely shrink, and a compressed model cannot be loaded in place from the ZIP (--compress).</source>
+        <translation>ZIP の中身を圧縮します。重みはほとんど小さくならず、圧縮したモデルは ZIP から直接読み込めません (--compress)。</translation>
+    </message>
+    <message>
+        <source>Stores MAJOR.MINOR.PATCH as one number in the model&apos;s model_version field of the released copy (--set-model-version).</source>
+        <translation>リリースするコピーのモデルの model_version に MAJOR.MINOR.PATCH を 1 つの数値として書き込みます (--set-model-version)。</translation>
+    </message>
+    <message>
+        <source>Runs the original and the bundled model on CPU and records the proof that their outputs are identical (turned off: --no-smoke).</source>
+        <translation>元のモデルとバンドルしたモデルを CPU で実行し、出力が同一である証明を記録します (オフ: --no-smoke)。</translation>
+    </message>
+    <message>
+        <source>Overwrites NAME-VERSION.zip if it exists, and allows a version that is not above the previous release (--force).</source>
+        <translation>NAME-VERSION.zip があれば上書きし、前のリリースより大きくないバージョンも許可します (--force)。</translation>
+    </message>
+    <message>
+        <source>Smoke-run inputs of this model</source>
+        <translation>このモデルのスモーク実行の入力</translation>
+    </message>
+    <message>
         <source>Size of dimension %1</source>
         <translation>次元 %1 のサイズ</translation>
+    </message>
+    <message>
+        <source>This model: %1</source>
+        <translation>このモデル: %1</translation>
+    </message>
+    <message>
+        <source>This model</source>
+        <translation>このモデル</translation>
     </message>
     <message>
         <source>Suggested: %1 %2</source>
@@ -685,18 +717,6 @@
         <translation>バージョンが前のリリースより大きくありません</translation>
     </message>
     <message>
-        <source>A path cannot be used</source>
-        <translation>そのパスは使えません</translation>
-    </message>
-    <message>
-        <source> (and %1 more)</source>
-        <translation>（ほか %1 件）</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
         <source>Not a list of ONNX Runtime releases to prove the model on</source>
         <translation>モデルを検証する ONNX Runtime リリースの指定として正しくありません</translation>
     </message>
@@ -747,6 +767,22 @@
     <message>
         <source>No ONNX Runtime dependency was found in the app</source>
         <translation>アプリに ONNX Runtime への依存が見つかりません</translation>
+    </message>
+    <message>
+        <source>The model rewritten by the ONNX version converter does not give the same outputs as the original</source>
+        <translation>ONNX のバージョンコンバーターで書き換えたモデルの出力が、元のモデルと一致しません</translation>
+    </message>
+    <message>
+        <source>A path cannot be used</source>
+        <translation>そのパスは使えません</translation>
+    </message>
+    <message>
+        <source> (and %1 more)</source>
+        <translation>（ほか %1 件）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -842,6 +878,10 @@
     <message>
         <source>{path}: SHA-256 is {actual}, the manifest says {listed}</source>
         <translation>{path}: SHA-256 は {actual} ですが、マニフェストでは {listed} です</translation>
+    </message>
+    <message>
+        <source>SHA256SUMS does not agree with the manifest: {detail}</source>
+        <translation>SHA256SUMS がマニフェストと一致しません: {detail}</translation>
     </message>
     <message>
         <source>The bundle has no model.sig, so it is not signed (or its signature was removed)</source>
@@ -1240,18 +1280,6 @@
         <translation>アーカイブの最初のエントリーの前に、説明のつかないバイトがあります</translation>
     </message>
     <message>
-        <source>, ai.onnx.ml opset {ml_opset}</source>
-        <translation>、ai.onnx.ml opset {ml_opset}</translation>
-    </message>
-    <message>
-        <source>limits measured on that release, not from ORT&apos;s official table</source>
-        <translation>ORT の公式表ではなく、そのリリースで測定した上限</translation>
-    </message>
-    <message>
-        <source>ORT&apos;s official table</source>
-        <translation>ORT の公式表</translation>
-    </message>
-    <message>
         <source>ONNX Runtime {version} (its official wheel) runs {model}: {detail} with ONNX Runtime {reference}</source>
         <translation>ONNX Runtime {version}（公式ホイール）で {model} が動きました: ONNX Runtime {reference} との比較で {detail}</translation>
     </message>
@@ -1262,6 +1290,18 @@
     <message>
         <source>ONNX Runtime {version} runs {model}, but its outputs differ from those of ONNX Runtime {reference} beyond the tolerance (largest difference {difference})</source>
         <translation>ONNX Runtime {version} で {model} は動きますが、出力が ONNX Runtime {reference} の出力と許容範囲を超えて異なります（最大の差 {difference}）</translation>
+    </message>
+    <message>
+        <source>, ai.onnx.ml opset {ml_opset}</source>
+        <translation>、ai.onnx.ml opset {ml_opset}</translation>
+    </message>
+    <message>
+        <source>limits measured on that release, not from ORT&apos;s official table</source>
+        <translation>ORT の公式表ではなく、そのリリースで測定した上限</translation>
+    </message>
+    <message>
+        <source>ORT&apos;s official table</source>
+        <translation>ORT の公式表</translation>
     </message>
 </context>
 <context>
@@ -1400,6 +1440,70 @@
     <message>
         <source>Open the .onnx model file that uses this data file; keep the data file beside it.</source>
         <translation>このデータファイルを使う .onnx モデルファイルを開いてください。データファイルはその隣に置いたままにしてください。</translation>
+    </message>
+    <message>
+        <source>Connect to the internet (each release is downloaded once, then cached), or do not prove on ONNX Runtime releases.</source>
+        <translation>インターネットに接続してください（各リリースは初回だけダウンロードされ、以後はキャッシュされます）。または ONNX Runtime リリースでの検証をやめてください。</translation>
+    </message>
+    <message>
+        <source>Choose a release with a wheel for this Python (for Python 3.11: 1.15.0 and newer).</source>
+        <translation>この Python 向けのホイールがあるリリースを選んでください（Python 3.11 では 1.15.0 以降）。</translation>
+    </message>
+    <message>
+        <source>Give a released version, e.g. 1.16.3.</source>
+        <translation>リリース済みのバージョンを指定してください（例: 1.16.3）。</translation>
+    </message>
+    <message>
+        <source>Try again; if it repeats, do not trust this network connection.</source>
+        <translation>もう一度試してください。繰り返す場合は、このネットワーク接続を信用しないでください。</translation>
+    </message>
+    <message>
+        <source>Check the internet connection and try again; the details show the output of pip.</source>
+        <translation>インターネット接続を確認して、もう一度試してください。詳細に pip の出力があります。</translation>
+    </message>
+    <message>
+        <source>Set ONNXPACK_PYTHON to a Python 3.10+ interpreter, or use onnxpack installed with pip.</source>
+        <translation>ONNXPACK_PYTHON に Python 3.10 以降のインタープリターを設定するか、pip でインストールした onnxpack を使ってください。</translation>
+    </message>
+    <message>
+        <source>Give the sizes the model needs under Symbolic dimensions in the Bundle tab.</source>
+        <translation>バンドルタブの「シンボリック次元」で、モデルに必要なサイズを指定してください。</translation>
+    </message>
+    <message>
+        <source>Smoke-run the model to see why it fails.</source>
+        <translation>モデルをスモーク実行して、失敗する理由を確認してください。</translation>
+    </message>
+    <message>
+        <source>Retarget the model for the oldest of those releases (set it as the target runtime and lower the IR version), or prove newer releases only.</source>
+        <translation>それらのうち最も古いリリースに向けてモデルを変換する（目標ランタイムに設定し、IR バージョンを下げる）か、より新しいリリースだけで検証してください。</translation>
+    </message>
+    <message>
+        <source>Give releases like 1.16.3,1.20.1, a MAJOR.MINOR, newest, or auto.</source>
+        <translation>1.16.3,1.20.1 のようなリリース、MAJOR.MINOR、newest、または auto を指定してください。</translation>
+    </message>
+    <message>
+        <source>Choose the target ONNX Runtime yourself, or update onnxpack.</source>
+        <translation>目標の ONNX Runtime を自分で選ぶか、onnxpack を更新してください。</translation>
+    </message>
+    <message>
+        <source>Give the Cargo.lock, .csproj, packages.lock.json, package-lock.json, requirements.txt, pyproject.toml or uv.lock of the app.</source>
+        <translation>アプリの Cargo.lock、.csproj、packages.lock.json、package-lock.json、requirements.txt、pyproject.toml、uv.lock のいずれかを指定してください。</translation>
+    </message>
+    <message>
+        <source>Choose the target ONNX Runtime yourself, or give the file that pins ONNX Runtime.</source>
+        <translation>目標の ONNX Runtime を自分で選ぶか、ONNX Runtime のバージョンを固定しているファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Bundle with that release as the target runtime and the IR version lowered: onnxpack retargets the released copy and proves it.</source>
+        <translation>そのリリースを目標ランタイムにして IR バージョンを下げてバンドルしてください。onnxpack が配布用のコピーを変換し、検証します。</translation>
+    </message>
+    <message>
+        <source>Check whether the difference matters before shipping the model for that release.</source>
+        <translation>そのリリース向けに配布する前に、この差が問題にならないか確認してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model for the opset of the target runtime, or choose a newer target runtime.</source>
+        <translation>目標ランタイムの opset でモデルをエクスポートし直すか、より新しい目標ランタイムを選んでください。</translation>
     </message>
     <message>
         <source>Open the NAME-VERSION.zip that onnxpack made to verify it; open a model file to inspect the model.</source>
@@ -1754,8 +1858,8 @@
         <translation>この秘密鍵に発行された、digitalSignature または codeSigning の用途を持つ PEM 証明書を指定してください。</translation>
     </message>
     <message>
-        <source>Use an onnxpack with signing support (pip install &apos;onnxpack[sign]&apos;).</source>
-        <translation>署名に対応した onnxpack を使ってください（pip install &apos;onnxpack[sign]&apos;）。</translation>
+        <source>Use onnxpack installed with pip, with its signing support (pip install &apos;.[sign]&apos; in the onnxpack checkout).</source>
+        <translation>署名に対応した、pip でインストールした onnxpack を使ってください（onnxpack のチェックアウトで pip install &apos;.[sign]&apos;）。</translation>
     </message>
     <message>
         <source>Try again, or sign with a key instead.</source>
@@ -1782,71 +1886,18 @@
         <translation>メッセージのとおりに設定を変えてください。</translation>
     </message>
     <message>
-        <source>Connect to the internet (each release is downloaded once, then cached), or do not prove on ONNX Runtime releases.</source>
-        <translation>インターネットに接続してください（各リリースは初回だけダウンロードされ、以後はキャッシュされます）。または ONNX Runtime リリースでの検証をやめてください。</translation>
+        <source>Lowering the IR version would not let this model bundle: %1 must be fixed first.</source>
+        <translation>IR バージョンを下げてもこのモデルはバンドルできません。先に %1 を修正してください。</translation>
     </message>
     <message>
-        <source>Choose a release with a wheel for this Python (for Python 3.11: 1.15.0 and newer).</source>
-        <translation>この Python 向けのホイールがあるリリースを選んでください（Python 3.11 では 1.15.0 以降）。</translation>
-    </message>
-    <message>
-        <source>Give a released version, e.g. 1.16.3.</source>
-        <translation>リリース済みのバージョンを指定してください（例: 1.16.3）。</translation>
-    </message>
-    <message>
-        <source>Try again; if it repeats, do not trust this network connection.</source>
-        <translation>もう一度試してください。繰り返す場合は、このネットワーク接続を信用しないでください。</translation>
-    </message>
-    <message>
-        <source>Check the internet connection and try again; the details show the output of pip.</source>
-        <translation>インターネット接続を確認して、もう一度試してください。詳細に pip の出力があります。</translation>
-    </message>
-    <message>
-        <source>Set ONNXPACK_PYTHON to a Python 3.10+ interpreter, or use onnxpack installed with pip.</source>
-        <translation>ONNXPACK_PYTHON に Python 3.10 以降のインタープリターを設定するか、pip でインストールした onnxpack を使ってください。</translation>
-    </message>
-    <message>
-        <source>Give the sizes the model needs under Symbolic dimensions in the Bundle tab.</source>
-        <translation>バンドルタブの「シンボリック次元」で、モデルに必要なサイズを指定してください。</translation>
-    </message>
-    <message>
-        <source>Smoke-run the model to see why it fails.</source>
-        <translation>モデルをスモーク実行して、失敗する理由を確認してください。</translation>
-    </message>
-    <message>
-        <source>Retarget the model for the oldest of those releases (set it as the target runtime and lower the IR version), or prove newer releases only.</source>
-        <translation>それらのうち最も古いリリースに向けてモデルを変換する（目標ランタイムに設定し、IR バージョンを下げる）か、より新しいリリースだけで検証してください。</translation>
-    </message>
-    <message>
-        <source>Give releases like 1.16.3,1.20.1, a MAJOR.MINOR, newest, or auto.</source>
-        <translation>1.16.3,1.20.1 のようなリリース、MAJOR.MINOR、newest、または auto を指定してください。</translation>
-    </message>
-    <message>
-        <source>Choose the target ONNX Runtime yourself, or update onnxpack.</source>
-        <translation>目標の ONNX Runtime を自分で選ぶか、onnxpack を更新してください。</translation>
-    </message>
-    <message>
-        <source>Give the Cargo.lock, .csproj, packages.lock.json, package-lock.json, requirements.txt, pyproject.toml or uv.lock of the app.</source>
-        <translation>アプリの Cargo.lock、.csproj、packages.lock.json、package-lock.json、requirements.txt、pyproject.toml、uv.lock のいずれかを指定してください。</translation>
-    </message>
-    <message>
-        <source>Choose the target ONNX Runtime yourself, or give the file that pins ONNX Runtime.</source>
-        <translation>目標の ONNX Runtime を自分で選ぶか、ONNX Runtime のバージョンを固定しているファイルを指定してください。</translation>
-    </message>
-    <message>
-        <source>Bundle with that release as the target runtime and the IR version lowered: onnxpack retargets the released copy and proves it.</source>
-        <translation>そのリリースを目標ランタイムにして IR バージョンを下げてバンドルしてください。onnxpack が配布用のコピーを変換し、検証します。</translation>
-    </message>
-    <message>
-        <source>Check whether the difference matters before shipping the model for that release.</source>
-        <translation>そのリリース向けに配布する前に、この差が問題にならないか確認してください。</translation>
+        <source>Choose a Target ONNX Runtime in the Bundle tab, then tick &quot;Lower the IR version for the target runtime if needed&quot;.</source>
+        <translation>バンドル タブで対象 ONNX Runtime を選び、「必要なら対象ランタイムに合わせて IR バージョンを下げる」にチェックを入れてください。</translation>
     </message>
 </context>
 <context>
     <name>LogPane</name>
     <message>
         <source>&amp;Log:</source>
-        <extracomment>Pipeline stages in order (core.bundle reports these names). Stages whose done/total count steps rather than bytes.</extracomment>
         <translation>ログ(&amp;L):</translation>
     </message>
     <message>
@@ -1866,6 +1917,7 @@
     <name>MainWindow</name>
     <message>
         <source>onnxpack — ONNX release bundler</source>
+        <extracomment>how each kind of row is rendered: the one place the window dispatches on the kind</extracomment>
         <translation>onnxpack — ONNX リリース バンドラー</translation>
     </message>
     <message>
@@ -2029,6 +2081,10 @@
         <translation>%1 を検証しています</translation>
     </message>
     <message>
+        <source>Verifying %1 with a smoke run</source>
+        <translation>%1 をスモーク実行付きで検証中</translation>
+    </message>
+    <message>
         <source>Locate the data file of %1</source>
         <translation>%1 のデータファイルの場所を指定</translation>
     </message>
@@ -2149,6 +2205,34 @@
         <translation>バンドルを開始できません</translation>
     </message>
     <message>
+        <source>Bundle all</source>
+        <translation>すべてバンドル</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) were bundled already: %1</source>
+        <translation>
+            <numerusform>%n 行はすでにバンドル済みです: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Skip them and bundle the other %n model(s)?</source>
+        <translation>
+            <numerusform>それらを飛ばして、残りの %n 個のモデルをバンドルしますか?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Every ready model is bundled already. To make a bundle again, tick &quot;Replace an existing bundle&quot; in the Bundle tab.</source>
+        <translation>準備のできたモデルはすべてバンドル済みです。もう一度作るには、バンドル タブで「既存のバンドルを置き換える、または前回以下のバージョンを許可する」にチェックを入れてください。</translation>
+    </message>
+    <message>
+        <source>&amp;Skip bundled rows</source>
+        <translation>バンドル済みの行を飛ばす(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Skipped %1: bundled already as %2</source>
+        <translation>%1 を飛ばしました: %2 としてバンドル済み</translation>
+    </message>
+    <message>
         <source>Several models would be written to the same file: %1</source>
         <translation>複数のモデルが同じファイルに書き込まれます: %1</translation>
     </message>
@@ -2193,6 +2277,14 @@
     <message>
         <source>It is created by the first bundle.</source>
         <translation>最初のバンドル時に作成されます。</translation>
+    </message>
+    <message>
+        <source>This row is a bundle: it is verified, not bundled. Its verification is in the Model tab.</source>
+        <translation>この行はバンドルです。バンドルするのではなく検証します。検証結果はモデル タブにあります。</translation>
+    </message>
+    <message>
+        <source>Select a model in the queue to bundle it.</source>
+        <translation>バンドルするには、キューでモデルを選んでください。</translation>
     </message>
     <message numerus="yes">
         <source>Bundling is off for this model: %n error finding(s) must be fixed first.</source>
@@ -2382,6 +2474,10 @@ Qt %1、Python %2</translation>
         <translation>情報</translation>
     </message>
     <message>
+        <source>Verifying the bundle…</source>
+        <translation>バンドルを検証中…</translation>
+    </message>
+    <message>
         <source>Reading and checking the model…</source>
         <translation>モデルを読み込んでチェックしています…</translation>
     </message>
@@ -2508,6 +2604,34 @@ Qt %1、Python %2</translation>
     <message>
         <source>(%1 if the IR version is lowered)</source>
         <translation>（IR バージョンを下げれば %1）</translation>
+    </message>
+    <message>
+        <source>No smoke run: the files were checked against the manifest (File → Verify bundle with a smoke run runs the model too).</source>
+        <translation>スモーク実行なし: ファイルをマニフェストと照合しました (ファイル → スモーク実行付きでバンドルを検証 でモデルも実行します)。</translation>
+    </message>
+    <message>
+        <source>Smoke run skipped: the bundle failed verification, so its model was not run.</source>
+        <translation>スモーク実行は省略: バンドルが検証に失敗したため、モデルは実行されませんでした。</translation>
+    </message>
+    <message>
+        <source>Smoke run FAILED: the recorded run could not be repeated — see Findings.</source>
+        <translation>スモーク実行に失敗: 記録された実行を再現できませんでした — 検出事項を参照してください。</translation>
+    </message>
+    <message>
+        <source>Smoke run FAILED (onnxruntime %1): the outputs do not match the recorded ones — see Findings.</source>
+        <translation>スモーク実行に失敗 (onnxruntime %1): 出力が記録と一致しません — 検出事項を参照してください。</translation>
+    </message>
+    <message>
+        <source>Smoke run passed (onnxruntime %1): every output is bit for bit the recorded one.</source>
+        <translation>スモーク実行に成功 (onnxruntime %1): すべての出力が記録とビット単位で同一です。</translation>
+    </message>
+    <message>
+        <source>Smoke run passed (onnxruntime %1, the bundle recorded %2): the outputs equal the recorded ones within the cross-version tolerance.</source>
+        <translation>スモーク実行に成功 (onnxruntime %1、記録は %2): 出力はバージョン間の許容誤差内で記録と一致します。</translation>
+    </message>
+    <message>
+        <source>Smoke run passed (onnxruntime %1): the model runs; the bundle records no outputs to compare with.</source>
+        <translation>スモーク実行に成功 (onnxruntime %1): モデルは実行できます。バンドルには比較する出力の記録がありません。</translation>
     </message>
     <message>
         <source>Verified: every file matches the manifest.</source>
@@ -2676,14 +2800,6 @@ Qt %1、Python %2</translation>
         <translation>CLI コマンドをコピー(&amp;M)</translation>
     </message>
     <message>
-        <source>Copy the equivalent `onnxpack bundle …` command line</source>
-        <translation>同じ処理をする `onnxpack bundle …` コマンドラインをコピーします</translation>
-    </message>
-    <message>
-        <source>No bundle made yet. Drop a model, fill in the form, press Bundle.</source>
-        <translation>まだバンドルはありません。モデルをドロップし、フォームに入力して「バンドル」を押してください。</translation>
-    </message>
-    <message>
         <source>Bundle created: %1 (%2)</source>
         <translation>バンドルを作成しました: %1（%2）</translation>
     </message>
@@ -2702,6 +2818,14 @@ Qt %1、Python %2</translation>
     <message>
         <source>Compared with the previous release: %1</source>
         <translation>前回のリリースとの比較: %1</translation>
+    </message>
+    <message>
+        <source>Copy the equivalent onnxpack bundle … command line</source>
+        <translation>同じ処理をする onnxpack bundle … コマンドラインをコピー</translation>
+    </message>
+    <message>
+        <source>No bundle made for this row yet: fill in the Bundle tab and press Bundle.</source>
+        <translation>この行のバンドルはまだありません。バンドル タブに入力して「バンドル」を押してください。</translation>
     </message>
     <message>
         <source>previous %1, %2 change(s), needs a %3 bump (suggested %4).</source>
@@ -2812,6 +2936,10 @@ Qt %1、Python %2</translation>
     <message>
         <source>skipped</source>
         <translation>スキップ</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>停止</translation>
     </message>
     <message>
         <source>Progress</source>
