@@ -387,6 +387,7 @@ def verify_bundle(
             check_free_space(tmp, sum(m.size for name, (fs, m) in to_hash.items()
                                       if fs.role in roles and name != in_place))
         _hash_members(f, to_hash, rep, tmp, progress, cancel, in_place, roles)
+        _check_sums(f, doc, to_hash, rep)
         if signed is not None:
             _compare_signed(f, signed, scan, to_hash, rep)
         if rep.ok and _recorded_recipe(doc) is not None:
@@ -414,6 +415,24 @@ def verify_bundle(
             child.discard()
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _check_sums(f: BinaryIO, doc: dict[str, Any], to_hash: dict[str, tuple[FileStatus, Member]],
+                rep: VerifyReport) -> None:  # fmt: skip
+    """SHA256SUMS (core/checksums.py), when the manifest lists one and its bytes are the listed ones, must give every
+    other listed file with the manifest's SHA-256: what `sha256sum -c` checks is what verify checks."""
+    from .checksums import CHECKSUMS_ROLE, sha256sums_problems
+
+    for fs, member in to_hash.values():
+        if fs.role != CHECKSUMS_ROLE or fs.status != "ok":
+            continue
+        try:
+            data = b"".join(iter_member(f, member))
+        except ValueError as e:
+            rep.problems.append(_problem("ZIP_DAMAGED", f"{fs.path} cannot be read: {e}", fs.path))
+            continue
+        for problem in sha256sums_problems(data, doc["files"]):
+            rep.problems.append(_problem("CHECKSUMS_MISMATCH", problem, fs.path, detail=problem))
 
 
 @dataclass
@@ -941,4 +960,5 @@ def _judge_recipe(doc: dict[str, Any], archive: Path, to_hash: dict[str, tuple[F
 
 def _recipe_finding(doc: dict[str, Any], why: str) -> Finding:
     return _problem("SMOKE_FAILED", f"The recorded smoke recipe cannot be repeated: {why}", doc["model"]["entry"],
-                    _HINT_TAMPER, variant="recipe", detail=why)
+                    "The bundle was altered, or made with smoke inputs larger than verify repeats (1 GiB): get it "
+                    "again from its publisher, or rebuild it with smaller --dim values.", variant="recipe", detail=why)
