@@ -284,6 +284,7 @@ class _State:
     sigstore: SigstoreSigner | None = None  # prepared Sigstore keyless signer
     retarget: Any = None  # core.retarget.RetargetResult when --fix-ir retargeted the model
     prove_releases: list[str] = field(default_factory=list)  # --prove-ort resolved, their environments ready
+    prove_notes: list[str] = field(default_factory=list)  # how --prove-ort auto was resolved, when not as claimed
     prove: Any = None  # core.prove.ProveReport
     #: (size, mtime_ns, ctime_ns, inode) of every source file when the bundle started reading it.
     source_stats: dict[Path, tuple[int, int, int, int]] = field(default_factory=dict)
@@ -399,7 +400,7 @@ def _prepare_prove(st: _State, val: Validation) -> list[str]:
     items = parse_prove_spec(st.opts.prove_ort)
     claimed = st.opts.target_ort if st.opts.target_ort and st.opts.fix_ir else (
         val.compat.oldest.version if val.compat is not None and val.compat.oldest is not None else st.opts.target_ort)
-    releases = resolve_releases(items, claimed, st.cancel)
+    releases = resolve_releases(items, claimed, st.cancel, st.prove_notes)
     for v in releases:
         ensure_release(v, st.progress, st.cancel)
     return releases
@@ -413,7 +414,8 @@ def _prove(st: _State, merged: Path, model: onnx.ModelProto, smoke_doc: dict[str
     recipe = (smoke_doc or {}).get("recipe") or {}
     report_ = prove_model(merged, model, st.prove_releases, requested=st.opts.prove_ort or "",
                           dims={k: int(v) for k, v in (recipe.get("dims") or {}).items()},
-                          seed=int(recipe.get("seed", 0)), progress=st.progress, cancel=st.cancel)
+                          seed=int(recipe.get("seed", 0)), progress=st.progress, cancel=st.cancel,
+                          notes=st.prove_notes)
     bad = [r for r in report_.releases if not r.ok]
     if bad:
         detail = "; ".join(
@@ -661,8 +663,19 @@ def _build(
                     compare = opts.compare_outputs
                     if compare is None:
                         compare = plan.total_size <= COMPARE_AUTO_BYTES
-                    smoke_doc, outputs_equal, refs = _smoke(st, loc, merged, window, model_entry, copy_dir, work,
-                                                            compare, child)
+                    converted = st.retarget is not None and st.retarget.opset_method == "version_converter"
+                    try:  # a converted model is never shipped unproven: its outputs are compared, whatever its size
+                        smoke_doc, outputs_equal, refs = _smoke(st, loc, merged, window, model_entry, copy_dir, work,
+                                                                compare or converted, child)
+                    except RuntimeFailure as e:
+                        if not (converted and e.code == "MERGE_NOT_EQUAL"):
+                            raise
+                        raise _refuse(
+                            f"onnx.version_converter's rewrite for ONNX Runtime {opts.target_ort} does not give "
+                            f"bitwise the same outputs as {loc.model.name}: {e.message.split(': ', 1)[-1]}",
+                            st.retarget.hint or "Re-export the model for the target's opset.",
+                            "RETARGET_NOT_EQUAL",
+                        ) from None
                     if proof.running:
                         report(progress, "smoke", 1, 1, "comparing the tensor hashes", unit=STEPS)
                     weights = proof.join()

@@ -167,9 +167,10 @@ def _here() -> str:
 
 
 def resolve_releases(items: list[str], oldest_claimed: str | None,
-                     cancel: CancelToken | None = None) -> list[str]:
+                     cancel: CancelToken | None = None, notes: list[str] | None = None) -> list[str]:
     """Full release versions for ``items`` (a MAJOR.MINOR is its newest patch with a wheel for this interpreter;
-    ``newest`` the newest such release; ``auto`` = the newest patch of ``oldest_claimed`` plus ``newest``)."""
+    ``newest`` the newest such release; ``auto`` = the newest patch of ``oldest_claimed`` plus ``newest``). When
+    ``auto`` has to take a later release than the one claimed (no wheel of it here), ``notes`` gets why."""
     need_index = any(not _VERSION.fullmatch(t) for t in items)
     releases: dict[str, list[dict[str, Any]]] = {}
     if need_index:
@@ -196,6 +197,10 @@ def resolve_releases(items: list[str], oldest_claimed: str | None,
                 first = next((v for v in usable if _vkey(v)[:2] >= key), None)
                 if first is not None:
                     out.append(newest_of(".".join(first.split(".")[:2])))
+                    if _vkey(first)[:2] != key and notes is not None:
+                        notes.append(f"auto: the model claims ONNX Runtime {oldest_claimed}, which has no official "
+                                     f"wheel for {_here()}; the oldest release with one, {out[-1]}, was proven "
+                                     "instead")
             out.append(newest_of(None))
         elif t == "newest":
             out.append(newest_of(None))
@@ -454,6 +459,7 @@ class ProveReport:
     releases: list[ReleaseProof]
     requested: str
     inputs: dict[str, dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -465,6 +471,7 @@ class ProveReport:
             "reference_ort": self.reference.version, "atol": ATOL, "rtol": RTOL,
             "comparison": "bitwise, else numpy.allclose(atol, rtol) with the largest difference recorded",
             "inputs": self.inputs,
+            "notes": list(self.notes),
             "releases": [r.to_dict() for r in self.releases],
         }
 
@@ -589,6 +596,7 @@ def prove_model(
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
     timeout: float = RUN_TIMEOUT,
+    notes: list[str] | None = None,
 ) -> ProveReport:
     """Run ``model_path`` (the model ``model`` describes; ``window`` = its byte range in that file, e.g. a ZIP entry)
     under the installed onnxruntime (the reference) and each of ``releases``; compare every output."""
@@ -620,7 +628,7 @@ def prove_model(
                 raw["message"] = f"the environment runs onnxruntime {raw['ort_version']}, not {env.version}"
             proofs.append(_proof(env.version, env, raw, ref_raw))
         report(progress, _STAGE, len(envs) + 1, len(envs) + 1, "done", unit=STEPS)
-        return ProveReport(reference, proofs, requested, described)
+        return ProveReport(reference, proofs, requested, described, list(notes or []))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -671,12 +679,13 @@ def prove_file(model_path: Path, data_dir: Path | None, model: Any, spec: str, o
     reader and its external-data rules), so no ONNX Runtime ever resolves a path the model names."""
     from .merge import merge_model
 
-    releases = resolve_releases(parse_prove_spec(spec), oldest_claimed, cancel)
+    notes: list[str] = []
+    releases = resolve_releases(parse_prove_spec(spec), oldest_claimed, cancel, notes)
     tmp = Path(tempfile.mkdtemp(prefix=f"onnxpack-prove-{os.getpid()}-"))
     try:
         merged = tmp / "model.onnx"
         merge_model(model_path, merged, data_dir, progress=progress, cancel=cancel)
-        return prove_model(merged, model, releases, requested=spec, progress=progress, cancel=cancel)
+        return prove_model(merged, model, releases, requested=spec, progress=progress, cancel=cancel, notes=notes)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

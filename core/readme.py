@@ -145,6 +145,7 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
             same = ("bitwise-equal outputs" if p["outputs_bitwise_equal"]
                     else f"outputs within {proven['atol']:g} (largest difference {p['max_abs_diff']:.3g})")
             lines.append(f"  {p['version']}: {'loads it, ' + same if p['ok'] else 'FAILED: ' + str(p['message'])}")
+        lines += [f"  ({note})" for note in proven.get("notes") or []]
     about = manifest.get("about")
     if about:
         lines += ["", "About this release", "------------------"]

@@ -199,6 +199,10 @@ def _hints() -> dict[str, str]:
             "Hints",
             "Check whether the difference matters before shipping the model for that release.",
         ),
+        "RETARGET_NOT_EQUAL": QCoreApplication.translate(
+            "Hints",
+            "Re-export the model for the opset of the target runtime, or choose a newer target runtime.",
+        ),
         "ORT_TARGET_UNSUPPORTED": QCoreApplication.translate(
             "Hints",
             "Re-export for a lower opset or IR, choose a newer Target ONNX Runtime in the Bundle tab, or tick "

@@ -734,6 +734,11 @@ def _error_texts() -> dict[str, str]:
             "Errors",
             "No ONNX Runtime dependency was found in the app",
         ),
+        "RETARGET_NOT_EQUAL": QCoreApplication.translate(
+            "Errors",
+            "The model rewritten by the ONNX version converter does not give the same outputs as the "
+            "original",
+        ),
         "PATH_": QCoreApplication.translate("Errors", "A path cannot be used"),
     }
 

@@ -166,3 +166,16 @@ def test_bundle_refuses_what_cannot_be_retargeted(tmp_path: Path) -> None:
         build_bundle(BundleOptions(model=tmp_path / "m.onnx", out_dir=tmp_path / "out", version="1.0.0",
                                    target_ort="1.16", fix_ir=True, source_date_epoch=EPOCH))
     assert "gelu" in e.value.message and "opset_version=19" in (e.value.hint or "")
+
+
+def test_bundle_with_the_converter_compares_outputs_with_the_original(tmp_path: Path) -> None:
+    model = ir10_model()
+    model.graph.node.append(helper.make_node("ReduceMax", ["y"], ["m"], name="rmax", keepdims=1))
+    model.graph.output[0].CopyFrom(helper.make_tensor_value_info("m", TensorProto.FLOAT, [1, 1]))
+    onnx.save(model, tmp_path / "m.onnx")
+    r = build_bundle(BundleOptions(model=tmp_path / "m.onnx", out_dir=tmp_path / "out", version="1.0.0",
+                                   target_ort="1.16", fix_ir=True, compare_outputs=False, source_date_epoch=EPOCH))
+    fixes = {f["code"]: f for f in r.manifest["fixes"]}
+    assert "onnx.version_converter" in fixes["OPSET_LOWERED"]["message"]
+    # --compare-outputs never is overridden: a converted model is never shipped without its outputs compared
+    assert "outputs" in r.manifest["smoke"]["equal"]["methods"]
