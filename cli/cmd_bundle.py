@@ -228,6 +228,11 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
         env.stdout.write("\n")
     if r.smoke is None:
         env.stdout.write("\n  smoke run and equality proof: skipped (--no-smoke)\n")
+    retargeted = [f for f in r.manifest["fixes"] if f["code"] in ("IR_FEATURES_DROPPED", "IR_LOWERED", "OPSET_LOWERED")]
+    if retargeted:
+        env.stdout.write("\n  retargeted (each change is in manifest.json, fixes):\n")
+        for f in retargeted:
+            env.stdout.write(f"    {f['message']}\n")
     proven = r.manifest.get("prove_ort")
     if proven:
         env.stdout.write(f"\n  proven on ONNX Runtime releases (reference {proven['reference_ort']}):\n")

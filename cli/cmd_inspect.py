@@ -78,6 +78,11 @@ def _check(args: Any, env: Environment) -> int:
     if app is not None:
         env.stderr.write(f"onnxpack: target {app.describe()}\n")
     val = validate_model(args.model, args.data_dir, target_ort=target_ort, progress=progress)
+    if args.prove_ort and val.inspection.model is None:
+        from onnxpack.core.errors import InputError
+
+        raise InputError("--prove-ort runs .onnx models; this is an ORT-format model",
+                         "Prove the .onnx model it was converted from.", code="USAGE")
     if args.prove_ort and val.inspection.model is not None:
         from onnxpack.core.prove import prove_file, prove_findings
 
