@@ -167,3 +167,21 @@ def test_prove_refusal_is_an_onnxpack_error(cache: Path, index: _Index, tmp_path
         build_bundle(BundleOptions(model=tmp_path / "m.onnx", out_dir=tmp_path / "out", version="1.0.0",
                                    prove_ort="9.9.8", source_date_epoch=EPOCH))
     assert e.value.code == "PROVE_NO_WHEEL"
+
+
+def test_the_manifest_section_is_checked_by_the_schema(tmp_path: Path) -> None:
+    from onnxpack.core.prove import ProveReport, ReleaseProof
+
+    onnx.save(ir10_model(), tmp_path / "m.onnx")
+    r = build_bundle(BundleOptions(model=tmp_path / "m.onnx", out_dir=tmp_path / "out", version="1.0.0",
+                                   source_date_epoch=EPOCH))
+    ref = ReleaseProof("1.32.0", None, None, "2.1.3", True, None)
+    old = ReleaseProof(OLD, f"onnxruntime-{OLD}-cp311-cp311-x.whl", "a" * 64, "1.26.4", False,
+                       "Unsupported model IR version: 10, max supported IR version: 9")
+    manifest = dict(r.manifest, prove_ort=ProveReport(ref, [old], OLD, {}).to_dict())
+    assert schema_errors(manifest) == []
+    assert manifest["prove_ort"]["ok"] is False and manifest["prove_ort"]["releases"][0]["loaded"] is False
+    bad = json.loads(json.dumps(manifest))
+    bad["prove_ort"]["releases"][0]["loaded"] = "yes"
+    bad["prove_ort"]["releases"][0]["wheel_sha256"] = "not a hash"
+    assert len(schema_errors(bad)) >= 2
