@@ -634,8 +634,16 @@ def prove_model(
 
 
 def _reference_python() -> str:
+    """The interpreter of the reference run: this one (it has the installed onnxruntime); in a frozen executable,
+    which cannot run a script, the cached environment of the same onnxruntime release."""
     if getattr(sys, "frozen", False):
-        return _python_for_envs()
+        from .compat import ort_package_version
+
+        version = ort_package_version()
+        if version is None or not _VERSION.fullmatch(version):
+            raise RuntimeFailure("The frozen onnxpack cannot tell which onnxruntime it carries, so it has no reference "
+                                 "to prove against", "Run onnxpack installed with pip.", code="PROVE_REFERENCE")
+        return str(ensure_release(version).python)
     return sys.executable
 
 
