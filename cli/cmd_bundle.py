@@ -19,6 +19,7 @@ from .output import (
     emit_json,
     format_bytes,
     output_file_or_folder,
+    plural,
     print_findings,
     print_table,
     progress_reporter,
@@ -221,7 +222,7 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
                          f"({r.smoke['provider']}), passed\n")
     if r.equal is not None:
         w = r.equal["weights"]
-        env.stdout.write(f"  equality proof: same structure and {w['tensors']} tensors "
+        env.stdout.write(f"  equality proof: same structure and {plural(w['tensors'], 'tensor')} "
                          f"({format_bytes(w['tensor_bytes'])}) with equal SHA-256 as the original")
         if "outputs" in r.equal["methods"]:
             env.stdout.write("; bitwise-equal outputs of both models")
