@@ -123,15 +123,25 @@ BIG_MB = 100  # --skip-big leaves out models larger than this
 
 # The generated part of the corpus: venv name -> (pinned requirements, script, models it writes).
 GEN_SKLEARN = r'''
-"""Tree ensembles and other sklearn/LightGBM models converted by skl2onnx / onnxmltools."""
+"""Tree ensembles and other sklearn/LightGBM models converted by skl2onnx / onnxmltools.
+
+    python gen_sklearn.py OUT_DIR [NAME ...]      # NAME: only these models (default: all)
+"""
 import sys
 from pathlib import Path
 
 import numpy as np
+from skl2onnx import convert_sklearn, to_onnx
+from skl2onnx.common.data_types import StringTensorType
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
 
 out = Path(sys.argv[1])
 out.mkdir(parents=True, exist_ok=True)
-rng = np.random.default_rng(0)
+wanted = set(sys.argv[2:])
 
 
 def save(model, name):
@@ -140,44 +150,41 @@ def save(model, name):
     print(f"{name}: {path.stat().st_size / 1e6:.1f} MB", flush=True)
 
 
-from skl2onnx import convert_sklearn, to_onnx  # noqa: E402
-from skl2onnx.common.data_types import StringTensorType  # noqa: E402
-from sklearn.ensemble import RandomForestClassifier  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
-from sklearn.neighbors import KNeighborsClassifier  # noqa: E402
-from sklearn.pipeline import make_pipeline  # noqa: E402
-from sklearn.preprocessing import OneHotEncoder  # noqa: E402
+if not wanted or wanted & {"sklearn_knn_scan", "sklearn_string_input"}:
+    # KNeighborsClassifier: skl2onnx computes the distances in a Scan loop; ZipMap gives a seq(map) output
+    rng = np.random.default_rng(0)  # each part seeds its own generator: the same model whichever parts run
+    X = rng.standard_normal((2000, 8)).astype(np.float32)
+    y = (X[:, 0] > 0).astype(np.int64) + (X[:, 1] > 0).astype(np.int64)
+    save(to_onnx(KNeighborsClassifier(n_neighbors=5).fit(X, y), X[:1], target_opset={"": 17, "ai.onnx.ml": 3}),
+         "sklearn_knn_scan")
+    # a string input: OneHotEncoder on a text column + LogisticRegression
+    words = np.array(["red", "green", "blue", "cyan", "magenta", "yellow"], dtype=object)
+    Xs = words[rng.integers(0, len(words), (500, 1))]
+    pipe = make_pipeline(OneHotEncoder(handle_unknown="ignore"), LogisticRegression()).fit(Xs, (Xs[:, 0] == "red"))
+    save(convert_sklearn(pipe, initial_types=[("colour", StringTensorType([None, 1]))],
+                         target_opset={"": 17, "ai.onnx.ml": 3}), "sklearn_string_input")
 
-# KNeighborsClassifier: skl2onnx computes the distances in a Scan loop; ZipMap gives a seq(map) output
-X = rng.standard_normal((2000, 8)).astype(np.float32)
-y = (X[:, 0] > 0).astype(np.int64) + (X[:, 1] > 0).astype(np.int64)
-save(to_onnx(KNeighborsClassifier(n_neighbors=5).fit(X, y), X[:1], target_opset={"": 17, "ai.onnx.ml": 3}),
-     "sklearn_knn_scan")
+if not wanted or "lightgbm_classifier" in wanted:
+    # LightGBM through onnxmltools (another producer of TreeEnsembleClassifier), ~6 MB
+    import lightgbm as lgb
+    from onnxmltools import convert_lightgbm
+    from onnxmltools.convert.common.data_types import FloatTensorType
 
-# a string input: OneHotEncoder on a text column + LogisticRegression
-words = np.array(["red", "green", "blue", "cyan", "magenta", "yellow"], dtype=object)
-Xs = words[rng.integers(0, len(words), (500, 1))]
-pipe = make_pipeline(OneHotEncoder(handle_unknown="ignore"), LogisticRegression()).fit(Xs, (Xs[:, 0] == "red"))
-save(convert_sklearn(pipe, initial_types=[("colour", StringTensorType([None, 1]))],
-                     target_opset={"": 17, "ai.onnx.ml": 3}), "sklearn_string_input")
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((50_000, 30)).astype(np.float32)
+    y = (X[:, :3].sum(axis=1) + rng.standard_normal(50_000) > 0).astype(np.int64)
+    clf = lgb.LGBMClassifier(n_estimators=300, num_leaves=255, verbose=-1, n_jobs=2).fit(X, y)
+    save(convert_lightgbm(clf, initial_types=[("input", FloatTensorType([None, 30]))],
+                          target_opset=15, zipmap=False), "lightgbm_classifier")
 
-# LightGBM through onnxmltools (another producer of TreeEnsembleClassifier), ~20 MB
-import lightgbm as lgb  # noqa: E402
-from onnxmltools import convert_lightgbm  # noqa: E402
-from onnxmltools.convert.common.data_types import FloatTensorType  # noqa: E402
-
-X = rng.standard_normal((50_000, 30)).astype(np.float32)
-y = (X[:, :3].sum(axis=1) + rng.standard_normal(50_000) > 0).astype(np.int64)
-clf = lgb.LGBMClassifier(n_estimators=300, num_leaves=255, verbose=-1, n_jobs=2).fit(X, y)
-save(convert_lightgbm(clf, initial_types=[("input", FloatTensorType([None, 30]))],
-                      target_opset=15, zipmap=False), "lightgbm_classifier")
-
-# a random forest on noisy labels grows every tree until its leaves are pure: ~4.4 M nodes (~180 MB), all of
-# them in node attributes (TreeEnsembleClassifier, ai.onnx.ml 3), no weight tensor at all; ZipMap output
-X = rng.standard_normal((300_000, 20)).astype(np.float32)
-y = ((X[:, 0] + 0.5 * X[:, 1] + rng.standard_normal(300_000)) > 0).astype(np.int64)
-rf = RandomForestClassifier(n_estimators=60, n_jobs=2, random_state=0).fit(X, y)
-save(to_onnx(rf, X[:1], target_opset={"": 17, "ai.onnx.ml": 3}), "sklearn_random_forest")
+if not wanted or "sklearn_random_forest" in wanted:
+    # a random forest on noisy labels grows every tree until its leaves are pure: ~4.4 M nodes (~180 MB), all of
+    # them in node attributes (TreeEnsembleClassifier), no weight tensor at all; ZipMap output. ~10 min on 2 cores.
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((300_000, 20)).astype(np.float32)
+    y = ((X[:, 0] + 0.5 * X[:, 1] + rng.standard_normal(300_000)) > 0).astype(np.int64)
+    rf = RandomForestClassifier(n_estimators=60, n_jobs=2, random_state=0).fit(X, y)
+    save(to_onnx(rf, X[:1], target_opset={"": 17, "ai.onnx.ml": 3}), "sklearn_random_forest")
 '''
 
 GEN_TORCH = r'''
@@ -628,7 +635,10 @@ def generate(cache: Path) -> None:
     """Make the generated models in throw-away venvs under /tmp (pinned versions), into ``cache/generated``."""
     out = cache / "generated"
     out.mkdir(parents=True, exist_ok=True)
-    for gen, (reqs, script, _names) in GENERATORS.items():
+    for gen, (reqs, script, names) in GENERATORS.items():
+        missing = [n for n in names if not (out / f"{n}.onnx").exists()]
+        if not missing:
+            continue
         venv = Path(tempfile.gettempdir()) / f"onnxpack-bench-{gen}"
         py = venv / "bin" / "python"
         if not py.exists():
@@ -636,8 +646,8 @@ def generate(cache: Path) -> None:
         subprocess.run([str(py), "-m", "pip", "install", "-q", *reqs], check=True)
         path = venv / f"gen_{gen}.py"
         path.write_text(script)
-        print(f"generating with {gen} ({' '.join(reqs)}) ...", flush=True)
-        subprocess.run(["nice", str(py), str(path), str(out)], check=True)
+        print(f"generating {', '.join(missing)} with {' '.join(reqs)} ...", flush=True)
+        subprocess.run(["nice", str(py), str(path), str(out), *missing], check=True)
 
 
 # ---------------------------------------------------------------------------------------------- running
@@ -773,6 +783,25 @@ def summary(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def report(files: list[Path]) -> str:
+    """The tables of earlier ``--json`` runs, merged: a model and layout measured by a later file replaces the
+    earlier one's rows."""
+    merged: dict[tuple[str, str], list[Row]] = {}
+    sizes: dict[str, float] = {}
+    head: list[str] = []
+    for f in files:
+        data = json.loads(Path(f).read_text())
+        head.append(f"- `{Path(f).name}`: started {data['started']}, {data['machine']}")
+        sizes.update(data["sizes_mb"])
+        fresh: dict[tuple[str, str], list[Row]] = {}
+        for r in data["rows"]:
+            row = Row(**r)
+            fresh.setdefault((row.model, row.layout), []).append(row)
+        merged.update(fresh)
+    rows = [r for group in merged.values() for r in group]
+    return "\n".join(head) + "\n\n" + format_tables(rows, sizes) + "\n" + summary(rows)
+
+
 def machine() -> str:
     name = platform.processor() or platform.machine()
     try:
@@ -828,9 +857,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--offline", action="store_true", help="use the cache only")
     ap.add_argument("--generate", action="store_true", help="make the generated models (venvs under /tmp) and exit")
     ap.add_argument("--list", action="store_true", help="list the corpus and exit")
+    ap.add_argument("--report", type=Path, nargs="+", metavar="JSON",
+                    help="print the tables of earlier --json runs (merged, later files win) and exit")
     ap.add_argument("--sample-pairs", type=int, metavar="N",
                     help="issue 28 §2 instead: bundle of the sample vs the hand-written script, N alternating pairs")
     args = ap.parse_args(argv)
+    if args.report:
+        print(report(args.report))
+        return 0
     if args.sample_pairs:
         print(f"Machine: {machine()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n")
         print(sample_pairs(args.sample_pairs, not args.no_nice))

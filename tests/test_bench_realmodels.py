@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from benchmarks import realmodels as rm
@@ -88,3 +90,21 @@ def test_summary_reports_median_and_worst_ratio() -> None:
     assert "inspect ÷ load: median time 1.50×" in text
     assert "smoke ÷ ort: median time 1.50×" in text
     assert "bundle" not in text  # its reference failed
+
+
+def test_report_merges_json_runs_with_the_later_file_winning(tmp_path: Path) -> None:
+    import json
+    from dataclasses import asdict
+
+    first = [asdict(r) for r in _rows()]
+    second = [asdict(rm.Row("pkg/m", "single", "load", 9.0, 1, 0)), asdict(rm.Row("pkg/n", "single", "load", 2, 1, 0))]
+    paths = []
+    for i, rows in enumerate((first, second)):
+        p = tmp_path / f"run{i}.json"
+        p.write_text(json.dumps({"started": f"t{i}", "machine": "m", "sizes_mb": {"pkg/m": 1.0}, "rows": rows}))
+        paths.append(p)
+    text = rm.report(paths)
+    assert "`run0.json`: started t0" in text and "`run1.json`: started t1" in text
+    lines = [ln for ln in text.splitlines() if ln.startswith("| pkg/")]
+    assert lines[0] == "| pkg/m | single | 1.0 | 9.00 |  |  |  |  |  |  |  |"  # the first run's rows are replaced
+    assert any(ln.startswith("| pkg/n | single |") for ln in lines)
