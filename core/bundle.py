@@ -42,6 +42,7 @@ from .atomic import (
     pending_path,
     refuse_inside_inputs,
 )
+from .checksums import CHECKSUMS_NAME, CHECKSUMS_ROLE, sha256sums
 from .childproc import ChildProcess
 from .errors import InputError, InternalError, RefusedError, RuntimeFailure
 from .extdata import resolve_external_data
@@ -720,6 +721,10 @@ def _build(
             readme_rec = z.write_bytes("README.txt", readme)
             manifest["files"].append(
                 {"path": readme_rec.name, "role": "readme", "size": readme_rec.size, "sha256": readme_rec.sha256}
+            )
+            sums = z.write_bytes(CHECKSUMS_NAME, sha256sums(manifest["files"]))  # `sha256sum -c`, without onnxpack
+            manifest["files"].append(
+                {"path": sums.name, "role": CHECKSUMS_ROLE, "size": sums.size, "sha256": sums.sha256}
             )
             manifest["files"].sort(key=lambda e: e["path"])
             problems = schema_errors(manifest)

@@ -40,7 +40,7 @@ MANIFEST_NAME = "manifest.json"
 #: A manifest larger than this is refused before it is read (it lists a handful of files).
 MAX_MANIFEST_BYTES = 16 * 2**20
 #: Roles a bundle member can have (``files[].role``).
-ROLES = ("model", "external-data", "ort-model", "ort-config", "readme", "smoke-input", "smoke-output")
+ROLES = ("model", "external-data", "ort-model", "ort-config", "readme", "checksums", "smoke-input", "smoke-output")
 
 _KEYWORDS = frozenset(
     {

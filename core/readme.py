@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .checksums import CHECKSUMS_NAME
 from .manifest import MANIFEST_NAME
 
 __all__ = ["receiver_readme"]
+
+#: The languages README.txt shows loading and running the model in (docs/bundle.md lists the same).
+LANGUAGES = ("Python", "JavaScript (Node.js)", "C/C++", "Rust", "C#")
 
 # ONNX element type -> (numpy dtype, Rust type, C# type). Types without a plain array type in a client get None.
 _TYPES: dict[str, tuple[str, str | None, str | None]] = {
@@ -70,6 +74,105 @@ def _python(entry: str, inputs: list[dict[str, Any]], outputs: list[dict[str, An
     names = ", ".join(_ident(o["name"], i) for i, o in enumerate(outputs)) or "outputs"
     lines += ["    }",
               f"    {names}{',' if len(outputs) == 1 else ''} = session.run(None, feeds)"]
+    return lines
+
+
+# ONNX element type -> (onnxruntime-node type, typed array, C++ element type).
+_JS_CPP: dict[str, tuple[str, str, str]] = {
+    "FLOAT": ("float32", "Float32Array", "float"),
+    "DOUBLE": ("float64", "Float64Array", "double"),
+    "FLOAT16": ("float16", "Uint16Array", "Ort::Float16_t"),
+    "INT8": ("int8", "Int8Array", "int8_t"),
+    "INT16": ("int16", "Int16Array", "int16_t"),
+    "INT32": ("int32", "Int32Array", "int32_t"),
+    "INT64": ("int64", "BigInt64Array", "int64_t"),
+    "UINT8": ("uint8", "Uint8Array", "uint8_t"),
+    "UINT16": ("uint16", "Uint16Array", "uint16_t"),
+    "UINT32": ("uint32", "Uint32Array", "uint32_t"),
+    "UINT64": ("uint64", "BigUint64Array", "uint64_t"),
+    "BOOL": ("bool", "Uint8Array", "bool"),
+}
+
+
+def _count(dims: list[int]) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def _javascript(entry: str, inputs: list[dict[str, Any]], from_memory: bool) -> list[str]:
+    lines = ["JavaScript (Node.js; npm install onnxruntime-node):",
+             '    const ort = require("onnxruntime-node");',
+             "    (async () => {",
+             f'      const session = await ort.InferenceSession.create("{entry}");']
+    if from_memory:
+        lines += ["      // or from a buffer (the file is self-contained):",
+                  f'      // const session = await ort.InferenceSession.create(require("fs").readFileSync("{entry}"));']
+    lines.append("      const feeds = {")
+    for v in inputs:
+        dims, _ = _example_shape(v["shape"])
+        t = v["elem_type"]
+        if t == "STRING":
+            value = f'new ort.Tensor("string", new Array({_count(dims)}).fill(""), {list(dims)})'
+        elif t in _JS_CPP:
+            kind, array, _c = _JS_CPP[t]
+            value = f'new ort.Tensor("{kind}", new {array}({_count(dims)}), {list(dims)})'
+        else:
+            lines.append(f'        // "{v["name"]}" is {t}: onnxruntime-node has no tensor type for it')
+            continue
+        note = "  // int64 takes a BigInt64Array (values are BigInt: 1n, 2n, ...)" if t == "INT64" else ""
+        if t == "FLOAT16":
+            note = "  // float16 values as their 16-bit patterns"
+        lines.append(f'        "{v["name"]}": {value},{note}')
+    lines += ["      };",
+              "      const results = await session.run(feeds);  // output name -> ort.Tensor (.data, .dims)",
+              "    })();"]
+    return lines
+
+
+def _cpp(entry: str, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]]) -> list[str]:
+    lines = ["C/C++ (onnxruntime_cxx_api.h from the ONNX Runtime release; link with onnxruntime):",
+             "    #include <onnxruntime_cxx_api.h>",
+             "    #include <memory>",
+             "    #include <vector>",
+             "    int main() {",
+             "      Ort::Env env;",
+             "      Ort::SessionOptions options;",
+             f'      Ort::Session session(env, ORT_TSTR("{entry}"), options);',
+             "      auto memory = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);",
+             "      std::vector<Ort::Value> inputs;"]
+    names = []
+    for i, v in enumerate(inputs):
+        dims, _ = _example_shape(v["shape"])
+        var = _ident(v["name"], i)
+        if v["elem_type"] not in _JS_CPP:
+            lines.append(f'      // "{v["name"]}" is {v["elem_type"]}: build it with Ort::Value::CreateTensor and the '
+                         "session's allocator")
+            continue
+        ctype = _JS_CPP[v["elem_type"]][2]
+        n = _count(dims)
+        shape = ", ".join(map(str, dims))
+        if ctype == "bool":  # std::vector<bool> has no data()
+            lines.append(f"      std::unique_ptr<bool[]> {var}_data(new bool[{n}]());")
+            data = f"{var}_data.get()"
+        else:
+            lines.append(f"      std::vector<{ctype}> {var}_data({n});")
+            data = f"{var}_data.data()"
+        lines += [f"      std::vector<int64_t> {var}_shape{{{shape}}};",
+                  f"      inputs.push_back(Ort::Value::CreateTensor<{ctype}>(memory, {data}, {n},",
+                  f"          {var}_shape.data(), {var}_shape.size()));"]
+        names.append(v["name"])
+    in_names = ", ".join(f'"{n}"' for n in names)
+    out_names = ", ".join(f'"{o["name"]}"' for o in outputs)
+    lines += [f"      const char* input_names[] = {{{in_names}}};",
+              f"      const char* output_names[] = {{{out_names}}};",
+              "      auto outputs = session.Run(Ort::RunOptions{nullptr}, input_names, inputs.data(), inputs.size(),",
+              f"                                 output_names, {len(outputs)});"]
+    if outputs and outputs[0]["elem_type"] in _JS_CPP and _JS_CPP[outputs[0]["elem_type"]][2] != "bool":
+        lines.append(f"      const {_JS_CPP[outputs[0]['elem_type']][2]}* {_ident(outputs[0]['name'], 0)}_values = "
+                     f"outputs[0].GetTensorData<{_JS_CPP[outputs[0]['elem_type']][2]}>();")
+    lines += ["      return 0;", "    }"]
     return lines
 
 
@@ -171,14 +274,18 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
     lines += ["", "Files", "-----"]
     for f in sorted(manifest["files"], key=lambda f: f["path"]):
         lines.append(f"  {f['path']}  ({f['role']}, {f['size']} bytes)")
+    lines.append("  README.txt  (this file)")
+    lines.append(f"  {CHECKSUMS_NAME}  (the SHA-256 of every file above; check with `sha256sum -c {CHECKSUMS_NAME}`)")
     lines.append(f"  {MANIFEST_NAME}  (sizes and SHA-256 of every file; check with `onnxpack verify`)")
     lines += ["", "Loading and running the model", "-----------------------------",
-              "Every client below loads the model by its file path (the examples feed zeros of the right",
-              "type and shape; named dimensions are set to 1).", ""]
+              f"In {', '.join(LANGUAGES[:-1])} and {LANGUAGES[-1]}: each example loads the model by its file path",
+              "and runs it once on zeros of the right type and shape (named dimensions are set to 1).", ""]
     lines += _python(entry, insp["inputs"], insp["outputs"])
-    lines += ["", "C/C++ (onnxruntime_cxx_api.h):",
-              "    Ort::Env env; Ort::SessionOptions options;",
-              f'    Ort::Session session(env, ORT_TSTR("{entry}"), options);', ""]
+    lines += [""]
+    lines += _javascript(entry, insp["inputs"], m["layout"] == "single")
+    lines += [""]
+    lines += _cpp(entry, insp["inputs"], insp["outputs"])
+    lines += [""]
     lines += _rust(entry, insp["inputs"])
     lines += [""]
     lines += _csharp(entry, insp["inputs"])
@@ -186,14 +293,16 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
         lines += [
             "",
             f"{entry} is self-contained: all weights are inside it, so it can also be embedded in an",
-            "application and loaded from memory (commit_from_memory / CreateSessionFromArray).",
+            "application and loaded from memory (commit_from_memory / CreateSessionFromArray, or a buffer in",
+            "InferenceSession.create in JavaScript).",
         ]
     else:
         lines += [
             "",
             f"IMPORTANT: the weights are in {m['data']}, which must stay in the same folder as {entry}",
             "and keep its name. Load the model from its file path; it cannot be loaded from memory",
-            "(commit_from_memory / CreateSessionFromArray), because ONNX Runtime then cannot find the data file.",
+            "(commit_from_memory / CreateSessionFromArray, a buffer in JavaScript), because ONNX Runtime then",
+            "cannot find the data file.",
             f"重要: {m['data']} は {entry} と同じフォルダーに同じ名前で置いてください。",
         ]
     if m.get("ort_entry"):
@@ -202,7 +311,8 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
             f"{m['ort_entry']} is the same model in ONNX Runtime's ORT format (for minimal/mobile builds of",
             "ONNX Runtime); load it the same way as the .onnx file. Unlike the other files it is not",
             "byte-for-byte reproducible: ONNX Runtime's converter orders some of its tables differently in",
-            "every run, so rebuilding this bundle gives the same model in different .ort bytes.",
+            "every run, so rebuilding this bundle gives the same model in different .ort bytes (and another line",
+            f"for it in {CHECKSUMS_NAME}).",
         ]
     lines += [
         "",
@@ -210,6 +320,10 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
         "--------------------",
         f"    onnxpack verify {name}-{m['version']}.zip          (sizes, SHA-256, archive safety)",
         f"    onnxpack verify {name}-{m['version']}.zip --smoke  (also re-runs the recorded test inference)",
+        f"Without onnxpack, in the folder the bundle was extracted to (every file but {MANIFEST_NAME}):",
+        f"    sha256sum -c {CHECKSUMS_NAME}             (Linux; on macOS: shasum -a 256 -c {CHECKSUMS_NAME})",
+        f"    Get-FileHash {entry} -Algorithm SHA256",
+        f"        (Windows PowerShell: compare each file's hash with its line in {CHECKSUMS_NAME})",
         "",
     ]
     sig = manifest.get("signature")

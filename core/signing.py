@@ -4,8 +4,9 @@ from the members' SHA-256 without extracting anything.
 The signature is the one ``model-signing`` writes for a folder (a Sigstore bundle holding a DSSE-signed in-toto
 statement of every file's SHA-256, "files" serialization, ``model.sig`` itself ignored), so an extracted bundle
 verifies with ``model_signing.verifying.Config().use_elliptic_key_verifier(...).verify(folder, folder/model.sig)``
-and a folder signed by ``model-signing`` and zipped verifies here. The library is an optional dependency
-(``pip install 'onnxpack[sign]'``); everything here imports it lazily and says how to get it when it is missing.
+and a folder signed by ``model-signing`` and zipped verifies here. The library is an optional dependency (the
+``sign`` extra: ``pip install '.[sign]'`` in the checkout); everything here imports it lazily and says how to get it
+when it is missing.
 Only building the statement from digests we already have (instead of letting the library re-read 2 GB of files)
 uses the library's internal ``_signing``/``manifest`` modules; ``tests/test_signing.py`` proves the interop both ways.
 """
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from . import __version__
 from .errors import InputError, OutputError
 
 __all__ = [
@@ -50,7 +52,10 @@ METHOD_SIGSTORE = "model-signing/sigstore"
 #: What Sigstore keyless signing and its verification talk to (trust root, certificate authority, log, login).
 SIGSTORE_HOSTS = ("tuf-repo-cdn.sigstore.dev", "fulcio.sigstore.dev", "rekor.sigstore.dev", "oauth2.sigstore.dev")
 MAX_SIGNATURE_BYTES = 1 << 20
-_INSTALL_HINT = "Install the signing support: pip install 'onnxpack[sign]' (the OpenSSF model-signing library)."
+# onnxpack is not published on a package index: the extra is installed from what onnxpack was installed from.
+_INSTALL_HINT = ("Install the signing support (the OpenSSF model-signing library) from what you installed onnxpack "
+                 f"from: in the onnxpack checkout, pip install '.[sign]'; from a wheel, pip install "
+                 f"'onnxpack-{__version__}-py3-none-any.whl[sign]'.")
 
 
 def available() -> bool:
@@ -73,7 +78,8 @@ def _require() -> None:
     if getattr(sys, "frozen", False) and not available():
         raise InputError(
             "This build of onnxpack cannot sign or check signatures (model-signing is not included)",
-            "Use the pip-installed onnxpack with the signing support: pip install 'onnxpack[sign]'.",
+            "Use onnxpack installed with pip, with the signing support: in the onnxpack checkout, "
+            "pip install '.[sign]'.",
             code="SIGNING_UNAVAILABLE",
         )
     if not available():

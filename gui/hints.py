@@ -550,7 +550,8 @@ def _engine_hints() -> dict[str, str]:
         ),
         "SIGNING_UNAVAILABLE": QCoreApplication.translate(
             "Hints",
-            "Use an onnxpack with signing support (pip install 'onnxpack[sign]').",
+            "Use onnxpack installed with pip, with its signing support (pip install '.[sign]' in the onnxpack "
+            "checkout).",
         ),
         "SIGSTORE_FAILED": QCoreApplication.translate("Hints", "Try again, or sign with a key instead."),
         "SMOKE_CRASH": QCoreApplication.translate(
@@ -579,6 +580,7 @@ def _engine_hints() -> dict[str, str]:
                 "FILE_EXTRA",
                 "FILE_SIZE",
                 "FILE_HASH",
+                "CHECKSUMS_MISMATCH",
                 "MANIFEST_INCONSISTENT",
                 "MANIFEST_SELF",
                 "MANIFEST_BAD_PATH",

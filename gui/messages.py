@@ -116,6 +116,10 @@ def _templates() -> dict[str, str | dict[str, str]]:
         "FILE_EXTRA": QCoreApplication.translate("Findings", "{path} is in the archive but not listed in the manifest"),
         "FILE_SIZE": QCoreApplication.translate("Findings", "{path} has {size} bytes; the manifest says {listed}"),
         "FILE_HASH": QCoreApplication.translate("Findings", "{path}: SHA-256 is {actual}, the manifest says {listed}"),
+        "CHECKSUMS_MISMATCH": QCoreApplication.translate(
+            "Findings",
+            "SHA256SUMS does not agree with the manifest: {detail}",
+        ),
         "SIGNATURE_MISSING": {
             "absent": QCoreApplication.translate(
                 "Findings", "The bundle has no model.sig, so it is not signed (or its signature was removed)"

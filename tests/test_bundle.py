@@ -54,7 +54,8 @@ def test_sample_round_trip(sample_bundle: tuple[Path, Any], sample_model: Path) 
     assert result.zip_path == out / "victory-1.0.0.zip"
     assert [p.name for p in out.iterdir()] == ["victory-1.0.0.zip"]  # no work folder or temp file left
     members = _members(result.zip_path)
-    assert sorted(members) == ["README.txt", "manifest.json", "smoke/outputs/output.npy", "victory.onnx"]
+    assert sorted(members) == ["README.txt", "SHA256SUMS", "manifest.json", "smoke/outputs/output.npy",
+                               "victory.onnx"]
     manifest = json.loads(members["manifest.json"])
     _schema_check(manifest)
     assert manifest == result.manifest
@@ -85,7 +86,7 @@ def test_sample_round_trip(sample_bundle: tuple[Path, Any], sample_model: Path) 
     report = verify_bundle(result.zip_path)
     assert report.ok, report.problems
     assert {f.path: f.status for f in report.files} == {
-        "README.txt": "ok", "smoke/outputs/output.npy": "ok", "victory.onnx": "ok"
+        "README.txt": "ok", "SHA256SUMS": "ok", "smoke/outputs/output.npy": "ok", "victory.onnx": "ok"
     }
     assert result.to_dict()["schema"] == "onnxpack.bundle/1"
 

@@ -48,7 +48,7 @@ def test_human_output_and_options(tmp_path: Path) -> None:
     assert code == 0, err
     assert "Wrote" in text and "adder-0.1.0.zip" in text and "layout external" in text and "skipped" in text
     with zipfile.ZipFile(out / "adder-0.1.0.zip") as zf:
-        assert sorted(zf.namelist()) == ["README.txt", "adder.onnx", "adder.onnx.data", "manifest.json"]
+        assert sorted(zf.namelist()) == ["README.txt", "SHA256SUMS", "adder.onnx", "adder.onnx.data", "manifest.json"]
     # the same release again: the file exists -> refused (exit 1, not a usage error); with --force it is replaced
     code, _, err = _run(["bundle", str(model), "-o", str(out), "--version", "0.1.0", "--name", "adder",
                          "--no-smoke"])

@@ -42,6 +42,13 @@ def _rewrite(src: Path, dst: Path, edit: Any = None, extra: dict[str, bytes] | N
                              "sha256": hashlib.sha256(blob).hexdigest()})
     if edit is not None:
         edit(doc)
+    if "SHA256SUMS" in members:  # kept in step with the manifest, as a consistent rewrite would
+        from onnxpack.core.checksums import sha256sums
+
+        members["SHA256SUMS"] = sums = sha256sums(doc["files"])
+        for entry in doc["files"]:
+            if entry["path"] == "SHA256SUMS":
+                entry["size"], entry["sha256"] = len(sums), hashlib.sha256(sums).hexdigest()
     members["manifest.json"] = json.dumps(doc).encode()
     with open(dst, "wb") as f, DeterministicZip(f, compress=compress) as z:
         for name in sorted(members):

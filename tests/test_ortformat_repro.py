@@ -103,22 +103,25 @@ def test_ort_format_bundles_repeat_except_the_ort_member(tmp_path: Path) -> None
         zips.append(_members(r.zip_path))
     a, b = zips
     assert sorted(a) == sorted(b) == sorted([
-        "README.txt", "manifest.json", "model.onnx", "model.ort", "model.required_operators.config",
+        "README.txt", "SHA256SUMS", "manifest.json", "model.onnx", "model.ort", "model.required_operators.config",
         "smoke/outputs/Y.npy",
     ])
     for member in a:
-        if member not in ("model.ort", "manifest.json"):
+        if member not in ("model.ort", "manifest.json", "SHA256SUMS"):  # the .ort's digest, in these two
             assert a[member] == b[member], member
     assert b"byte-for-byte reproducible" in a["README.txt"]
     assert a["model.required_operators.config"].decode().splitlines()[:2] == [
         "# Generated from model/s:", "# - model.ort"
     ]
-    # The .ort members hold the same model; the manifests differ only in the .ort member's digest.
+    # The .ort members hold the same model; the manifests differ only in the .ort member's digest (and so in that of
+    # SHA256SUMS, whose model.ort line alone differs).
     assert ort_content(a["model.ort"]) == ort_content(b["model.ort"])
+    sums = [[ln for ln in z["SHA256SUMS"].decode().splitlines() if not ln.endswith("  model.ort")] for z in zips]
+    assert sums[0] == sums[1] and len(sums[0]) == len(a) - 3  # all but model.ort, the manifest and SHA256SUMS
     manifests = [json.loads(z["manifest.json"]) for z in zips]
     for m, z in zip(manifests, zips, strict=True):
         for f in m["files"]:
-            if f["path"] == "model.ort":
-                assert f["size"] == len(z["model.ort"])
+            if f["path"] in ("model.ort", "SHA256SUMS"):
+                assert f["size"] == len(z[f["path"]])
                 f["sha256"] = "<varies>"
     assert manifests[0] == manifests[1]

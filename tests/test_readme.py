@@ -70,3 +70,23 @@ def test_security_document_names_real_modules_and_tests() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(docs/security.md)" in readme
     assert "shared/reference/security.md" not in readme
+
+
+def test_readme_opens_with_the_commands_then_your_model_and_your_app() -> None:
+    """Issue 26 item 5: the two commands first, then in a few lines how to bundle one's own model and load it in an
+    app; the build, CI, Wine and benchmark detail lives in docs/ (linked), not before the workflow."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    before_first_command = text.split("```sh", 1)[0]
+    assert len([line for line in before_first_command.splitlines() if line.strip()]) <= 6
+    opening = text.split("## The workflow", 1)[0]
+    assert opening.count("```sh") == 2
+    after_commands = opening.rsplit("```", 1)[1]
+    assert "**Bundle your own model:**" in after_commands and "**Load it in your app:**" in after_commands
+    assert len([line for line in after_commands.splitlines() if line.strip()]) <= 16
+    assert "Python, JavaScript (Node.js), C/C++, Rust and C#" in after_commands
+    for detail in ("Wine", "benchmarks/", "PyInstaller", "pyinstaller"):
+        assert detail not in opening, detail
+    for doc in ("docs/building.md", "docs/performance.md"):
+        assert f"]({doc})" in text and (ROOT / doc).is_file()
+    assert "### How a release of onnxpack itself is made" not in text
+    assert "## How a release of onnxpack itself is made" in (ROOT / "docs" / "building.md").read_text(encoding="utf-8")

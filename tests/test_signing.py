@@ -185,11 +185,19 @@ def test_any_changed_member_is_named_even_with_a_consistent_manifest(signed: Pat
     for f in doc["files"]:  # the attacker also fixes the manifest's hashes
         if f["path"] == "README.txt":
             f["size"], f["sha256"] = len(members["README.txt"]), hashlib.sha256(members["README.txt"]).hexdigest()
+    assert not verify_bundle(_write({**members, "manifest.json": json.dumps(doc).encode()}, tmp_path / "t.zip")).ok
+    from onnxpack.core.checksums import sha256sums  # SHA256SUMS caught that; the attacker rewrites it too
+
+    members["SHA256SUMS"] = sha256sums(doc["files"])
+    for f in doc["files"]:
+        if f["path"] == "SHA256SUMS":
+            f["size"], f["sha256"] = len(members["SHA256SUMS"]), hashlib.sha256(members["SHA256SUMS"]).hexdigest()
     members["manifest.json"] = json.dumps(doc).encode()
     tampered = _write(members, tmp_path / "tampered.zip")
     assert verify_bundle(tampered).ok  # without the key only the manifest's own hashes are checked...
-    errors = _errors(tampered, key=keys["public"])  # ...the signature names both changed files
-    assert sorted(errors) == [("SIGNATURE_MISMATCH", "README.txt"), ("SIGNATURE_MISMATCH", "manifest.json")]
+    errors = _errors(tampered, key=keys["public"])  # ...the signature names every changed file
+    assert sorted(errors) == [("SIGNATURE_MISMATCH", "README.txt"), ("SIGNATURE_MISMATCH", "SHA256SUMS"),
+                              ("SIGNATURE_MISMATCH", "manifest.json")]
     members = _members(signed)
     members["extra.dll"] = b"MZ"
     assert ("SIGNATURE_MISMATCH", "extra.dll") in _errors(_write(members, tmp_path / "added.zip"), key=keys["public"])
@@ -238,7 +246,7 @@ def test_frozen_app_without_model_signing_says_what_to_do(monkeypatch: Any) -> N
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     with pytest.raises(InputError) as e:
         signing.read_signing_key("any.key")
-    assert e.value.code == "SIGNING_UNAVAILABLE" and "onnxpack[sign]" in (e.value.hint or "")
+    assert e.value.code == "SIGNING_UNAVAILABLE" and "pip install '.[sign]'" in (e.value.hint or "")
 
 
 # --- release metadata -----------------------------------------------------------------------------------------
