@@ -142,22 +142,61 @@ def iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
     subgraphs, function bodies, function attribute defaults (``FunctionProto.attribute_proto``), training info and
     any place a later onnx adds are all walked. Iterative, so deep nesting cannot hit Python's recursion limit.
     """
-    holders = tensor_fields()
-    stack: list[tuple[Message, _Where]] = [(model, _Where())]
+    fields = _holder_fields()
+    # A place is labelled only when a tensor is found there: ``(parent place, parent message, field, index)``.
+    Ctx = tuple[Any, Message, str, int] | None
+    labels: dict[int, tuple[Any, _Where]] = {}
+    stack: list[tuple[Message, Ctx]] = [(model, None)]
     while stack:
-        msg, at = stack.pop()
+        msg, ctx = stack.pop()
         kind = msg.DESCRIPTOR.full_name
         if kind == _TENSOR:
+            at = _label(ctx, labels)
             yield TensorRef(msg, at.where, at.graph, is_initializer=at.init)  # type: ignore[arg-type]
             continue
-        fields = holders.get(kind, {})
-        children: list[tuple[Message, _Where]] = []
-        for fd, value in msg.ListFields():
-            if fd.number not in fields:
-                continue
-            subs = list(value) if _repeated(fd) else [value]
-            children.extend((sub, _place(msg, fd.name, i, sub, at)) for i, sub in enumerate(subs))
+        children: list[tuple[Message, Ctx]] = []
+        for name, repeated in fields.get(kind, ()):
+            if repeated:
+                seq = getattr(msg, name)
+                if seq:
+                    children.extend((sub, (ctx, msg, name, i)) for i, sub in enumerate(seq))
+            elif msg.HasField(name):
+                children.append((getattr(msg, name), (ctx, msg, name, 0)))
         stack.extend(reversed(children))
+
+
+def _label(ctx: Any, cache: dict[int, tuple[Any, _Where]]) -> _Where:
+    """The :class:`_Where` of a place, computed once per place from the root down (the cache keeps each place
+    alive, so an id is never reused for another place)."""
+    chain = []
+    while ctx is not None and not (id(ctx) in cache and cache[id(ctx)][0] is ctx):
+        chain.append(ctx)
+        ctx = ctx[0]
+    at = cache[id(ctx)][1] if ctx is not None else _Where()
+    for c in reversed(chain):
+        _up, parent_msg, name, index = c
+        value = getattr(parent_msg, name)
+        child = value if isinstance(value, Message) else value[index]
+        at = _place(parent_msg, name, index, child, at)
+        cache[id(c)] = (c, at)
+    return at
+
+
+@functools.cache
+def _holder_fields() -> dict[str, tuple[tuple[str, bool], ...]]:
+    """:func:`tensor_fields` by field name, in field-number (serialization) order."""
+    by_name: dict[str, tuple[tuple[str, bool], ...]] = {}
+    stack = [ModelProto.DESCRIPTOR]
+    wanted = tensor_fields()
+    while stack:
+        d = stack.pop()
+        if d.full_name in by_name or d.full_name not in wanted:
+            continue
+        kids = wanted[d.full_name]
+        fds = sorted((f for f in d.fields if f.number in kids), key=lambda f: f.number)
+        by_name[d.full_name] = tuple((f.name, kids[f.number][1]) for f in fds)
+        stack.extend(f.message_type for f in fds)
+    return by_name
 
 
 @dataclass(frozen=True)

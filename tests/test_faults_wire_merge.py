@@ -198,6 +198,18 @@ def _external(location: str) -> TensorProto:
     return t
 
 
+def test_every_place_is_labelled_in_the_users_words() -> None:
+    from tests.fuzz import _seed_models
+
+    refs = [(r.name, r.where, r.graph, r.is_initializer) for r in iter_tensors(_seed_models()["big"])]
+    assert refs == [
+        ("c", "attribute 'value' of node 'Constant' (Constant)", "graph 'big'", False),
+        ("B", "initializer", "graph 'big'", True),
+        ("k", "attribute 'value' of node 'Constant' (Constant)", "function 'local.AddDefault'", False),
+        ("d", "default of attribute 'bias'", "function 'local.AddDefault'", False),
+    ]
+
+
 def test_tensor_places_come_from_the_descriptors() -> None:
     """Every message field through which onnx lets a TensorProto be reached is walked (no hand list)."""
     fields = tensor_fields()
