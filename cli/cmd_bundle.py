@@ -35,7 +35,8 @@ def register(subparsers: Any) -> None:
         help="build a verified release ZIP (merged model, manifest.json, README.txt)",
         description="Inspect, validate and merge MODEL, prove the merged model is the original bit for bit (same "
         "structure, every tensor's SHA-256 equal; small models also give bitwise-equal outputs), smoke-run the "
-        "bundled model, and write OUT_DIR/NAME-VERSION.zip. Without MODEL the sample model is bundled. "
+        "bundled model, and write OUT/NAME-VERSION.zip (or the OUT.zip given with -o). Without MODEL the sample model "
+        "is bundled. "
         "Set SOURCE_DATE_EPOCH for byte-identical bundles. "
         "Exit status: 0 written, 1 refused (findings, failed smoke run), 2 usage error or unreadable input, "
         "130 cancelled.",
@@ -45,7 +46,8 @@ def register(subparsers: Any) -> None:
     b.add_argument("--version", dest="release", metavar="X.Y.Z", required=True, help="release version (semver)")
     b.add_argument("--name", metavar="N", help="bundle and model file name (default: the model file's stem)")
     b.add_argument("--data-dir", metavar="DIR", help="folder of the external data files (default: the model's)")
-    b.add_argument("--previous", metavar="OLD", help="previous bundle (.zip) or its manifest.json: diff the interface")
+    b.add_argument("--previous", metavar="OLD.zip", help="the previous release's bundle .zip (or its manifest.json): "
+                   "diff the interface and suggest the version")
     b.add_argument("--target-ort", metavar="X.Y", help="ONNX Runtime release that must load the model")
     b.add_argument(
         "--fix-ir", action="store_true", help="retarget the released copy for --target-ort: lower ir_version (dropping "
@@ -113,8 +115,8 @@ def register(subparsers: Any) -> None:
     v = subparsers.add_parser(
         "verify",
         help="check a bundle: archive safety, manifest, every file's size and SHA-256",
-        description="Check BUNDLE.zip made by `onnxpack bundle`. Exit status: 0 verified, 1 problems found, "
-        "2 unreadable input.",
+        description="Check BUNDLE.zip made by `onnxpack bundle`. Exit status: 0 verified, 1 problems found (a damaged "
+        "or altered bundle), 2 unreadable input or a file that is not a bundle .zip (a model, a manifest.json).",
     )
     v.add_argument("bundle", metavar="BUNDLE", help="the NAME-VERSION.zip to check")
     v.add_argument("--smoke", action="store_true", help="also re-run the recorded smoke test and compare outputs")
