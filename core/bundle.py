@@ -44,7 +44,7 @@ from .atomic import (
 )
 from .checksums import CHECKSUMS_NAME, CHECKSUMS_ROLE, sha256sums
 from .childproc import ChildProcess
-from .errors import InputError, InternalError, RefusedError, RuntimeFailure
+from .errors import InputError, InternalError, OutputError, RefusedError, RuntimeFailure
 from .extdata import resolve_external_data
 from .findings import Finding, Severity
 from .loaded import LoadedModel
@@ -744,6 +744,12 @@ def _build(
                 sig_rec = z.write_bytes(SIGNATURE_NAME, signature)
             report(progress, "zip", 2, 2, "done", unit=STEPS)
             check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
+    except InputError:
+        if not zip_path.parent.is_dir():  # the output folder was removed under us: not a problem of the input
+            raise OutputError(f"Cannot write {zip_path}: the output folder was removed while the bundle was made; "
+                              "nothing was written", "Keep the output folder in place until the bundle is done, then "
+                              "run it again.", code="OUTPUT_WRITE") from None
+        raise
     finally:
         hasher.stop()
         if child is not None:

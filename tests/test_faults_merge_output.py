@@ -83,3 +83,20 @@ def test_an_output_folder_removed_mid_run_is_an_output_error(tmp_path: Path, mon
     assert status == 1 and doc["error"]["code"] == "OUTPUT_WRITE", doc  # before: exit 2, code INPUT
     assert "removed while the merge ran" in doc["error"]["message"]
     assert not (tmp_path / "out").exists() and src.read_bytes() == before
+
+
+def test_a_bundle_output_folder_removed_mid_run_is_an_output_error(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """before: exit 2, code INPUT ("No such file or folder: …/.onnxpack-tmp-…", the smoke run of the vanished
+    entry)."""
+    real = merge_mod.MergePlan.write_single
+
+    def write_then_remove(self: merge_mod.MergePlan, f, *a, **k):  # type: ignore[no-untyped-def]
+        n = real(self, f, *a, **k)
+        shutil.rmtree(tmp_path / "out")
+        return n
+
+    monkeypatch.setattr(merge_mod.MergePlan, "write_single", write_then_remove)
+    status, doc = _run(["bundle", "-o", str(tmp_path / "out"), "--version", "1.0.0"])
+    assert status == 1 and doc["error"]["code"] == "OUTPUT_WRITE", doc
+    assert not (tmp_path / "out").exists()
