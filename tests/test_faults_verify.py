@@ -256,3 +256,32 @@ def test_zip_and_zip64_end_records_must_agree(sample_bundle: Path, tmp_path: Pat
     differ.write_bytes(_with_zip64_end(data, -1))  # before: accepted
     errs = _errors(verify_bundle(differ))
     assert [c for c, _m in errs] == ["ZIP_BAD_END"] and "entries" in errs[0][1]
+
+
+def test_a_reference_output_with_a_lying_header_is_not_loaded(sample_bundle: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Across ONNX Runtime versions the stored reference values are loaded: their header is judged first."""
+    lie = _npy((12000, 3, 64, 128), b"")
+    ref = "smoke/outputs/output.npy"
+
+    def other_ort(doc: dict[str, Any]) -> None:
+        doc["smoke"]["ort_version"] = "1.0.0"
+        doc["smoke"]["outputs"][0]["sha256"] = "0" * 64
+        for f in doc["files"]:
+            if f["path"] == ref:
+                f["size"], f["sha256"] = len(lie), hashlib.sha256(lie).hexdigest()
+
+    crafted = _rewrite(sample_bundle, tmp_path / "b.zip", other_ort)
+    with zipfile.ZipFile(crafted) as zf:
+        members = {i.filename: zf.read(i) for i in zf.infolist()}
+    members[ref] = lie
+    with open(crafted, "wb") as f, DeterministicZip(f) as z:
+        for name in sorted(members):
+            z.write_bytes(name, members[name])
+    loaded: list[Any] = []
+    real = np.load
+    monkeypatch.setattr(np, "load", lambda p, *a, **k: loaded.append(p) or real(p, *a, **k))
+    rep = verify_bundle(crafted, smoke=True)
+    errs = _errors(rep)
+    assert [c for c, _m in errs] == ["SMOKE_MISMATCH"] and "1179648000 bytes" in errs[0][1], errs
+    assert not any(str(p).endswith("output.npy") and "smoke/outputs" in str(p) for p in loaded)
