@@ -64,6 +64,12 @@ def output_file_or_folder(
     if path.is_dir():
         return path, None
     if ext is not None and path.name.lower().endswith(ext) and len(path.name) > len(ext):
+        from onnxpack.core.names import component_problem
+
+        why = component_problem(path.name)
+        if why is not None:  # a name that means another file on Windows or displays as something else
+            raise InputError(f"-o {value}: the file name {why}", "Use a plain file name, e.g. -o dist/NAME-1.0.0"
+                             f"{ext}.", code="OUTPUT_BAD_NAME", params={"command": command})  # fmt: skip
         return path.parent, path.name
     takes = f"a folder to write {what} into" + (f", or a file name ending in {ext}" if ext else "")
     hint = ("Give a folder (created if missing), e.g. -o dist" + (f", or the file to write, e.g. -o dist/NAME{ext}"

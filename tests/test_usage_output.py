@@ -58,6 +58,10 @@ def test_bundle_o_names_a_folder_or_the_zip_file(ext_model: Path, tmp_path: Path
         assert said in doc["error"]["message"] and "takes a folder to write NAME-VERSION.zip into, or a file name " \
             "ending in .zip" in doc["error"]["message"] and "-o dist/NAME.zip" in doc["error"]["hint"]
     assert _files(tmp_path) == before
+    code, doc = _json(*base, "-o", str(tmp_path / "NUL.zip"))  # Windows would write to its null device
+    assert code == 2 and doc["error"]["code"] == "OUTPUT_BAD_NAME" and "reserved Windows device name" in \
+        doc["error"]["message"]
+    assert _files(tmp_path) == before
 
 
 def test_merge_o_names_a_folder_or_the_onnx_file(ext_model: Path, tmp_path: Path) -> None:
