@@ -4,7 +4,9 @@ requirements/probe_ort.py measures the installed onnxruntime; this does the same
 this Python, in the environments ``--prove-ort`` caches (core/prove.py): one-node Relu models at each IR version and
 opset are built here and loaded from bytes there. Prints one line per release.
 
-Run: ``python benchmarks/probe_releases.py 1.15.1 1.16.3 1.17.3 1.18.1 1.19.2 1.20.1``
+Run: ``python benchmarks/probe_releases.py [--python PY] 1.15.1 1.16.3 1.17.3 1.18.1 1.19.2 1.20.1``
+(``--python``: another CPython to build the environments with, for releases without a wheel for this one, e.g. a
+3.9 for ORT 1.10–1.14.)
 """
 
 from __future__ import annotations
@@ -55,14 +57,20 @@ def _models(folder: Path) -> dict[str, str]:
 
 
 def main() -> int:
+    import argparse
+
     from onnxpack.core.prove import ensure_release
 
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--python", help="another CPython to make the environments with")
+    ap.add_argument("versions", nargs="+")
+    args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         models = _models(Path(d))
         (Path(d) / "models.json").write_text(json.dumps(models))
         (Path(d) / "child.py").write_text(_CHILD)
-        for version in sys.argv[1:]:
-            env = ensure_release(version)
+        for version in args.versions:
+            env = ensure_release(version, python=args.python)
             run = subprocess.run([str(env.python), "-I", str(Path(d) / "child.py"), str(Path(d) / "models.json")],
                                  capture_output=True, text=True, check=True)
             res = json.loads(run.stdout.strip().splitlines()[-1])

@@ -140,29 +140,54 @@ def _release_files() -> dict[str, list[dict[str, Any]]]:
     return _RELEASES[url]
 
 
-def _wheel_score(filename: str) -> int | None:
-    """Rank of a wheel among this interpreter's tags (lower is better); None when it cannot be installed here."""
-    from packaging.tags import sys_tags
+_TAGS: dict[str, dict[Any, int]] = {}
+
+
+def _tag_ranks(python: str | None) -> dict[Any, int]:
+    """The wheel tags ``python`` (None: this interpreter) installs, best first, as {tag: rank}."""
+    from packaging.tags import parse_tag, sys_tags
+
+    key = python or ""
+    if key not in _TAGS:
+        if python is None:
+            tags = list(sys_tags())
+        else:  # another interpreter: the tags of the packaging its pip vendors
+            code = "from pip._vendor.packaging.tags import sys_tags; print('\\n'.join(map(str, sys_tags())))"
+            try:
+                out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+            except (OSError, subprocess.SubprocessError) as e:
+                raise InputError(f"Cannot ask {python} which wheels it installs: {e}",
+                                 "Give a CPython interpreter with pip.", code="PROVE_NO_PYTHON") from None
+            tags = [t for line in out.stdout.split() for t in parse_tag(line)]
+        _TAGS[key] = {t: i for i, t in enumerate(tags)}
+    return _TAGS[key]
+
+
+def _wheel_score(filename: str, python: str | None = None) -> int | None:
+    """Rank of a wheel among the interpreter's tags (lower is better); None when it cannot be installed there."""
     from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 
     try:
         _n, _v, _b, tags = parse_wheel_filename(filename)
     except InvalidWheelFilename:
         return None
-    ranks = {t: i for i, t in enumerate(sys_tags())}
+    ranks = _tag_ranks(python)
     found = [ranks[t] for t in tags if t in ranks]
     return min(found) if found else None
 
 
-def _pick_wheel(version: str, files: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _pick_wheel(version: str, files: list[dict[str, Any]], python: str | None = None) -> dict[str, Any] | None:
     wheels = [(s, f) for f in files if f.get("packagetype") == "bdist_wheel" and not f.get("yanked")
-              and (s := _wheel_score(str(f.get("filename", "")))) is not None]
+              and (s := _wheel_score(str(f.get("filename", "")), python)) is not None]
     return min(wheels, key=lambda x: x[0])[1] if wheels else None
 
 
-def _here() -> str:
+def _here(python: str | None = None) -> str:
     import platform
 
+    if python is not None:
+        first = next(iter(_tag_ranks(python)), None)
+        return f"{python} ({first.interpreter if first is not None else 'unknown'}) on {sys.platform} {_machine()}"
     return f"CPython {sys.version_info.major}.{sys.version_info.minor} on {sys.platform} {platform.machine()}"
 
 
@@ -297,10 +322,17 @@ def _python_for_envs() -> str:
 
 
 def ensure_release(version: str, progress: ProgressCallback | None = None,
-                   cancel: CancelToken | None = None) -> _Env:
-    """The cached environment of onnxruntime ``version`` (made now when missing: download, verify, install)."""
+                   cancel: CancelToken | None = None, python: str | None = None) -> _Env:
+    """The cached environment of onnxruntime ``version`` (made now when missing: download, verify, install).
+
+    ``python``: another CPython to make it with (benchmarks/probe_releases.py measures releases that have no wheel
+    for this one); by default this interpreter."""
     root = cache_dir() / "ort-releases"
-    tag = f"cp{sys.version_info.major}{sys.version_info.minor}-{sys.platform}-{_machine()}"
+    if python is None:
+        tag = f"cp{sys.version_info.major}{sys.version_info.minor}-{sys.platform}-{_machine()}"
+    else:
+        first = next(iter(_tag_ranks(python)), None)
+        tag = f"{first.interpreter if first is not None else 'py'}-{sys.platform}-{_machine()}"
     env = root / "envs" / f"{version}-{tag}"
     stamp = env / "onnxpack-ready.json"
     if stamp.is_file() and _env_python(env).exists():
@@ -312,11 +344,12 @@ def ensure_release(version: str, progress: ProgressCallback | None = None,
     if files is None:
         raise InputError(f"onnxruntime {version} is not on the package index", "Give a released version, e.g. "
                          "1.16.3 (see https://pypi.org/project/onnxruntime/#history).", code="PROVE_NO_RELEASE")
-    wheel = _pick_wheel(version, files)
+    wheel = _pick_wheel(version, files, python)
     if wheel is None:
         names = ", ".join(sorted({str(f.get("filename", "")).split("-")[2] for f in files
                                   if f.get("packagetype") == "bdist_wheel"})) or "none"
-        raise InputError(f"onnxruntime {version} has no official wheel for {_here()} (its wheels are for: {names})",
+        raise InputError(f"onnxruntime {version} has no official wheel for {_here(python)} (its wheels are for: "
+                         f"{names})",
                          "Prove another release (CPython 3.11 wheels exist from 1.15.0 on), or run onnxpack on a "
                          "Python that release has wheels for.", code="PROVE_NO_WHEEL")
     sha = str((wheel.get("digests") or {}).get("sha256") or "")
@@ -334,7 +367,7 @@ def ensure_release(version: str, progress: ProgressCallback | None = None,
     work.parent.mkdir(parents=True, exist_ok=True)
     try:
         report(progress, _STAGE, 0, 0, f"creating the environment of onnxruntime {version}", unit=STEPS)
-        _run([_python_for_envs(), "-m", "venv", str(work)], f"Creating a virtual environment for onnxruntime "
+        _run([python or _python_for_envs(), "-m", "venv", str(work)], f"Creating a virtual environment for onnxruntime "
              f"{version}", _INSTALL_TIMEOUT, cancel)
         py = str(_env_python(work))
         numpy = _numpy_spec(version)
