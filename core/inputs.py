@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
+import sys
 import zipfile
 import zlib
 from collections.abc import Mapping
@@ -15,9 +17,12 @@ from typing import Any
 import numpy as np
 
 from .errors import InputError
+from .units import format_bytes
 
 __all__ = [
     "DEFAULT_DIM",
+    "MAX_DIM",
+    "MAX_RANK",
     "SEARCH_VALUES",
     "GeneratedInputs",
     "InputMeta",
@@ -26,13 +31,19 @@ __all__ = [
     "anonymous_dim_key",
     "generate_inputs",
     "load_input_file",
+    "memory_limit",
     "numpy_dtype",
     "parse_dim",
     "parse_input",
     "parse_range",
+    "physical_memory",
     "sha256_file",
 ]
 
+#: numpy's (and so onnxpack's) most dimensions of an array.
+MAX_RANK = 64
+#: The largest size of one dimension (ONNX dims are int64).
+MAX_DIM = (1 << 63) - 1
 #: Value of a symbolic or unnamed dimension nobody specified.
 DEFAULT_DIM = 1
 #: Values tried, in order, for unresolved dims when the default fails (bounded search).
@@ -94,6 +105,9 @@ def parse_dim(text: str) -> tuple[str, int]:
     """``NAME=VALUE`` -> (name, value); VALUE must be an integer ≥ 1 (a size of 0 would run on empty tensors
     and prove nothing)."""
     name, value = _split(text, "--dim", "sequence=512")
+    if value.isdigit() and int(value) > MAX_DIM:
+        raise InputError(f"--dim {text!r}: {value} is more than a dimension can be (ONNX dims are int64: at most "
+                         f"{MAX_DIM})", "Example: --dim sequence=512", code="USAGE")
     if not value.isdigit() or int(value) < 1:
         raise InputError(
             f"--dim {text!r}: {value!r} is not a positive integer (a size of 0 runs on empty tensors, which "
@@ -342,6 +356,10 @@ class GeneratedInputs:
     dims: dict[str, int]  # every dim value used, by name (named dims) or INPUT[AXIS] (unnamed)
     dim_sources: dict[str, str]  # "option" | "input:NAME" | "default" | "search"
     problems: list[str] = field(default_factory=list)  # inputs that cannot be fed (type/shape mismatch)
+    #: Set when the generated inputs would exceed the limit (nothing was allocated): the largest, described.
+    too_large: list[str] = field(default_factory=list)
+    planned_bytes: int = 0  # bytes of the generated (not supplied) inputs
+    limit_bytes: int = 0  # the limit they were checked against
 
     @property
     def nbytes(self) -> int:
@@ -368,6 +386,15 @@ def _draw(meta: InputMeta, shape: list[int], dtype: np.dtype[Any], seed: int,
         if rng_range is None:
             return rng.standard_normal(shape).astype(dtype), "normal(0,1)"
         lo, hi = rng_range
+        top = float(np.finfo(dtype).max)
+        if not (-top <= lo <= hi <= top):
+            raise InputError(
+                f"--range {meta.name}={lo:g}:{hi:g} goes beyond what {dtype} holds (±{top:g})",
+                f"Give a range within ±{top:g}, e.g. --range {meta.name}=-1:1.",
+                code="USAGE",
+            )
+        if not math.isfinite(hi - lo):  # [-1e308, 1e308] of float64: numpy's uniform refuses the width
+            return (rng.uniform(lo / 2, hi / 2, shape) * 2).astype(dtype), f"uniform[{lo:g},{hi:g})"
         return rng.uniform(lo, hi, shape).astype(dtype), f"uniform[{lo:g},{hi:g})"
     if dtype.kind in "iu":
         # The integers x with LO <= x < HI, as --range promises ([LO, HI), like Python's range).
@@ -432,6 +459,7 @@ def generate_inputs(
     ranges: Mapping[str, tuple[float, float]] | None = None,
     default_dim: int = DEFAULT_DIM,
     search_dims: Mapping[str, int] | None = None,
+    max_bytes: int | None = None,
 ) -> GeneratedInputs:
     """Build the feeds for ``metas``: supplied arrays, scalar values, else seeded generated data.
 
@@ -440,7 +468,8 @@ def generate_inputs(
     (the automatic search), then ``default_dim``. Unnamed dimensions are keyed ``INPUT[AXIS]``.
     Optional-typed inputs with nothing supplied are omitted (ORT treats them as absent), and so are
     inputs backed by an initializer (the model's default value is used). Raises
-    InputError for a supplied file or value that does not fit the model.
+    InputError for a supplied file or value that does not fit the model. Inputs of more than ``max_bytes`` in all
+    (default: :func:`memory_limit`) are not made: ``too_large`` says why.
     """
     dims = dict(dims or {})
     supplied = dict(supplied or {})
@@ -531,6 +560,7 @@ def generate_inputs(
             shape.append(used[key])
         return shape
 
+    planned: list[tuple[InputMeta, list[int], np.dtype[Any]]] = []  # what is still to allocate
     for meta in metas:
         name = meta.name
         if name in supplied:
@@ -558,6 +588,28 @@ def generate_inputs(
             recipe[name] = {"source": "unsupported", "type": meta.type}
             continue
         shape = resolve(meta)
+        if len(shape) > MAX_RANK:
+            problems.append(f"input {name} has {len(shape)} dimensions; onnxpack makes arrays of at most {MAX_RANK} "
+                            "(numpy's limit)")
+            recipe[name] = {"source": "unsupported", "type": meta.type, "rank": len(shape)}
+            continue
+        planned.append((meta, shape, dtype))
+    # Sizes are checked before anything is allocated: a fixed shape of 2**31 x 2**31, or a recipe's dim of 2**62,
+    # is a clear finding, not numpy's "array is too big" or an out-of-memory kill.
+    limit = memory_limit() if max_bytes is None else max_bytes
+    sizes = [(meta, shape, math.prod(shape) * (dtype.itemsize if dtype.kind != "O" else 16)) for meta, shape, dtype
+             in planned]
+    total = sum(n for _m, _s, n in sizes)
+    if total > limit:
+        biggest = sorted(sizes, key=lambda x: -x[2])[:3]
+        too_large = [f"input {m.name} {_fmt_dims(s)} would take {format_bytes(n)}" for m, s, n in biggest]
+        for meta, shape, dtype in planned:
+            recipe[meta.name] = {"source": "too large", "dtype": "string" if dtype.kind == "O" else str(dtype),
+                                 "shape": shape}
+        return GeneratedInputs(feeds, recipe, used, sources, problems, too_large=too_large, planned_bytes=total,
+                               limit_bytes=limit)
+    for meta, shape, dtype in planned:
+        name = meta.name
         if name in values:
             v = _scalar(meta, values[name], dtype)
             arr = np.full(shape, v, dtype=dtype)
@@ -567,4 +619,38 @@ def generate_inputs(
         arr, dist = _generate(meta, shape, dtype, seed, ranges.get(name))
         feeds[name] = arr
         recipe[name] = {"source": "generated", "distribution": dist, "dtype": _dtype_label(arr), "shape": shape}
-    return GeneratedInputs(feeds, recipe, used, sources, problems)
+    return GeneratedInputs(feeds, recipe, used, sources, problems, planned_bytes=total, limit_bytes=limit)
+
+
+def _fmt_dims(shape: list[int]) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+def physical_memory() -> int | None:
+    """This machine's physical memory in bytes, None when it cannot be told."""
+    if sys.platform == "win32":
+        import ctypes
+
+        class _Status(ctypes.Structure):
+            _fields_ = [("dwLength", ctypes.c_ulong), ("dwMemoryLoad", ctypes.c_ulong),
+                        ("ullTotalPhys", ctypes.c_ulonglong), ("ullAvailPhys", ctypes.c_ulonglong),
+                        ("ullTotalPageFile", ctypes.c_ulonglong), ("ullAvailPageFile", ctypes.c_ulonglong),
+                        ("ullTotalVirtual", ctypes.c_ulonglong), ("ullAvailVirtual", ctypes.c_ulonglong),
+                        ("ullAvailExtendedVirtual", ctypes.c_ulonglong)]
+
+        status = _Status()
+        status.dwLength = ctypes.sizeof(_Status)
+        ok = ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status))  # type: ignore[attr-defined,unused-ignore]
+        return int(status.ullTotalPhys) if ok else None
+    try:
+        pages, page = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return pages * page if pages > 0 and page > 0 else None
+
+
+def memory_limit() -> int:
+    """The most bytes of generated inputs a run may ask for: half this machine's physical memory (float values are
+    drawn as float64 first, and ONNX Runtime needs memory beside them)."""
+    mem = physical_memory()
+    return mem // 2 if mem else 1 << 62

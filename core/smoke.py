@@ -6,8 +6,8 @@ import contextlib
 import math
 import os
 import re
+import shutil
 import signal
-import tempfile
 import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .atomic import atomic_file, check_output_path, output_error_from_oserror
+from .atomic import atomic_file, check_output_path, make_temp_dir, output_error_from_oserror
 from .childproc import ChildProcess, target_name
 from .errors import (
     Cancelled,
@@ -29,7 +29,7 @@ from .errors import (
     RuntimeFailure,
 )
 from .findings import Finding, Severity
-from .inputs import DEFAULT_DIM, InputSpec, LoadedInput, load_input_file, parse_dim, parse_range
+from .inputs import DEFAULT_DIM, MAX_DIM, InputSpec, LoadedInput, load_input_file, parse_dim, parse_range
 from .modelfile import FileKind, ModelLocation, Window, load_structure, locate_model, sniff
 from .progress import STEPS, CancelToken, ProgressCallback, report
 
@@ -100,7 +100,10 @@ class SmokeOptions:
             if not isinstance(d, int) or isinstance(d, bool) or d < 1:
                 raise bad(f"--dim {k}={d}: the value must be an integer ≥ 1 (a size of 0 runs on empty tensors)",
                           "Example: --dim sequence=512")
-        if not isinstance(self.default_dim, int) or self.default_dim < 0:
+            if d > MAX_DIM:
+                raise bad(f"--dim {k}={d}: more than a dimension can be (ONNX dims are int64: at most {MAX_DIM})",
+                          "Example: --dim sequence=512")
+        if not isinstance(self.default_dim, int) or not 0 <= self.default_dim <= MAX_DIM:
             raise bad(f"default dim must be an integer ≥ 0 (got {self.default_dim})", "Use 1.")
         for k, (lo, hi) in self.ranges.items():
             if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
@@ -526,11 +529,27 @@ _INDEX_WORDS = ("idx", "indices", "index", "out of bound", "out-of-bound", "out 
 
 def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions) -> Finding:
     fail = raw["failure"]
+    if fail["kind"] == "too_large":
+        dims = fail.get("dims") or {}
+        srcs = fail.get("dim_sources") or {}
+        given = sorted((k for k in dims if srcs.get(k) in ("option", "default", "search")), key=lambda k: -dims[k])
+        hint = (f"Give smaller sizes, e.g. --dim {given[0]}=1 (or real data with --input NAME=FILE.npy)" if given
+                else "The model fixes these sizes: it cannot be smoke-run here; bundle it with --no-smoke, or run it "
+                     "on a machine with more memory")
+        return Finding.error(
+            "SMOKE_INPUT_TOO_LARGE",
+            f"{model_name}: the generated inputs would take {fail['size']}, more than the {fail['limit']} "
+            f"onnxpack allows on this machine ({fail['message']})",
+            hint + ".",
+            model_name,
+            size=fail["size"], limit=fail["limit"], detail=fail["message"],
+        )
     if fail["kind"] == "inputs":
         return Finding.error(
             "SMOKE_INPUT_UNSUPPORTED",
             f"{model_name}: cannot build inputs: {fail['message']}",
-            "Only tensor inputs of numeric, bool and string types can be generated or loaded.",
+            "Only tensor inputs of numeric, bool and string types, of at most 64 dimensions, can be generated or "
+            "loaded.",
             model_name,
             detail=fail["message"],
         )
@@ -585,9 +604,21 @@ def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions
                          detail=fail["message"], inputs=gen_text or "-", dims=guessed_text or "-")
 
 
-def _output_findings(desc: dict[str, Any], model_name: str) -> list[Finding]:
+def _output_findings(desc: dict[str, Any], model_name: str, *, primary: bool = True) -> list[Finding]:
     out: list[Finding] = []
     for o in desc["outputs"]:
+        if primary and o.get("shape") is None:  # a sequence or map (a ZipMap's seq(map(int64, float)))
+            kind = str(o.get("elem_type") or "").lower()
+            out.append(Finding.info(
+                "SMOKE_OUTPUT_NOT_TENSOR",
+                f"{model_name}: output {o['name']} is a {kind}, not a tensor: only its SHA-256 is recorded (no .npy "
+                "is saved, and a bundle holds no reference values for it), and onnxruntime-node (JavaScript) "
+                "cannot return such an output",
+                "If an app reads it with onnxruntime-node, re-export the model with tensor outputs (scikit-learn "
+                "classifiers: skl2onnx's option zipmap=False).",
+                o["name"],
+                model=model_name, type=kind,
+            ))
         if o.get("finite") is False:
             out.append(Finding.warning(
                 "SMOKE_NON_FINITE",
@@ -657,7 +688,7 @@ def _smoke_result(raw: dict[str, Any], index: int, prepared: _Prepared, options:
             name,
             sizes=sizes, attempts=attempts,
         ))
-    findings += _output_findings(desc, name)
+    findings += _output_findings(desc, name, primary=index == 0)
     ok = not any(f.severity is Severity.ERROR for f in findings)
     return SmokeResult(
         str(prepared.location.model), ok, raw["ort_version"], raw["provider"], desc["create_s"], desc["first_run_s"],
@@ -730,13 +761,18 @@ def _execute(models: list[_Prepared], options: SmokeOptions, *, return_outputs: 
     from .smoke_child import child_main
 
     supplied, values, loaded = _load_inputs(options)
-    with tempfile.TemporaryDirectory(prefix="onnxpack-smoke-") as empty_dir:
-        job = _make_job(models, options, supplied, values, empty_dir, return_outputs)
+    # ORT's (empty) lookup folder, named onnxpack-smoke-PID-RANDOM like every temporary, so that the next run
+    # removes it if this one is killed (README, "When a run is killed").
+    empty_dir = make_temp_dir("smoke")
+    try:
+        job = _make_job(models, options, supplied, values, str(empty_dir), return_outputs)
         what = f"The smoke run of {models[0].name}"
         if len(models) > 1:
             what = f"The comparison of {models[0].name} with {models[1].name}"
         raw = run_in_child(child_main, job, timeout=float(options.timeout), what=what, cancel=cancel,
                            progress=progress, child=child)
+    finally:
+        shutil.rmtree(empty_dir, ignore_errors=True)
     return raw, loaded
 
 

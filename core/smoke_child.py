@@ -26,6 +26,7 @@ import numpy as np
 
 from .errors import InputError, OnnxpackError, RuntimeFailure
 from .inputs import SEARCH_VALUES, GeneratedInputs, InputMeta, generate_inputs
+from .units import format_bytes
 
 __all__ = [
     "MAX_ATTEMPTS",
@@ -36,6 +37,7 @@ __all__ = [
     "describe_output",
     "digest",
     "is_batch_like",
+    "load_failure_hint",
     "open_session",
     "run_job",
 ]
@@ -273,17 +275,48 @@ def _pages_released(maps: list[mmap.mmap], every: float = 0.05) -> Iterator[None
 def _load_failure(model: dict[str, Any], e: BaseException) -> RuntimeFailure:
     msg = clean_ort_message(e)
     label = model.get("label") or Path(model["path"]).name
-    hint = "Run `onnxpack check` on the model; it may need a newer ONNX Runtime or be malformed."
+    return RuntimeFailure(f"ONNX Runtime cannot load {label}: {msg}", load_failure_hint(msg), code="ORT_LOAD",
+                          details=str(e))
+
+
+def load_failure_hint(msg: str) -> str:
+    """What to do about ONNX Runtime's reason ``msg`` for refusing to create a session: the hint says what the
+    message says (a missing host locale is not a malformed model)."""
+    low = msg.lower()
+    locale = re.search(r"locale with name:\s*([^:\s]*)", msg)
+    if locale or "_s_create_c_locale" in low:
+        name = locale.group(1) if locale and locale.group(1) else "it names"
+        return (f"The model is not at fault: it needs the locale {name} (a StringNormalizer's), which this machine "
+                "does not have. Install it (Debian/Ubuntu: add it to /etc/locale.gen and run locale-gen) and run "
+                "again; every machine that runs the model needs it too.")
     m = re.search(r"([\w.]*):(\w+)\(-?\d+\) is not a registered function/op", msg)
     if m or "not a registered function/op" in msg:
-        what = f"operator {m.group(2)} of domain '{m.group(1) or 'ai.onnx'}'" if m else "an operator"
-        hint = (
-            f"The model uses {what}, which this ONNX Runtime does not implement. It needs a custom-op library "
-            "(onnxpack does not load those) or a re-export with standard ONNX operators."
-        )
-    elif "opset" in msg.lower() and ("support" in msg.lower() or "unknown" in msg.lower()):
-        hint = "The model's opset is newer than this ONNX Runtime supports; run `onnxpack check` for the details."
-    return RuntimeFailure(f"ONNX Runtime cannot load {label}: {msg}", hint, code="ORT_LOAD", details=str(e))
+        domain = (m.group(1) or "ai.onnx") if m else ""
+        what = f"operator {m.group(2)} of domain '{domain}'" if m else "an operator"
+        if domain.startswith("ai.onnx.preview"):
+            return (f"The model uses {what}, an ONNX preview (training) operator that ONNX Runtime's inference "
+                    "packages do not implement; export the model for inference (without training operators).")
+        if domain in ("ai.onnx", "ai.onnx.ml"):
+            return (f"The model uses {what}, which this ONNX Runtime does not know at the model's opset: a newer "
+                    "ONNX Runtime may, or re-export the model with a lower opset.")
+        return (f"The model uses {what}, which this ONNX Runtime does not implement. It needs a custom-op library "
+                "(onnxpack does not load those) or a re-export with standard ONNX operators.")
+    kernel = re.search(r"(?:Could not find an implementation for|Failed to find kernel for) (\w+)\((\d+)\)", msg)
+    if kernel:
+        return (f"ONNX Runtime's CPU provider has no kernel for {kernel.group(1)} (opset {kernel.group(2)}) with the "
+                "element types this model uses: a newer ONNX Runtime may have one; otherwise re-export the model "
+                "with supported types (e.g. float instead of float8, int4 or bfloat16).")
+    if "unsupported model ir version" in low or ("ir version" in low and "support" in low):
+        return ("The model's IR version is newer than this ONNX Runtime reads: use a newer ONNX Runtime, or "
+                "`onnxpack bundle --target-ort X.Y --fix-ir` if `onnxpack check` says lowering it is enough.")
+    if "opset" in low and ("support" in low or "unknown" in low):
+        return "The model's opset is newer than this ONNX Runtime supports; run `onnxpack check` for the details."
+    if "protobuf parsing failed" in low:
+        return "The file is not a valid ONNX model (damaged or truncated); export it again."
+    if "shapeinferenceerror" in low or "typeinferenceerror" in low or "type error" in low:
+        return ("ONNX Runtime's type and shape inference rejects the model: its graph is inconsistent. Run "
+                "`onnxpack check` on it (the onnx checker names the node) and fix or re-export the model.")
+    return "Run `onnxpack check` on the model; it may need a newer ONNX Runtime or be malformed."
 
 
 def input_metas(session: Any) -> list[InputMeta]:
@@ -608,7 +641,7 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
         return generate_inputs(
             metas, seed=int(opts["seed"]), dims=user_dims, supplied=supplied, values=opts["values"],
             ranges={k: tuple(v) for k, v in opts["ranges"].items()}, default_dim=int(opts["default_dim"]),
-            search_dims=search_dims,
+            search_dims=search_dims, max_bytes=None if search_dims is None else MAX_SEARCH_INPUT_BYTES,
         )
 
     gen = make()
@@ -621,9 +654,12 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
         "compare": None,
         "arrays": None,
     }
-    if gen.problems:
-        result["failure"] = {"message": "; ".join(gen.problems), "kind": "inputs", "inputs": gen.recipe,
-                             "dims": gen.dims, "dim_sources": gen.dim_sources}
+    if gen.problems or gen.too_large:
+        result["failure"] = {"message": "; ".join(gen.problems or gen.too_large), "kind": "inputs",
+                             "inputs": gen.recipe, "dims": gen.dims, "dim_sources": gen.dim_sources}
+        if not gen.problems:
+            result["failure"].update(kind="too_large", size=format_bytes(gen.planned_bytes),
+                                     limit=format_bytes(gen.limit_bytes))
         result.update(inputs=gen.recipe, dims=gen.dims, dim_sources=gen.dim_sources)
         return result
     send("stage", f"running {models[0]['label']}")
@@ -643,9 +679,9 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
             passed: dict[str, Any] = {}
 
             def attempt(plan: dict[str, int]) -> str | None:
-                cand = make(plan)
-                if cand.nbytes > MAX_SEARCH_INPUT_BYTES:
-                    return "skipped: inputs would exceed 1 GiB"
+                cand = make(plan)  # nothing is allocated when the inputs would exceed MAX_SEARCH_INPUT_BYTES
+                if cand.too_large or cand.problems:
+                    return "skipped: inputs would exceed 1 GiB" if cand.too_large else "skipped: " + cand.problems[0]
                 try:
                     passed["outputs"], passed["first_s"] = _run(primary.session, cand.feeds)
                 except Exception as e:

@@ -10,7 +10,7 @@ def format_bytes(n: int | None) -> str:
     if n is None:
         return "-"
     if n >= 1024**5 * 1024:  # beyond TiB: integer arithmetic (float() overflows for a hostile 400-digit size)
-        return f"{n >> 50} TiB"
+        return f"{n >> 40} TiB"
     value = float(n)
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if value < 1024 or unit == "TiB":

@@ -261,6 +261,10 @@ def _hints() -> dict[str, str]:
             "Hints",
             "Set smaller sizes under Symbolic dimensions in the Bundle tab, or untick the smoke run.",
         ),
+        "SMOKE_INPUT_TOO_LARGE": QCoreApplication.translate(
+            "Hints",
+            "Set smaller sizes under Symbolic dimensions in the Bundle tab, or untick the smoke run.",
+        ),
     }
 
 
@@ -432,6 +436,11 @@ def _engine_hints() -> dict[str, str]:
         "SMOKE_CONSTANT_OUTPUT": QCoreApplication.translate(
             "Hints",
             "This can be normal (e.g. a mask); otherwise the model may ignore its input.",
+        ),
+        "SMOKE_OUTPUT_NOT_TENSOR": QCoreApplication.translate(
+            "Hints",
+            "If an app reads it with onnxruntime-node, re-export the model with tensor outputs (scikit-learn "
+            "classifiers: skl2onnx's option zipmap=False).",
         ),
         "MANIFEST_MISSING": QCoreApplication.translate(
             "Hints",

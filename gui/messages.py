@@ -353,6 +353,17 @@ def _templates() -> dict[str, str | dict[str, str]]:
             "Findings",
             "{model}: output {subject} is constant everywhere ({value})",
         ),
+        "SMOKE_OUTPUT_NOT_TENSOR": QCoreApplication.translate(
+            "Findings",
+            "{model}: output {subject} is a {type}, not a tensor: only its SHA-256 is recorded (no .npy is saved, and "
+            "a bundle holds no reference values for it), and onnxruntime-node (JavaScript) cannot return such an "
+            "output",
+        ),
+        "SMOKE_INPUT_TOO_LARGE": QCoreApplication.translate(
+            "Findings",
+            "{subject}: the generated inputs would take {size}, more than the {limit} onnxpack allows on this "
+            "machine ({detail})",
+        ),
         "SMOKE_INPUT_OMITTED": QCoreApplication.translate(
             "Findings",
             "{model}: optional input {subject} was not fed",

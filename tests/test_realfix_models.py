@@ -5,6 +5,7 @@ Every model here is first run with bare onnxruntime, to show the model is fine a
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -222,3 +223,192 @@ def test_a_domain_only_imported_needs_no_custom_op_library(tmp_path: Path, inpro
     onnx.save(used, str(tmp_path / "used.onnx"))
     codes = {f.code for f in validate_model(tmp_path / "used.onnx", run_checker=False).findings}
     assert {"DOMAIN_CUSTOM", "DOMAIN_CONTRIB"} <= codes
+
+
+# --------------------------------------------------- (e) ORT_LOAD hints that say what ORT said; seq<map> outputs
+
+
+def test_load_failure_hints_follow_ort_s_message() -> None:
+    from onnxpack.core.smoke_child import load_failure_hint
+
+    locale = ("Exception during initialization: string_normalizer.cc:235 Failed to construct locale with name:"
+              "en_US.UTF-8:locale::facet::_S_create_c_locale name not valid:Please, install necessary language-pack")
+    hint = load_failure_hint(locale)
+    assert "en_US.UTF-8" in hint and "not at fault" in hint and "newer ONNX Runtime" not in hint
+    assert "custom-op" in load_failure_hint("Fatal error: my.ops:Mine(-1) is not a registered function/op")
+    training = load_failure_hint("Fatal error: ai.onnx.preview.training:Adagrad(-1) is not a registered function/op")
+    assert "training" in training and "custom-op" not in training
+    kernel = load_failure_hint("Could not find an implementation for Min(13) node with name ''")
+    assert "no kernel for Min (opset 13)" in kernel
+    assert "newer ONNX Runtime or be malformed" in load_failure_hint("something nobody foresaw")
+
+
+def test_locale_failure_of_a_string_normalizer(tmp_path: Path, inprocess: None) -> None:
+    """Where the host lacks the locale (as here, in a minimal container), bare ORT fails the same way: the hint
+    names the locale instead of blaming the model."""
+    model = _model([helper.make_node("StringNormalizer", ["x"], ["y"], case_change_action="LOWER",
+                                     locale="xx_NOPE")],
+                   [V("x", TensorProto.STRING, [2])], [V("y", TensorProto.STRING, None)])
+    with pytest.raises(Exception, match="locale"):
+        _bare_ort(model, {"x": np.array(["A", "b"], dtype=object)})
+    path = tmp_path / "norm.onnx"
+    onnx.save(model, str(path))
+    from onnxpack.core.errors import RuntimeFailure
+
+    with pytest.raises(RuntimeFailure) as e:
+        smoke_test(path, options=SmokeOptions(runs=1))
+    assert e.value.code == "ORT_LOAD" and "xx_NOPE" in (e.value.hint or "")
+
+
+def _zipmap_model() -> onnx.ModelProto:
+    seq_map = helper.make_sequence_type_proto(
+        helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, [])))
+    nodes = [helper.make_node("ArgMax", ["p"], ["label"], axis=1, keepdims=0),
+             helper.make_node("ZipMap", ["p"], ["probabilities"], domain="ai.onnx.ml", classlabels_int64s=[0, 1, 2])]
+    return _model(nodes, [V("p", TensorProto.FLOAT, ["n", 3])],
+                  [V("label", TensorProto.INT64, ["n"]), helper.make_value_info("probabilities", seq_map)],
+                  extra=[helper.make_opsetid("ai.onnx.ml", 1)])
+
+
+def test_sequence_of_maps_output_is_said(tmp_path: Path, inprocess: None) -> None:
+    model = _zipmap_model()
+    label, probs = _bare_ort(model, {"p": np.array([[0.1, 0.7, 0.2]], np.float32)})
+    assert int(label[0]) == 1 and isinstance(probs, list) and isinstance(probs[0], dict)
+    path = tmp_path / "zipmap.onnx"
+    onnx.save(model, str(path))
+    r = smoke_test(path, options=SmokeOptions(runs=1), save_outputs_to=tmp_path / "out")
+    assert r.ok, r.findings
+    assert sorted(r.saved_outputs) == ["label"]
+    f = [f for f in r.findings if f.code == "SMOKE_OUTPUT_NOT_TENSOR"]
+    assert len(f) == 1 and f[0].subject == "probabilities"
+    assert "onnxruntime-node" in f[0].message and "seq(map(int64,tensor(float)))" in f[0].message
+
+
+def test_bundle_says_which_output_has_no_reference(tmp_path: Path) -> None:
+    path = tmp_path / "src" / "zipmap.onnx"
+    path.parent.mkdir()
+    onnx.save(_zipmap_model(), str(path))
+    result = build_bundle(BundleOptions(model=path, out_dir=tmp_path / "out", version="1.0.0",
+                                        smoke=SmokeOptions(runs=1), source_date_epoch=1_700_000_000))
+    refs = {o["name"]: o["reference"] for o in result.manifest["smoke"]["outputs"]}
+    assert refs["probabilities"] is None and refs["label"]
+    assert [f.subject for f in result.findings if f.code == "SMOKE_OUTPUT_NOT_TENSOR"] == ["probabilities"]
+
+
+# ------------------------------------------------------ issue 29 item 5: sizes that cannot be made are findings
+
+
+def _identity(shape: list[Any]) -> onnx.ModelProto:
+    return _model([helper.make_node("Identity", ["x"], ["y"])], [V("x", TensorProto.FLOAT, shape)],
+                  [V("y", TensorProto.FLOAT, None)])
+
+
+@pytest.mark.parametrize("shape, dims", [
+    ([2**31, 2**31], {}),  # a fixed shape whose element count overflows int64 bytes
+    (["n", "m"], {"n": 2**62}),  # a recipe's dims
+    (["n", "m"], {"n": 2**63 - 1}),
+])
+def test_inputs_too_large_are_a_finding_not_a_traceback(tmp_path: Path, inprocess: None, shape: list[Any],
+                                                         dims: dict[str, int]) -> None:
+    path = tmp_path / "big.onnx"
+    onnx.save(_identity(shape), str(path))
+    r = smoke_test(path, options=SmokeOptions(runs=1, dims=dims))
+    assert not r.ok
+    f = next(f for f in r.findings if f.code == "SMOKE_INPUT_TOO_LARGE")
+    assert "TiB" in f.message and f.severity.value == "error"
+    assert ("--dim" in f.hint) == bool(dims) and ("--no-smoke" in f.hint) == (not dims)
+    assert r.recipe["inputs"]["x"]["source"] == "too large"
+
+
+def test_rank_above_64_is_a_finding(tmp_path: Path, inprocess: None) -> None:
+    path = tmp_path / "rank.onnx"
+    onnx.save(_identity([1] * 65), str(path))
+    r = smoke_test(path, options=SmokeOptions(runs=1))
+    f = next(f for f in r.findings if f.code == "SMOKE_INPUT_UNSUPPORTED")
+    assert "65 dimensions" in f.message and "64" in f.hint
+    onnx.save(_identity([1] * 64), str(path))
+    assert smoke_test(path, options=SmokeOptions(runs=1)).ok
+
+
+def test_dims_and_ranges_out_of_bounds_are_usage_errors(tmp_path: Path, inprocess: None) -> None:
+    from onnxpack.core.errors import InputError
+    from onnxpack.core.inputs import parse_dim
+
+    with pytest.raises(InputError, match="int64"):
+        parse_dim(f"n={2**63}")
+    with pytest.raises(InputError, match="int64"):
+        SmokeOptions.from_recipe({"dims": {"n": 2**64}})
+    path = tmp_path / "f32.onnx"
+    onnx.save(_identity(["n"]), str(path))
+    with pytest.raises(InputError, match="float32") as e:
+        smoke_test(path, options=SmokeOptions(runs=1, ranges={"x": (-1e308, 1e308)}))
+    assert e.value.hint and "--range x=" in e.value.hint
+    wide = _model([helper.make_node("Identity", ["x"], ["y"])], [V("x", TensorProto.DOUBLE, [4])],
+                  [V("y", TensorProto.DOUBLE, None)])
+    onnx.save(wide, str(path))
+    r = smoke_test(path, options=SmokeOptions(runs=1, ranges={"x": (-1e308, 1e308)}), save_outputs_to=tmp_path / "o")
+    assert r.ok
+    y = np.load(r.saved_outputs["y"])
+    assert np.all(np.isfinite(y)) and np.all(np.abs(y) <= 1e308) and np.abs(y).max() > 1e300
+
+
+def test_search_never_allocates_candidates_above_its_cap(tmp_path: Path, inprocess: None,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Candidates whose inputs would exceed the search's cap (1 GiB; 1 MiB here) are skipped before any array is
+    made (four symbolic dims at 224 were allocated, 10 GiB, and only then found too large)."""
+    from onnxpack.core import inputs as inputs_mod
+    from onnxpack.core import smoke_child
+
+    made: list[int] = []
+    real = inputs_mod._generate
+
+    def spy(meta: Any, shape: list[int], *a: Any) -> Any:
+        made.append(int(np.prod(shape)))
+        return real(meta, shape, *a)
+
+    monkeypatch.setattr(inputs_mod, "_generate", spy)
+    monkeypatch.setattr(smoke_child, "MAX_SEARCH_INPUT_BYTES", 1 << 20)
+    w = numpy_helper.from_array(np.ones((266, 4), np.float32), "W")  # "MatMul dimension mismatch": no size named
+    model = _model([helper.make_node("MatMul", ["x", "W"], ["y"])], [V("x", TensorProto.FLOAT, ["b", "c", "h", "k"])],
+                   [V("y", TensorProto.FLOAT, None)], [w])
+    path = tmp_path / "mm.onnx"
+    onnx.save(model, str(path))
+    r = smoke_test(path, options=SmokeOptions(runs=1))
+    assert not r.ok
+    assert any(str(a["error"]).startswith("skipped: inputs would exceed") for a in r.search["attempts"])
+    assert made and max(made) * 4 <= 1 << 20
+
+
+# ------------------------------------------------------ issue 29 item 6: the smoke temp folder is reaped by name
+
+
+def test_smoke_temp_folder_is_named_for_the_reaper(tmp_path: Path, inprocess: None,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+    import subprocess
+    import sys
+    import tempfile
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = tmp / f"onnxpack-smoke-{dead.pid}-0123abcd"
+    stale.mkdir()
+    seen: list[str] = []
+    real = smoke_mod._make_job
+
+    def spy(*a: Any, **kw: Any) -> dict[str, Any]:
+        job = real(*a, **kw)
+        seen.append(job["empty_dir"])
+        assert Path(job["empty_dir"]).is_dir()
+        return job
+
+    monkeypatch.setattr(smoke_mod, "_make_job", spy)
+    path = tmp_path / "m.onnx"
+    onnx.save(_identity([2]), str(path))
+    assert smoke_test(path, options=SmokeOptions(runs=1)).ok
+    assert not stale.exists()  # a killed run's folder is removed by the next run
+    assert re.fullmatch(rf"onnxpack-smoke-{os.getpid()}-[0-9a-f]{{8}}", Path(seen[0]).name)
+    assert Path(seen[0]).parent == tmp and not Path(seen[0]).exists()

@@ -1120,6 +1120,14 @@
         <translation>{model}: 出力 {subject} はすべて同じ値（{value}）です</translation>
     </message>
     <message>
+        <source>{model}: output {subject} is a {type}, not a tensor: only its SHA-256 is recorded (no .npy is saved, and a bundle holds no reference values for it), and onnxruntime-node (JavaScript) cannot return such an output</source>
+        <translation>{model}: 出力 {subject} はテンソルではなく {type} です。記録されるのは SHA-256 だけで（.npy は保存されず、バンドルにも参照値は入りません）、onnxruntime-node（JavaScript）はこのような出力を返せません</translation>
+    </message>
+    <message>
+        <source>{subject}: the generated inputs would take {size}, more than the {limit} onnxpack allows on this machine ({detail})</source>
+        <translation>{subject}: 生成する入力は {size} になり、このマシンで onnxpack が許す上限 {limit} を超えます（{detail}）</translation>
+    </message>
+    <message>
         <source>{model}: optional input {subject} was not fed</source>
         <translation>{model}: 省略可能な入力 {subject} には何も与えませんでした</translation>
     </message>
@@ -1704,6 +1712,10 @@
     <message>
         <source>This can be normal (e.g. a mask); otherwise the model may ignore its input.</source>
         <translation>正常な場合もあります（マスクなど）。そうでなければ、モデルが入力を無視しているのかもしれません。</translation>
+    </message>
+    <message>
+        <source>If an app reads it with onnxruntime-node, re-export the model with tensor outputs (scikit-learn classifiers: skl2onnx&apos;s option zipmap=False).</source>
+        <translation>アプリが onnxruntime-node でこの出力を読む場合は、テンソルを出力するモデルとして再エクスポートしてください（scikit-learn の分類器なら skl2onnx のオプション zipmap=False）。</translation>
     </message>
     <message>
         <source>This is not an onnxpack bundle, or its manifest was removed.</source>
