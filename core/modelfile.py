@@ -179,6 +179,8 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
             raise ModelFormatError(f"{path.name}: bytes {window[0]}–{window[0] + window[1]} lie outside the file",
                                    "The archive is truncated or damaged; build it again.", code="MODEL_TRUNCATED")
         size = window[1]
+    if kind in (FileKind.EMPTY, FileKind.TEXT):  # weights can be empty, or happen to look like text
+        _refuse_external_data(path, window)
     if kind is FileKind.EMPTY:
         raise ModelFormatError(
             f"{path.name} is empty (0 bytes)",

@@ -101,3 +101,13 @@ def test_previous_takes_the_earlier_release_zip(release: Path, tmp_path: Path) -
     code, _, err = _run("bundle", str(model), "-o", str(tmp_path / "o"), "--version", "1.1.0", "--no-smoke", "-q",
                         "--previous", str(release / "dist" / "model-1.0.0.zip"))
     assert code == 0, err
+
+
+def test_a_data_file_that_looks_like_text_or_is_empty_is_still_data(tmp_path: Path) -> None:
+    model = factory.external_model(tmp_path / "m")
+    data = model.parent / "model.onnx.data"
+    for content in (b"", b"weights as printable bytes " * 10):
+        data.write_bytes(content)
+        code, error, _ = _error("inspect", str(data))
+        assert code == 2 and error["code"] == "MODEL_IS_DATA", (content[:8], error)
+        assert error["message"] == "model.onnx.data is external data (the weights) of model.onnx, not a model"
