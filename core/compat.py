@@ -266,7 +266,7 @@ def oldest_ort(ir_version: int, opsets: dict[str, int], model: ModelProto | None
     opsets = dict(opsets)
     newest = ORT_RELEASES[-1]
     too_old = [
-        f"ai.onnx opset {v} (ONNX Runtime supports {MIN_AI_ONNX_OPSET} and newer)"
+        f"ai.onnx opset {v} (below {MIN_AI_ONNX_OPSET}, the oldest ONNX Runtime documents)"
         for d, v in opsets.items()
         if _domain_key(d) == "ai.onnx" and v < MIN_AI_ONNX_OPSET
     ]

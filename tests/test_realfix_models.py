@@ -412,3 +412,26 @@ def test_smoke_temp_folder_is_named_for_the_reaper(tmp_path: Path, inprocess: No
     assert not stale.exists()  # a killed run's folder is removed by the next run
     assert re.fullmatch(rf"onnxpack-smoke-{os.getpid()}-[0-9a-f]{{8}}", Path(seen[0]).name)
     assert Path(seen[0]).parent == tmp and not Path(seen[0]).exists()
+
+
+# ------------------------------------------------ an old opset that ONNX Runtime still runs is not a bundle blocker
+
+
+def test_opset_below_seven_warns_and_bundles_when_ort_runs_it(tmp_path: Path) -> None:
+    """onnx's own opset-6 test models run on current ORT; OPSET_TOO_OLD was an error that refused their bundle."""
+    from onnxpack.core.validate import validate_model
+
+    model = _model([helper.make_node("Relu", ["x"], ["y"])], [V("x", TensorProto.FLOAT, [2])],
+                   [V("y", TensorProto.FLOAT, [2])], opset=6)
+    model.ir_version = 3
+    (y,) = _bare_ort(model, {"x": np.array([-1.0, 2.0], np.float32)})
+    assert y.tolist() == [0.0, 2.0]
+    path = tmp_path / "src" / "old.onnx"
+    path.parent.mkdir()
+    onnx.save(model, str(path))
+    f = next(f for f in validate_model(path, run_checker=False).findings if f.code == "OPSET_TOO_OLD")
+    assert f.severity.value == "warning" and "opset 6" in f.message
+    result = build_bundle(BundleOptions(model=path, out_dir=tmp_path / "out", version="1.0.0",
+                                        smoke=SmokeOptions(runs=1), source_date_epoch=1_700_000_000))
+    assert result.smoke is not None and result.smoke["ok"]
+    assert "OPSET_TOO_OLD" in {f.code for f in result.findings}
