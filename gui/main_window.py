@@ -178,7 +178,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.bundle_panel = BundlePanel(self.settings)
         self.bundle_panel.bundle_requested.connect(self.start_bundles)
         self.bundle_panel.previous_changed.connect(self._previous_changed)
-        self.bundle_panel.fix_ir.toggled.connect(self.render)  # the gate depends on it (issue 30 item 6)
+        self.bundle_panel.fix_ir.toggled.connect(self.render_selected)  # the gate depends on it (issue 30 item 6)
         self.run_panel = RunPanel()
         self.run_panel.cancel_requested.connect(self.cancel_bundles)
         self.log = LogPane()

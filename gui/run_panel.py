@@ -333,7 +333,11 @@ class ResultPanel(Retranslatable, QWidget):
         self.files_box.setVisible(has)
         self.outputs_box.setVisible(has)
         self.diff.setVisible(False)
-        if not has:
+        if not has:  # nothing of an earlier result stays behind, hidden or not
+            self.files.setRowCount(0)
+            self.outputs.setRowCount(0)
+            self.proof.set_status(None, "")
+            self.diff.clear()
             self.status.set_status(None, empty_text or self.tr("No bundle made for this row yet: fill in the "
                                                                "Bundle tab and press Bundle."))
             return

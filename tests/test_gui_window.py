@@ -329,11 +329,14 @@ def _mnemonic(text: str) -> str | None:
 def test_menu_mnemonics_are_unique(qtbot, tmp_path, language):
     w = make_window(qtbot, tmp_path)
     w.set_language(language)
-    bar = [_mnemonic(m.title()) for m in (w.menu_file, w.menu_view, w.menu_lang, w.menu_help)]
-    assert len(set(bar)) == len(bar), bar
-    for menu in (w.menu_file, w.menu_view, w.menu_help):
-        keys = [_mnemonic(a.text()) for a in menu.actions() if not a.isSeparator()]
-        assert None not in keys and len(set(keys)) == len(keys), (menu.title(), keys)
+    try:
+        bar = [_mnemonic(m.title()) for m in (w.menu_file, w.menu_view, w.menu_lang, w.menu_help)]
+        assert len(set(bar)) == len(bar), bar
+        for menu in (w.menu_file, w.menu_view, w.menu_help):
+            keys = [_mnemonic(a.text()) for a in menu.actions() if not a.isSeparator()]
+            assert None not in keys and len(set(keys)) == len(keys), (menu.title(), keys)
+    finally:
+        w.set_language("en")  # the translators are the application's: later tests read English
 
 
 def test_tab_reaches_every_control_of_the_bundle_tab(qtbot, tmp_path):
