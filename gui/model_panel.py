@@ -205,7 +205,8 @@ class ModelPanel(Retranslatable, QWidget):
         texts = [gui_message(f) for f in ordered]
         hints = [finding_hint(f, gate) for f in ordered]
         rows = [
-            [self.severity_text(f.severity), f.code, text + (f" ({f.subject})" if f.subject else ""), hint]
+            [self.severity_text(f.severity), f.code, text + (f" ({f.subject})" if f.subject and f.subject not in text
+                                                             else ""), hint]  # never "no manifest.json (manifest.json)"
             for f, text, hint in zip(ordered, texts, hints, strict=True)
         ]
         self.findings.set_rows(rows, [severity_icon(f.severity) for f in ordered])

@@ -411,3 +411,66 @@ def test_row_and_batch_settings_are_told_apart(qtbot, tmp_path):
     assert "`" not in w.result_panel.copy_button.toolTip()
     assert bp.target_ort.itemText(0) != ""  # item 12: no blank first entry
     close_dialogs(w)
+
+
+def test_a_write_failure_is_shown_at_the_zip_stage(qtbot, tmp_path):
+    """Issue 30 item 5: an output folder that cannot be made fails at the ZIP stage, not "Validate 0 % — failed";
+    no stage shows done that was not."""
+    w = make_window(qtbot, tmp_path)
+    (item,) = w.open_paths([_model(tmp_path / "m", "alpha")])
+    wait_idle(qtbot, w)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    w.bundle_panel.set_output_dir(str(blocker / "out"))
+    assert w.start_bundles() == [item]
+    wait_state(qtbot, item, ("done", "failed"), timeout=60_000)
+    assert item.state == "failed"
+    rp = w.run_panel
+    assert rp.stage_state("zip") == "failed" and rp.stage_state("validate") != "failed"
+    assert [s for s in rp.rows if rp.stage_state(s) == "failed"] == ["zip"]
+    assert "failed" in rp.rows["zip"][2].format()
+    close_dialogs(w)
+
+
+def test_a_cancelled_rerun_keeps_showing_the_earlier_bundle(qtbot, tmp_path):
+    """Issue 30 item 12: a re-run cancelled before it started leaves the row Bundled with its earlier ZIP."""
+    w = make_window(qtbot, tmp_path)
+    (item,) = w.open_paths([_model(tmp_path / "m", "alpha")])
+    wait_idle(qtbot, w)
+    assert w.start_bundles() == [item]
+    wait_state(qtbot, item, ("done", "failed"), timeout=120_000)
+    earlier = item.result
+    w.bundle_panel.version.setText("1.0.1")
+    blocker = threading_gate(w)  # hold the bundle queue so the re-run is still queued when Cancel comes
+    assert w.start_bundles() == [item]
+    assert item.state == "queued"
+    w.cancel_bundles()
+    blocker.set()
+    wait_state(qtbot, item, ("done", "cancelled", "failed"), timeout=60_000)
+    assert item.state == "done" and item.result is earlier
+    assert w.queue.result_text(item) == str(earlier.zip_path)
+    assert "keeps its earlier bundle" in w.log.plain_text()
+    w.bundle_queue.wait(10_000)
+
+
+def threading_gate(w):
+    """Occupy the bundle queue's one thread until the returned event is set."""
+    import threading
+
+    from onnxpack.gui.worker import Job
+
+    gate = threading.Event()
+    w.bundle_queue.submit(Job(lambda progress, cancel: gate.wait(30), kind="hold"))
+    return gate
+
+
+def test_the_apps_own_errors_carry_their_own_code(qtbot, tmp_path):
+    """Issue 30 item 12: "Open output folder" before the folder exists says so, and its details do not call it an
+    INPUT error."""
+    w = make_window(qtbot, tmp_path)
+    w.bundle_panel.set_output_dir(str(tmp_path / "not-yet"))
+    w.open_output_folder()
+    box = w.last_error
+    assert box is not None and "does not exist yet" in box.text()
+    assert "INPUT" not in box.detailedText()
+    close_dialogs(w)
