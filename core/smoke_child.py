@@ -302,6 +302,9 @@ def load_failure_hint(msg: str) -> str:
         return (f"The model uses {what}, which this ONNX Runtime does not implement. It needs a custom-op library "
                 "(onnxpack does not load those) or a re-export with standard ONNX operators.")
     kernel = re.search(r"(?:Could not find an implementation for|Failed to find kernel for) (\w+)\((\d+)\)", msg)
+    if kernel and int(kernel.group(2)) < 7:
+        return (f"The model uses {kernel.group(1)} of opset {kernel.group(2)}, older than ONNX Runtime implements "
+                "(opset 7 and newer): convert it to a newer opset (onnx.version_converter.convert_version).")
     if kernel:
         return (f"ONNX Runtime's CPU provider has no kernel for {kernel.group(1)} (opset {kernel.group(2)}) with the "
                 "element types this model uses: a newer ONNX Runtime may have one; otherwise re-export the model "

@@ -240,6 +240,7 @@ def test_load_failure_hints_follow_ort_s_message() -> None:
     assert "training" in training and "custom-op" not in training
     kernel = load_failure_hint("Could not find an implementation for Min(13) node with name ''")
     assert "no kernel for Min (opset 13)" in kernel
+    assert "version_converter" in load_failure_hint("Could not find an implementation for Add(6) node with name ''")
     assert "newer ONNX Runtime or be malformed" in load_failure_hint("something nobody foresaw")
 
 
