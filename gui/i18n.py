@@ -72,6 +72,10 @@ def install_translators(app: QCoreApplication, locale_name: str | None) -> bool:
     if lang == "en":
         _current = "en"
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+        plurals = QTranslator(app)  # English plurals of the %n messages ("1 bundle exists", "2 bundles exist")
+        if plurals.load("onnxpack_en", str(i18n_dir())):
+            app.installTranslator(plurals)
+            _installed.append(plurals)
         return True
     ours = QTranslator(app)
     if not ours.load(f"onnxpack_{lang}", str(i18n_dir())):

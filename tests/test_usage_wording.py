@@ -83,3 +83,33 @@ def test_ort_oldest_names_the_runtime_limits_as_the_runtimes(tmp_path: Path) -> 
     v = note.params["version"]
     assert note.message.startswith(f"Oldest ONNX Runtime that loads model.onnx: {v} (ORT {v} reads models up to IR "
                                    f"{note.params['ir']}, ai.onnx opset {note.params['opset']}; ")
+
+
+def test_the_desktop_app_writes_english_plurals_too(qapp: object, tmp_path: Path) -> None:
+    """"1 bundle exists already", not "1 bundle(s) exist already": English has a catalogue of its %n plurals."""
+    import subprocess
+
+    from PySide6.QtCore import QCoreApplication
+
+    from onnxpack.gui import i18n
+    from resources.i18n.update_translations import HERE, tool  # type: ignore[import-not-found]
+
+    qm = tmp_path / "en.qm"
+    subprocess.run([tool("lrelease"), "-silent", str(HERE / "onnxpack_en.ts"), "-qm", str(qm)], check=True, timeout=120)
+    assert qm.read_bytes() == (HERE / "onnxpack_en.qm").read_bytes(), "run resources/i18n/update_translations.py"
+
+    def tr(source: str, n: int) -> str:
+        return QCoreApplication.translate("MainWindow", source, "", n)
+
+    try:
+        assert i18n.install_translators(qapp, "en") is True  # type: ignore[arg-type]
+        assert tr("%n bundle(s) exist already: %1", 1) == "1 bundle exists already: %1"
+        assert tr("%n bundle(s) exist already: %1", 2) == "2 bundles exist already: %1"
+        assert tr("%n row(s) were bundled already: %1", 1) == "1 row was bundled already: %1"
+        assert tr("Skip them and bundle the other %n model(s)?", 3) == "Skip them and bundle the other 3 models?"
+        assert tr("Bundling is off for this model: %n error finding(s) must be fixed first.", 1) == (
+            "Bundling is off for this model: 1 error finding must be fixed first.")
+        i18n.install_translators(qapp, "ja")  # type: ignore[arg-type]
+        assert tr("%n bundle(s) exist already: %1", 1) == "既存のバンドルが 1 件あります: %1"
+    finally:
+        i18n.install_translators(qapp, "en")  # type: ignore[arg-type]

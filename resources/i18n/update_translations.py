@@ -1,5 +1,9 @@
 """Refresh the translations: lupdate gui/*.py → onnxpack_ja.ts, lrelease → .qm, copy Qt's qtbase_ja.qm.
 
+English is the source language, but its plurals need a catalogue too: ``onnxpack_en.ts`` holds only the ``%n``
+messages (lupdate ``-pluralonly``) with their English singular and plural ("1 bundle exists already", "2 bundles
+exist already"); without it Qt shows the source text, "1 bundle(s) exist already".
+
 Usage: python resources/i18n/update_translations.py [--check]
 
 Translators edit ``onnxpack_ja.ts`` with Qt Linguist (``pyside6-linguist``); this script keeps the
@@ -56,9 +60,10 @@ def untranslated(ts: Path) -> list[str]:
 
 
 def _lupdate(ts: Path, lang: str) -> None:
+    target = {"ja": "ja_JP", "en": "en_US"}.get(lang, lang)
     subprocess.run(
-        [tool("lupdate"), *gui_sources(), "-ts", str(ts), "-target-language", f"{lang}_JP" if lang == "ja" else lang,
-         "-no-obsolete", "-locations", "none", "-silent"],
+        [tool("lupdate"), *gui_sources(), "-ts", str(ts), "-target-language", target,
+         *(["-pluralonly"] if lang == "en" else []), "-no-obsolete", "-locations", "none", "-silent"],
         check=True,
     )
 
@@ -66,7 +71,7 @@ def _lupdate(ts: Path, lang: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     status = 0
-    for lang in LANGS:
+    for lang in (*LANGS, "en"):
         ts = HERE / f"onnxpack_{lang}.ts"
         if "--check" in args:
             with tempfile.TemporaryDirectory() as tmp:
@@ -80,10 +85,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         _lupdate(ts, lang)
         subprocess.run([tool("lrelease"), "-silent", str(ts), "-qm", str(HERE / f"onnxpack_{lang}.qm")], check=True)
-        from PySide6.QtCore import QLibraryInfo
+        if lang != "en":  # Qt's own widgets are English already
+            from PySide6.QtCore import QLibraryInfo
 
-        qt_dir = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
-        shutil.copyfile(qt_dir / f"qtbase_{lang}.qm", HERE / f"qtbase_{lang}.qm")
+            qt_dir = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+            shutil.copyfile(qt_dir / f"qtbase_{lang}.qm", HERE / f"qtbase_{lang}.qm")
         missing = untranslated(ts)
         if missing:
             print(f"{ts.name}: {len(missing)} string(s) still need a translation (open it in pyside6-linguist)")
