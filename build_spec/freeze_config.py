@@ -36,7 +36,7 @@ CLI_NAME = "onnxpack"  # console
 # on the versions pinned in requirements/dev.txt (ci_check.py fails when the frozen versions differ from the
 # lock), so a change in size comes from a change we made. Linux x86_64 with onnxruntime 1.32.0, PySide6 6.11.3,
 # numpy 2.1.3, onnx 1.23.2: 170.5 MiB (onnxruntime 35, Qt + PySide6 41, numpy + OpenBLAS 35, ICU 11, onnx 7,
-# Python 11, two executables 9.4, libcrypto 4.5, other system libraries 7; see the README). Windows, built from
+# Python 11, two executables 9.4, libcrypto 4.5, other system libraries 7; see docs/performance.md). Windows, built from
 # requirements/windows.txt by .ci/windows under Wine: 121.3 MiB (127.2 MB).
 SIZE_TARGET_MB = 150.0
 SIZE_BUDGET_MIB = {"linux": 172.0, "win32": 125.0}
