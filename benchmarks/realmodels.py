@@ -145,6 +145,7 @@ wanted = set(sys.argv[2:])
 
 
 def save(model, name):
+    model.graph.name = name  # skl2onnx names the graph with a random UUID: the same bytes on every run instead
     path = out / f"{name}.onnx"
     path.write_bytes(model.SerializeToString())
     print(f"{name}: {path.stat().st_size / 1e6:.1f} MB", flush=True)
@@ -647,7 +648,9 @@ def generate(cache: Path) -> None:
         path = venv / f"gen_{gen}.py"
         path.write_text(script)
         print(f"generating {', '.join(missing)} with {' '.join(reqs)} ...", flush=True)
-        subprocess.run(["nice", str(py), str(path), str(out), *missing], check=True)
+        # PYTHONHASHSEED: skl2onnx orders the opset imports by iterating a set of strings
+        subprocess.run(["nice", str(py), str(path), str(out), *missing], check=True,
+                       env={**os.environ, "PYTHONHASHSEED": "0"})
 
 
 # ---------------------------------------------------------------------------------------------- running
