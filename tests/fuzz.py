@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+from google.protobuf.message import Message
 from onnx import TensorProto, helper, numpy_helper
 
 from onnxpack.cli import Environment
@@ -328,11 +329,47 @@ def _fail(camp: Campaign, label: str, argv: list[str], problem: str, sandbox: Pa
         (dest / "FAILURE.txt").write_text(f"{argv}\n{problem}\n{text}", encoding="utf-8")
 
 
+def _all_tensors(msg: Message) -> list[TensorProto]:
+    """Every TensorProto inside ``msg``, by a plain walk over whatever fields are set (independent of onnxpack)."""
+    found: list[TensorProto] = []
+    stack = [msg]
+    while stack:
+        m = stack.pop()
+        if isinstance(m, TensorProto):
+            found.append(m)
+            continue
+        for fd, value in m.ListFields():
+            if fd.message_type is not None:
+                repeated = getattr(fd, "is_repeated", None)
+                repeated = fd.label == fd.LABEL_REPEATED if repeated is None else repeated
+                stack.extend(value if repeated else [value])
+    return found
+
+
+def _onnx_reading(path: Path) -> bytes:
+    """``onnx.save(onnx.load(path))``'s bytes, with every tensor's external data loaded the way onnx loads it.
+
+    onnx.load resolves the external data of initializers and node attributes only: a tensor in a function's
+    attribute defaults (``FunctionProto.attribute_proto``) stays external there, while a merge (rightly) embeds
+    it. Such a tensor is loaded here with onnx's own ``load_external_data_for_tensor`` and onnx's finishing steps.
+    """
+    from onnx.external_data_helper import load_external_data_for_tensor, uses_external_data
+
+    model = onnx.load(str(path))
+    for t in _all_tensors(model):
+        if uses_external_data(t):
+            load_external_data_for_tensor(t, str(path.parent))
+            t.data_location = TensorProto.DEFAULT
+            del t.external_data[:]
+    return model.SerializeToString()
+
+
 def _check_merge(camp: Campaign, path: Path, out: Path, label: str, sandbox: Path, keep: Path | None) -> None:
     """A merge that succeeded must have written exactly ``onnx.save(onnx.load(input))`` (protobuf's own reading,
-    duplicated fields merged and external data resolved by onnx) and never the skeleton's private marker."""
+    duplicated fields merged and external data resolved by onnx: :func:`_onnx_reading`) and never the skeleton's
+    private marker."""
     try:
-        want = onnx.load(str(path)).SerializeToString()
+        want = _onnx_reading(path)
     except Exception:  # onnx refuses what onnxpack merged (e.g. a rule only onnxpack has): nothing to compare
         camp.runs["merge-oracle-unavailable"] += 1
         return

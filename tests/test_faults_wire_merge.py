@@ -247,3 +247,19 @@ def test_function_default_big_tensor_merges_and_bundles(tmp_path: Path) -> None:
     assert out.read_bytes() == onnx.load(str(path)).SerializeToString()
     status, doc = _run(["bundle", str(path), "-o", str(tmp_path / "rel"), "--version", "1.0.0"])
     assert status == 0, doc
+
+
+def test_function_default_external_tensor_is_embedded_by_merge(tmp_path: Path) -> None:
+    """A function attribute default stored as external data is validated and embedded like every other tensor
+    (onnx.load's own external-data loader walks initializers and node attributes only and leaves it external)."""
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "w.bin").write_bytes(np.arange(4, dtype=np.float32).tobytes())
+    path = folder / "m.onnx"
+    path.write_bytes(_function_default_model(_external("w.bin")).SerializeToString())
+    out = tmp_path / "o.onnx"
+    status, doc = _run(["merge", str(path), "-o", str(out)])
+    assert status == 0 and doc["tensors"] == 1, doc
+    t = onnx.load(str(out), load_external_data=False).functions[0].attribute_proto[0].t
+    assert t.raw_data == np.arange(4, dtype=np.float32).tobytes() and not t.external_data
+    assert t.data_location == TensorProto.DEFAULT
