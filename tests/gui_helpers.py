@@ -30,6 +30,11 @@ def make_window(qtbot: Any, tmp_path: Path, *, show: bool = True) -> Any:
         opened.append(url)
         return True
 
+    from onnxpack.gui import i18n
+
+    app = QCoreApplication.instance()
+    assert app is not None
+    i18n.install_translators(app, "en")  # as gui.app does at start: English, with its catalogue of plurals
     window = MainWindow(settings, open_url=record)
     window.opened = opened  # type: ignore[attr-defined]
     qtbot.addWidget(window)

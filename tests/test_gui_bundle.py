@@ -276,7 +276,7 @@ def test_rerun_is_checked_first_and_never_erases_an_earlier_success(qtbot, tmp_p
     # to), the rows keep their results
     assert w.start_bundles(all_ready=True) == []
     (text,) = close_dialogs(w)
-    assert "2 row(s) were bundled already" in text and "model-1.0.0.zip" in text and "second-1.0.0.zip" in text
+    assert "2 rows were bundled already" in text and "model-1.0.0.zip" in text and "second-1.0.0.zip" in text
     assert [it.state for it in items] == ["done", "done"] and [it.result for it in items] == earlier
     # 2. replacing, and the first model's smoke input is missing: one summary, the first row keeps its bundle
     w.bundle_panel.force.setChecked(True)
