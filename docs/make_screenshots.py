@@ -34,6 +34,14 @@ __all__ = ["main", "take_screenshots"]
 SIZE = (1180, 760)
 
 
+def _settle(app: Any, seconds: float) -> None:
+    """Process events for ``seconds`` (timers the window set when it was shown fire)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+
+
 def _wait(app: Any, cond: Callable[[], bool], timeout: float = 120.0) -> None:
     end = time.monotonic() + timeout
     while not cond():
@@ -89,7 +97,8 @@ def take_screenshots(out_dir: Path) -> list[Path]:
             settings.output_dir = str(work / "releases")
             w = MainWindow(settings, open_url=lambda url: True)
             w.show()
-            app.processEvents()  # the window fits itself to the screen once shown (MainWindow.fit_to_screen) ...
+            _settle(app, 0.6)  # the window fits itself to the screen once shown
+            # (MainWindow.fit_to_screen, again when the frame is known) ...
             w.setMinimumSize(0, 0)  # ... and is then given the picture's size, whatever screen takes the pictures
             w.resize(*SIZE)
             app.processEvents()

@@ -200,7 +200,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.splitter.addWidget(self.queue)
         self.splitter.addWidget(self.tabs)
         self.splitter.setStretchFactor(1, 3)
-        self.splitter.setSizes([340, 760])
+        self.splitter.setSizes([380, 720])
         self.splitter.setChildrenCollapsible(False)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.drop_page)
@@ -240,13 +240,24 @@ class MainWindow(Retranslatable, QMainWindow):
             frame,
         )
         self.setMinimumSize(min_w, min_h)
-        self.setGeometry(x, y, w, h)
+        self.resize(w, h)
+        self.move(x - frame[0], y - frame[1])  # move() places the frame, whose decoration stays on the screen
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if not self._fitted_shown:  # the frame is known once the window manager has shown the window
+        if not self._fitted_shown:  # the frame is known once the window manager has decorated the window
             self._fitted_shown = True
             QTimer.singleShot(0, self.fit_to_screen)
+            QTimer.singleShot(400, self.fit_to_screen)
+
+    def focus_queue(self) -> None:
+        """View → Queue (Ctrl+0): the keyboard goes to the rows (the empty window: to Open…)."""
+        if self.stack.currentWidget() is self.splitter:
+            self.queue.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            if self.model.selected is None and self.model.items:
+                self._select(self.model.items[0])
+        else:
+            self.drop_page.open_button.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     # --- actions and menus ----------------------------------------------------------------
     def _tab_switcher(self, index: int) -> Callable[[], None]:
@@ -283,6 +294,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_copy_cli = action(self.copy_cli_command)
         self.act_open_out = action(self.open_output_folder)
         self.act_tabs = [action(self._tab_switcher(i), f"Ctrl+{i + 1}") for i in range(4)]
+        self.act_focus_queue = action(self.focus_queue, "Ctrl+0")  # keyboard users get back to the rows at once
         self.act_logs = action(self.open_log_folder)
         self.act_about = action(self.show_about)
         self.act_about_qt = action(QApplication.aboutQt)
@@ -314,6 +326,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.menu_file.addSeparator()
         self.menu_file.addAction(self.act_quit)
         self.menu_view = bar.addMenu("")
+        self.menu_view.addAction(self.act_focus_queue)
         for a in self.act_tabs:
             self.menu_view.addAction(a)
         self.menu_lang = bar.addMenu("")
@@ -353,6 +366,7 @@ class MainWindow(Retranslatable, QMainWindow):
             strict=True,
         ):
             a.setText(text)
+        self.act_focus_queue.setText(self.tr("&Queue"))
         self.act_logs.setText(self.tr("Open &crash-log folder"))
         self.act_about.setText(self.tr("&About onnxpack"))
         self.act_about_qt.setText(self.tr("About &Qt"))

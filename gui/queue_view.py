@@ -43,10 +43,14 @@ class QueueTable(Retranslatable, QTableWidget):
         self.setWordWrap(False)
         self.setTabKeyNavigation(False)
         header = self.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        # The name gets its width (at most NAME_WIDTH; a longer one is cut in the middle, whole in its tooltip), the
+        # kind and status theirs, the result the rest: at the default pane width nothing hides behind a scroll bar
+        # (issue 30 item 12).
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -78,11 +82,15 @@ class QueueTable(Retranslatable, QTableWidget):
     def kind_text(self, kind: Kind) -> str:
         return {Kind.MODEL: self.tr("Model"), Kind.BUNDLE: self.tr("Bundle")}[Kind(kind)]
 
+    NAME_WIDTH = 150
+
     def add(self, item: QueueItem) -> int:
         """Show ``item``, which the model has just added (its last row)."""
         row = self.rowCount()
         self.insertRow(row)
         self.refresh(item)
+        self.resizeColumnToContents(0)
+        self.setColumnWidth(0, min(self.columnWidth(0), self.NAME_WIDTH))
         return row
 
     def remove_row(self, row: int) -> None:

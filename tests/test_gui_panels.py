@@ -325,6 +325,11 @@ def test_keyboard_reaches_bundle_in_order_and_enter_bundles(qtbot, tmp_path, sam
     assert bp.bundle_all_button in order and bp.bundle_button in order
     spin = bp.dims.cellWidget(0, 2)
     assert order.index(spin) < order.index(bp.inputs) < order.index(bp.out_dir)
+    # View → Queue (Ctrl+0) brings the keyboard back to the rows from anywhere
+    bp.name.setFocus()
+    assert w.act_focus_queue.shortcut().toString() == "Ctrl+0"
+    w.act_focus_queue.trigger()
+    assert w.focusWidget() is w.queue
     # Enter in a field presses the default button
     bp.name.setText("victory")
     bp.version.setText("4.0.0")

@@ -2025,6 +2025,10 @@
         <translation>結果(&amp;R)</translation>
     </message>
     <message>
+        <source>&amp;Queue</source>
+        <translation>キュー(&amp;Q)</translation>
+    </message>
+    <message>
         <source>Open &amp;crash-log folder</source>
         <translation>クラッシュ ログのフォルダーを開く(&amp;C)</translation>
     </message>
