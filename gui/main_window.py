@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -77,6 +78,8 @@ from .worker import Job, JobQueue
 __all__ = ["MainWindow"]
 
 TAB_MODEL, TAB_BUNDLE, TAB_PROGRESS, TAB_RESULT = range(4)
+RETARGET_DELAY_MS = 600  # after the last change of the Target ONNX Runtime field, the models are checked again
+_TARGET = re.compile(r"\d+\.\d+(\.\d+)?")
 
 
 class DropPage(Retranslatable, QWidget):
@@ -179,6 +182,12 @@ class MainWindow(Retranslatable, QMainWindow):
         self.bundle_panel.bundle_requested.connect(self.start_bundles)
         self.bundle_panel.previous_changed.connect(self._previous_changed)
         self.bundle_panel.fix_ir.toggled.connect(self.render_selected)  # the gate depends on it (issue 30 item 6)
+        # A new Target ONNX Runtime applies to every model: their checks are made again for it once typing stops.
+        self._retarget_timer = QTimer(self)
+        self._retarget_timer.setSingleShot(True)
+        self._retarget_timer.setInterval(RETARGET_DELAY_MS)
+        self._retarget_timer.timeout.connect(self.retarget)
+        self.bundle_panel.target_ort.currentTextChanged.connect(lambda _text: self._retarget_timer.start())
         self.run_panel = RunPanel()
         self.run_panel.cancel_requested.connect(self.cancel_bundles)
         self.log = LogPane()
@@ -531,6 +540,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self._set_state(item, ItemState.INSPECTING)
         self.log.append(self.tr("Inspecting %1").replace("%1", str(item.path)))
         target = self.settings.target_ort or None
+        item.inspected_target = target
         job = Job(engine.inspect_job(item.path, target, item.data_dir), kind=JobKind.INSPECT)
         self.inspect_queue.submit(self._connect(job, item))
         # Then the rest of the engine (bundle, smoke, verify), on that thread: pressing Bundle must not import
@@ -570,6 +580,20 @@ class MainWindow(Retranslatable, QMainWindow):
                         .replace("%2", str(folder)))  # fmt: skip
         self._inspect(item)
         self._refresh_views(item)
+
+    def retarget(self) -> list[QueueItem]:
+        """Inspect again every idle model checked for another Target ONNX Runtime than the one now set (a complete
+        X.Y or none): the findings, the hints and Bundle follow the target the bundle will be made for."""
+        text = self.bundle_panel.target_ort.currentText().strip()
+        if text and not _TARGET.fullmatch(text):
+            return []  # still being typed
+        stale = self.model.stale_for(text or None)
+        for item in stale:
+            self.log.append(self.tr("Checking %1 again for ONNX Runtime %2")
+                            .replace("%1", item.path.name).replace("%2", text or self.tr("any")))  # fmt: skip
+            self._inspect(item)
+            self._refresh_views(item)
+        return stale
 
     def verify_selected_with_smoke(self) -> None:
         item = self.model.selected
@@ -646,7 +670,10 @@ class MainWindow(Retranslatable, QMainWindow):
         draft.symbolic = symbolic_dims(insp.inputs)
         draft.input_names = [str(v.get("name")) for v in insp.inputs]
         draft.can_bundle = True
-        self._set_state(item, ItemState.READY if validation.ok else ItemState.INVALID)
+        if validation.ok and item.result is not None:  # inspected again for another target: still bundled
+            self._set_state(item, ItemState.DONE)
+        else:
+            self._set_state(item, ItemState.READY if validation.ok else ItemState.INVALID)
         findings = validation.findings
         self.log.append(
             self.tr("Inspected %1: %2 finding(s).").replace("%1", model_path.name).replace("%2", str(len(findings)))

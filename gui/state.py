@@ -132,7 +132,9 @@ KINDS: dict[Kind, KindSpec] = {
 
 #: state → the states it may move to (any idle state may also start over with its kind's opening job).
 TRANSITIONS: dict[ItemState, frozenset[ItemState]] = {
-    ItemState.INSPECTING: frozenset({ItemState.READY, ItemState.INVALID, ItemState.FAILED, ItemState.CANCELLED}),
+    # DONE: a bundled row inspected again (for another target) is still bundled
+    ItemState.INSPECTING: frozenset({ItemState.READY, ItemState.INVALID, ItemState.FAILED, ItemState.CANCELLED,
+                                     ItemState.DONE}),
     ItemState.VERIFYING: frozenset({ItemState.VERIFIED, ItemState.VERIFY_FAILED, ItemState.FAILED,
                                     ItemState.CANCELLED}),
     ItemState.QUEUED: frozenset({ItemState.RUNNING, ItemState.CANCELLED, ItemState.FAILED, ItemState.DONE}),
@@ -341,6 +343,7 @@ class QueueItem:
     report: VerifyReport | None = None  # for bundles
     verified_with_smoke: bool = False  # the report is of a verification that asked for a smoke run
     result: BundleResult | None = None
+    inspected_target: str | None = None  # the Target ONNX Runtime its validation was made for
     data_dir: Path | None = None  # where the external data files are, when not beside the model (Locate data file…)
     last_success: BundleResult | None = None  # of the last run that succeeded: a failed re-run never erases it
     options: BundleOptions | None = None  # of the last bundle run
@@ -428,6 +431,12 @@ class QueueModel:
         elif allowed is None or new not in allowed:
             raise IllegalTransition(f"{item.path.name}: {old} → {new}")
         item.state = new
+
+    def stale_for(self, target: str | None) -> list[QueueItem]:
+        """The idle model rows whose validation was made for another Target ONNX Runtime than ``target``: their
+        findings and gate must be made again (a target is a batch setting, issue 30 item 11)."""
+        return [i for i in self.items if i.spec.bundles and not i.busy and i.validation is not None
+                and i.inspected_target != target]  # fmt: skip
 
     def gate(self, item: QueueItem, fix_ir: bool) -> Gate | None:
         """The bundle gate of a model that was read; None for a bundle or a model not (yet) read."""

@@ -479,3 +479,29 @@ def test_the_apps_own_errors_carry_their_own_code(qtbot, tmp_path):
     assert box is not None and "does not exist yet" in box.text()
     assert "INPUT" not in box.detailedText()
     close_dialogs(w)
+
+
+def test_a_new_target_checks_every_model_again(qtbot, tmp_path):
+    """Issue 30 items 6 and 11: the Target ONNX Runtime is a batch setting; changing it checks every idle model again
+    for it, so the findings, the hints and Bundle follow the target the bundles will be made for."""
+    w = make_window(qtbot, tmp_path)
+    ir10, plain = w.open_paths([_model(tmp_path / "m", "golf", ir=10), _model(tmp_path / "m", "alpha")])
+    wait_idle(qtbot, w)
+    w.queue.select(ir10)
+    assert ir10.state == "ready" and w.bundle_panel.bundle_button.isEnabled()
+    w.bundle_panel.target_ort.setCurrentText("1.")  # still being typed: nothing happens
+    assert w.retarget() == []
+    w.bundle_panel.target_ort.setCurrentText("1.16")
+    assert sorted(i.path.name for i in w.retarget()) == ["alpha.onnx", "golf.onnx"]
+    wait_idle(qtbot, w)
+    assert ir10.state == "invalid" and plain.state == "ready"
+    assert not w.bundle_panel.bundle_button.isEnabled()
+    codes = [w.model_panel.findings.cell_text(r, 1) for r in range(w.model_panel.findings.rowCount())]
+    assert "ORT_TARGET_UNSUPPORTED" in codes
+    w.bundle_panel.fix_ir.setChecked(True)
+    assert w.bundle_panel.bundle_button.isEnabled()
+    assert w.retarget() == []  # nothing stale any more
+    w.bundle_panel.target_ort.setCurrentText("")  # back to none: checked again without a target
+    assert len(w.retarget()) == 2
+    wait_idle(qtbot, w)
+    assert ir10.state == "ready"

@@ -219,3 +219,17 @@ def test_the_window_fits_the_available_screen(available, frame):
         assert x - left + w + extra_w <= ax + aw and y - top + h + extra_h <= ay + ah
         assert min_w + extra_w <= aw and min_h + extra_h <= ah
     assert fit_window((10, 10, 800, 600), (0, 0, 1920, 1080))[:4] == (10, 10, 800, 600)  # room enough: unchanged
+
+
+def test_rows_checked_for_another_target_are_stale(tmp_path):
+    q = QueueModel()
+    a, b, busy, bundle = (q.add(tmp_path / n, k) for n, k in (("a.onnx", "model"), ("b.onnx", "model"),
+                                                              ("c.onnx", "model"), ("d.zip", "bundle")))
+    for item in (a, b, busy, bundle):
+        item.validation = object()  # read (the value is not looked at)
+    q.set_state(a, "ready")
+    q.set_state(b, "ready")
+    q.set_state(bundle, "verified")
+    a.inspected_target, b.inspected_target, busy.inspected_target = "1.16", None, None
+    assert q.stale_for("1.16") == [b]  # a busy row waits; a bundle has no target
+    assert q.stale_for(None) == [a]

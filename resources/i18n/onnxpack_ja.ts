@@ -2113,6 +2113,14 @@
         <translation>%1 のデータファイルを %2 で探します</translation>
     </message>
     <message>
+        <source>Checking %1 again for ONNX Runtime %2</source>
+        <translation>ONNX Runtime %2 向けに %1 をもう一度確認します</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>指定なし</translation>
+    </message>
+    <message>
         <source>(%1 of %2)</source>
         <translation>(%2 件中 %1 件目)</translation>
     </message>
