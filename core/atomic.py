@@ -201,8 +201,11 @@ def refuse_inside_inputs(out: Path, inputs: Iterable[Path]) -> Path:
             )
         if in_abs.is_dir() and out_abs.is_relative_to(in_abs) and inp.is_dir():
             raise OutputError(
-                f"Output {out} lies inside the input folder {inp}",
-                "Write the output to a different folder; onnxpack never modifies its inputs.",
+                f"Output {out} lies inside the input folder {inp}: onnxpack does not write into a folder given as "
+                "the model, so that the folder holds what it held (a later run given it would otherwise find the "
+                "output among its models)",
+                "Write the output beside the folder (e.g. -o ../dist), or give the model file itself instead of its "
+                "folder.",
                 code="OUTPUT_INSIDE_INPUT",
             )
     return out_abs

@@ -145,3 +145,18 @@ def test_cli_command_round_trips_the_zip_file_and_the_split_flags(tmp_path: Path
     assert again == opts
     only_force = options_from_args(build_parser().parse_args([*argv[:6], "--force"]), env)
     assert cli_command(only_force).endswith("--force") and "--allow" not in cli_command(only_force)
+
+
+def test_merge_into_a_folder_given_as_the_model_says_why_and_what_works(ext_model: Path, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """What stays refused says why, and the hint's way out works."""
+    folder = ext_model.parent
+    code, doc = _json("merge", str(folder), "-o", str(folder / "merged.onnx"))
+    assert code == 1 and doc["error"]["code"] == "OUTPUT_INSIDE_INPUT"
+    assert "a later run given it would otherwise find the output among its models" in doc["error"]["message"]
+    assert "give the model file itself instead of its folder" in doc["error"]["hint"]
+    monkeypatch.chdir(folder)
+    code, doc = _json("merge", "model.onnx", "-o", "../dist")  # both of the hint's ways
+    assert code == 0 and doc["model_path"] == str(tmp_path / "dist" / "model.onnx")
+    code, doc = _json("merge", "model.onnx", "-o", "merged.onnx")
+    assert code == 0 and (folder / "merged.onnx").is_file()
