@@ -132,6 +132,7 @@ def _javascript(entry: str, inputs: list[dict[str, Any]], from_memory: bool) -> 
 
 
 def _cpp(entry: str, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]]) -> list[str]:
+    ctypes = {t: c for t, (_k, _a, c) in _JS_CPP.items()} | {"BFLOAT16": "Ort::BFloat16_t"}
     lines = ["C/C++ (onnxruntime_cxx_api.h from the ONNX Runtime release; link with onnxruntime):",
              "    #include <onnxruntime_cxx_api.h>",
              "    #include <memory>",
@@ -142,36 +143,50 @@ def _cpp(entry: str, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]]
              f'      Ort::Session session(env, ORT_TSTR("{entry}"), options);',
              "      auto memory = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);",
              "      std::vector<Ort::Value> inputs;"]
+    if any(v["elem_type"] == "STRING" for v in inputs):
+        lines.append("      Ort::AllocatorWithDefaultOptions allocator;  // owns the string tensors' memory")
     names = []
     for i, v in enumerate(inputs):
         dims, _ = _example_shape(v["shape"])
         var = _ident(v["name"], i)
-        if v["elem_type"] not in _JS_CPP:
-            lines.append(f'      // "{v["name"]}" is {v["elem_type"]}: build it with Ort::Value::CreateTensor and the '
-                         "session's allocator")
-            continue
-        ctype = _JS_CPP[v["elem_type"]][2]
+        t = v["elem_type"]
         n = _count(dims)
-        shape = ", ".join(map(str, dims))
+        shape = f"      std::vector<int64_t> {var}_shape{{{', '.join(map(str, dims))}}};"
+        if t == "STRING":
+            lines += [shape,
+                      f"      std::vector<const char*> {var}_data({n}, \"\");",
+                      f"      Ort::Value {var}_value = Ort::Value::CreateTensor(allocator, {var}_shape.data(), "
+                      f"{var}_shape.size(),",
+                      "          ONNX_TENSOR_ELEMENT_DATA_TYPE_STRING);",
+                      f"      {var}_value.FillStringTensor({var}_data.data(), {var}_data.size());",
+                      f"      inputs.push_back(std::move({var}_value));"]
+            names.append(v["name"])
+            continue
+        if t not in ctypes:
+            lines.append(f'      // "{v["name"]}" is {t}: add its value to inputs and its name to input_names')
+            continue
+        ctype = ctypes[t]
         if ctype == "bool":  # std::vector<bool> has no data()
             lines.append(f"      std::unique_ptr<bool[]> {var}_data(new bool[{n}]());")
             data = f"{var}_data.get()"
         else:
             lines.append(f"      std::vector<{ctype}> {var}_data({n});")
             data = f"{var}_data.data()"
-        lines += [f"      std::vector<int64_t> {var}_shape{{{shape}}};",
+        lines += [shape,
                   f"      inputs.push_back(Ort::Value::CreateTensor<{ctype}>(memory, {data}, {n},",
                   f"          {var}_shape.data(), {var}_shape.size()));"]
         names.append(v["name"])
     in_names = ", ".join(f'"{n}"' for n in names)
     out_names = ", ".join(f'"{o["name"]}"' for o in outputs)
-    lines += [f"      const char* input_names[] = {{{in_names}}};",
+    lines += [f"      const char* input_names[] = {{{in_names}}};" if names
+              else "      const char* const* input_names = nullptr;",
               f"      const char* output_names[] = {{{out_names}}};",
               "      auto outputs = session.Run(Ort::RunOptions{nullptr}, input_names, inputs.data(), inputs.size(),",
               f"                                 output_names, {len(outputs)});"]
-    if outputs and outputs[0]["elem_type"] in _JS_CPP and _JS_CPP[outputs[0]["elem_type"]][2] != "bool":
-        lines.append(f"      const {_JS_CPP[outputs[0]['elem_type']][2]}* {_ident(outputs[0]['name'], 0)}_values = "
-                     f"outputs[0].GetTensorData<{_JS_CPP[outputs[0]['elem_type']][2]}>();")
+    first = ctypes.get(outputs[0]["elem_type"]) if outputs else None
+    if first is not None and first != "bool":
+        lines.append(f"      const {first}* {_ident(outputs[0]['name'], 0)}_values = "
+                     f"outputs[0].GetTensorData<{first}>();")
     lines += ["      return 0;", "    }"]
     return lines
 

@@ -188,3 +188,29 @@ def test_no_hint_sends_users_to_an_index_that_lacks_onnxpack() -> None:
     from onnxpack.core import signing
 
     assert "pip install '.[sign]'" in signing._INSTALL_HINT and ".whl[sign]" in signing._INSTALL_HINT
+
+
+def test_every_element_type_gets_a_value_or_says_what_to_do() -> None:
+    inputs = [{"name": "text", "elem_type": "STRING", "shape": ["n"]},
+              {"name": "half", "elem_type": "FLOAT16", "shape": [2, 2]},
+              {"name": "b16", "elem_type": "BFLOAT16", "shape": [2]},
+              {"name": "z", "elem_type": "COMPLEX64", "shape": [2]},
+              {"name": "flag", "elem_type": "BOOL", "shape": []}]  # fmt: skip
+    outputs = [{"name": "out:0", "elem_type": "FLOAT", "shape": [1]}]
+    cpp = "\n".join(readme._cpp("m.onnx", inputs, outputs))
+    for piece in ("Ort::AllocatorWithDefaultOptions allocator;", 'std::vector<const char*> text_data(1, "");',
+                  "ONNX_TENSOR_ELEMENT_DATA_TYPE_STRING);", "text_value.FillStringTensor(text_data.data(), "
+                  "text_data.size());", "inputs.push_back(std::move(text_value));",
+                  "CreateTensor<Ort::Float16_t>(memory, half_data.data(), 4,",
+                  "CreateTensor<Ort::BFloat16_t>(memory, b16_data.data(), 2,",
+                  '// "z" is COMPLEX64: add its value to inputs and its name to input_names',
+                  'const char* input_names[] = {"text", "half", "b16", "flag"};',
+                  "const float* out_0_values = outputs[0].GetTensorData<float>();"):  # fmt: skip
+        assert piece in cpp, piece
+    js = "\n".join(readme._javascript("m.onnx", inputs, from_memory=False))
+    assert '"text": new ort.Tensor("string", new Array(1).fill(""), [1]),' in js
+    assert '"half": new ort.Tensor("float16", new Uint16Array(4), [2, 2]),' in js
+    assert '// "b16" is BFLOAT16: onnxruntime-node has no tensor type for it' in js
+    assert '"flag": new ort.Tensor("bool", new Uint8Array(1), []),' in js
+    no_inputs = "\n".join(readme._cpp("m.onnx", [], outputs))
+    assert "const char* const* input_names = nullptr;" in no_inputs  # C++ has no empty arrays
