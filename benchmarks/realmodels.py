@@ -728,10 +728,10 @@ def format_tables(rows: list[Row], sizes: dict[str, float] | None = None) -> str
         r = group.get(key)
         if r is None:
             return ""
-        if not r.ok:
-            return "FAIL" if r.seconds or r.returncode != -1 else "–"
         value = r.seconds if what == "time" else r.peak_mb
         text = f"{value:.2f}" if what == "time" else f"{value:.0f}"
+        if not r.ok:
+            return "–" if r.returncode == -1 else f"FAIL {text}"  # -1: not run
         ref_key = refs[key]
         if ref_key is None:
             return text

@@ -77,7 +77,7 @@ def test_format_tables_gives_ratios_to_each_reference_and_lists_failures() -> No
     time_row = next(ln for ln in text.splitlines() if ln.startswith("| pkg/m"))
     cells = [c.strip() for c in time_row.strip("|").split("|")]
     assert cells[:3] == ["pkg/m", "single", "12.3"]
-    assert cells[3:] == ["1.00", "1.50 (1.50×)", "2.00 (2.00×)", "2.00", "3.00 (1.50×)", "FAIL", "FAIL", "–"]
+    assert cells[3:] == ["1.00", "1.50 (1.50×)", "2.00 (2.00×)", "2.00", "3.00 (1.50×)", "FAIL 4.00", "FAIL 5.00", "–"]
     mem_rows = [ln for ln in text.splitlines() if ln.startswith("| pkg/m")]
     assert "120 (1.20×)" in mem_rows[1] and "300 (1.50×)" in mem_rows[1]
     assert "- `pkg/m` (single) **script** [reference, exit 1]: ValueError: boom" in text
