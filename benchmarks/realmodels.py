@@ -816,6 +816,11 @@ def machine() -> str:
     return f"{name}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
 
 
+def load_average() -> str:
+    """The 1/5/15-minute load averages: how busy the shared machine was."""
+    return "load average " + " / ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def _peak(m: TreeMeasurement) -> float:
     """The tree's polled peak, or the largest single process's when the poll missed a spike."""
     return max(m.tree_peak_mb, m.peak_rss_mb)
@@ -869,8 +874,9 @@ def main(argv: list[str] | None = None) -> int:
         print(report(args.report))
         return 0
     if args.sample_pairs:
-        print(f"Machine: {machine()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n")
+        print(f"Machine: {machine()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {load_average()}\n")
         print(sample_pairs(args.sample_pairs, not args.no_nice))
+        print(f"at the end: {load_average()}")
         return 0
     cache = args.cache.expanduser()
     if args.generate:
@@ -890,17 +896,19 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     layouts = [x.strip() for x in args.layouts.split(",") if x.strip()]
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load_at_start = load_average()
     rows: list[Row] = []
     for m in models:
         rows += run_model(m, layouts, args.repeat, args.timeout, not args.no_nice)
     print(f"\n## Real-model corpus: {len(models)} models, started {started}\n")
-    print(f"Machine: {machine()}\n")
+    print(f"Machine: {machine()}; {load_at_start} at the start, {load_average()} at the end\n")
     print(format_tables(rows, sizes))
     print(summary(rows))
     if notes:
         print("\nNot run:\n" + "\n".join(f"- {n}" for n in notes))
     if args.json:
-        data = {"started": started, "machine": machine(), "sizes_mb": sizes, "notes": notes,
+        data = {"started": started, "machine": machine(), "load": [load_at_start, load_average()], "sizes_mb": sizes,
+                "notes": notes, "repeat": args.repeat,
                 "rows": [asdict(r) for r in rows]}
         text = json.dumps(data, indent=1)
         if str(args.json) == "-":
