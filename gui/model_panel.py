@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
@@ -108,7 +108,7 @@ class ModelPanel(Retranslatable, QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._shown: tuple[str, Any] = ("none", None)
+        self._again: Callable[[], None] | None = None  # shows what is shown again (a language switch)
         self.tabs = QTabWidget(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -179,13 +179,8 @@ class ModelPanel(Retranslatable, QWidget):
         self.size_bar.retranslate()
         self.tabs.setTabText(0, self.tr("Overview"))
         self.tabs.setTabText(1, self.tr("Interface"))
-        kind, obj = self._shown
-        if kind == "validation":
-            self.show_validation(*obj)
-        elif kind == "verify":
-            self.show_verify(*obj)
-        elif kind == "pending":
-            self.show_pending(*obj)
+        if self._again is not None:
+            self._again()
         else:
             self._set_counts(0, 0)
 
@@ -221,7 +216,7 @@ class ModelPanel(Retranslatable, QWidget):
         self.tabs.setTabIcon(2, severity_icon(w) if w is not None else status_icon("ok"))
 
     def clear(self) -> None:
-        self._shown = ("none", None)
+        self._again = None
         self.title.clear()
         self.status.set_status(None, "")
         self.smoke_status.set_status(None, "")
@@ -234,7 +229,7 @@ class ModelPanel(Retranslatable, QWidget):
 
     def show_pending(self, path: Path, verifying: bool = False) -> None:
         self.clear()
-        self._shown = ("pending", (path, verifying))
+        self._again = lambda: self.show_pending(path, verifying)
         self.title.setText(Path(path).name)
         self.status.set_status(status_icon("busy"), self.tr("Verifying the bundle…") if verifying
                                else self.tr("Reading and checking the model…"))  # fmt: skip
@@ -244,7 +239,7 @@ class ModelPanel(Retranslatable, QWidget):
         """Show a ``core.validate.Validation`` (inspection facts + findings + compatibility); ``gate`` (the bundle
         gate with the chosen settings) words the hints of the findings it concerns."""
         self.clear()
-        self._shown = ("validation", (validation, gate))
+        self._again = lambda: self.show_validation(validation, gate)
         insp = validation.inspection
         model_path = insp.location.model
         self.title.setText(model_path.name)
@@ -378,7 +373,7 @@ class ModelPanel(Retranslatable, QWidget):
         """Show a ``core.verify.VerifyReport`` of a dropped bundle; ``with_smoke``: it was asked for a smoke run,
         which then is said to have run and passed, or not."""
         self.clear()
-        self._shown = ("verify", (report, with_smoke))
+        self._again = lambda: self.show_verify(report, with_smoke)
         manifest = report.manifest or {}  # the bundle's own JSON: keys may be missing in an old or damaged one
         model = manifest.get("model", {}) if isinstance(manifest, Mapping) else {}
         self.title.setText(Path(report.path).name)
