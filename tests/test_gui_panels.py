@@ -505,3 +505,20 @@ def test_a_new_target_checks_every_model_again(qtbot, tmp_path):
     assert len(w.retarget()) == 2
     wait_idle(qtbot, w)
     assert ir10.state == "ready"
+
+
+def test_a_findings_hint_is_whole_in_its_tooltip_and_a_subject_is_not_repeated(qtbot, tmp_path):
+    """Issue 30 item 12: a ZIP that is not a bundle: "no manifest.json", not "… manifest.json (manifest.json)", and
+    the How to fix column's text is whole in its tooltip however narrow the column."""
+    z = tmp_path / "not-a-bundle.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("hello.txt", "hi")
+    w = make_window(qtbot, tmp_path)
+    (item,) = w.open_paths([z])
+    wait_idle(qtbot, w)
+    close_dialogs(w)
+    assert item.state == "verify_failed"
+    f = w.model_panel.findings
+    row = next(r for r in range(f.rowCount()) if f.cell_text(r, 1) == "MANIFEST_MISSING")
+    assert f.cell_text(row, 2).count("manifest.json") == 1
+    assert f.item(row, 3).toolTip() == f.cell_text(row, 3) != ""
