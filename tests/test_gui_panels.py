@@ -446,7 +446,7 @@ def test_a_cancelled_rerun_keeps_showing_the_earlier_bundle(qtbot, tmp_path):
     wait_state(qtbot, item, ("done", "failed"), timeout=120_000)
     earlier = item.result
     w.bundle_panel.version.setText("1.0.1")
-    blocker = threading_gate(w)  # hold the bundle queue so the re-run is still queued when Cancel comes
+    blocker = _hold(w.bundle_queue)  # hold the bundle queue so the re-run is still queued when Cancel comes
     assert w.start_bundles() == [item]
     assert item.state == "queued"
     w.cancel_bundles()
@@ -456,17 +456,6 @@ def test_a_cancelled_rerun_keeps_showing_the_earlier_bundle(qtbot, tmp_path):
     assert w.queue.result_text(item) == str(earlier.zip_path)
     assert "keeps its earlier bundle" in w.log.plain_text()
     w.bundle_queue.wait(10_000)
-
-
-def threading_gate(w):
-    """Occupy the bundle queue's one thread until the returned event is set."""
-    import threading
-
-    from onnxpack.gui.worker import Job
-
-    gate = threading.Event()
-    w.bundle_queue.submit(Job(lambda progress, cancel: gate.wait(30), kind="hold"))
-    return gate
 
 
 def test_the_apps_own_errors_carry_their_own_code(qtbot, tmp_path):
@@ -522,3 +511,44 @@ def test_a_findings_hint_is_whole_in_its_tooltip_and_a_subject_is_not_repeated(q
     row = next(r for r in range(f.rowCount()) if f.cell_text(r, 1) == "MANIFEST_MISSING")
     assert f.cell_text(row, 2).count("manifest.json") == 1
     assert f.item(row, 3).toolTip() == f.cell_text(row, 3) != ""
+
+
+def test_busy_and_cancelled_rows_show_only_themselves(qtbot, walked, tmp_path):
+    """The walk's other states: inspecting, verifying, queued and cancelled rows (the queues held so that they stay
+    so), each selected among the others, show only themselves."""
+    w, items = walked
+    bravo = next(i for i in items if _name_of(i) == "bravo")
+    delta = next(i for i in items if _name_of(i) == "delta")
+    hold_inspect = _hold(w.inspect_queue)
+    hold_bundle = _hold(w.bundle_queue)
+    (hotel,) = w.open_paths([_model(tmp_path / "more", "hotel")])
+    w.queue.select(delta)
+    w.verify_selected_with_smoke()
+    w.queue.select(bravo)
+    assert w.start_bundles() == [bravo]
+    everyone = [*w.model.items]
+    assert (hotel.state, delta.state, bravo.state) == ("inspecting", "verifying", "queued")
+    for item in everyone:
+        w.queue.select(item)
+        _assert_only(w, item, everyone)
+    w.cancel_bundles()
+    hold_bundle.set()
+    wait_state(qtbot, bravo, ("cancelled",), timeout=30_000)
+    hold_inspect.set()
+    wait_idle(qtbot, w)
+    close_dialogs(w)
+    assert bravo.state == "cancelled" and hotel.state == "ready" and delta.state == "verified"
+    for item in everyone:
+        w.queue.select(item)
+        _assert_only(w, item, everyone)
+
+
+def _hold(queue):
+    """Occupy ``queue``'s one thread until the returned event is set."""
+    import threading
+
+    from onnxpack.gui.worker import Job
+
+    gate = threading.Event()
+    queue.submit(Job(lambda progress, cancel: gate.wait(60), kind="hold"))
+    return gate
