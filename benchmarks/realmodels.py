@@ -279,8 +279,9 @@ GENERATORS: dict[str, tuple[list[str], str, list[str]]] = {
 }
 
 # bare onnxruntime: InferenceSession(path) + one run on inputs generated from the declared element types. A
-# symbolic dim is 1 at first (the leading one always); when that run fails, as a person reading ORT's error would,
-# it tries the other symbolic dims at 32, 64, 256 and 512 (the time includes the failed runs).
+# symbolic dim is 1 at first (the leading one always, and every one of an input whose leading dim is fixed, such as
+# an RNN state); when that run fails, as a person reading ORT's error would, it tries the other symbolic dims at 32,
+# 64, 256 and 512 (the time includes the failed runs).
 _ORT_REFERENCE = r"""
 import sys
 import numpy as np
@@ -294,7 +295,10 @@ def feeds(size):
     rng = np.random.default_rng(0)
     out = {}
     for i in sess.get_inputs():
-        shape = [d if isinstance(d, int) and d > 0 else (1 if k == 0 else size) for k, d in enumerate(i.shape)]
+        # an input whose leading dim is fixed (an RNN state: layers, batch, hidden) keeps its symbolic dims at 1
+        lead_fixed = bool(i.shape) and isinstance(i.shape[0], int) and i.shape[0] > 0
+        shape = [d if isinstance(d, int) and d > 0 else (1 if k == 0 or lead_fixed else size)
+                 for k, d in enumerate(i.shape)]
         kind = kinds.get(i.type[len("tensor("):-1], np.float32)
         if kind is np.str_:
             out[i.name] = np.full(shape, "a", dtype=object)
