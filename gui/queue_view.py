@@ -48,7 +48,7 @@ class QueueTable(Retranslatable, QTableWidget):
         # (issue 30 item 12).
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.retranslate()
@@ -58,6 +58,7 @@ class QueueTable(Retranslatable, QTableWidget):
         self.setAccessibleName(self.tr("Queue of models and bundles"))
         for item in self.entries:
             self.refresh(item)
+        self._fit_columns()
 
     def state_text(self, state: str) -> str:
         return {
@@ -83,15 +84,20 @@ class QueueTable(Retranslatable, QTableWidget):
         return {Kind.MODEL: self.tr("Model"), Kind.BUNDLE: self.tr("Bundle")}[Kind(kind)]
 
     NAME_WIDTH = 150
+    STATUS_WIDTH = 130  # "Verification failed" with its icon; a longer state is cut, whole in its tooltip
 
     def add(self, item: QueueItem) -> int:
         """Show ``item``, which the model has just added (its last row)."""
         row = self.rowCount()
         self.insertRow(row)
         self.refresh(item)
-        self.resizeColumnToContents(0)
-        self.setColumnWidth(0, min(self.columnWidth(0), self.NAME_WIDTH))
+        self._fit_columns()
         return row
+
+    def _fit_columns(self) -> None:
+        for column, most in ((0, self.NAME_WIDTH), (2, self.STATUS_WIDTH)):
+            self.resizeColumnToContents(column)
+            self.setColumnWidth(column, min(self.columnWidth(column), most))
 
     def remove_row(self, row: int) -> None:
         """The model removed the item of ``row``: drop the row (the window selects what the model selected)."""
@@ -138,5 +144,8 @@ class QueueTable(Retranslatable, QTableWidget):
                 cell.setToolTip(str(item.path))
             if col == 2:
                 cell.setIcon(status_icon(_ICON.get(item.state, "ready")))
+                if cell.toolTip() != text:  # a new state: its words may need another width
+                    cell.setToolTip(text)
+                    self._fit_columns()
             if col == 3:
                 cell.setToolTip(text)

@@ -552,3 +552,25 @@ def _hold(queue):
     gate = threading.Event()
     queue.submit(Job(lambda progress, cancel: gate.wait(60), kind="hold"))
     return gate
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_queue_keeps_its_result_column_in_view(qtbot, tmp_path, language):
+    """Issue 30 item 12: at the window's default layout the queue's four columns fit its pane (no column behind a
+    horizontal scroll bar); what is cut is whole in its tooltip."""
+    w = make_window(qtbot, tmp_path)
+    w.set_language(language)
+    try:
+        good, bad = _bundle(tmp_path, "delta"), _bundle(tmp_path, "charlie", tamper=True)
+        items = w.open_paths([_model(tmp_path / "m", "a-rather-long-model-name-for-the-queue"), good, bad])
+        wait_idle(qtbot, w)
+        close_dialogs(w)
+        w.resize(1024, 700)
+        qtbot.wait(50)
+        q = w.queue
+        used = sum(q.columnWidth(c) for c in range(3))
+        assert used + 24 <= q.viewport().width(), (used, q.viewport().width())  # the Result column has room
+        for row, item in enumerate(items):
+            assert q.item(row, 0).toolTip() == str(item.path) and q.item(row, 2).toolTip() == q.item(row, 2).text()
+    finally:
+        w.set_language("en")
