@@ -293,9 +293,12 @@ def load_failure_hint(msg: str) -> str:
     if m or "not a registered function/op" in msg:
         domain = (m.group(1) or "ai.onnx") if m else ""
         what = f"operator {m.group(2)} of domain '{domain}'" if m else "an operator"
+        if domain == "ai.onnx.preview.training":
+            return (f"The model uses {what}, an ONNX training operator that ONNX Runtime's inference packages do "
+                    "not implement; export the model for inference (without training operators).")
         if domain.startswith("ai.onnx.preview"):
-            return (f"The model uses {what}, an ONNX preview (training) operator that ONNX Runtime's inference "
-                    "packages do not implement; export the model for inference (without training operators).")
+            return (f"The model uses {what}, an ONNX preview operator this ONNX Runtime does not implement: a newer "
+                    "ONNX Runtime may, or re-export the model without it.")
         if domain in ("ai.onnx", "ai.onnx.ml"):
             return (f"The model uses {what}, which this ONNX Runtime does not know at the model's opset: a newer "
                     "ONNX Runtime may, or re-export the model with a lower opset.")

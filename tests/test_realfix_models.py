@@ -238,6 +238,8 @@ def test_load_failure_hints_follow_ort_s_message() -> None:
     assert "custom-op" in load_failure_hint("Fatal error: my.ops:Mine(-1) is not a registered function/op")
     training = load_failure_hint("Fatal error: ai.onnx.preview.training:Adagrad(-1) is not a registered function/op")
     assert "training" in training and "custom-op" not in training
+    preview = load_failure_hint("Fatal error: ai.onnx.preview:FlexAttention(-1) is not a registered function/op")
+    assert "preview" in preview and "training" not in preview and "custom-op" not in preview
     kernel = load_failure_hint("Could not find an implementation for Min(13) node with name ''")
     assert "no kernel for Min (opset 13)" in kernel
     assert "version_converter" in load_failure_hint("Could not find an implementation for Add(6) node with name ''")
