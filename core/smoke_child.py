@@ -322,6 +322,9 @@ def load_failure_hint(msg: str) -> str:
     if "shapeinferenceerror" in low or "typeinferenceerror" in low or "type error" in low:
         return ("ONNX Runtime's type and shape inference rejects the model: its graph is inconsistent. Run "
                 "`onnxpack check` on it (the onnx checker names the node) and fix or re-export the model.")
+    if "not supported" in low or "unsupported" in low:
+        return ("This ONNX Runtime does not support what the model asks of an operator (the message says what): a "
+                "newer ONNX Runtime may, or re-export the model without it (e.g. an RNN with layout=0).")
     return "Run `onnxpack check` on the model; it may need a newer ONNX Runtime or be malformed."
 
 

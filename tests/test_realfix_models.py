@@ -244,6 +244,9 @@ def test_load_failure_hints_follow_ort_s_message() -> None:
     assert "no kernel for Min (opset 13)" in kernel
     assert "version_converter" in load_failure_hint("Could not find an implementation for Add(6) node with name ''")
     assert "newer ONNX Runtime or be malformed" in load_failure_hint("something nobody foresaw")
+    rnn = ("Exception during initialization: rnn.h:48 layout_ == 0 was false. Batchwise recurrent operations "
+           "(layout == 1) are not supported.")
+    assert "does not support what the model asks" in load_failure_hint(rnn)
 
 
 def test_locale_failure_of_a_string_normalizer(tmp_path: Path, inprocess: None) -> None:
