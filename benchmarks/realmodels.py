@@ -437,11 +437,11 @@ def first_error(stdout: str, stderr: str, returncode: int, timed_out: bool = Fal
         return f"timed out after {timeout:.0f} s (killed)"
     if returncode == 0:
         return ""
-    lines = [ln.strip() for ln in (stderr + "\n" + stdout).splitlines()]
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", ln).strip() for ln in (stderr + "\n" + stdout).splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("onnxpack [")]  # progress lines
-    # a Python traceback: its last line names the exception
+    # a Python traceback: its last "dotted.Name: message" line names the exception
     if any(ln.startswith("Traceback") for ln in lines):
-        tail = [ln for ln in lines if re.match(r"^[A-Za-z_.]+(Error|Exception|Fail)\b", ln)]
+        tail = [ln for ln in lines if re.match(r"^[A-Za-z_][\w.]*: ", ln)]
         if tail:
             return tail[-1][:400]
     # onnxpack's error findings ("ERROR CODE: message"), then its "error: ..." line, then anything that failed

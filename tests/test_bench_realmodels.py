@@ -59,6 +59,11 @@ def test_first_error_picks_the_line_that_says_why() -> None:
     assert rm.first_error("", "onnxpack [ 0.1 s] x\nerror: the model is refused\n", 1) == "error: the model is refused"
     tb = "Traceback (most recent call last):\n  File \"x\", line 1\nonnxruntime.capi.Fail: [ONNXRuntimeError] bad\n"
     assert rm.first_error("", tb, 1) == "onnxruntime.capi.Fail: [ONNXRuntimeError] bad"
+    # ORT's coloured log lines of earlier failed runs come first; the exception's module name has digits
+    tb = ("\x1b[1;31m2026-11-24 [E:onnxruntime:, sequential_executor.cc:677 ExecuteKernel] Non-zero status\x1b[m\n"
+          "Traceback (most recent call last):\n  File \"x\", line 1\n"
+          "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : no\n")
+    assert rm.first_error("", tb, 1) == tb.splitlines()[-1]
     assert rm.first_error("all good", "", 0) == ""
     assert rm.first_error("", "", 0, timed_out=True, timeout=60) == "timed out after 60 s (killed)"
     assert rm.first_error("", "", 3) == "exit 3"
