@@ -533,6 +533,36 @@ def prepare(model_id_: str, source: str, raw: bytes | Path, cache: Path) -> Mode
     return Model(model_id_, source, single, external if external.exists() else None)
 
 
+def layout_path(model: Model, layout: str) -> Path | None:
+    """The model file of a layout: ``single`` (as shipped), ``external`` (re-saved with external data) or
+    ``dotslash`` (the external copy with its data file named ``./NAME.onnx.data``, which onnx and ORT accept),
+    made on first use; None when the model has no external copy."""
+    if layout == "single":
+        return model.single
+    if layout not in ("external", "dotslash"):
+        raise ValueError(f"unknown layout {layout!r} (single, external, dotslash)")
+    if model.external is None or layout == "external":
+        return model.external
+    import onnx
+
+    target = model.external.parent.parent / "dotslash" / model.external.name
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        proto = onnx.load(str(model.external), load_external_data=False)
+        from onnx import external_data_helper
+
+        copied: set[str] = set()
+        for t in external_data_helper._get_all_tensors(proto):
+            for entry in t.external_data:
+                if entry.key == "location":
+                    if entry.value not in copied:
+                        shutil.copyfile(model.external.parent / entry.value, target.parent / entry.value)
+                        copied.add(entry.value)
+                    entry.value = f"./{entry.value}"
+        target.write_bytes(proto.SerializeToString())
+    return target
+
+
 def _typed_to_raw(proto: object) -> None:
     """Move every tensor held in typed fields (float_data, int64_data, ...: paddle2onnx, skl2onnx and Constant
     nodes write them) into raw_data, the only form onnx.save can move to an external file."""
@@ -680,7 +710,7 @@ def run_model(model: Model, layouts: list[str], repeat: int, timeout: float, nic
               progress: bool = True) -> list[Row]:
     rows: list[Row] = []
     for layout in layouts:
-        path = model.single if layout == "single" else model.external
+        path = layout_path(model, layout)
         if path is None:
             continue
         work = Path(tempfile.mkdtemp(prefix="onnxpack-realmodels-"))
@@ -862,7 +892,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-big", action="store_true", help=f"leave out models larger than {BIG_MB} MB")
     ap.add_argument("--json", type=Path, metavar="FILE", help="also write every row as JSON to FILE ('-': stdout)")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "onnxpack-bench")
-    ap.add_argument("--layouts", default="single,external", help="comma-separated: single, external")
+    ap.add_argument("--layouts", default="single,external",
+                    help="comma-separated: single, external, dotslash (external data at './NAME.onnx.data')")
     ap.add_argument("--repeat", type=int, default=1, help="rounds per command (median time, highest peak)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds before a command is killed (default 600)")
     ap.add_argument("--no-nice", action="store_true", help="do not run the commands under nice -n 10")
