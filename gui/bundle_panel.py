@@ -27,11 +27,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from onnxpack.core import __version__
 from onnxpack.core.ortreleases import RELEASE_VERSIONS
 from onnxpack.core.release import SEMVER_PATTERN
 
+from .hints import option_label
 from .settings import AppSettings
-from .state import BundleDraft, symbolic_dims
+from .state import PROVE_ORT_PATTERN, BundleDraft, symbolic_dims
 
 if TYPE_CHECKING:
     from .state import QueueItem
@@ -129,7 +131,16 @@ class BundlePanel(Retranslatable, QWidget):
         self.compress = QCheckBox()
         self.set_model_version = QCheckBox()
         self.run_smoke = QCheckBox()
-        self.force = QCheckBox()  # deliberately not remembered: replacing must be chosen each time
+        # --prove-ort: releases to run the bundled model on (remembered, like the target)
+        self.prove_ort = QLineEdit(settings.text("prove_ort"))
+        self.prove_ort.setClearButtonEnabled(True)
+        self.prove_ort.setValidator(QRegularExpressionValidator(QRegularExpression(PROVE_ORT_PATTERN), self.prove_ort))
+        self.prove_ort.editingFinished.connect(lambda: self.settings.set_text("prove_ort", self.prove_ort_text()))
+        # Three boxes for the engine's three separate permissions (issue 26 item 3), deliberately not remembered:
+        # each must be chosen for the run it is meant for, and replacing a bundle never lets a version go backwards.
+        self.force = QCheckBox()
+        self.allow_version_not_greater = QCheckBox()
+        self.allow_unmatched_labels = QCheckBox()
         for name, box in self._flags().items():
             box.setChecked(settings.flag(name, default=name == "run_smoke"))
             box.toggled.connect(self._store_options)
@@ -189,10 +200,14 @@ class BundlePanel(Retranslatable, QWidget):
         self.batch_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.batch_form.addRow(self._labels[3], out_row)
         self.batch_form.addRow(self._labels[4], self.target_ort)
+        self.prove_label = QLabel()
+        self.prove_label.setBuddy(self.prove_ort)
+        self.batch_form.addRow(self.prove_label, self.prove_ort)
         ol = QVBoxLayout(self.options_box)
         ol.addWidget(self.batch_note)
         ol.addLayout(self.batch_form)
-        for box in (self.fix_ir, self.ort_format, self.compress, self.set_model_version, self.run_smoke, self.force):
+        for box in (self.fix_ir, self.ort_format, self.compress, self.set_model_version, self.run_smoke,
+                    *self._permissions().values()):
             ol.addWidget(box)
 
         self.smoke_box = QGroupBox()
@@ -237,8 +252,8 @@ class BundlePanel(Retranslatable, QWidget):
 
         scrolled_page(self, [self.form_box, self.smoke_box, self.options_box, self.about_box], buttons)
         # Enter in a one-line field presses the default button, Bundle, as it is drawn (issue 30 item 10).
-        for edit in (self.name, self.version, self.previous, self.labels, self.out_dir, self.sign_key, self.license,
-                     self.authors, self.homepage):  # fmt: skip
+        for edit in (self.name, self.version, self.previous, self.labels, self.out_dir, self.prove_ort, self.sign_key,
+                     self.license, self.authors, self.homepage):  # fmt: skip
             edit.returnPressed.connect(self._press_default)
         self.target_ort.lineEdit().returnPressed.connect(self._press_default)  # type: ignore[union-attr]
         # The form's edits go into the shown row's draft as they are made: a re-render never loses them.
@@ -265,6 +280,15 @@ class BundlePanel(Retranslatable, QWidget):
         self.previous.setPlaceholderText(self.tr("optional: the last released .zip, to compare interfaces"))
         self.target_ort.lineEdit().setPlaceholderText(self.tr("any"))  # type: ignore[union-attr]
         self.target_ort.setToolTip(self.tr("Oldest ONNX Runtime release the users have (X.Y); empty = no check"))
+        self.prove_label.setText(self.tr("&Prove on ONNX Runtime:"))
+        self.prove_ort.setPlaceholderText(self.tr("optional: e.g. auto, newest, or 1.16.3,1.20.1"))
+        self.prove_ort.setToolTip(self.tr(
+            "Runs the bundled model on these ONNX Runtime releases and compares its outputs with this one's "
+            "(--prove-ort): releases like 1.16.3,1.20.1; 1.16 = its newest patch; newest; auto = the oldest release "
+            "the model claims plus the newest. Each release's official wheel is downloaded from PyPI once (checked "
+            "against the published SHA-256) into an environment of its own in your cache folder; the first run takes "
+            "a while, and Cancel stops it. Empty = not proven."))
+        self.prove_ort.setAccessibleName(self.tr("ONNX Runtime releases to prove the bundle on"))
         self.use_suggestion.setText(self.tr("&Use suggestion"))
         self.previous_browse.setText(self.tr("Browse…"))
         self.previous_browse.setAccessibleName(self.tr("Choose the previous bundle"))
@@ -283,7 +307,9 @@ class BundlePanel(Retranslatable, QWidget):
         self.sign_key.setToolTip(
             self.tr("Only the file's location is remembered, never the key. Make a key pair with: onnxpack keygen")
             if self._can_sign
-            else self.tr("Signing is not included in this build: use the pip-installed onnxpack[sign].")
+            else self.tr("Signing support (the model-signing library) is not installed. Install the sign extra "
+                         "from what you installed onnxpack from: in the onnxpack checkout, pip install '.[sign]'; "
+                         "from a wheel, pip install 'onnxpack-%1-py3-none-any.whl[sign]'.").replace("%1", __version__)
         )
         self.sign_key_browse.setText(self.tr("Browse…"))
         self.sign_key_browse.setAccessibleName(self.tr("Choose the signing key"))
@@ -291,14 +317,17 @@ class BundlePanel(Retranslatable, QWidget):
         self.authors.setPlaceholderText(self.tr("optional: names, separated by ;"))
         self.homepage.setPlaceholderText(self.tr("optional: https://…"))
         self.labels.setPlaceholderText(self.tr("optional: one per class in output order, separated by commas"))
-        self.fix_ir.setText(self.tr("Lower the IR version for the target runtime if needed"))
+        for name, box in {"fix_ir": self.fix_ir, **self._permissions()}.items():
+            box.setText(option_label(name))
         self.ort_format.setText(self.tr("Also include an ORT-format (.ort) variant"))
         self.compress.setText(self.tr("Compress the ZIP (weights rarely shrink; slower)"))
         self.set_model_version.setText(self.tr("Write the release version into the model's model_version"))
-        self.force.setText(self.tr("Replace an existing bundle, or allow a version not above the previous one"))
         self.run_smoke.setText(self.tr("Run the models and prove the bundled one gives identical outputs"))
-        self.fix_ir.setToolTip(self.tr("Needs a Target ONNX Runtime: the released copy gets the highest IR version "
-                                       "that runtime loads, when the model uses nothing newer (--fix-ir)."))
+        self.fix_ir.setToolTip(self.tr(
+            "Needs a Target ONNX Runtime. The released copy is retargeted for it: its IR version is lowered to the "
+            "highest that runtime loads (newer-IR metadata that changes nothing computed is dropped, each item "
+            "recorded in the manifest) and its opset is lowered where that is exact; a model that would compute "
+            "differently is refused (--fix-ir)."))
         self.ort_format.setToolTip(self.tr("Adds NAME.ort and its operator list for ONNX Runtime Mobile and "
                                            "minimal builds (--ort-format)."))
         self.compress.setToolTip(self.tr("Deflates the ZIP members; weights rarely shrink, and a compressed model "
@@ -307,8 +336,14 @@ class BundlePanel(Retranslatable, QWidget):
                                                   "model_version field of the released copy (--set-model-version)."))
         self.run_smoke.setToolTip(self.tr("Runs the original and the bundled model on CPU and records the proof "
                                           "that their outputs are identical (turned off: --no-smoke)."))
-        self.force.setToolTip(self.tr("Overwrites NAME-VERSION.zip if it exists, and allows a version that is not "
-                                      "above the previous release (--force)."))
+        self.force.setToolTip(self.tr("Overwrites NAME-VERSION.zip in the output folder if it exists (--force). "
+                                      "The version and class-label checks still apply."))
+        self.allow_version_not_greater.setToolTip(self.tr(
+            "Releases a version that is not above the previous bundle's (the manifest records a warning; "
+            "--allow-version-not-greater). Off: such a version is refused."))
+        self.allow_unmatched_labels.setToolTip(self.tr(
+            "Keeps the class labels even when their number matches no output's last dimension "
+            "(--allow-unmatched-labels). Off: such labels are refused."))
         self.smoke_box.setTitle(self.tr("Smoke-run inputs of this model"))
         self.smoke_help.setText(
             self.tr(
@@ -343,6 +378,18 @@ class BundlePanel(Retranslatable, QWidget):
             "set_model_version": self.set_model_version,
             "run_smoke": self.run_smoke,
         }
+
+    def _permissions(self) -> dict[str, QCheckBox]:
+        """The boxes that let a run do what the engine otherwise refuses, one engine flag each."""
+        return {
+            "force": self.force,
+            "allow_version_not_greater": self.allow_version_not_greater,
+            "allow_unmatched_labels": self.allow_unmatched_labels,
+        }
+
+    def prove_ort_text(self) -> str:
+        """The releases typed, tidied ("1.16.3, newest" → "1.16.3,newest"); empty when none."""
+        return ",".join(t.strip() for t in self.prove_ort.text().split(",") if t.strip())
 
     def _texts(self) -> dict[str, QLineEdit]:
         return {"sign_key": self.sign_key, "license": self.license, "authors": self.authors, "homepage": self.homepage}
@@ -423,7 +470,7 @@ class BundlePanel(Retranslatable, QWidget):
             self.name, self.version, self.use_suggestion, self.previous, self.previous_browse, self.labels,
             *spins, self.inputs,
             self.out_dir, self.out_browse, self.target_ort, self.fix_ir, self.ort_format, self.compress,
-            self.set_model_version, self.run_smoke, self.force,
+            self.prove_ort, self.set_model_version, self.run_smoke, *self._permissions().values(),
             self.sign_key, self.sign_key_browse, self.license, self.authors, self.homepage,
             self.bundle_all_button, self.bundle_button,
         ]
@@ -504,14 +551,17 @@ class BundlePanel(Retranslatable, QWidget):
         self._store_out_dir()
 
     def shared_options(self) -> dict[str, Any]:
-        """Options common to every row: out_dir, target_ort, the flags and force."""
+        """Options common to every row (state.BATCH_SETTINGS): out_dir, target_ort, prove_ort, the flags, the three
+        permissions, signing and release information."""
         self._store_out_dir()
         target = self.target_ort.currentText().strip()
+        self.settings.set_text("prove_ort", self.prove_ort_text())
         return {
             "out_dir": Path(self.out_dir.text().strip()) if self.out_dir.text().strip() else None,
             "target_ort": target or None,
+            "prove_ort": self.prove_ort_text() or None,
             **{name: box.isChecked() for name, box in self._flags().items()},
-            "force": self.force.isChecked(),
+            **{name: box.isChecked() for name, box in self._permissions().items()},
             **{name: edit.text().strip() for name, edit in self._texts().items()},
         }
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from .i18n import current_language
 
-__all__ = ["ENGINE_HINT_CODES", "ERROR_HINT_TEXTS", "GUI_HINT_CODES", "gui_hint"]
+__all__ = ["ENGINE_HINT_CODES", "ERROR_HINT_TEXTS", "GUI_HINT_CODES", "gui_hint", "option_label"]
 
 # The engine's hints, word for word, of errors whose code has several hints (a class code such as INPUT or
 # MODEL_FORMAT): translated by their text in context "ErrorHints". tests/test_gui_catalog.py checks that every
@@ -43,11 +43,29 @@ ERROR_HINT_TEXTS = frozenset({
 })  # fmt: skip
 
 
+def option_label(name: str) -> str:
+    """The Bundle tab's checkbox ``name`` (a BundleOptions field) as it reads there; hints quote it from here, so a
+    hint always names the box the user sees. Each box sets one engine flag (issue 26 item 3: replacing a bundle
+    never also lets a version go backwards)."""
+    return {
+        "fix_ir": QCoreApplication.translate(
+            "BundlePanel", "Retarget for the target runtime (lower the IR version and opset where exact)"
+        ),
+        "force": QCoreApplication.translate("BundlePanel", "Replace an existing bundle"),
+        "allow_version_not_greater": QCoreApplication.translate(
+            "BundlePanel", "Allow a version not above the previous release"
+        ),
+        "allow_unmatched_labels": QCoreApplication.translate("BundlePanel", "Keep class labels that fit no output"),
+    }[name]
+
+
+def tick(name: str) -> str:
+    """'tick "<the box>" in the Bundle tab', in the app's language."""
+    return QCoreApplication.translate("Hints", 'tick "%1" in the Bundle tab').replace("%1", option_label(name))
+
+
 def _hints() -> dict[str, str]:
     # Built on every call, so a language switch applies at once.
-    replace = QCoreApplication.translate(
-        "Hints", 'tick "Replace an existing bundle, or allow a version not above the previous one" in the Bundle tab'
-    )
     inputs = QCoreApplication.translate(
         "Hints",
         'In the Bundle tab, give an .npy file for this input under "Input data", or leave it empty to use '
@@ -62,8 +80,8 @@ def _hints() -> dict[str, str]:
         "EXTDATA_UNALIGNED": QCoreApplication.translate(
             "Hints", "Harmless: the bundle's own data file (used above 2 GiB) is written 64 KiB-aligned."
         ),
-        "IR_LOWERABLE": QCoreApplication.translate(
-            "Hints", 'Tick "Lower the IR version for the target runtime if needed" in the Bundle tab.'
+        "IR_LOWERABLE": QCoreApplication.translate("Hints", 'Tick "%1" in the Bundle tab.').replace(
+            "%1", option_label("fix_ir")
         ),
         "FIX_IR_NOT_POSSIBLE": QCoreApplication.translate(
             "Hints",
@@ -78,16 +96,16 @@ def _hints() -> dict[str, str]:
             "Above 2 GiB the bundle keeps the weights in one aligned .onnx.data beside the model; nothing to do.",
         ),
         "OUTPUT_EXISTS": QCoreApplication.translate("Hints", "Choose another version or output folder, or %1.").replace(
-            "%1", replace
+            "%1", tick("force")
         ),
         "VERSION_NOT_GREATER": QCoreApplication.translate("Hints", "Use the suggested version, or %1.").replace(
-            "%1", replace
+            "%1", tick("allow_version_not_greater")
         ),
         "ABOUT_LABELS": QCoreApplication.translate(
             "Hints",
             "Give one class label per output class, in order, under Class labels in the Bundle tab "
             "(or %1 to keep them).",
-        ).replace("%1", replace),
+        ).replace("%1", tick("allow_unmatched_labels")),
         "ABOUT_LICENSE": QCoreApplication.translate(
             "Hints", "Type an SPDX identifier under License in the Bundle tab, e.g. MIT, Apache-2.0 or CC-BY-4.0."
         ),
@@ -205,9 +223,8 @@ def _hints() -> dict[str, str]:
         ),
         "ORT_TARGET_UNSUPPORTED": QCoreApplication.translate(
             "Hints",
-            "Re-export for a lower opset or IR, choose a newer Target ONNX Runtime in the Bundle tab, or tick "
-            '"Lower the IR version for the target runtime if needed".',
-        ),
+            "Re-export for a lower opset or IR, choose a newer Target ONNX Runtime in the Bundle tab, or %1.",
+        ).replace("%1", tick("fix_ir")),
         "VERSION_UNDERBUMP": QCoreApplication.translate(
             "Hints",
             "The changes that call for a bigger step are listed in the Result tab's release comparison.",

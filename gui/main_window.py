@@ -53,7 +53,7 @@ from . import engine, i18n
 from .bundle_panel import BundlePanel
 from .crash import log_dir
 from .dialogs import error_box
-from .hints import gui_hint
+from .hints import gui_hint, tick
 from .icons import app_icon
 from .messages import WordedError, WordedInputError, gui_message
 from .model_panel import ModelPanel, finding_hint
@@ -70,6 +70,7 @@ from .state import (
     QueueModel,
     default_bundle_name,
     fit_window,
+    skipped_stages,
     symbolic_dims,
 )
 from .widgets import DropOverlay, Retranslatable, scrolled
@@ -619,10 +620,7 @@ class MainWindow(Retranslatable, QMainWindow):
         if len(self._batch) > 1 and item in self._batch:  # "2 of 3" while a batch runs
             title += " " + self.tr("(%1 of %2)").replace("%1", str(self._batch.index(item) + 1)).replace(
                 "%2", str(len(self._batch)))
-        opts = item.options
-        skipped = [] if opts is None else [
-            stage for stage, on in (("smoke", opts.run_smoke), ("ort", opts.ort_format)) if not on
-        ]
+        skipped = skipped_stages(item.options)
         sel = self.model.selected
         if sel is not item and (sel is None or not sel.busy):  # follow a batch, unless a busy row is selected
             self._select(item)
@@ -880,8 +878,7 @@ class MainWindow(Retranslatable, QMainWindow):
         box.setText(self.tr("%n row(s) were bundled already: %1", "", len(done)).replace("%1", ", ".join(done)))
         box.setInformativeText(
             self.tr("Skip them and bundle the other %n model(s)?", "", len(plan.run)) if plan.run else
-            self.tr("Every ready model is bundled already. To make a bundle again, tick \"Replace an existing "
-                    "bundle\" in the Bundle tab.")
+            self.tr("Every ready model is bundled already. To make a bundle again, %1.").replace("%1", tick("force"))
         )
         skip = box.addButton(self.tr("&Skip bundled rows"), QMessageBox.ButtonRole.AcceptRole) if plan.run else None
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
@@ -928,8 +925,8 @@ class MainWindow(Retranslatable, QMainWindow):
             raise WordedInputError(
                 self.tr("%n bundle(s) exist already: %1", "", len(plan.exist))
                 .replace("%1", ", ".join(t.name for t in plan.exist)),
-                self.tr("Nothing was started. Choose a new version, another output folder, or tick \"Replace an "
-                        "existing bundle\" in the Bundle tab."),
+                self.tr("Nothing was started. Choose a new version, another output folder, or %1.")
+                .replace("%1", tick("force")),
             )
 
     def cancel_bundles(self) -> None:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the engine's result types, for mypy only: importing them wo
     from .state import Gate
 
 from .formatting import format_bytes, format_shape
-from .hints import gui_hint
+from .hints import gui_hint, tick
 from .icons import severity_icon, status_icon
 from .messages import gui_message
 from .state import FIXED_BY_LOWERING_IR
@@ -36,7 +36,7 @@ __all__ = ["ModelPanel", "finding_hint", "role_text"]
 
 
 def finding_hint(finding: Finding, gate: Gate | None) -> str:
-    """How to fix ``finding``, matched to the bundle gate: "tick Lower the IR version" is said only where ticking
+    """How to fix ``finding``, matched to the bundle gate: "tick Retarget…" is said only where ticking
     it would let the model bundle; while another error stops it, the hint says that one comes first (issue 30
     item 6)."""
     hint = gui_hint(finding.code, finding.hint) or ""
@@ -48,9 +48,8 @@ def finding_hint(finding: Finding, gate: Gate | None) -> str:
             "Hints", "Lowering the IR version would not let this model bundle: %1 must be fixed first."
         ).replace("%1", ", ".join(others))
     if not gate.lowering_possible:
-        return QCoreApplication.translate(
-            "Hints", 'Choose a Target ONNX Runtime in the Bundle tab, then tick "Lower the IR version for the '
-            'target runtime if needed".'
+        return QCoreApplication.translate("Hints", "Choose a Target ONNX Runtime, then %1.").replace(
+            "%1", tick("fix_ir")
         )
     return hint
 
@@ -67,6 +66,7 @@ def role_text(role: str) -> str:
         "ort-config": QCoreApplication.translate("Roles", "ORT operator list"),
         "manifest": QCoreApplication.translate("Roles", "manifest"),
         "readme": QCoreApplication.translate("Roles", "read-me"),
+        "checksums": QCoreApplication.translate("Roles", "checksums (sha256sum -c)"),
         "smoke-output": QCoreApplication.translate("Roles", "reference output"),
         "smoke-input": QCoreApplication.translate("Roles", "smoke-run input"),
     }

@@ -134,6 +134,7 @@ class RunPanel(Retranslatable, QWidget):
             "validate": self.tr("Validate"),
             "merge": self.tr("Merge"),
             "smoke": self.tr("Smoke run"),
+            "prove": self.tr("Prove on releases"),
             "ort": self.tr("ORT format"),
             "zip": self.tr("ZIP"),
         }.get(stage, stage)
@@ -295,6 +296,16 @@ class ResultPanel(Retranslatable, QWidget):
         self.outputs = DataTable(5)
         self.outputs.fit_height()
         QVBoxLayout(self.outputs_box).addWidget(self.outputs)
+        # --prove-ort: the manifest's prove_ort section, one row per release
+        self.prove_box = QGroupBox()
+        self.prove_note = QLabel()
+        self.prove_note.setWordWrap(True)
+        self.prove_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.prove = DataTable(4)
+        self.prove.fit_height()
+        prove_layout = QVBoxLayout(self.prove_box)
+        prove_layout.addWidget(self.prove_note)
+        prove_layout.addWidget(self.prove)
         self.open_button = QPushButton()
         self.open_button.clicked.connect(self.open_folder_requested.emit)
         self.copy_button = QPushButton()
@@ -303,7 +314,8 @@ class ResultPanel(Retranslatable, QWidget):
         buttons.addStretch(1)
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.open_button)
-        scrolled_page(self, [self.status, self.proof, self.diff, self.files_box, self.outputs_box], buttons)
+        scrolled_page(self, [self.status, self.proof, self.diff, self.prove_box, self.files_box, self.outputs_box],
+                      buttons)
         self.retranslate()
         self.show_result(None)
 
@@ -314,6 +326,9 @@ class ResultPanel(Retranslatable, QWidget):
         self.outputs.set_headers(
             [self.tr("Output"), self.tr("Type"), self.tr("Shape"), self.tr("Finite"), self.tr("SHA-256")]
         )
+        self.prove_box.setTitle(self.tr("Proven on ONNX Runtime releases"))
+        self.prove.set_headers([self.tr("Release"), self.tr("Loaded"), self.tr("Outputs"), self.tr("Wheel")])
+        self.prove.setAccessibleName(self.tr("Proven on ONNX Runtime releases"))
         self.files.setAccessibleName(self.tr("Files in the bundle"))
         self.outputs.setAccessibleName(self.tr("Smoke-run outputs"))
         self.open_button.setText(self.tr("&Open output folder"))
@@ -333,6 +348,7 @@ class ResultPanel(Retranslatable, QWidget):
         self.files_box.setVisible(has)
         self.outputs_box.setVisible(has)
         self.diff.setVisible(False)
+        self._show_prove(result.manifest.get("prove_ort") if result is not None else None)
         if not has:  # nothing of an earlier result stays behind, hidden or not
             self.files.setRowCount(0)
             self.outputs.setRowCount(0)
@@ -385,6 +401,40 @@ class ResultPanel(Retranslatable, QWidget):
         )
         lines = [text] + [f"• {c.get('impact')}: {c.get('message')}" for c in changes]
         return "\n".join(lines)
+
+    def _show_prove(self, section: Any) -> None:
+        """The manifest's ``prove_ort`` section (core.prove.ProveReport.to_dict()): per release its version, whether
+        it loaded the model (with ONNX Runtime's own message when not), and whether the outputs were bitwise equal
+        to the reference run's or the largest difference; hidden when the bundle was not proven."""
+        releases = section.get("releases") if isinstance(section, dict) else None
+        self.prove_box.setVisible(bool(releases))
+        if not isinstance(section, dict) or not releases:
+            self.prove.setRowCount(0)
+            self.prove_note.clear()
+            return
+        self.prove_note.setText(
+            self.tr("Requested: %1. Each release ran the bundled model on the same inputs as the reference run "
+                    "(onnxruntime %2, installed here); outputs not bitwise equal must agree within atol %3, "
+                    "rtol %4.")
+            .replace("%1", str(section.get("requested", ""))).replace("%2", str(section.get("reference_ort", "?")))
+            .replace("%3", f"{section.get('atol', '?')}").replace("%4", f"{section.get('rtol', '?')}")
+        )
+        rows, icons = [], []
+        for r in releases:
+            loaded = bool(r.get("loaded"))
+            if not loaded or r.get("message"):
+                outputs = str(r.get("message") or "")
+            elif r.get("outputs_bitwise_equal"):
+                outputs = self.tr("bitwise equal")
+            elif r.get("max_abs_diff") is not None:
+                outputs = self.tr("largest difference %1").replace("%1", f"{float(r['max_abs_diff']):.3g}")
+                if not r.get("ok"):
+                    outputs += " — " + self.tr("beyond the tolerance")
+            else:
+                outputs = self.tr("equal within the tolerance")
+            rows.append([r.get("version"), self.tr("yes") if loaded else self.tr("NO"), outputs, r.get("wheel")])
+            icons.append(status_icon("ok" if r.get("ok") else "failed"))
+        self.prove.set_rows(rows, icons)
 
     def _finite_text(self, finite: object) -> str:
         """The 'finite' column: only floating-point outputs can hold NaN or Inf."""

@@ -33,6 +33,7 @@ __all__ = [
     "BATCH_SETTINGS",
     "BUSY_STATES",
     "KINDS",
+    "PROVE_ORT_PATTERN",
     "ROW_SETTINGS",
     "STAGES",
     "BatchPlan",
@@ -50,6 +51,7 @@ __all__ = [
     "bundle_gate",
     "default_bundle_name",
     "fit_window",
+    "skipped_stages",
     "symbolic_dims",
 ]
 
@@ -172,8 +174,13 @@ class BundleDraft:
 #: The Bundle tab's settings that belong to one row (kept in its BundleDraft) ...
 ROW_SETTINGS = ("name", "version", "previous", "labels", "dims", "inputs")
 #: ... and those that apply to every model of a batch (remembered by the app, never per row).
-BATCH_SETTINGS = ("out_dir", "target_ort", "fix_ir", "ort_format", "compress", "set_model_version", "run_smoke",
-                  "force", "sign_key", "license", "authors", "homepage")  # fmt: skip
+BATCH_SETTINGS = ("out_dir", "target_ort", "prove_ort", "fix_ir", "ort_format", "compress", "set_model_version",
+                  "run_smoke", "force", "allow_version_not_greater", "allow_unmatched_labels", "sign_key", "license",
+                  "authors", "homepage")  # fmt: skip
+
+#: What the Prove on ONNX Runtime field accepts while typing (core.prove.parse_prove_spec checks the whole): releases
+#: X.Y or X.Y.Z, ``newest`` or ``auto``, separated by commas; empty = not proven.
+PROVE_ORT_PATTERN = r"(\s*(auto|newest|\d+\.\d+(\.\d+)?)\s*(,\s*(auto|newest|\d+\.\d+(\.\d+)?)\s*)*)?"
 
 
 def symbolic_dims(inputs: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
@@ -190,8 +197,18 @@ def symbolic_dims(inputs: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
 
 
 # --- a bundle run's progress ------------------------------------------------------------------------
-#: Pipeline stages in order (core.bundle reports these names).
-STAGES = ("inspect", "validate", "merge", "smoke", "ort", "zip")
+#: Pipeline stages in order (core.bundle reports these names; "prove" is --prove-ort, core/prove.py: its wheels are
+#: fetched after validate, the releases run after the smoke run).
+STAGES = ("inspect", "validate", "merge", "smoke", "prove", "ort", "zip")
+
+
+def skipped_stages(options: BundleOptions | None) -> list[str]:
+    """The stages a run with ``options`` never reaches (shown "skipped" from its start): the smoke run when turned
+    off, --prove-ort when no release is named, the ORT format when not chosen."""
+    if options is None:
+        return []
+    on = {"smoke": options.run_smoke, "prove": bool(options.prove_ort), "ort": options.ort_format}
+    return [stage for stage in STAGES if on.get(stage) is False]
 
 
 class EtaEstimator:

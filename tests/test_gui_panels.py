@@ -238,11 +238,11 @@ def test_the_ir_hint_matches_the_gate(qtbot, tmp_path):
         assert "Tick" not in hints()[code] and "VERSION_UNRELEASED" in hints()[code]
     w.bundle_panel.fix_ir.setChecked(True)
     assert not w.bundle_panel.bundle_button.isEnabled()
-    assert "Lower the IR" not in w.bundle_panel.blocked.text()  # the blocked reason's hint is the gate's too
+    assert "Retarget for" not in w.bundle_panel.blocked.text()  # the blocked reason's hint is the gate's too
     w.bundle_panel.fix_ir.setChecked(False)
     w.queue.select(ir10)
     assert not w.bundle_panel.bundle_button.isEnabled()
-    assert "Lower the IR version" in hints()["ORT_TARGET_UNSUPPORTED"]
+    assert f'tick "{w.bundle_panel.fix_ir.text()}"' in hints()["ORT_TARGET_UNSUPPORTED"]  # the box as it reads
     w.bundle_panel.fix_ir.setChecked(True)  # what the hint says: now Bundle is on, as the engine's gate is
     assert w.bundle_panel.bundle_button.isEnabled() and w.act_bundle.isEnabled()
 
@@ -398,7 +398,9 @@ def test_row_and_batch_settings_are_told_apart(qtbot, tmp_path):
     batch_widgets = {"out_dir": bp.out_dir, "target_ort": bp.target_ort, "fix_ir": bp.fix_ir,
                      "ort_format": bp.ort_format, "compress": bp.compress, "set_model_version": bp.set_model_version,
                      "run_smoke": bp.run_smoke, "force": bp.force, "sign_key": bp.sign_key, "license": bp.license,
-                     "authors": bp.authors, "homepage": bp.homepage}  # fmt: skip
+                     "authors": bp.authors, "homepage": bp.homepage, "prove_ort": bp.prove_ort,
+                     "allow_version_not_greater": bp.allow_version_not_greater,
+                     "allow_unmatched_labels": bp.allow_unmatched_labels}  # fmt: skip
     assert set(row_widgets) == set(ROW_SETTINGS) and set(batch_widgets) == set(BATCH_SETTINGS)
     row_boxes = (bp.form_box, bp.smoke_box)
     batch_boxes = (bp.options_box, bp.about_box)
@@ -412,7 +414,8 @@ def test_row_and_batch_settings_are_told_apart(qtbot, tmp_path):
     wait_idle(qtbot, w)
     assert bp.form_box.title() == "This model: alpha.onnx"
     assert all(box.toolTip() for box in (bp.fix_ir, bp.ort_format, bp.compress, bp.set_model_version, bp.force,
-                                         bp.run_smoke))  # item 12: every option says what it does
+                                         bp.allow_version_not_greater, bp.allow_unmatched_labels, bp.run_smoke,
+                                         bp.prove_ort))  # item 12: every option says what it does
     assert "`" not in w.result_panel.copy_button.toolTip()
     assert bp.target_ort.itemText(0) != ""  # item 12: no blank first entry
     close_dialogs(w)

@@ -44,6 +44,22 @@
         <translation>利用者の環境にある最も古い ONNX Runtime のリリース（X.Y）。空欄ならチェックしません</translation>
     </message>
     <message>
+        <source>&amp;Prove on ONNX Runtime:</source>
+        <translation>実リリースで検証する ONNX Runtime(&amp;P):</translation>
+    </message>
+    <message>
+        <source>optional: e.g. auto, newest, or 1.16.3,1.20.1</source>
+        <translation>任意: 例 auto、newest、1.16.3,1.20.1</translation>
+    </message>
+    <message>
+        <source>Runs the bundled model on these ONNX Runtime releases and compares its outputs with this one&apos;s (--prove-ort): releases like 1.16.3,1.20.1; 1.16 = its newest patch; newest; auto = the oldest release the model claims plus the newest. Each release&apos;s official wheel is downloaded from PyPI once (checked against the published SHA-256) into an environment of its own in your cache folder; the first run takes a while, and Cancel stops it. Empty = not proven.</source>
+        <translation>バンドルしたモデルをこれらの ONNX Runtime リリースで実行し、ここでの出力と比較します (--prove-ort)。指定は 1.16.3,1.20.1 のようなリリース、1.16 (その最新パッチ)、newest (最新)、auto (モデルが対応を主張する最古のリリースと最新) です。各リリースの公式 wheel は PyPI から一度だけダウンロードされ (公開されている SHA-256 で確認)、キャッシュ フォルダー内のリリースごとの環境に入ります。初回は時間がかかり、キャンセルで止められます。空欄 = 検証しない。</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime releases to prove the bundle on</source>
+        <translation>バンドルを検証する ONNX Runtime リリース</translation>
+    </message>
+    <message>
         <source>&amp;Use suggestion</source>
         <translation>提案を使う(&amp;U)</translation>
     </message>
@@ -88,8 +104,8 @@
         <translation>記憶するのはファイルの場所だけで、鍵そのものは保存しません。鍵ペアの作成: onnxpack keygen</translation>
     </message>
     <message>
-        <source>Signing is not included in this build: use the pip-installed onnxpack[sign].</source>
-        <translation>このビルドには署名機能が含まれていません。pip でインストールした onnxpack[sign] を使ってください。</translation>
+        <source>Signing support (the model-signing library) is not installed. Install the sign extra from what you installed onnxpack from: in the onnxpack checkout, pip install &apos;.[sign]&apos;; from a wheel, pip install &apos;onnxpack-%1-py3-none-any.whl[sign]&apos;.</source>
+        <translation>署名機能 (model-signing ライブラリ) がインストールされていません。onnxpack をインストールした元から sign エクストラを入れてください: onnxpack のチェックアウトでは pip install &apos;.[sign]&apos;、wheel からなら pip install &apos;onnxpack-%1-py3-none-any.whl[sign]&apos;。</translation>
     </message>
     <message>
         <source>Choose the signing key</source>
@@ -112,10 +128,6 @@
         <translation>任意: 出力の順にクラスごとに 1 つ、カンマ区切り</translation>
     </message>
     <message>
-        <source>Lower the IR version for the target runtime if needed</source>
-        <translation>必要なら対象ランタイムに合わせて IR バージョンを下げる</translation>
-    </message>
-    <message>
         <source>Also include an ORT-format (.ort) variant</source>
         <translation>ORT 形式（.ort）版も同梱する</translation>
     </message>
@@ -128,12 +140,24 @@
         <translation>リリース バージョンをモデルの model_version に書き込む</translation>
     </message>
     <message>
-        <source>Replace an existing bundle, or allow a version not above the previous one</source>
-        <translation>既存のバンドルを置き換える、または前回以下のバージョンを許可する</translation>
-    </message>
-    <message>
         <source>Run the models and prove the bundled one gives identical outputs</source>
         <translation>モデルを実行し、バンドル後も出力が同一であることを証明する</translation>
+    </message>
+    <message>
+        <source>Needs a Target ONNX Runtime. The released copy is retargeted for it: its IR version is lowered to the highest that runtime loads (newer-IR metadata that changes nothing computed is dropped, each item recorded in the manifest) and its opset is lowered where that is exact; a model that would compute differently is refused (--fix-ir).</source>
+        <translation>対象 ONNX Runtime が必要です。リリースするコピーをそのランタイム向けに変換します: IR バージョンをそのランタイムが読める最大の値に下げ (計算に影響しない新しい IR のメタデータは削除し、各項目をマニフェストに記録)、正確に行える場合は opset も下げます。計算結果が変わるモデルは拒否します (--fix-ir)。</translation>
+    </message>
+    <message>
+        <source>Overwrites NAME-VERSION.zip in the output folder if it exists (--force). The version and class-label checks still apply.</source>
+        <translation>出力フォルダーに NAME-VERSION.zip があれば上書きします (--force)。バージョンとクラスラベルの確認はそのまま行われます。</translation>
+    </message>
+    <message>
+        <source>Releases a version that is not above the previous bundle&apos;s (the manifest records a warning; --allow-version-not-greater). Off: such a version is refused.</source>
+        <translation>前回のバンドル以下のバージョンでもリリースします (マニフェストに警告を記録; --allow-version-not-greater)。オフ: そのようなバージョンは拒否されます。</translation>
+    </message>
+    <message>
+        <source>Keeps the class labels even when their number matches no output&apos;s last dimension (--allow-unmatched-labels). Off: such labels are refused.</source>
+        <translation>クラスラベルの数がどの出力の最後の次元とも一致しなくてもラベルを残します (--allow-unmatched-labels)。オフ: そのようなラベルは拒否されます。</translation>
     </message>
     <message>
         <source>The original and the bundled model are run on CPU and must give identical outputs. Give sizes for symbolic dimensions (0 = choose automatically) and, optionally, .npy files with real inputs.</source>
@@ -197,10 +221,6 @@
         <translation>署名とリリース情報 (すべてのモデル)</translation>
     </message>
     <message>
-        <source>Needs a Target ONNX Runtime: the released copy gets the highest IR version that runtime loads, when the model uses nothing newer (--fix-ir).</source>
-        <translation>対象 ONNX Runtime が必要です。モデルがそれより新しいものを使っていなければ、リリースするコピーの IR バージョンをそのランタイムが読める最大の値にします (--fix-ir)。</translation>
-    </message>
-    <message>
         <source>Adds NAME.ort and its operator list for ONNX Runtime Mobile and minimal builds (--ort-format).</source>
         <translation>ONNX Runtime Mobile や最小ビルド向けに NAME.ort とその演算子リストを加えます (--ort-format)。</translation>
     </message>
@@ -215,10 +235,6 @@
     <message>
         <source>Runs the original and the bundled model on CPU and records the proof that their outputs are identical (turned off: --no-smoke).</source>
         <translation>元のモデルとバンドルしたモデルを CPU で実行し、出力が同一である証明を記録します (オフ: --no-smoke)。</translation>
-    </message>
-    <message>
-        <source>Overwrites NAME-VERSION.zip if it exists, and allows a version that is not above the previous release (--force).</source>
-        <translation>NAME-VERSION.zip があれば上書きし、前のリリースより大きくないバージョンも許可します (--force)。</translation>
     </message>
     <message>
         <source>Smoke-run inputs of this model</source>
@@ -263,6 +279,22 @@
     <message>
         <source>Output folder</source>
         <translation>出力フォルダー</translation>
+    </message>
+    <message>
+        <source>Retarget for the target runtime (lower the IR version and opset where exact)</source>
+        <translation>対象ランタイム向けに変換する (正確に行える場合は IR バージョンと opset を下げる)</translation>
+    </message>
+    <message>
+        <source>Replace an existing bundle</source>
+        <translation>既存のバンドルを置き換える</translation>
+    </message>
+    <message>
+        <source>Allow a version not above the previous release</source>
+        <translation>前回のリリース以下のバージョンを許可する</translation>
+    </message>
+    <message>
+        <source>Keep class labels that fit no output</source>
+        <translation>どの出力にも合わないクラスラベルを残す</translation>
     </message>
 </context>
 <context>
@@ -1330,10 +1362,6 @@
 <context>
     <name>Hints</name>
     <message>
-        <source>tick &quot;Replace an existing bundle, or allow a version not above the previous one&quot; in the Bundle tab</source>
-        <translation>バンドル タブの「既存のバンドルを置き換える、または前回以下のバージョンを許可する」にチェックを入れてください</translation>
-    </message>
-    <message>
         <source>In the Bundle tab, give an .npy file for this input under &quot;Input data&quot;, or leave it empty to use generated data.</source>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
@@ -1344,10 +1372,6 @@
     <message>
         <source>Harmless: the bundle&apos;s own data file (used above 2 GiB) is written 64 KiB-aligned.</source>
         <translation>問題ありません。バンドル自体のデータファイル (2 GiB を超える場合に使用) は 64 KiB 境界に揃えて書き出されます。</translation>
-    </message>
-    <message>
-        <source>Tick &quot;Lower the IR version for the target runtime if needed&quot; in the Bundle tab.</source>
-        <translation>バンドル タブの「必要なら対象ランタイムに合わせて IR バージョンを下げる」にチェックを入れてください。</translation>
     </message>
     <message>
         <source>The operators are too new for that runtime: choose a newer Target ONNX Runtime in the Bundle tab, or export the model with an older opset.</source>
@@ -1418,10 +1442,6 @@
         <translation>代わりに鍵で署名してください。バンドル タブの「署名鍵」で選べます。</translation>
     </message>
     <message>
-        <source>Re-export for a lower opset or IR, choose a newer Target ONNX Runtime in the Bundle tab, or tick &quot;Lower the IR version for the target runtime if needed&quot;.</source>
-        <translation>低いオペセットや IR でエクスポートし直すか、［バンドル］タブで新しい目標 ONNX Runtime を選ぶか、「必要なら目標ランタイム向けに IR バージョンを下げる」をオンにしてください。</translation>
-    </message>
-    <message>
         <source>The changes that call for a bigger step are listed in the Result tab&apos;s release comparison.</source>
         <translation>より大きな上げ幅が必要な変更は、［結果］タブのリリースの比較に一覧があります。</translation>
     </message>
@@ -1448,6 +1468,14 @@
     <message>
         <source>Open the .onnx model file that uses this data file; keep the data file beside it.</source>
         <translation>このデータファイルを使う .onnx モデルファイルを開いてください。データファイルはその隣に置いたままにしてください。</translation>
+    </message>
+    <message>
+        <source>tick &quot;%1&quot; in the Bundle tab</source>
+        <translation>バンドル タブの「%1」にチェックを入れてください</translation>
+    </message>
+    <message>
+        <source>Tick &quot;%1&quot; in the Bundle tab.</source>
+        <translation>バンドル タブの「%1」にチェックを入れてください。</translation>
     </message>
     <message>
         <source>Connect to the internet (each release is downloaded once, then cached), or do not prove on ONNX Runtime releases.</source>
@@ -1512,6 +1540,10 @@
     <message>
         <source>Re-export the model for the opset of the target runtime, or choose a newer target runtime.</source>
         <translation>目標ランタイムの opset でモデルをエクスポートし直すか、より新しい目標ランタイムを選んでください。</translation>
+    </message>
+    <message>
+        <source>Re-export for a lower opset or IR, choose a newer Target ONNX Runtime in the Bundle tab, or %1.</source>
+        <translation>より低い opset または IR で再エクスポートするか、バンドル タブでより新しい対象 ONNX Runtime を選ぶか、%1。</translation>
     </message>
     <message>
         <source>Open the NAME-VERSION.zip that onnxpack made to verify it; open a model file to inspect the model.</source>
@@ -1902,8 +1934,8 @@
         <translation>IR バージョンを下げてもこのモデルはバンドルできません。先に %1 を修正してください。</translation>
     </message>
     <message>
-        <source>Choose a Target ONNX Runtime in the Bundle tab, then tick &quot;Lower the IR version for the target runtime if needed&quot;.</source>
-        <translation>バンドル タブで対象 ONNX Runtime を選び、「必要なら対象ランタイムに合わせて IR バージョンを下げる」にチェックを入れてください。</translation>
+        <source>Choose a Target ONNX Runtime, then %1.</source>
+        <translation>対象 ONNX Runtime を選んでから、%1。</translation>
     </message>
 </context>
 <context>
@@ -2245,10 +2277,6 @@
         </translation>
     </message>
     <message>
-        <source>Every ready model is bundled already. To make a bundle again, tick &quot;Replace an existing bundle&quot; in the Bundle tab.</source>
-        <translation>準備のできたモデルはすべてバンドル済みです。もう一度作るには、バンドル タブで「既存のバンドルを置き換える、または前回以下のバージョンを許可する」にチェックを入れてください。</translation>
-    </message>
-    <message>
         <source>&amp;Skip bundled rows</source>
         <translation>バンドル済みの行を飛ばす(&amp;S)</translation>
     </message>
@@ -2269,10 +2297,6 @@
         <translation>
             <numerusform>既存のバンドルが %n 件あります: %1</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Nothing was started. Choose a new version, another output folder, or tick &quot;Replace an existing bundle&quot; in the Bundle tab.</source>
-        <translation>何も開始していません。新しいバージョンか別の出力フォルダーを選ぶか、バンドル タブで「既存のバンドルを置き換える」にチェックを入れてください。</translation>
     </message>
     <message>
         <source>major: breaking interface change</source>
@@ -2319,6 +2343,14 @@
     <message>
         <source>Open output folder</source>
         <translation>出力フォルダーを開く</translation>
+    </message>
+    <message>
+        <source>Every ready model is bundled already. To make a bundle again, %1.</source>
+        <translation>準備のできたモデルはすべてバンドル済みです。もう一度作るには、%1。</translation>
+    </message>
+    <message>
+        <source>Nothing was started. Choose a new version, another output folder, or %1.</source>
+        <translation>何も開始していません。新しいバージョンか別の出力フォルダーを選ぶか、%1。</translation>
     </message>
     <message>
         <source>Copied to the clipboard: %1</source>
@@ -2816,6 +2848,26 @@ Qt %1、Python %2</translation>
         <translation>有限値</translation>
     </message>
     <message>
+        <source>Proven on ONNX Runtime releases</source>
+        <translation>ONNX Runtime リリースでの検証</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>リリース</translation>
+    </message>
+    <message>
+        <source>Loaded</source>
+        <translation>読み込み</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>Wheel</source>
+        <translation>wheel</translation>
+    </message>
+    <message>
         <source>&amp;Open output folder</source>
         <translation>出力フォルダーを開く(&amp;O)</translation>
     </message>
@@ -2826,6 +2878,30 @@ Qt %1、Python %2</translation>
     <message>
         <source>Bundle created: %1 (%2)</source>
         <translation>バンドルを作成しました: %1（%2）</translation>
+    </message>
+    <message>
+        <source>Requested: %1. Each release ran the bundled model on the same inputs as the reference run (onnxruntime %2, installed here); outputs not bitwise equal must agree within atol %3, rtol %4.</source>
+        <translation>指定: %1。各リリースで、基準の実行 (ここにインストールされている onnxruntime %2) と同じ入力でバンドルしたモデルを実行しました。ビット単位で同一でない出力は atol %3、rtol %4 以内で一致する必要があります。</translation>
+    </message>
+    <message>
+        <source>bitwise equal</source>
+        <translation>ビット単位で同一</translation>
+    </message>
+    <message>
+        <source>largest difference %1</source>
+        <translation>最大差 %1</translation>
+    </message>
+    <message>
+        <source>beyond the tolerance</source>
+        <translation>許容誤差を超えています</translation>
+    </message>
+    <message>
+        <source>equal within the tolerance</source>
+        <translation>許容誤差内で一致</translation>
+    </message>
+    <message>
+        <source>NO</source>
+        <translation>いいえ</translation>
     </message>
     <message>
         <source>n/a (not floating point)</source>
@@ -2903,6 +2979,10 @@ Qt %1、Python %2</translation>
         <translation>README</translation>
     </message>
     <message>
+        <source>checksums (sha256sum -c)</source>
+        <translation>チェックサム (sha256sum -c)</translation>
+    </message>
+    <message>
         <source>reference output</source>
         <translation>参照出力</translation>
     </message>
@@ -2928,6 +3008,10 @@ Qt %1、Python %2</translation>
     <message>
         <source>Smoke run</source>
         <translation>スモーク実行</translation>
+    </message>
+    <message>
+        <source>Prove on releases</source>
+        <translation>リリースで検証</translation>
     </message>
     <message>
         <source>ORT format</source>
