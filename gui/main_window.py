@@ -674,7 +674,7 @@ class MainWindow(Retranslatable, QMainWindow):
             self._set_state(item, ItemState.READY if validation.ok else ItemState.INVALID)
         findings = validation.findings
         self.log.append(
-            self.tr("Inspected %1: %2 finding(s).").replace("%1", model_path.name).replace("%2", str(len(findings)))
+            self.tr("Inspected %1: %n finding(s).", "", len(findings)).replace("%1", model_path.name)
         )
         if draft.previous:
             self._previous_changed(draft.previous, item)
@@ -1225,9 +1225,9 @@ class MainWindow(Retranslatable, QMainWindow):
     def _update_status(self) -> None:
         counts = self.model.counts()
         self.status_label.setText(
-            self.tr("%1 item(s) · %2 running · %3 queued · %4 bundled")
-            .replace("%1", str(counts["items"])).replace("%2", str(counts["running"]))
-            .replace("%3", str(counts["queued"])).replace("%4", str(counts["bundled"]))
+            self.tr("%n item(s) · %1 running · %2 queued · %3 bundled", "", counts["items"])
+            .replace("%1", str(counts["running"])).replace("%2", str(counts["queued"]))
+            .replace("%3", str(counts["bundled"]))
         )
 
     # --- shutdown -------------------------------------------------------------------------

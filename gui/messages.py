@@ -329,7 +329,7 @@ def _templates() -> dict[str, str | dict[str, str]]:
         ),
         "SMOKE_DIMS_SEARCHED": QCoreApplication.translate(
             "Findings",
-            "{subject}: the run failed with the default sizes; it passed with {sizes} after {attempts} attempt(s)",
+            "{subject}: the run failed with the default sizes; it passed with {sizes} (attempts: {attempts})",
         ),
         "COMPARE_EXTRA_OUTPUT": QCoreApplication.translate(
             "Findings",
@@ -347,7 +347,7 @@ def _templates() -> dict[str, str | dict[str, str]]:
         ),
         "SMOKE_NON_FINITE": QCoreApplication.translate(
             "Findings",
-            "{model}: output {subject} has {nan} NaN and {inf} Inf value(s) out of {size}",
+            "{model}: output {subject} has values that are not finite (NaN: {nan}, Inf: {inf}; elements: {size})",
         ),
         "SMOKE_CONSTANT_OUTPUT": QCoreApplication.translate(
             "Findings",

@@ -249,14 +249,14 @@ class ModelPanel(Retranslatable, QWidget):
         if n_err:
             self.status.set_status(
                 severity_icon(Severity.ERROR),
-                self.tr("Not ready to bundle: %1 error(s), %2 warning(s) — see Findings.")
-                .replace("%1", str(n_err))
-                .replace("%2", str(n_warn)),
+                self.tr("Not ready to bundle: %1, %2 — see Findings.")
+                .replace("%1", self.tr("%n error(s)", "", n_err))
+                .replace("%2", self.tr("%n warning(s)", "", n_warn)),
             )
         elif n_warn:
             self.status.set_status(
                 severity_icon(Severity.WARNING),
-                self.tr("Ready to bundle, with %1 warning(s) — see Findings.").replace("%1", str(n_warn)),
+                self.tr("Ready to bundle, with %n warning(s) — see Findings.", "", n_warn),
             )
         else:
             self.status.set_status(status_icon("ok"), self.tr("Ready to bundle: no problems found."))
@@ -280,9 +280,9 @@ class ModelPanel(Retranslatable, QWidget):
         ]
         if insp.layout != "ort":  # an ORT-format model has no initializer table to count
             inits = insp.initializers
-            text = self.tr("%1 tensors, %2 (%3 in external data)")
-            text = text.replace("%1", str(inits.count)).replace("%2", format_bytes(inits.bytes))
-            rows.append((self.tr("Initializers"), text.replace("%3", format_bytes(inits.external_bytes))))
+            text = self.tr("%n tensor(s), %1 (%2 in external data)", "", inits.count)
+            text = text.replace("%1", format_bytes(inits.bytes))
+            rows.append((self.tr("Initializers"), text.replace("%2", format_bytes(inits.external_bytes))))
         ops = insp.operators
         if ops:
             shown = ", ".join(f"{o['op_type']} ×{o['count']}" for o in ops[:12])
@@ -384,7 +384,7 @@ class ModelPanel(Retranslatable, QWidget):
         else:
             self.status.set_status(
                 status_icon("failed"),
-                self.tr("Verification failed: %1 problem(s) — see Findings.").replace("%1", str(len(errors) or 1)),
+                self.tr("Verification failed: %n problem(s) — see Findings.", "", len(errors) or 1),
             )
         files = manifest.get("files", []) if isinstance(manifest, Mapping) else []
         self.files.set_rows(

@@ -393,11 +393,10 @@ class ResultPanel(Retranslatable, QWidget):
         """``release`` of a BundleResult (core.release.ReleaseDiff.to_dict())."""
         changes = diff.get("changes") or []
         text = (
-            self.tr("previous %1, %2 change(s), needs a %3 bump (suggested %4).")
+            self.tr("previous %1, %n change(s), needs a %2 bump (suggested %3).", "", len(changes))
             .replace("%1", f"{diff.get('previous_name', '')} {diff.get('previous_version', '')}".strip())
-            .replace("%2", str(len(changes)))
-            .replace("%3", str(diff.get("bump", "?")))
-            .replace("%4", str(diff.get("suggested_version", "?")))
+            .replace("%2", str(diff.get("bump", "?")))
+            .replace("%3", str(diff.get("suggested_version", "?")))
         )
         lines = [text] + [f"• {c.get('impact')}: {c.get('message')}" for c in changes]
         return "\n".join(lines)
@@ -449,12 +448,12 @@ class ResultPanel(Retranslatable, QWidget):
         provider = smoke.get("provider", "")
         methods = equal.get("methods") or []
         if ok and equal.get("bitwise", False) and "outputs" not in methods and methods:
-            tensors = (equal.get("weights") or {}).get("tensors", 0)
+            tensors = int((equal.get("weights") or {}).get("tensors", 0))
             self.proof.set_status(
                 status_icon("ok"),
-                self.tr("Proof: the bundled model is the original bit for bit (same structure, all %3 tensors "
-                        "with equal SHA-256); its smoke run passed (onnxruntime %1, %2).")
-                .replace("%1", str(ort)).replace("%2", str(provider)).replace("%3", str(tensors)),
+                self.tr("Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) "
+                        "with equal SHA-256); its smoke run passed (onnxruntime %1, %2).", "", tensors)
+                .replace("%1", str(ort)).replace("%2", str(provider)),
             )
         elif ok and equal.get("bitwise", False):
             self.proof.set_status(

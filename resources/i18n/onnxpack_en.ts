@@ -4,6 +4,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
+        <source>Inspected %1: %n finding(s).</source>
+        <translation>
+            <numerusform>Inspected %1: %n finding.</numerusform>
+            <numerusform>Inspected %1: %n findings.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n row(s) were bundled already: %1</source>
         <translation>
             <numerusform>%n row was bundled already: %1</numerusform>
@@ -29,6 +36,68 @@
         <translation>
             <numerusform>Bundling is off for this model: %n error finding must be fixed first.</numerusform>
             <numerusform>Bundling is off for this model: %n error findings must be fixed first.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) · %1 running · %2 queued · %3 bundled</source>
+        <translation>
+            <numerusform>%n item · %1 running · %2 queued · %3 bundled</numerusform>
+            <numerusform>%n items · %1 running · %2 queued · %3 bundled</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ModelPanel</name>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n error</numerusform>
+            <numerusform>%n errors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n warning</numerusform>
+            <numerusform>%n warnings</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Ready to bundle, with %n warning(s) — see Findings.</source>
+        <translation>
+            <numerusform>Ready to bundle, with %n warning — see Findings.</numerusform>
+            <numerusform>Ready to bundle, with %n warnings — see Findings.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s), %1 (%2 in external data)</source>
+        <translation>
+            <numerusform>%n tensor, %1 (%2 in external data)</numerusform>
+            <numerusform>%n tensors, %1 (%2 in external data)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Verification failed: %n problem(s) — see Findings.</source>
+        <translation>
+            <numerusform>Verification failed: %n problem — see Findings.</numerusform>
+            <numerusform>Verification failed: %n problems — see Findings.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ResultPanel</name>
+    <message numerus="yes">
+        <source>previous %1, %n change(s), needs a %2 bump (suggested %3).</source>
+        <translation>
+            <numerusform>previous %1, %n change, needs a %2 bump (suggested %3).</numerusform>
+            <numerusform>previous %1, %n changes, needs a %2 bump (suggested %3).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) with equal SHA-256); its smoke run passed (onnxruntime %1, %2).</source>
+        <translation>
+            <numerusform>Proof: the bundled model is the original bit for bit (same structure, its %n tensor with an equal SHA-256); its smoke run passed (onnxruntime %1, %2).</numerusform>
+            <numerusform>Proof: the bundled model is the original bit for bit (same structure, all %n tensors with equal SHA-256); its smoke run passed (onnxruntime %1, %2).</numerusform>
         </translation>
     </message>
 </context>

@@ -1124,8 +1124,12 @@
         <translation>{model}: 出力 {subject} が、同じ入力でも実行のたびに異なります</translation>
     </message>
     <message>
-        <source>{subject}: the run failed with the default sizes; it passed with {sizes} after {attempts} attempt(s)</source>
-        <translation>{subject}: 既定の大きさでは実行に失敗しましたが、{attempts} 回の試行の後 {sizes} で成功しました</translation>
+        <source>{subject}: the run failed with the default sizes; it passed with {sizes} (attempts: {attempts})</source>
+        <translation>{subject}: 既定の大きさでは実行に失敗しましたが、{sizes} で成功しました (試行 {attempts} 回)</translation>
+    </message>
+    <message>
+        <source>{model}: output {subject} has values that are not finite (NaN: {nan}, Inf: {inf}; elements: {size})</source>
+        <translation>{model}: 出力 {subject} に有限でない値があります (NaN: {nan} 個、Inf: {inf} 個、要素数 {size})</translation>
     </message>
     <message>
         <source>{model} has an output {subject} that the original lacks</source>
@@ -1142,10 +1146,6 @@
     <message>
         <source>Output {subject} is within the tolerance ({tol}) but not bitwise identical (max abs diff {max_abs}, max rel diff {max_rel})</source>
         <translation>出力 {subject} は許容誤差（{tol}）の範囲内ですが、ビット単位では一致しません（最大絶対差 {max_abs}、最大相対差 {max_rel}）</translation>
-    </message>
-    <message>
-        <source>{model}: output {subject} has {nan} NaN and {inf} Inf value(s) out of {size}</source>
-        <translation>{model}: 出力 {subject} の {size} 個の値のうち、NaN が {nan} 個、Inf が {inf} 個あります</translation>
     </message>
     <message>
         <source>{model}: output {subject} is constant everywhere ({value})</source>
@@ -2160,6 +2160,12 @@
         <source>Bundling %1 as %2 %3</source>
         <translation>%1 を %2 %3 としてバンドルしています</translation>
     </message>
+    <message numerus="yes">
+        <source>Inspected %1: %n finding(s).</source>
+        <translation>
+            <numerusform>%1 を検査しました: 検出事項 %n 件。</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Verified %1: every file matches.</source>
         <translation>%1 を検証しました: すべてのファイルが一致しています。</translation>
@@ -2172,9 +2178,11 @@
         <source>Bundle written: %1</source>
         <translation>バンドルを書き出しました: %1</translation>
     </message>
-    <message>
-        <source>Inspected %1: %2 finding(s).</source>
-        <translation>%1 を検査しました: 検出事項 %2 件。</translation>
+    <message numerus="yes">
+        <source>%n item(s) · %1 running · %2 queued · %3 bundled</source>
+        <translation>
+            <numerusform>%n 件 · 実行中 %1 · 待機中 %2 · バンドル済み %3</numerusform>
+        </translation>
     </message>
     <message>
         <source>Cannot compare with the previous bundle: %1</source>
@@ -2410,10 +2418,6 @@ Qt %1、Python %2</translation>
         <source>The model could not be read; see the Model tab.</source>
         <translation>モデルを読み込めませんでした。「モデル」タブを確認してください。</translation>
     </message>
-    <message>
-        <source>%1 item(s) · %2 running · %3 queued · %4 bundled</source>
-        <translation>%1 件 · 実行中 %2 · 待機中 %3 · バンドル済み %4</translation>
-    </message>
 </context>
 <context>
     <name>ModelPanel</name>
@@ -2538,12 +2542,38 @@ Qt %1、Python %2</translation>
         <translation>モデルを読み込んでチェックしています…</translation>
     </message>
     <message>
-        <source>Not ready to bundle: %1 error(s), %2 warning(s) — see Findings.</source>
-        <translation>バンドルできません: エラー %1 件、警告 %2 件 —「検出事項」を参照してください。</translation>
+        <source>Not ready to bundle: %1, %2 — see Findings.</source>
+        <translation>バンドルできません: %1、%2 —「検出事項」を参照してください。</translation>
     </message>
-    <message>
-        <source>Ready to bundle, with %1 warning(s) — see Findings.</source>
-        <translation>バンドルできます（警告 %1 件 —「検出事項」を参照）。</translation>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>エラー %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>警告 %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Ready to bundle, with %n warning(s) — see Findings.</source>
+        <translation>
+            <numerusform>バンドルできます（警告 %n 件 —「検出事項」を参照）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s), %1 (%2 in external data)</source>
+        <translation>
+            <numerusform>%n 個のテンソル、%1 (外部データ %2)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Verification failed: %n problem(s) — see Findings.</source>
+        <translation>
+            <numerusform>検証に失敗しました: 問題 %n 件 —「検出事項」を参照してください。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Ready to bundle: no problems found.</source>
@@ -2584,10 +2614,6 @@ Qt %1、Python %2</translation>
     <message>
         <source>Model version</source>
         <translation>モデル バージョン</translation>
-    </message>
-    <message>
-        <source>%1 tensors, %2 (%3 in external data)</source>
-        <translation>%1 個のテンソル、%2 (外部データ %3)</translation>
     </message>
     <message>
         <source>Initializers</source>
@@ -2692,10 +2718,6 @@ Qt %1、Python %2</translation>
     <message>
         <source>Verified: every file matches the manifest.</source>
         <translation>検証済み: すべてのファイルがマニフェストと一致しています。</translation>
-    </message>
-    <message>
-        <source>Verification failed: %1 problem(s) — see Findings.</source>
-        <translation>検証に失敗しました: 問題 %1 件 —「検出事項」を参照してください。</translation>
     </message>
     <message>
         <source>Model name</source>
@@ -2879,6 +2901,12 @@ Qt %1、Python %2</translation>
         <source>Bundle created: %1 (%2)</source>
         <translation>バンドルを作成しました: %1（%2）</translation>
     </message>
+    <message numerus="yes">
+        <source>previous %1, %n change(s), needs a %2 bump (suggested %3).</source>
+        <translation>
+            <numerusform>前回 %1、変更 %n 件、%2 の更新が必要です（提案 %3）。</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Requested: %1. Each release ran the bundled model on the same inputs as the reference run (onnxruntime %2, installed here); outputs not bitwise equal must agree within atol %3, rtol %4.</source>
         <translation>指定: %1。各リリースで、基準の実行 (ここにインストールされている onnxruntime %2) と同じ入力でバンドルしたモデルを実行しました。ビット単位で同一でない出力は atol %3、rtol %4 以内で一致する必要があります。</translation>
@@ -2907,6 +2935,12 @@ Qt %1、Python %2</translation>
         <source>n/a (not floating point)</source>
         <translation>該当なし (浮動小数点ではない)</translation>
     </message>
+    <message numerus="yes">
+        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) with equal SHA-256); its smoke run passed (onnxruntime %1, %2).</source>
+        <translation>
+            <numerusform>証明: バンドルされたモデルは元のモデルとビット単位で同一です（構造が同じで、全 %n 個のテンソルの SHA-256 が一致）。スモーク実行にも成功しました（onnxruntime %1、%2）。</numerusform>
+        </translation>
+    </message>
     <message>
         <source>yes</source>
         <translation>はい</translation>
@@ -2926,14 +2960,6 @@ Qt %1、Python %2</translation>
     <message>
         <source>No bundle made for this row yet: fill in the Bundle tab and press Bundle.</source>
         <translation>この行のバンドルはまだありません。バンドル タブに入力して「バンドル」を押してください。</translation>
-    </message>
-    <message>
-        <source>previous %1, %2 change(s), needs a %3 bump (suggested %4).</source>
-        <translation>前回 %1、変更 %2 件、%3 の更新が必要です（提案 %4）。</translation>
-    </message>
-    <message>
-        <source>Proof: the bundled model is the original bit for bit (same structure, all %3 tensors with equal SHA-256); its smoke run passed (onnxruntime %1, %2).</source>
-        <translation>証明: バンドルされたモデルは元のモデルとビット単位で同一です（構造が同じで、全 %3 個のテンソルの SHA-256 が一致）。スモーク実行にも成功しました（onnxruntime %1、%2）。</translation>
     </message>
     <message>
         <source>Proof: the bundled model gives bit-for-bit the same outputs as the original (onnxruntime %1, %2).</source>
