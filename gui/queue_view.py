@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 from .icons import status_icon
@@ -44,12 +45,14 @@ class QueueTable(Retranslatable, QTableWidget):
         self.setTabKeyNavigation(False)
         header = self.horizontalHeader()
         # The name gets its width (at most NAME_WIDTH; a longer one is cut in the middle, whole in its tooltip), the
-        # kind and status theirs, the result the rest: at the default pane width nothing hides behind a scroll bar
-        # (issue 30 item 12).
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
+        # kind and status theirs, the result the rest (stretched, cut in the middle, whole in its tooltip). When the
+        # pane is narrow, name and status give way so the Result column keeps RESULT_MIN: the four columns always
+        # fit the pane and nothing hides behind a horizontal scroll bar (issue 30 item 12).
+        header.setMinimumSectionSize(self.MIN_COLUMN)
+        for column in range(3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.retranslate()
 
@@ -85,6 +88,8 @@ class QueueTable(Retranslatable, QTableWidget):
 
     NAME_WIDTH = 150
     STATUS_WIDTH = 130  # "Verification failed" with its icon; a longer state is cut, whole in its tooltip
+    RESULT_MIN = 90  # the Result column never gets less (a path or message cut in the middle, whole in its tooltip)
+    MIN_COLUMN = 36
 
     def add(self, item: QueueItem) -> int:
         """Show ``item``, which the model has just added (its last row)."""
@@ -94,10 +99,31 @@ class QueueTable(Retranslatable, QTableWidget):
         self._fit_columns()
         return row
 
+    def _wanted(self, column: int) -> int:
+        """The width ``column``'s contents and header ask for."""
+        return max(self.sizeHintForColumn(column), self.horizontalHeader().sectionSizeHint(column))
+
     def _fit_columns(self) -> None:
-        for column, most in ((0, self.NAME_WIDTH), (2, self.STATUS_WIDTH)):
-            self.resizeColumnToContents(column)
-            self.setColumnWidth(column, min(self.columnWidth(column), most))
+        """Name, kind and status get what they ask for (name and status capped); when that leaves the Result column
+        less than RESULT_MIN of the pane, name and status shrink in proportion (never below MIN_COLUMN)."""
+        kind = self._wanted(1)
+        name, status = min(self._wanted(0), self.NAME_WIDTH), min(self._wanted(2), self.STATUS_WIDTH)
+        room = self.viewport().width() - kind - self.RESULT_MIN
+        if name + status > room:
+            name = max(self.MIN_COLUMN, room * name // (name + status))
+            status = max(self.MIN_COLUMN, room - name)
+        for column, width in ((0, name), (1, kind), (2, status)):
+            if self.columnWidth(column) != width:
+                self.setColumnWidth(column, width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:  # a vertical scroll bar came or went: the pane's width changed
+            self._fit_columns()
+        return super().viewportEvent(event)
 
     def remove_row(self, row: int) -> None:
         """The model removed the item of ``row``: drop the row (the window selects what the model selected)."""

@@ -577,3 +577,51 @@ def test_the_queue_keeps_its_result_column_in_view(qtbot, tmp_path, language):
             assert q.item(row, 0).toolTip() == str(item.path) and q.item(row, 2).toolTip() == q.item(row, 2).text()
     finally:
         w.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_queue_needs_no_horizontal_scroll_bar_at_1024x768(qtbot, tmp_path, language):
+    """The queue's four columns fit its pane at 1024×768 with rows of every kind (a model, a bundled model with its
+    ZIP path, a verified and a tampered bundle, a model that failed with a long message): no horizontal scroll bar,
+    the Result column whole in view (its text cut in the middle, whole in its tooltip); and still so when the pane is
+    made narrower or a vertical scroll bar appears."""
+    w = make_window(qtbot, tmp_path)
+    w.set_language(language)
+    try:
+        (done,) = w.open_paths([_model(tmp_path / "m2", "a-bundled-model-with-a-long-name")])
+        wait_idle(qtbot, w)
+        w.queue.select(done)
+        w.bundle_panel.bundle_button.click()
+        wait_state(qtbot, done, ("done", "failed"), timeout=60_000)
+        assert done.state == "done", done.error
+        broken = tmp_path / "broken-model-with-a-long-name.onnx"
+        broken.write_bytes(b"not a model at all " * 20)
+        w.open_paths([_model(tmp_path / "m", "a-rather-long-model-name-for-the-queue"), _bundle(tmp_path, "delta"),
+                      _bundle(tmp_path, "charlie", tamper=True), broken])
+        wait_idle(qtbot, w)
+        close_dialogs(w)
+        assert {str(i.state) for i in w.queue.entries} == {"done", "ready", "verified", "verify_failed", "failed"}
+        q = w.queue
+
+        def fits() -> None:
+            QApplication.processEvents()
+            widths = [q.columnWidth(c) for c in range(4)]
+            assert q.horizontalScrollBar().maximum() == 0, widths
+            assert sum(widths) <= q.viewport().width(), (widths, q.viewport().width())
+            assert widths[3] >= q.RESULT_MIN, widths
+            for row in range(q.rowCount()):
+                result = q.item(row, 3)
+                assert result.toolTip() == result.text()
+
+        w.resize(1024, 768)
+        qtbot.wait(50)
+        fits()
+        w.splitter.setSizes([260, 764])  # a narrower queue pane: name and status give way, Result keeps its room
+        fits()
+        w.open_paths([_model(tmp_path / "more", f"model-{i:02d}") for i in range(20)])  # a vertical scroll bar
+        wait_idle(qtbot, w)
+        qtbot.wait(50)
+        assert q.verticalScrollBar().isVisible()
+        fits()
+    finally:
+        w.set_language("en")
