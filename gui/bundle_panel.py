@@ -280,7 +280,7 @@ class BundlePanel(Retranslatable, QWidget):
         self.previous.setPlaceholderText(self.tr("optional: the last released .zip, to compare interfaces"))
         self.target_ort.lineEdit().setPlaceholderText(self.tr("any"))  # type: ignore[union-attr]
         self.target_ort.setToolTip(self.tr("Oldest ONNX Runtime release the users have (X.Y); empty = no check"))
-        self.prove_label.setText(self.tr("&Prove on ONNX Runtime:"))
+        self.prove_label.setText(self.tr("Prov&e on ONNX Runtime:"))
         self.prove_ort.setPlaceholderText(self.tr("optional: e.g. auto, newest, or 1.16.3,1.20.1"))
         self.prove_ort.setToolTip(self.tr(
             "Runs the bundled model on these ONNX Runtime releases and compares its outputs with this one's "

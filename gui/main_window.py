@@ -640,7 +640,9 @@ class MainWindow(Retranslatable, QMainWindow):
         if job.kind != JobKind.BUNDLE or item.state == ItemState.CANCELLING:
             return
         self.run_panel.on_progress(ev)
-        item.progress = f"{self.run_panel.stage_name(ev.stage)} {ev.fraction * 100:.0f} %"
+        fraction = item.run.fraction(ev.stage) if item.run is not None else None  # None: no amount (installing…)
+        name = self.run_panel.stage_name(ev.stage)
+        item.progress = f"{name} …" if fraction is None else f"{name} {fraction * 100:.0f} %"
         self.queue.refresh(item)
 
     def _job_succeeded(self, result: Any) -> None:

@@ -845,6 +845,26 @@ def _stage_texts() -> list[tuple[re.Pattern[str], str]]:
             r"creating the ONNX Runtime session for (.+)",
             QCoreApplication.translate("Stages", "creating the ONNX Runtime session for %1"),
         ),
+        # --prove-ort (core/prove.py): before "running (.+)", which would take "running on onnxruntime X" too
+        (
+            r"looking up onnxruntime (\S+) on (\S+)",
+            QCoreApplication.translate("Stages", "looking up onnxruntime %1 on %2"),
+        ),
+        (r"downloading (.+)", QCoreApplication.translate("Stages", "downloading %1")),
+        (
+            r"creating the environment of onnxruntime (\S+)",
+            QCoreApplication.translate("Stages", "creating the environment of onnxruntime %1"),
+        ),
+        (
+            r"installing onnxruntime (\S+) and (.+)",
+            QCoreApplication.translate("Stages", "installing onnxruntime %1 and %2"),
+        ),
+        (r"onnxruntime (\S+): preparing", QCoreApplication.translate("Stages", "onnxruntime %1: preparing")),
+        (
+            r"reference run \(installed onnxruntime\)",
+            QCoreApplication.translate("Stages", "reference run (installed onnxruntime)"),
+        ),
+        (r"running on onnxruntime (\S+)", QCoreApplication.translate("Stages", "running on onnxruntime %1")),
         (r"running (.+)", QCoreApplication.translate("Stages", "running %1")),
         (r"searching sizes for (.+)", QCoreApplication.translate("Stages", "searching sizes for %1")),
         (r"session created \(([\d.]+) s\)", QCoreApplication.translate("Stages", "session created (%1 s)")),

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from onnxpack.core import names
 from onnxpack.core.errors import OnnxpackError
 from onnxpack.core.findings import Finding, Severity
-from onnxpack.core.progress import ProgressEvent
+from onnxpack.core.progress import BYTES, ProgressEvent
 
 if TYPE_CHECKING:  # the engine's result types, for mypy only (importing them loads onnx)
     from onnxpack.core.bundle import BundleOptions, BundleResult
@@ -202,6 +202,11 @@ def symbolic_dims(inputs: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
 STAGES = ("inspect", "validate", "merge", "smoke", "prove", "ort", "zip")
 
 
+#: Stages whose amounts in this unit are one part of their work, never the whole: --prove-ort's wheel downloads
+#: (bytes) come before each release's environment is made and run (steps); a download done is not the stage done.
+PART_UNITS = {"prove": BYTES}
+
+
 def skipped_stages(options: BundleOptions | None) -> list[str]:
     """The stages a run with ``options`` never reaches (shown "skipped" from its start): the smoke run when turned
     off, --prove-ort when no release is named, the ORT format when not chosen."""
@@ -269,14 +274,17 @@ class RunState:
         if ev.stage not in self.state:
             self.state[ev.stage] = "waiting"
         changed = [ev.stage]
-        if ev.total <= 0:  # a message without an amount: keep the last amount, show the new message
+        if ev.total <= 0:  # a message without an amount: keep the last amount of the same unit, show the message
             last = self.last.get(ev.stage)
-            unit = last.unit if last else ev.unit
-            ev = ProgressEvent(ev.stage, last.done if last else 0, last.total if last else 0, ev.message, unit)
+            if last is not None and last.unit == ev.unit:
+                ev = ProgressEvent(ev.stage, last.done, last.total, ev.message, ev.unit)
+            # else another kind of work of the stage begins (a wheel downloaded, its environment being made): the
+            # bytes of the download are not this step's amount
             if self.state[ev.stage] != "done":
                 self.state[ev.stage] = "running"
         else:
-            self.state[ev.stage] = "done" if ev.finished else "running"
+            part = PART_UNITS.get(ev.stage) == ev.unit  # one download of several steps, not the stage
+            self.state[ev.stage] = "done" if ev.finished and not part else "running"
         self.last[ev.stage] = ev
         self.current = ev.stage
         return changed

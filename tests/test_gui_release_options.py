@@ -309,3 +309,51 @@ def test_bundle_proven_on_the_newest_release_through_the_window(qtbot: Any, tmp_
     rp.copy_button.click()
     assert "--prove-ort newest" in QGuiApplication.clipboard().text()
     close_dialogs(w)
+
+
+def test_a_finished_download_is_not_the_prove_stage_done() -> None:
+    """Seen under Xvfb: --prove-ort's wheel download reached its size and the row said "100 % — done" while the
+    release's environment was still being made. A download is one part of the stage; the stage is done when the
+    engine says so in steps, and a message after the download does not keep the download's bytes as its amount."""
+    from onnxpack.core.progress import STEPS, ProgressEvent
+    from onnxpack.gui.state import RunState
+
+    run = RunState.begin("m 1.0.0")
+    run.apply(ProgressEvent("prove", 0, 0, "looking up onnxruntime 1.32.0", STEPS))
+    run.apply(ProgressEvent("prove", 10, 10, "downloading onnxruntime-1.32.0.whl"))  # bytes, finished
+    assert run.state["prove"] == "running" and run.fraction("prove") == 1.0
+    run.apply(ProgressEvent("prove", 0, 0, "installing onnxruntime 1.32.0 and numpy", STEPS))
+    assert run.state["prove"] == "running" and run.fraction("prove") is None
+    assert run.last["prove"].message.startswith("installing")
+    run.apply(ProgressEvent("prove", 1, 2, "running on onnxruntime 1.32.0", STEPS))
+    run.apply(ProgressEvent("prove", 0, 0, "still running", STEPS))  # same unit: the amount stays
+    assert (run.last["prove"].done, run.last["prove"].total) == (1, 2)
+    run.apply(ProgressEvent("prove", 2, 2, "done", STEPS))
+    assert run.state["prove"] == "done"
+    run.apply(ProgressEvent("merge", 5, 5, "done"))  # other stages: a finished amount in bytes is the stage done
+    assert run.state["merge"] == "done"
+
+
+def test_prove_progress_details_read_in_japanese(qapp: Any) -> None:
+    """The details --prove-ort reports (core/prove.py) are worded in Japanese, numbers and names kept."""
+    from onnxpack.gui import i18n
+    from onnxpack.gui.messages import stage_detail
+
+    details = {
+        "looking up onnxruntime 1.32.0 on https://pypi.org": ("1.32.0", "https://pypi.org"),
+        "downloading onnxruntime-1.32.0-cp311-cp311-manylinux_2_28_x86_64.whl": ("onnxruntime-1.32.0-cp311",),
+        "creating the environment of onnxruntime 1.16.3": ("1.16.3",),
+        "installing onnxruntime 1.16.3 and numpy<2": ("1.16.3", "numpy<2"),
+        "onnxruntime 1.20.1: preparing": ("1.20.1",),
+        "reference run (installed onnxruntime)": (),
+        "running on onnxruntime 1.20.1": ("1.20.1",),
+    }
+    try:
+        i18n.install_translators(qapp, "ja")
+        for message, kept in details.items():
+            words = stage_detail(message)
+            assert words != message and any(ord(ch) > 0x3000 for ch in words), (message, words)
+            assert all(k in words for k in kept), (message, words)
+        assert "実行" in stage_detail("running on onnxruntime 1.20.1")
+    finally:
+        i18n.install_translators(qapp, "en")

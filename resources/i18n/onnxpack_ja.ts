@@ -44,10 +44,6 @@
         <translation>利用者の環境にある最も古い ONNX Runtime のリリース（X.Y）。空欄ならチェックしません</translation>
     </message>
     <message>
-        <source>&amp;Prove on ONNX Runtime:</source>
-        <translation>実リリースで検証する ONNX Runtime(&amp;P):</translation>
-    </message>
-    <message>
         <source>optional: e.g. auto, newest, or 1.16.3,1.20.1</source>
         <translation>任意: 例 auto、newest、1.16.3,1.20.1</translation>
     </message>
@@ -211,6 +207,10 @@
         <source>These settings apply to every model bundled, by Bundle and by Bundle all, and are remembered; the boxes above belong to the selected row only.</source>
         <extracomment>Offered in the target-ORT box, newest first (the field stays editable for any X.Y).</extracomment>
         <translation>これらの設定は「バンドル」でも「すべてバンドル」でもバンドルするすべてのモデルに適用され、記憶されます。上の枠は選択した行だけのものです。</translation>
+    </message>
+    <message>
+        <source>Prov&amp;e on ONNX Runtime:</source>
+        <translation>検証する ONNX Runtime(&amp;E):</translation>
     </message>
     <message>
         <source>Every model bundled</source>
@@ -3204,6 +3204,34 @@ Qt %1、Python %2</translation>
     <message>
         <source>creating the ONNX Runtime session for %1</source>
         <translation>%1 の ONNX Runtime セッションを作成中</translation>
+    </message>
+    <message>
+        <source>looking up onnxruntime %1 on %2</source>
+        <translation>%2 で onnxruntime %1 を探しています</translation>
+    </message>
+    <message>
+        <source>downloading %1</source>
+        <translation>%1 をダウンロード中</translation>
+    </message>
+    <message>
+        <source>creating the environment of onnxruntime %1</source>
+        <translation>onnxruntime %1 の環境を作成中</translation>
+    </message>
+    <message>
+        <source>installing onnxruntime %1 and %2</source>
+        <translation>onnxruntime %1 と %2 をインストール中</translation>
+    </message>
+    <message>
+        <source>onnxruntime %1: preparing</source>
+        <translation>onnxruntime %1: 準備中</translation>
+    </message>
+    <message>
+        <source>reference run (installed onnxruntime)</source>
+        <translation>基準の実行 (インストール済みの onnxruntime)</translation>
+    </message>
+    <message>
+        <source>running on onnxruntime %1</source>
+        <translation>onnxruntime %1 で実行中</translation>
     </message>
     <message>
         <source>running %1</source>
