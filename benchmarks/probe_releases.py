@@ -1,8 +1,8 @@
-"""Measure the IR/opset limits of older ONNX Runtime releases on their official wheels (core/ortreleases.py).
+"""Measure the IR/opset limits of older ONNX Runtime releases on their official wheels (core/checks/ortreleases.py).
 
 requirements/probe_ort.py measures the installed onnxruntime; this does the same for any release with a wheel for
-this Python, in the environments ``--prove-ort`` caches (core/prove.py): one-node Relu models at each IR version and
-opset are built here and loaded from bytes there. Prints one line per release.
+this Python, in the environments ``--prove-ort`` caches (core/runtime/prove.py): one-node Relu models at each IR
+version and opset are built here and loaded from bytes there. Prints one line per release.
 
 Run: ``python benchmarks/probe_releases.py [--python PY] 1.15.1 1.16.3 1.17.3 1.18.1 1.19.2 1.20.1``
 (``--python``: another CPython to build the environments with, for releases without a wheel for this one, e.g. a
@@ -59,7 +59,7 @@ def _models(folder: Path) -> dict[str, str]:
 def main() -> int:
     import argparse
 
-    from onnxpack.core.prove import ensure_release
+    from onnxpack.core.runtime.prove import ensure_release
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--python", help="another CPython to make the environments with")

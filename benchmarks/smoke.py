@@ -9,7 +9,7 @@ Two bare references are printed:
   data itself. security.md rule 3 forbids this for an untrusted model.
 * ``bare, weights in memory`` — what rule 3 allows: the model bytes plus the weights handed over as
   OrtValues over a read-only memory map (``SessionOptions.add_external_initializers``), the way
-  ``core/smoke_child.py`` does it. ORT 1.31 copies such values once more while creating the session;
+  ``core/runtime/smoke_child.py`` does it. ORT 1.31 copies such values once more while creating the session;
   that copy is ORT's work under the rule, so the overhead is measured against this row.
 """
 
@@ -62,7 +62,7 @@ if names:
     so.add_external_initializers(names, values)
 s = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
 """ + _FEEDS
-START = "import numpy, onnx, onnxruntime, onnxpack.core.smoke"
+START = "import numpy, onnx, onnxruntime, onnxpack.core.runtime.smoke"
 
 
 def _rows(label: str, model: Path) -> list[Measurement]:

@@ -66,7 +66,7 @@ _QT_UNUSED = (
 )  # fmt: skip
 
 # Signing (onnxpack[sign]) is not frozen yet: ~30 MB with Sigstore and its dependencies, over the size budget.
-# Only core/signing.py imports these, behind signing.available(); a frozen app asked to sign says how to get it.
+# Only core/release/signing.py imports these, behind signing.available(); a frozen app asked to sign says how to get it.
 OPTIONAL_MODULES = (
     "model_signing", "sigstore", "sigstore_models", "tuf", "securesystemslib", "rfc3161_client", "OpenSSL",
     "cryptography",

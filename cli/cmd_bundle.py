@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from onnxpack.core.about import ReleaseInfo, read_labels_file
-from onnxpack.core.bundle import BundleOptions, BundleResult, build_bundle
 from onnxpack.core.findings import Severity
-from onnxpack.core.verify import VerifyReport, verify_bundle
-from onnxpack.core.zipwriter import source_date_epoch
+from onnxpack.core.release.bundle import BundleOptions, BundleResult, build_bundle
+from onnxpack.core.release.metadata import ReleaseInfo, read_labels_file
+from onnxpack.core.release.verify import VerifyReport, verify_bundle
+from onnxpack.core.release.zipwriter import source_date_epoch
 
 from .cmd_smoke import add_smoke_input_flags
 from .env import Environment, ExitStatus
@@ -149,8 +149,8 @@ def register(subparsers: Any) -> None:
 
 def options_from_args(args: Any, env: Environment) -> BundleOptions:
     """BundleOptions for parsed ``bundle`` arguments (smoke options only when the smoke run is on)."""
-    from onnxpack.core.smoke import SmokeOptions
-    from onnxpack.core.targetapp import target_from
+    from onnxpack.core.checks.targetapp import target_from
+    from onnxpack.core.runtime.smoke import SmokeOptions
 
     target_ort, app = target_from(args.target_ort, getattr(args, "target_app", None))
     if app is not None:
@@ -261,7 +261,7 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
 
 
 def _keygen(args: Any, env: Environment) -> int:
-    from onnxpack.core.signing import generate_key_pair, load_public_key
+    from onnxpack.core.release.signing import generate_key_pair, load_public_key
 
     folder, _ = output_file_or_folder(args.output, "keygen", None, "NAME.key and NAME.pub",
                                       "The file names come from --name.")

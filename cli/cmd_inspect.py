@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from onnxpack.core.checks.inspection import Inspection, inspect_model
+from onnxpack.core.checks.validate import Validation, validate_model
 from onnxpack.core.findings import Finding
-from onnxpack.core.inspect import Inspection, inspect_model
-from onnxpack.core.modelfile import PROTOBUF_LIMIT
-from onnxpack.core.validate import Validation, validate_model
+from onnxpack.core.model.modelfile import PROTOBUF_LIMIT
 
 from .env import Environment, ExitStatus
 from .output import (
@@ -72,7 +72,7 @@ def _inspect(args: Any, env: Environment) -> int:
 
 def _check(args: Any, env: Environment) -> int:
     progress = progress_reporter(env, args.quiet)
-    from onnxpack.core.targetapp import target_from
+    from onnxpack.core.checks.targetapp import target_from
 
     target_ort, app = target_from(args.target_ort, args.target_app)
     if app is not None:
@@ -84,7 +84,7 @@ def _check(args: Any, env: Environment) -> int:
         raise InputError("--prove-ort runs .onnx models; this is an ORT-format model",
                          "Prove the .onnx model it was converted from.", code="USAGE")
     if args.prove_ort and val.inspection.model is not None:
-        from onnxpack.core.prove import prove_file, prove_findings
+        from onnxpack.core.runtime.prove import prove_file, prove_findings
 
         insp = val.inspection
         claimed = target_ort or (insp.compat.oldest.version if insp.compat and insp.compat.oldest else None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from onnxpack.core.merge import DEFAULT_ALIGN, LAYOUTS, merge_model
+from onnxpack.core.model.merge import DEFAULT_ALIGN, LAYOUTS, merge_model
 
 from .env import Environment, ExitStatus
 from .output import (
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace, env: Environment) -> int:
     progress = progress_reporter(env, args.quiet)
     folder, file_name = output_file_or_folder(args.output, "merge", ".onnx", "MODEL.onnx")
     if file_name is None:  # a folder: the model's own file name inside it
-        from onnxpack.core.modelfile import locate_model
+        from onnxpack.core.model.modelfile import locate_model
 
         file_name = locate_model(args.model, args.data_dir).model.stem + ".onnx"
     result = merge_model(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from onnxpack.core import strictjson
 from onnxpack.core.errors import InputError
 from onnxpack.core.findings import Finding
-from onnxpack.core.ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
+from onnxpack.core.runtime.ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
 
 from .env import Environment, ExitStatus
 from .output import (
@@ -25,11 +25,11 @@ from .output import (
 )
 
 if TYPE_CHECKING:
-    from onnxpack.core.smoke import CompareResult, SmokeOptions, SmokeResult
+    from onnxpack.core.runtime.smoke import CompareResult, SmokeOptions, SmokeResult
 
 # The engine (onnx, numpy, the smoke machinery) is imported inside the handlers: `onnxpack smoke` first
 # starts its child process, which imports ONNX Runtime while this process imports the engine.
-_CHILD_MAIN = "onnxpack.core.smoke_child:child_main"
+_CHILD_MAIN = "onnxpack.core.runtime.smoke_child:child_main"
 
 __all__ = ["add_smoke_input_flags", "register"]
 
@@ -97,7 +97,7 @@ def register(subparsers: Any) -> None:
 
 
 def _options(args: argparse.Namespace, **extra: Any) -> SmokeOptions:
-    from onnxpack.core.smoke import SmokeOptions
+    from onnxpack.core.runtime.smoke import SmokeOptions
 
     if args.recipe:
         path = Path(args.recipe)
@@ -201,7 +201,7 @@ def _smoke(args: argparse.Namespace, env: Environment) -> int:
 
 
 def _smoke_with(child: Any, args: argparse.Namespace, env: Environment) -> int:
-    from onnxpack.core.smoke import compare_models, smoke_test
+    from onnxpack.core.runtime.smoke import compare_models, smoke_test
 
     opts = _options(args, runs=args.runs, search=not args.no_search, atol=args.atol, rtol=args.rtol)
     if args.compare:
@@ -225,7 +225,7 @@ def _smoke_with(child: Any, args: argparse.Namespace, env: Environment) -> int:
 
 
 def _ort(args: argparse.Namespace, env: Environment) -> int:
-    from onnxpack.core.ortformat import convert_to_ort
+    from onnxpack.core.runtime.ortformat import convert_to_ort
 
     opts = _options(args)
     output_file_or_folder(args.output, "ort", None, "NAME.ort and required_operators.config")

@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from onnxpack.core import __version__
-from onnxpack.core.ortreleases import RELEASE_VERSIONS
-from onnxpack.core.release import SEMVER_PATTERN
+from onnxpack.core.checks.ortreleases import RELEASE_VERSIONS
+from onnxpack.core.release.versions import SEMVER_PATTERN
 
 from .hints import option_label
 from .settings import AppSettings
@@ -159,7 +159,7 @@ class BundlePanel(Retranslatable, QWidget):
         self.labels = QLineEdit()
         for key, edit in self._texts().items():
             edit.editingFinished.connect(lambda key=key, edit=edit: self.settings.set_text(key, edit.text().strip()))
-        from onnxpack.core.signing import installed
+        from onnxpack.core.release.signing import installed
 
         self._can_sign = installed()
         self.sign_key.setEnabled(self._can_sign)

@@ -22,8 +22,9 @@ __all__ = [
 
 #: What the jobs below import; the window shows without them (tests/test_architecture.py checks it).
 ENGINE_MODULES = (
-    "onnxpack.core.validate", "onnxpack.core.verify", "onnxpack.core.bundle", "onnxpack.core.smoke",
-    "onnxpack.core.about", "onnxpack.core.preview",
+    "onnxpack.core.checks.validate", "onnxpack.core.release.verify", "onnxpack.core.release.bundle",
+    "onnxpack.core.runtime.smoke",
+    "onnxpack.core.release.metadata", "onnxpack.core.release.preview",
 )  # not onnxruntime: it runs in child processes only, and importing it held the GIL ~100 ms (a GUI stall)
 
 
@@ -49,7 +50,7 @@ def inspect_job(path: Path, target_ort: str | None, data_dir: Path | None = None
     data files when they are not beside it."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
-        from onnxpack.core.validate import validate_model
+        from onnxpack.core.checks.validate import validate_model
 
         return validate_model(path, data_dir, target_ort=target_ort, progress=progress, cancel=cancel)
 
@@ -60,7 +61,7 @@ def verify_job(path: Path, smoke: bool = False) -> JobFunction:
     """Verify a bundle (optionally re-running its smoke recipe)."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
-        from onnxpack.core.verify import verify_bundle
+        from onnxpack.core.release.verify import verify_bundle
 
         return verify_bundle(path, smoke=smoke, progress=progress, cancel=cancel)
 
@@ -94,9 +95,9 @@ def make_bundle_options(
     labels: str = "",
 ) -> Any:
     """Build ``core.bundle.BundleOptions`` from the form (authors separated by ';', labels by ',')."""
-    from onnxpack.core.about import ReleaseInfo
-    from onnxpack.core.bundle import BundleOptions
-    from onnxpack.core.smoke import SmokeOptions
+    from onnxpack.core.release.bundle import BundleOptions
+    from onnxpack.core.release.metadata import ReleaseInfo
+    from onnxpack.core.runtime.smoke import SmokeOptions
 
     about = ReleaseInfo(
         license=license.strip() or None,
@@ -133,7 +134,7 @@ def bundle_job(options: Any) -> JobFunction:
     when the run fails or is cancelled and left it empty (a failed run leaves nothing behind)."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
-        from onnxpack.core.bundle import build_bundle
+        from onnxpack.core.release.bundle import build_bundle
 
         out_dir = Path(options.out_dir)
         created = []
@@ -158,7 +159,7 @@ def bundle_job(options: Any) -> JobFunction:
 
 
 def cli_command(options: Any) -> str:
-    from onnxpack.core.bundle import cli_command as command
+    from onnxpack.core.release.bundle import cli_command as command
 
     return str(command(options))
 
@@ -167,7 +168,7 @@ def suggest_job(previous: Path, model: Path, data_dir: Path | None, target_ort: 
     """The release diff against a previous bundle; its ``.suggested`` version and ``.bump`` pre-fill the form."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
-        from onnxpack.core.preview import preview_release
+        from onnxpack.core.release.preview import preview_release
 
         return preview_release(previous, model, data_dir, target_ort=target_ort, progress=progress, cancel=cancel)
 

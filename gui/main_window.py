@@ -38,16 +38,16 @@ from PySide6.QtWidgets import (
 
 from onnxpack.core import __version__
 from onnxpack.core.errors import InputError, OnnxpackError, OutputError
-from onnxpack.core.modelfile import FileKind, sniff
+from onnxpack.core.model.modelfile import FileKind, sniff
 from onnxpack.core.names import bundle_name_problem
 from onnxpack.core.progress import ProgressEvent
-from onnxpack.core.release import parse_semver
+from onnxpack.core.release.versions import parse_semver
 from onnxpack.core.resources import SAMPLE_MODEL, resource_path
 
 if TYPE_CHECKING:  # for mypy only (importing core.validate loads onnx)
-    from onnxpack.core.bundle import BundleResult
-    from onnxpack.core.validate import Validation
-    from onnxpack.core.verify import VerifyReport
+    from onnxpack.core.checks.validate import Validation
+    from onnxpack.core.release.bundle import BundleResult
+    from onnxpack.core.release.verify import VerifyReport
 
 from . import engine, i18n
 from .bundle_panel import BundlePanel

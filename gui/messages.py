@@ -845,7 +845,7 @@ def _stage_texts() -> list[tuple[re.Pattern[str], str]]:
             r"creating the ONNX Runtime session for (.+)",
             QCoreApplication.translate("Stages", "creating the ONNX Runtime session for %1"),
         ),
-        # --prove-ort (core/prove.py): before "running (.+)", which would take "running on onnxruntime X" too
+        # --prove-ort (core/runtime/prove.py): before "running (.+)", which would take "running on onnxruntime X" too
         (
             r"looking up onnxruntime (\S+) on (\S+)",
             QCoreApplication.translate("Stages", "looking up onnxruntime %1 on %2"),

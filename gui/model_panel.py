@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
 from onnxpack.core.findings import Finding, Severity, worst
 
 if TYPE_CHECKING:  # the engine's result types, for mypy only: importing them would load onnx at start-up
-    from onnxpack.core.compat import CompatResult
-    from onnxpack.core.validate import Validation
-    from onnxpack.core.verify import VerifyReport
+    from onnxpack.core.checks.compat import CompatResult
+    from onnxpack.core.checks.validate import Validation
+    from onnxpack.core.release.verify import VerifyReport
 
     from .state import Gate
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from onnxpack.core.progress import STEPS, ProgressEvent
 
 if TYPE_CHECKING:  # for mypy only: importing core.bundle loads onnx, which the window must not wait for
-    from onnxpack.core.bundle import BundleResult
+    from onnxpack.core.release.bundle import BundleResult
 
 from .formatting import format_bytes, format_duration, format_shape
 from .icons import status_icon

@@ -262,8 +262,8 @@ def _bundle_round_trip(tmp: Path) -> dict[str, Any]:
     if not sample.is_file():
         raise _CheckFailed(f"the embedded sample model is missing: {sample}")
     try:
-        from onnxpack.core.bundle import BundleOptions, build_bundle
-        from onnxpack.core.verify import verify_bundle
+        from onnxpack.core.release.bundle import BundleOptions, build_bundle
+        from onnxpack.core.release.verify import verify_bundle
     except ImportError:  # only while core.bundle/core.verify are not written yet
         return _pipeline_without_bundle(sample, tmp)
     out = tmp / "out"
@@ -286,20 +286,20 @@ def _pipeline_without_bundle(sample: Path, tmp: Path) -> dict[str, Any]:
     """Fallback while core.bundle is missing: inspect, merge and compare with what exists (never passes)."""
     done: dict[str, Any] = {}
     with contextlib.suppress(ImportError):
-        from onnxpack.core.inspect import inspect_model
+        from onnxpack.core.checks.inspection import inspect_model
 
         done["inspect"] = inspect_model(sample).layout
     with contextlib.suppress(ImportError):
-        from onnxpack.core.merge import merge_model
+        from onnxpack.core.model.merge import merge_model
 
         merged = tmp / "merged.onnx"
         merge_model(sample, merged)
         done["merge_bytes"] = merged.stat().st_size
         with contextlib.suppress(ImportError):
-            from onnxpack.core.smoke import compare_models
+            from onnxpack.core.runtime.smoke import compare_models
 
             done["compare_ok"] = compare_models(sample, merged).ok
-    raise _CheckFailed("onnxpack.core.bundle / core.verify are not available in this build", done)
+    raise _CheckFailed("onnxpack.core.release.bundle / core.verify are not available in this build", done)
 
 
 def _jsonable(value: Any) -> Any:

@@ -25,9 +25,9 @@ from onnxpack.core.findings import Finding, Severity
 from onnxpack.core.progress import BYTES, ProgressEvent
 
 if TYPE_CHECKING:  # the engine's result types, for mypy only (importing them loads onnx)
-    from onnxpack.core.bundle import BundleOptions, BundleResult
-    from onnxpack.core.validate import Validation
-    from onnxpack.core.verify import VerifyReport
+    from onnxpack.core.checks.validate import Validation
+    from onnxpack.core.release.bundle import BundleOptions, BundleResult
+    from onnxpack.core.release.verify import VerifyReport
 
 __all__ = [
     "BATCH_SETTINGS",
@@ -197,8 +197,8 @@ def symbolic_dims(inputs: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
 
 
 # --- a bundle run's progress ------------------------------------------------------------------------
-#: Pipeline stages in order (core.bundle reports these names; "prove" is --prove-ort, core/prove.py: its wheels are
-#: fetched after validate, the releases run after the smoke run).
+#: Pipeline stages in order (core/release/bundle.py reports these names; "prove" is --prove-ort, core/runtime/prove.py:
+#: its wheels are fetched after validate, the releases run after the smoke run).
 STAGES = ("inspect", "validate", "merge", "smoke", "prove", "ort", "zip")
 
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from onnxpack.core.modelfile import PROTOBUF_LIMIT
+from onnxpack.core.model.modelfile import PROTOBUF_LIMIT
 
 from .formatting import format_bytes
 

@@ -1,10 +1,10 @@
-"""Measure the IR version and opset limits of the installed onnxruntime (for core/ortreleases.py).
+"""Measure the IR version and opset limits of the installed onnxruntime (for core/checks/ortreleases.py).
 
 Usage: python requirements/probe_ort.py [--json]
 
 ONNX Runtime refuses a model whose ``ir_version`` or ``opset_import`` is above what it was built with
 ("Unsupported model IR version", "Opset N is under development"). This loads a one-node model at each
-IR version and opset and prints the highest accepted, which is the row core/ortreleases.py must hold for
+IR version and opset and prints the highest accepted, which is the row core/checks/ortreleases.py must hold for
 this release. Run it after upgrading the lock to a new onnxruntime; tests/test_compat.py runs the same probe.
 """
 

@@ -46,7 +46,7 @@ def save_with_external(
     path.parent.mkdir(parents=True, exist_ok=True)
     location = location or path.name + ".data"
     blob = bytearray()
-    from onnxpack.core.tensors import iter_tensors
+    from onnxpack.core.model.tensors import iter_tensors
 
     for ref in iter_tensors(model):
         t = ref.tensor

@@ -42,9 +42,9 @@ from onnx import TensorProto, helper, numpy_helper
 
 from onnxpack.cli import Environment
 from onnxpack.cli import main as cli_main
-from onnxpack.core.tensors import tensor_fields
-from onnxpack.core.wire import WireField, iter_fields, varint
-from onnxpack.core.wire import tag as wire_tag
+from onnxpack.core.model.tensors import tensor_fields
+from onnxpack.core.model.wire import WireField, iter_fields, varint
+from onnxpack.core.model.wire import tag as wire_tag
 
 __all__ = ["Campaign", "main", "run_campaign"]
 

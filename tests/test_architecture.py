@@ -125,3 +125,82 @@ def test_the_engine_warm_up_imports_it_and_stops_when_cancelled() -> None:
 def test_cli_commands_that_need_no_model_parsing_stay_light() -> None:
     """`onnxpack smoke` starts its child before importing the engine (see core/cli/cmd_smoke.py)."""
     assert _loaded_after("from onnxpack.cli import build_parser\nbuild_parser(['smoke', 'm.onnx'])") == []
+
+
+# The engine's floors, lowest first: a module imports from its own floor and the floors below, never above
+# (onnxpack.core's own modules are the ground floor: shared basics every floor may use).
+CORE_FLOORS = ("", "model", "checks", "runtime", "release")
+
+
+def _floor(path: Path) -> str:
+    rel = path.relative_to(ROOT / "core")
+    return rel.parts[0] if len(rel.parts) > 1 else ""
+
+
+def test_core_subpackages_import_downwards_only() -> None:
+    offenders = []
+    facade = ROOT / "core" / "__init__.py"  # re-exports the public API (lazily): the one module that may look up
+    for path in sorted((ROOT / "core").rglob("*.py")):
+        if path == facade:
+            continue
+        here = CORE_FLOORS.index(_floor(path))
+        for name in _imports(path, "core"):
+            parts = name.split(".")
+            if parts[:2] != ["onnxpack", "core"] or len(parts) < 3 or parts[2] not in CORE_FLOORS:
+                continue
+            if CORE_FLOORS.index(parts[2]) > here:
+                offenders.append(f"{path.relative_to(ROOT)}: {name}")
+    assert offenders == []
+
+
+def test_core_has_only_the_known_floors() -> None:
+    """A new folder in core/ gets its place in CORE_FLOORS (and in pyproject's packages) on purpose."""
+    folders = {p.name for p in (ROOT / "core").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(CORE_FLOORS) - {""}
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    for floor in folders:
+        assert f'"onnxpack.core.{floor}"' in text, floor
+
+
+def test_no_core_module_shadows_the_standard_library() -> None:
+    shadowing = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "core").rglob("*.py")
+                       if p.stem in sys.stdlib_module_names)  # fmt: skip
+    assert shadowing == []
+
+
+def test_the_floor_rule_catches_an_upward_import(tmp_path: Path) -> None:
+    """The checker itself: a relative import that climbs from a lower floor to a higher one is resolved to it."""
+    (tmp_path / "core" / "model").mkdir(parents=True)
+    mod = tmp_path / "core" / "model" / "x.py"
+    mod.write_text("from ..release.bundle import build_bundle\nfrom .wire import tag\n"
+                   "from ..errors import InputError\n")
+    import tests.test_architecture as me
+
+    saved = me.ROOT
+    me.ROOT = tmp_path
+    try:
+        names = _imports(mod, "core")
+    finally:
+        me.ROOT = saved
+    assert {"onnxpack.core.release.bundle", "onnxpack.core.model.wire", "onnxpack.core.errors"} <= set(names)
+    assert CORE_FLOORS.index("release") > CORE_FLOORS.index("model")
+
+
+def test_the_public_api_resolves_from_onnxpack_core() -> None:
+    import importlib
+
+    import onnxpack.core as core
+
+    for name in core.__all__:
+        value = getattr(core, name)
+        if name != "__version__":
+            assert getattr(importlib.import_module(f"onnxpack.core.{core._API[name]}"), name) is value, name
+    with pytest.raises(AttributeError):
+        core.no_such_name  # noqa: B018
+
+
+def test_importing_the_engine_package_loads_no_model_library() -> None:
+    code = "import sys, onnxpack.core; print(sorted(m for m in ('onnx', 'onnxruntime', 'numpy') if m in sys.modules))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"

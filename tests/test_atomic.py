@@ -14,10 +14,10 @@ import pytest
 from onnx import helper
 
 import onnxpack.core.atomic as atomic
-import onnxpack.core.merge as merge_mod
+import onnxpack.core.model.merge as merge_mod
 from onnxpack.core.atomic import WritebackPacer, atomic_file, plain_file_fd
-from onnxpack.core.merge import merge_model
-from onnxpack.core.zipwriter import DeterministicZip
+from onnxpack.core.model.merge import merge_model
+from onnxpack.core.release.zipwriter import DeterministicZip
 from tests import factory
 
 

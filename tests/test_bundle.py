@@ -15,12 +15,12 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from onnxpack.core.bundle import BundleOptions, build_bundle, cli_command
 from onnxpack.core.errors import Cancelled, InputError, OnnxpackError, RefusedError
-from onnxpack.core.manifest import load_schema, schema_errors
 from onnxpack.core.progress import CancelToken, ProgressEvent
-from onnxpack.core.smoke import SmokeOptions
-from onnxpack.core.verify import verify_bundle
+from onnxpack.core.release.bundle import BundleOptions, build_bundle, cli_command
+from onnxpack.core.release.manifest import load_schema, schema_errors
+from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.runtime.smoke import SmokeOptions
 from tests import factory
 
 EPOCH = 1_700_000_000

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from onnxpack.cli import Environment, build_parser
 from onnxpack.cli.cmd_bundle import options_from_args
-from onnxpack.core.bundle import cli_command
+from onnxpack.core.release.bundle import cli_command
 
 
 def test_bundle_smoke_flags_round_trip_through_cli_command(tmp_path: Path) -> None:

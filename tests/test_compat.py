@@ -12,8 +12,8 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from onnxpack.core import compat
-from onnxpack.core.compat import (
+from onnxpack.core.checks import compat
+from onnxpack.core.checks.compat import (
     ORT_RELEASES,
     check_target,
     installed_ort_version,
@@ -23,8 +23,8 @@ from onnxpack.core.compat import (
     parse_version,
     released_limits,
 )
+from onnxpack.core.checks.ortreleases import ORT_TO_ONNX
 from onnxpack.core.errors import InputError
-from onnxpack.core.ortreleases import ORT_TO_ONNX
 from tests.factory import add_model
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ OFFICIAL = {
     "1.0": (11, 2, 6),
 }
 # ort-compat.md, derived rows: ORT -> (ai.onnx opset, IR)
-# core/ortreleases.py, rows measured on each release's wheel: ORT -> (ai.onnx opset, IR)
+# core/checks/ortreleases.py, rows measured on each release's wheel: ORT -> (ai.onnx opset, IR)
 DERIVED = {"1.21": (22, 10), "1.22": (22, 10), "1.23": (23, 11), "1.24": (25, 13), "1.25": (26, 13),
            "1.26": (26, 13), "1.27": (26, 13), "1.28": (26, 13), "1.29": (26, 13), "1.30": (26, 13),
            "1.31": (26, 13), "1.32": (28, 14)}
@@ -102,7 +102,7 @@ def test_the_installed_onnxruntime_is_a_row_with_its_measured_limits() -> None:
                            capture_output=True, text=True, check=True, timeout=120)
     measured = json.loads(probe.stdout)
     row = next((r for r in ORT_RELEASES if r.version == installed), None)
-    assert row is not None, f"onnxruntime {installed} is missing from core/ortreleases.py: {measured}"
+    assert row is not None, f"onnxruntime {installed} is missing from core/checks/ortreleases.py: {measured}"
     got = {"ir_version": row.ir, "ai_onnx_opset": row.opset, "ai_onnx_ml_opset": row.ml_opset}
     if row.derived:  # our own measured row: exactly what the release loads
         assert got == {k: measured[k] for k in got}, f"row {installed} disagrees with the measurement {measured}"

@@ -12,10 +12,10 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from onnxpack.core.errors import ExternalDataError, InputError, ModelFormatError
-from onnxpack.core.extdata import ExternalDataReader, resolve_external_data, sha1_file
-from onnxpack.core.modelfile import FileKind, load_structure, locate_model, sniff
+from onnxpack.core.model.extdata import ExternalDataReader, resolve_external_data, sha1_file
+from onnxpack.core.model.modelfile import FileKind, load_structure, locate_model, sniff
+from onnxpack.core.model.tensors import expected_nbytes, iter_graphs, iter_tensors, uses_external_data
 from onnxpack.core.progress import CancelToken
-from onnxpack.core.tensors import expected_nbytes, iter_graphs, iter_tensors, uses_external_data
 from tests.factory import add_model, save_with_external, snapshot
 
 
@@ -460,10 +460,11 @@ def test_load_structure_unreadable_file(tmp_path: Path, monkeypatch: pytest.Monk
         raise PermissionError(13, "Permission denied")
 
     # (tests run as root in CI, where chmod 0 doesn't stop reads: simulate the OS refusing)
-    monkeypatch.setattr("onnxpack.core.skeleton.read_skeleton", denied)  # load_structure imports it when it parses
+    # load_structure imports it when it parses
+    monkeypatch.setattr("onnxpack.core.model.skeleton.read_skeleton", denied)
     with pytest.raises(InputError, match=r"Cannot read model file .*Permission denied"):
         load_structure(p)
-    monkeypatch.setattr("onnxpack.core.modelfile.sniff", denied)
+    monkeypatch.setattr("onnxpack.core.model.modelfile.sniff", denied)
     with pytest.raises(InputError, match="Permission denied"):
         load_structure(p)
 

@@ -16,10 +16,10 @@ import numpy as np
 import onnx
 import pytest
 
-from onnxpack.core import verify as verify_mod
-from onnxpack.core.bundle import BundleOptions, build_bundle
-from onnxpack.core.verify import verify_bundle
-from onnxpack.core.zipwriter import DeterministicZip
+from onnxpack.core.release import verify as verify_mod
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.zipwriter import DeterministicZip
 from tests import factory
 
 
@@ -43,7 +43,7 @@ def _rewrite(src: Path, dst: Path, edit: Any = None, extra: dict[str, bytes] | N
     if edit is not None:
         edit(doc)
     if "SHA256SUMS" in members:  # kept in step with the manifest, as a consistent rewrite would
-        from onnxpack.core.checksums import sha256sums
+        from onnxpack.core.release.checksums import sha256sums
 
         members["SHA256SUMS"] = sums = sha256sums(doc["files"])
         for entry in doc["files"]:

@@ -14,12 +14,12 @@ from onnx import TensorProto, helper, numpy_helper
 
 from onnxpack.cli import Environment, main
 from onnxpack.core.errors import InternalError, RuntimeFailure
-from onnxpack.core.extdata import resolve_external_data
-from onnxpack.core.merge import merge_model, plan_merge
-from onnxpack.core.modelfile import load_structure
-from onnxpack.core.skeleton import INLINE_KEY, read_skeleton
-from onnxpack.core.tensors import iter_tensors, tensor_fields
-from onnxpack.core.wire import LEN, VARINT, tag, varint
+from onnxpack.core.model.extdata import resolve_external_data
+from onnxpack.core.model.merge import merge_model, plan_merge
+from onnxpack.core.model.modelfile import load_structure
+from onnxpack.core.model.skeleton import INLINE_KEY, read_skeleton
+from onnxpack.core.model.tensors import iter_tensors, tensor_fields
+from onnxpack.core.model.wire import LEN, VARINT, tag, varint
 
 
 def _field(number: int, payload: bytes) -> bytes:
@@ -138,8 +138,8 @@ def test_merge_refuses_to_publish_the_private_marker(tmp_path: Path) -> None:
     t = model.graph.node[0].attribute[0].t
     assert any(e.key == INLINE_KEY for e in t.external_data)
     t.data_location = TensorProto.DEFAULT  # what the split tensor used to turn into
-    from onnxpack.core.loaded import LoadedModel
-    from onnxpack.core.modelfile import locate_model
+    from onnxpack.core.model.loaded import LoadedModel
+    from onnxpack.core.model.modelfile import locate_model
 
     loc = locate_model(path, None)
     with pytest.raises(InternalError, match="private marker"):
@@ -148,7 +148,7 @@ def test_merge_refuses_to_publish_the_private_marker(tmp_path: Path) -> None:
 
 def test_merge_output_is_proven_before_it_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A merge whose written bytes are not the source fails (MERGE_NOT_EQUAL, exit 1) and leaves nothing."""
-    from onnxpack.core import merge as merge_mod
+    from onnxpack.core.model import merge as merge_mod
 
     path = tmp_path / "m.onnx"
     onnx.save(helper.make_model(helper.make_graph([], "g", [], [], [numpy_helper.from_array(

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
-from onnxpack.core.verify import verify_bundle
+from onnxpack.core.release.verify import verify_bundle
 from tests import factory
 from tests.gui_helpers import close_dialogs, make_window, wait_state
 
@@ -191,7 +191,7 @@ def test_signed_bundle_with_release_information(qtbot, tmp_path, sample_model):
     import json
     import zipfile
 
-    from onnxpack.core import signing
+    from onnxpack.core.release import signing
     from onnxpack.gui.bundle_panel import BundlePanel
 
     private, public = signing.generate_key_pair(tmp_path / "keys", "rm")

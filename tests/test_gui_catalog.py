@@ -33,7 +33,7 @@ _FINDING_HELPERS: dict[str, tuple[int, int, bool, frozenset[str]]] = {
 @functools.cache
 def _core_trees() -> list[tuple[Path, ast.Module]]:
     """Every module of core/, parsed once for the three scans below."""
-    return [(path, ast.parse(path.read_text(encoding="utf-8"))) for path in sorted(CORE.glob("*.py"))]
+    return [(path, ast.parse(path.read_text(encoding="utf-8"))) for path in sorted(CORE.rglob("*.py"))]
 
 
 @dataclass
@@ -128,7 +128,7 @@ ERROR_CODES = _error_codes()
 def test_the_scan_finds_the_engine_call_sites():
     """Guards the scanner itself: it sees the codes of every module that reports findings, and errors' codes."""
     files = {s.where.split(":")[0] for s in SITES}
-    assert {"validate.py", "extdata.py", "inspect.py", "smoke.py", "verify.py", "bundle.py", "release.py"} <= files
+    assert {"validate.py", "extdata.py", "inspection.py", "smoke.py", "verify.py", "bundle.py", "versions.py"} <= files
     assert len({s.code for s in SITES}) >= 80
     assert {"EXTDATA_MISSING", "SMOKE_RUN_FAILED", "ZIP_DAMAGED", "IR_LOWERABLE"} <= {s.code for s in SITES}
     assert {"INPUT", "OUTPUT", "CANCELLED", "PATH_", "SMOKE_MEMORY", "SMOKE_CHILD_ERROR"} <= set(ERROR_CODES)

@@ -95,8 +95,8 @@ def test_finding_messages_render_from_the_catalog_in_japanese(qapp, tmp_path):
     The engine's English message stays what the CLI, manifests and JSON say."""
     import shutil
 
+    from onnxpack.core.checks.validate import validate_model
     from onnxpack.core.resources import SAMPLE_MODEL, resource_path
-    from onnxpack.core.validate import validate_model
     from onnxpack.gui import i18n
     from onnxpack.gui.messages import GUI_MESSAGE_CODES, gui_message
 
@@ -172,9 +172,9 @@ def test_every_catalog_entry_renders_in_japanese_from_its_parameters(qapp):
 
 def test_stage_details_of_a_real_bundle_and_verification_read_in_japanese(qapp, tmp_path):
     """Every progress detail the engine reports while bundling and verifying the sample is worded in Japanese."""
-    from onnxpack.core.bundle import BundleOptions, build_bundle
+    from onnxpack.core.release.bundle import BundleOptions, build_bundle
+    from onnxpack.core.release.verify import verify_bundle
     from onnxpack.core.resources import SAMPLE_MODEL, resource_path
-    from onnxpack.core.verify import verify_bundle
     from onnxpack.gui.messages import stage_detail
 
     details: set[str] = set()
@@ -197,8 +197,8 @@ def test_stage_details_of_a_real_bundle_and_verification_read_in_japanese(qapp, 
 def test_a_japanese_error_dialog_keeps_the_engines_english_in_its_details(qapp, tmp_path):
     """The dialog words the error by its code and values in Japanese; the exact English (as the CLI prints it, for a
     bug report or a search) is in Show Details, with the code."""
-    from onnxpack.core.bundle import BundleOptions, build_bundle
     from onnxpack.core.errors import OnnxpackError
+    from onnxpack.core.release.bundle import BundleOptions, build_bundle
     from onnxpack.core.resources import SAMPLE_MODEL, resource_path
     from onnxpack.gui.dialogs import error_box
 

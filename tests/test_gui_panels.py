@@ -42,7 +42,7 @@ def _model(folder: Path, name: str, ir: int = 8) -> Path:
 def _bundle(tmp_path: Path, name: str, *, tamper: bool = False) -> Path:
     """A real bundle of a small model named ``name`` (1.0.0, with its smoke run); ``tamper`` changes one byte of its
     model member afterwards."""
-    from onnxpack.core.bundle import BundleOptions, build_bundle
+    from onnxpack.core.release.bundle import BundleOptions, build_bundle
 
     src = _model(tmp_path / f"src-{name}", name)
     result = build_bundle(BundleOptions(src, tmp_path / f"bundles-{name}", "1.0.0"))

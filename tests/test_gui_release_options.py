@@ -19,7 +19,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QValidator
 
-from onnxpack.core.manifest import ROLES
+from onnxpack.core.release.manifest import ROLES
 from onnxpack.gui.state import STAGES, skipped_stages
 from tests.gui_helpers import close_dialogs, make_window, wait_state
 
@@ -131,7 +131,7 @@ def test_checksums_role_and_signing_hint_in_both_languages(qtbot: Any, tmp_path:
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Every member role of a bundle has words in English and Japanese (SHA256SUMS is "checksums"); without the
     signing library the key field says how to install the sign extra from what onnxpack came from."""
-    import onnxpack.core.signing as signing
+    import onnxpack.core.release.signing as signing
     from onnxpack.gui.model_panel import role_text
 
     monkeypatch.setattr(signing, "installed", lambda: False)
@@ -335,7 +335,7 @@ def test_a_finished_download_is_not_the_prove_stage_done() -> None:
 
 
 def test_prove_progress_details_read_in_japanese(qapp: Any) -> None:
-    """The details --prove-ort reports (core/prove.py) are worded in Japanese, numbers and names kept."""
+    """The details --prove-ort reports (core/runtime/prove.py) are worded in Japanese, numbers and names kept."""
     from onnxpack.gui import i18n
     from onnxpack.gui.messages import stage_detail
 

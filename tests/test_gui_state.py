@@ -121,7 +121,7 @@ def test_a_batch_plan_sets_aside_rows_bundled_already_and_refuses_others_zips(tm
 
 
 def _validation(tmp_path: Path, name: str, ir: int, target: str | None):
-    from onnxpack.core.validate import validate_model
+    from onnxpack.core.checks.validate import validate_model
 
     path = tmp_path / f"{name}.onnx"
     model = factory.add_model()
@@ -134,8 +134,8 @@ def _validation(tmp_path: Path, name: str, ir: int, target: str | None):
 def test_the_gate_is_the_engines_gate(tmp_path, ir, target):
     """Issue 30 item 6: the GUI enables Bundle exactly when the engine's gate (core.bundle._gate) would pass, with
     and without "Lower the IR version", and says lowering helps only when it does."""
-    from onnxpack.core.bundle import BundleOptions, _gate
     from onnxpack.core.errors import OnnxpackError
+    from onnxpack.core.release.bundle import BundleOptions, _gate
 
     val = _validation(tmp_path, f"m{ir}", ir, target)
     for fix_ir in (False, True):

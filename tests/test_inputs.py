@@ -11,7 +11,7 @@ import pytest
 from onnx import TensorProto, numpy_helper
 
 from onnxpack.core.errors import InputError
-from onnxpack.core.inputs import (
+from onnxpack.core.runtime.inputs import (
     InputMeta,
     InputSpec,
     anonymous_dim_key,

@@ -13,13 +13,13 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from onnxpack.core.checks.inspection import inspect_model
 from onnxpack.core.errors import Cancelled, InputError, ModelFormatError
-from onnxpack.core.extdata import resolve_external_data
-from onnxpack.core.inspect import inspect_model
-from onnxpack.core.mergesize import MergedSizer, external_lengths, inline_tensor, single_file_size, varint_size
-from onnxpack.core.modelfile import load_structure
+from onnxpack.core.model.extdata import resolve_external_data
+from onnxpack.core.model.mergesize import MergedSizer, external_lengths, inline_tensor, single_file_size, varint_size
+from onnxpack.core.model.modelfile import load_structure
+from onnxpack.core.model.tensors import iter_tensors, uses_external_data
 from onnxpack.core.progress import CancelToken
-from onnxpack.core.tensors import iter_tensors, uses_external_data
 from tests.factory import add_model, save_with_external, snapshot
 
 

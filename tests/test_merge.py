@@ -1,4 +1,5 @@
-"""onnxpack.core.merge: the oracle (merged == original with its external data loaded, byte for byte), sizes, safety."""
+"""onnxpack.core.model.merge: the oracle (merged == original with its external data loaded, byte for byte), sizes,
+safety."""
 
 from __future__ import annotations
 
@@ -17,14 +18,14 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-import onnxpack.core.merge as merge_mod
-from onnxpack.core import mergesize
+import onnxpack.core.model.merge as merge_mod
 from onnxpack.core.errors import Cancelled, ExternalDataError, InputError, ModelFormatError, OutputError
-from onnxpack.core.extdata import ExternalDataReader, resolve_external_data
-from onnxpack.core.merge import MergePlan, merge_model, plan_merge
-from onnxpack.core.modelfile import PROTOBUF_LIMIT
+from onnxpack.core.model import mergesize
+from onnxpack.core.model.extdata import ExternalDataReader, resolve_external_data
+from onnxpack.core.model.merge import MergePlan, merge_model, plan_merge
+from onnxpack.core.model.modelfile import PROTOBUF_LIMIT
+from onnxpack.core.model.tensors import expected_nbytes, iter_tensors, uses_external_data
 from onnxpack.core.progress import CancelToken, ProgressEvent
-from onnxpack.core.tensors import expected_nbytes, iter_tensors, uses_external_data
 from tests import factory
 
 # --------------------------------------------------------------------------- helpers

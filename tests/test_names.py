@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from onnxpack.core.errors import InputError
-from onnxpack.core.extdata import resolve_external_data
+from onnxpack.core.model.extdata import resolve_external_data
 from onnxpack.core.names import check_bundle_name as _check_name
 from onnxpack.core.names import component_problem
-from onnxpack.core.zipcheck import scan_archive
+from onnxpack.core.release.zipcheck import scan_archive
 from tests.test_extdata import _one_tensor_model
 
 BAD_NAMES = ["COM\u00b9.txt", "LPT\u00b3", "COM0", "lpt0.bin", "CONIN$", "conout$.x", "NUL .txt", "AUX .txt", "con",
@@ -50,8 +50,8 @@ def test_ordinary_names_pass_everywhere(name: str) -> None:
 
 def test_default_bundle_name_is_the_same_in_the_cli_and_the_gui(tmp_path):
     """The file's stem as it is: no 'model' fallback for Japanese names, no '-' for spaces (issue 14 items 10, 12)."""
-    from onnxpack.core.bundle import default_name
     from onnxpack.core.names import default_bundle_name
+    from onnxpack.core.release.bundle import default_name
     from onnxpack.gui.queue_view import default_bundle_name as gui_default
 
     for file, expected in (("勝利モデル.onnx", "勝利モデル"), ("My Model.onnx", "My Model"), ("v.2.ONNX", "v.2"),

@@ -8,11 +8,11 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from onnxpack.core import ortformat
 from onnxpack.core.errors import OnnxpackError, OutputError, RuntimeFailure
-from onnxpack.core.modelfile import FileKind, sniff
-from onnxpack.core.ortformat import convert_to_ort
-from onnxpack.core.smoke import SmokeOptions, smoke_test
+from onnxpack.core.model.modelfile import FileKind, sniff
+from onnxpack.core.runtime import ortformat
+from onnxpack.core.runtime.ortformat import convert_to_ort
+from onnxpack.core.runtime.smoke import SmokeOptions, smoke_test
 from tests import factory
 from tests.test_smoke import inprocess  # noqa: F401  (fixture)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from onnxpack.cli import Environment, main
-from onnxpack.core.ortformat import convert_to_ort
+from onnxpack.core.runtime.ortformat import convert_to_ort
 from tests import factory
 
 

@@ -15,9 +15,9 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from onnxpack.core.bundle import BundleOptions, build_bundle
-from onnxpack.core.ortformat import ORT_NONDETERMINISM, convert_to_ort
-from onnxpack.core.verify import verify_bundle
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.runtime.ortformat import ORT_NONDETERMINISM, convert_to_ort
 from tests import factory
 
 EPOCH = 1_700_000_000

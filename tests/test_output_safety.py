@@ -16,8 +16,8 @@ import pytest
 
 from onnxpack.cli import Environment, main
 from onnxpack.core import atomic
-from onnxpack.core import bundle as bundle_mod
 from onnxpack.core.errors import OutputError
+from onnxpack.core.release import bundle as bundle_mod
 from tests import factory
 
 

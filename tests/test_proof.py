@@ -12,15 +12,15 @@ import numpy as np
 import onnx
 import pytest
 
-from onnxpack.core import bundle as bundle_mod
-from onnxpack.core import proof
-from onnxpack.core.bundle import BundleOptions, build_bundle
 from onnxpack.core.errors import InputError, ModelFormatError, OnnxpackError
-from onnxpack.core.extdata import resolve_external_data
-from onnxpack.core.merge import plan_merge
-from onnxpack.core.modelfile import load_structure
-from onnxpack.core.smoke_child import _pages_released
-from onnxpack.core.verify import verify_bundle
+from onnxpack.core.model import proof
+from onnxpack.core.model.extdata import resolve_external_data
+from onnxpack.core.model.merge import plan_merge
+from onnxpack.core.model.modelfile import load_structure
+from onnxpack.core.release import bundle as bundle_mod
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.runtime.smoke_child import _pages_released
 from tests import factory
 
 EPOCH = 1_700_000_000
@@ -172,7 +172,7 @@ def test_verify_smoke_reads_the_model_in_place_and_notices_a_change(tmp_path: Pa
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     src = factory.external_model(tmp_path / "src", n=512)
     res = build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH))
-    from onnxpack.core import smoke
+    from onnxpack.core.runtime import smoke
 
     calls: list[dict[str, Any]] = []
     real = smoke.smoke_test
@@ -210,7 +210,7 @@ def test_released_pages_read_back_the_same_bytes(tmp_path: Path) -> None:
 
 def test_the_bundle_reads_the_source_structure_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Stages hand each other the loaded skeleton: validation, fixes, merge plan and proof do not re-read it."""
-    from onnxpack.core import skeleton
+    from onnxpack.core.model import skeleton
 
     src = factory.external_model(tmp_path / "src", n=512)
     reads: list[Path] = []

@@ -1,5 +1,5 @@
-"""--prove-ort (core/prove.py): releases resolved from the index, wheels checked against the index's SHA-256, one
-cached environment per release, outputs compared with the reference run; no network / no wheel / a bad hash are
+"""--prove-ort (core/runtime/prove.py): releases resolved from the index, wheels checked against the index's SHA-256,
+one cached environment per release, outputs compared with the reference run; no network / no wheel / a bad hash are
 clear errors. The real-release test needs PyPI and skips, saying why, without it."""
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import onnx
 import pytest
 
 from onnxpack.cli import main
-from onnxpack.core.bundle import BundleOptions, build_bundle
 from onnxpack.core.errors import InputError, OnnxpackError, RuntimeFailure
-from onnxpack.core.manifest import schema_errors
-from onnxpack.core.prove import ensure_release, parse_prove_spec, resolve_releases
-from onnxpack.core.verify import verify_bundle
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.release.manifest import schema_errors
+from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.runtime.prove import ensure_release, parse_prove_spec, resolve_releases
 from tests.test_retarget import ir10_model
 
 EPOCH = 1_700_000_000
@@ -170,7 +170,7 @@ def test_prove_refusal_is_an_onnxpack_error(cache: Path, index: _Index, tmp_path
 
 
 def test_the_manifest_section_is_checked_by_the_schema(tmp_path: Path) -> None:
-    from onnxpack.core.prove import ProveReport, ReleaseProof
+    from onnxpack.core.runtime.prove import ProveReport, ReleaseProof
 
     onnx.save(ir10_model(), tmp_path / "m.onnx")
     r = build_bundle(BundleOptions(model=tmp_path / "m.onnx", out_dir=tmp_path / "out", version="1.0.0",

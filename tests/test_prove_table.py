@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from onnxpack.core.compat import ORT_RELEASES
-from onnxpack.core.ortreleases import ROW_EVIDENCE
+from onnxpack.core.checks.compat import ORT_RELEASES
+from onnxpack.core.checks.ortreleases import ROW_EVIDENCE
 
 
 def test_rows_from_1_10_say_where_they_come_from() -> None:

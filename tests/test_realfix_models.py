@@ -15,10 +15,10 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-import onnxpack.core.smoke as smoke_mod
-from onnxpack.core.bundle import BundleOptions, build_bundle
-from onnxpack.core.smoke import SmokeOptions, smoke_test
-from onnxpack.core.verify import verify_bundle
+import onnxpack.core.runtime.smoke as smoke_mod
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.runtime.smoke import SmokeOptions, smoke_test
 from tests import factory
 from tests.test_smoke import _in_process
 
@@ -200,7 +200,7 @@ def test_search_still_tries_common_sizes_when_the_message_names_bounds(tmp_path:
 def test_a_domain_only_imported_needs_no_custom_op_library(tmp_path: Path, inprocess: None) -> None:
     """A quantizer's com.microsoft import or paddle2onnx's `Paddle:1` with no node of theirs: ORT loads the model,
     so neither DOMAIN_CUSTOM nor DOMAIN_CONTRIB; a domain a node (also in a subgraph) uses still gets them."""
-    from onnxpack.core.validate import validate_model
+    from onnxpack.core.checks.validate import validate_model
 
     extra = [helper.make_opsetid("Paddle", 1), helper.make_opsetid("com.microsoft", 1)]
     model = _model([helper.make_node("Relu", ["x"], ["y"])], [V("x", TensorProto.FLOAT, [2])],
@@ -229,7 +229,7 @@ def test_a_domain_only_imported_needs_no_custom_op_library(tmp_path: Path, inpro
 
 
 def test_load_failure_hints_follow_ort_s_message() -> None:
-    from onnxpack.core.smoke_child import load_failure_hint
+    from onnxpack.core.runtime.smoke_child import load_failure_hint
 
     locale = ("Exception during initialization: string_normalizer.cc:235 Failed to construct locale with name:"
               "en_US.UTF-8:locale::facet::_S_create_c_locale name not valid:Please, install necessary language-pack")
@@ -338,7 +338,7 @@ def test_rank_above_64_is_a_finding(tmp_path: Path, inprocess: None) -> None:
 
 def test_dims_and_ranges_out_of_bounds_are_usage_errors(tmp_path: Path, inprocess: None) -> None:
     from onnxpack.core.errors import InputError
-    from onnxpack.core.inputs import parse_dim
+    from onnxpack.core.runtime.inputs import parse_dim
 
     with pytest.raises(InputError, match="int64"):
         parse_dim(f"n={2**63}")
@@ -362,8 +362,8 @@ def test_search_never_allocates_candidates_above_its_cap(tmp_path: Path, inproce
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Candidates whose inputs would exceed the search's cap (1 GiB; 1 MiB here) are skipped before any array is
     made (four symbolic dims at 224 were allocated, 10 GiB, and only then found too large)."""
-    from onnxpack.core import inputs as inputs_mod
-    from onnxpack.core import smoke_child
+    from onnxpack.core.runtime import inputs as inputs_mod
+    from onnxpack.core.runtime import smoke_child
 
     made: list[int] = []
     real = inputs_mod._generate
@@ -425,7 +425,7 @@ def test_smoke_temp_folder_is_named_for_the_reaper(tmp_path: Path, inprocess: No
 
 def test_opset_below_seven_warns_and_bundles_when_ort_runs_it(tmp_path: Path) -> None:
     """onnx's own opset-6 test models run on current ORT; OPSET_TOO_OLD was an error that refused their bundle."""
-    from onnxpack.core.validate import validate_model
+    from onnxpack.core.checks.validate import validate_model
 
     model = _model([helper.make_node("Relu", ["x"], ["y"])], [V("x", TensorProto.FLOAT, [2])],
                    [V("y", TensorProto.FLOAT, [2])], opset=6)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from onnxpack.core.errors import InputError, RefusedError
-from onnxpack.core.release import (
+from onnxpack.core.release.versions import (
     SemVer,
     check_new_version,
     decode_model_version,

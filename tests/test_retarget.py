@@ -1,5 +1,5 @@
-"""Retargeting for an older ONNX Runtime (bundle --target-ort X.Y --fix-ir; core/retarget.py): IR-10-only metadata
-dropped or moved and recorded, opset_import rewritten when the schemas are the same, onnx.version_converter
+"""Retargeting for an older ONNX Runtime (bundle --target-ort X.Y --fix-ir; core/checks/retarget.py): IR-10-only
+metadata dropped or moved and recorded, opset_import rewritten when the schemas are the same, onnx.version_converter
 otherwise, and a refusal naming the node when neither works."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from onnxpack.core.bundle import BundleOptions, build_bundle
-from onnxpack.core.compat import ORT_RELEASES
+from onnxpack.core.checks.compat import ORT_RELEASES
+from onnxpack.core.checks.retarget import retarget_model
+from onnxpack.core.checks.validate import validate_model
 from onnxpack.core.errors import RefusedError
-from onnxpack.core.manifest import schema_errors
-from onnxpack.core.retarget import retarget_model
-from onnxpack.core.validate import validate_model
-from onnxpack.core.verify import verify_bundle
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.release.manifest import schema_errors
+from onnxpack.core.release.verify import verify_bundle
 
 EPOCH = 1_700_000_000
 

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 
 from onnxpack.cli import Environment, main
-from onnxpack.core import signing
-from onnxpack.core.about import ReleaseInfo, check_labels
-from onnxpack.core.bundle import BundleOptions, build_bundle
 from onnxpack.core.errors import InputError
-from onnxpack.core.verify import verify_bundle
-from onnxpack.core.zipwriter import DeterministicZip
+from onnxpack.core.release import signing
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.release.metadata import ReleaseInfo, check_labels
+from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.zipwriter import DeterministicZip
 from tests import factory
 
 model_signing = pytest.importorskip("model_signing")  # installed by requirements/dev.txt (onnxpack[sign])
@@ -186,7 +186,7 @@ def test_any_changed_member_is_named_even_with_a_consistent_manifest(signed: Pat
         if f["path"] == "README.txt":
             f["size"], f["sha256"] = len(members["README.txt"]), hashlib.sha256(members["README.txt"]).hexdigest()
     assert not verify_bundle(_write({**members, "manifest.json": json.dumps(doc).encode()}, tmp_path / "t.zip")).ok
-    from onnxpack.core.checksums import sha256sums  # SHA256SUMS caught that; the attacker rewrites it too
+    from onnxpack.core.release.checksums import sha256sums  # SHA256SUMS caught that; the attacker rewrites it too
 
     members["SHA256SUMS"] = sha256sums(doc["files"])
     for f in doc["files"]:

@@ -16,11 +16,11 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-import onnxpack.core.smoke as smoke_mod
+import onnxpack.core.runtime.smoke as smoke_mod
 from onnxpack.core.errors import Cancelled, ExternalDataError, RuntimeFailure
 from onnxpack.core.progress import CancelToken
-from onnxpack.core.smoke import SmokeOptions, compare_models, safe_output_filename, save_outputs, smoke_test
-from onnxpack.core.smoke_child import compare_values, digest
+from onnxpack.core.runtime.smoke import SmokeOptions, compare_models, safe_output_filename, save_outputs, smoke_test
+from onnxpack.core.runtime.smoke_child import compare_values, digest
 from tests import factory
 
 V = helper.make_tensor_value_info
@@ -205,7 +205,7 @@ def test_external_data_is_fed_from_validated_bytes_and_merge_is_bitwise_equal(tm
     c = compare_models(ext, single, options=SmokeOptions(runs=1))
     assert c.ok and c.bitwise_equal, c.findings
     assert "in-memory initializer" in c.original.load
-    from onnxpack.core.merge import merge_model
+    from onnxpack.core.model.merge import merge_model
 
     merged = tmp_path / "merged" / "model.onnx"
     merged.parent.mkdir()
@@ -423,8 +423,8 @@ def test_waiting_child_exits_when_its_parent_dies(tmp_path: Path) -> None:
         pytest.skip("needs /proc to watch the orphaned child")  # pragma: no cover - Linux CI has /proc
     code = (
         "import os, sys\n"
-        "from onnxpack.core.smoke import start_child\n"
-        "from onnxpack.core.smoke_child import child_main\n"
+        "from onnxpack.core.runtime.smoke import start_child\n"
+        "from onnxpack.core.runtime.smoke_child import child_main\n"
         "if __name__ == '__main__':\n"
         "    c = start_child(child_main)\n"
         "    print(c.proc.pid, flush=True)\n"
@@ -443,7 +443,7 @@ def test_waiting_child_exits_when_its_parent_dies(tmp_path: Path) -> None:
 
 
 def test_discard_is_idempotent_and_a_mismatched_child_is_replaced() -> None:
-    from onnxpack.core.smoke_child import child_main
+    from onnxpack.core.runtime.smoke_child import child_main
 
     child = smoke_mod.start_child(child_main)
     assert child is not None
@@ -466,7 +466,7 @@ def _noop_target(conn: Any, job: dict[str, Any]) -> None:
 def test_the_smoke_stage_reports_at_once_that_it_is_starting(tmp_path):
     """Issue 14 item 8: the seconds ONNX Runtime takes to start are labelled, not a gap with no stage running."""
     from onnxpack.core.resources import SAMPLE_MODEL, resource_path
-    from onnxpack.core.smoke import smoke_test
+    from onnxpack.core.runtime.smoke import smoke_test
 
     events = []
     run = smoke_test(resource_path(*SAMPLE_MODEL), progress=events.append)

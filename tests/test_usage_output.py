@@ -13,7 +13,7 @@ import pytest
 
 from onnxpack.cli import Environment, build_parser, main
 from onnxpack.cli.cmd_bundle import options_from_args
-from onnxpack.core.bundle import cli_command
+from onnxpack.core.release.bundle import cli_command
 from tests import factory
 
 

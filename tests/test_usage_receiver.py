@@ -19,9 +19,9 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from onnxpack.cli import Environment, main
-from onnxpack.core import readme
-from onnxpack.core.checksums import sha256sums_problems
-from onnxpack.core.verify import verify_bundle
+from onnxpack.core.release import readme
+from onnxpack.core.release.checksums import sha256sums_problems
+from onnxpack.core.release.verify import verify_bundle
 from tests import factory
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,7 +185,7 @@ def test_no_hint_sends_users_to_an_index_that_lacks_onnxpack() -> None:
     offenders = [str(p.relative_to(ROOT)) for folder in ("core", "cli", "docs") for p in (ROOT / folder).rglob("*")
                  if p.suffix in (".py", ".md") and "pip install 'onnxpack[sign]'" in p.read_text(encoding="utf-8")]
     assert offenders == []
-    from onnxpack.core import signing
+    from onnxpack.core.release import signing
 
     assert "pip install '.[sign]'" in signing._INSTALL_HINT and ".whl[sign]" in signing._INSTALL_HINT
 

@@ -11,8 +11,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 from onnxpack.cli import Environment, main
 from onnxpack.cli.output import plural, progress_reporter
+from onnxpack.core.checks.validate import validate_model
 from onnxpack.core.progress import STEPS, ProgressEvent
-from onnxpack.core.validate import validate_model
 from tests import factory
 
 SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample" / "victory.onnx"

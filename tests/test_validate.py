@@ -13,13 +13,13 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from onnxpack.core import validate as validate_mod
-from onnxpack.core.checker_child import ChildOutcome, check_structure, run_in_child
-from onnxpack.core.compat import ORT_RELEASES, released_limits
+from onnxpack.core.checks import validate as validate_mod
+from onnxpack.core.checks.checker_child import ChildOutcome, check_structure, run_in_child
+from onnxpack.core.checks.compat import ORT_RELEASES, released_limits
+from onnxpack.core.checks.validate import validate_model
 from onnxpack.core.errors import Cancelled, InputError
 from onnxpack.core.findings import Severity
 from onnxpack.core.progress import CancelToken, ProgressEvent
-from onnxpack.core.validate import validate_model
 from tests.factory import add_model, save_with_external, snapshot
 
 
@@ -131,7 +131,7 @@ def test_checker_crash_and_timeout_become_findings(tmp_path: Path, monkeypatch: 
         (ChildOutcome("timeout", detail="no answer within 300 s"), "CHECKER_TIMEOUT"),
         (ChildOutcome("error", detail="MemoryError: "), "CHECKER_FAILED"),
     ]:
-        monkeypatch.setattr("onnxpack.core.validate.check_structure", lambda *_a, _o=outcome, **_k: _o)
+        monkeypatch.setattr("onnxpack.core.checks.validate.check_structure", lambda *_a, _o=outcome, **_k: _o)
         val = validate_model(path)
         assert codes(val, Severity.ERROR) == [code]
         assert val.checker["status"] == outcome.status

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from onnxpack.core.bundle import BundleOptions, build_bundle
 from onnxpack.core.errors import InputError
-from onnxpack.core.verify import read_bundle_manifest, verify_bundle
-from onnxpack.core.zipcheck import Member, iter_member, scan_archive
-from onnxpack.core.zipwriter import DeterministicZip
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.release.verify import read_bundle_manifest, verify_bundle
+from onnxpack.core.release.zipcheck import Member, iter_member, scan_archive
+from onnxpack.core.release.zipwriter import DeterministicZip
 from tests import factory
 
 
@@ -320,7 +320,7 @@ def test_builtin_validator_agrees_with_jsonschema(bundle: Path) -> None:
 
     import jsonschema
 
-    from onnxpack.core.manifest import load_schema, schema_errors
+    from onnxpack.core.release.manifest import load_schema, schema_errors
 
     good = json.loads(_members(bundle)["manifest.json"])
     edits: list[Callable[[dict[str, Any]], Any]] = [
@@ -354,7 +354,7 @@ def test_smoke_recipe_can_only_name_members_of_the_bundle(smoke_bundle: Path, tm
 
     import numpy as np
 
-    from onnxpack.core import smoke as smoke_mod
+    from onnxpack.core.runtime import smoke as smoke_mod
 
     doc = json.loads(_members(smoke_bundle)["manifest.json"])
     (name, entry), = doc["smoke"]["recipe"]["inputs"].items()

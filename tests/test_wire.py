@@ -1,4 +1,4 @@
-"""onnxpack.core.wire against the protobuf library: varints, tags, field sizes and field scanning."""
+"""onnxpack.core.model.wire against the protobuf library: varints, tags, field sizes and field scanning."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import onnx
 import pytest
 from onnx import ModelProto, TensorProto, helper, numpy_helper
 
-from onnxpack.core import wire
+from onnxpack.core.model import wire
 from tests import factory
 
 EDGES = [0, 1, 127, 128, 255, 300, 16383, 16384, 2**21 - 1, 2**21, 2**28, 2**31 - 1, 2**31, 2**32, 2**35,

@@ -14,8 +14,8 @@ import pytest
 from onnxpack.core.atomic import atomic_file
 from onnxpack.core.errors import Cancelled, InputError
 from onnxpack.core.progress import CancelToken, ProgressEvent
-from onnxpack.core.zipcheck import iter_member, scan_archive
-from onnxpack.core.zipwriter import ZIP_MIN_EPOCH, DeterministicZip, source_date_epoch, zip_date_time
+from onnxpack.core.release.zipcheck import iter_member, scan_archive
+from onnxpack.core.release.zipwriter import ZIP_MIN_EPOCH, DeterministicZip, source_date_epoch, zip_date_time
 
 
 def _build(epoch: int | None = None, compress: bool = False) -> bytes:

@@ -1,0 +1,489 @@
+"""Which ONNX Runtime releases load a model: IR version and opsets against each ORT release's limits.
+
+ONNX release → (IR, ai.onnx opset, ai.onnx.ml opset) comes from ``onnx.helper.VERSION_TABLE``; only
+ORT release → ONNX release is kept here by hand (shared/reference/ort-compat.md). Where ORT's official
+compatibility table states lower limits than the ONNX release it integrated (ORT lagged behind), the
+official figure is kept as an explicit override with its source.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import onnx
+from onnx import AttributeProto, ModelProto, TypeProto
+
+from ..errors import InputError
+from ..model.tensors import dtype_name, iter_graphs, iter_tensors
+from .ortreleases import ORT_TO_ONNX, ROW_EVIDENCE
+
+__all__ = [
+    "MIN_AI_ONNX_OPSET",
+    "ORT_RELEASES",
+    "CompatResult",
+    "OrtRelease",
+    "ReleasedLimits",
+    "TargetVerdict",
+    "check_target",
+    "installed_ort_version",
+    "lower_ir_possible",
+    "min_ir_for_features",
+    "oldest_ort",
+    "ort_package_version",
+    "parse_version",
+    "released_limits",
+]
+
+#: ONNX Runtime supports ai.onnx opset 7 and newer (ort-compat.md).
+MIN_AI_ONNX_OPSET = 7
+
+# Domains spelled two ways in models.
+_AI_ONNX = ("", "ai.onnx")
+_AI_ONNX_ML = "ai.onnx.ml"
+_AI_ONNX_TRAINING = "ai.onnx.training"
+_PREVIEW_TRAINING = "ai.onnx.preview.training"
+# Contrib-op domains built into standard ORT packages.
+_ORT_BUILTIN_DOMAINS = frozenset({"com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental"})
+
+# Element types and the IR version that introduced them (onnx.proto "IR VERSION n" comments).
+_TYPE_IR = {
+    "BFLOAT16": 4,
+    "FLOAT8E4M3FN": 9,
+    "FLOAT8E4M3FNUZ": 9,
+    "FLOAT8E5M2": 9,
+    "FLOAT8E5M2FNUZ": 9,
+    "UINT4": 10,
+    "INT4": 10,
+    "FLOAT4E2M1": 11,
+    "FLOAT8E8M0": 12,
+    "UINT2": 13,
+    "INT2": 13,
+    "FLOAT6E2M3": 14,
+    "FLOAT6E3M2": 14,
+}
+# Integer attributes that name an element type (Cast.to, RandomNormal.dtype, QuantizeLinear.output_dtype...).
+_DTYPE_ATTRS = frozenset({"to", "dtype", "output_dtype"})
+
+
+def parse_version(text: str) -> tuple[int, int]:
+    """``"1.17"`` / ``"1.17.3"`` / ``"v1.17"`` → ``(1, 17)``; anything else raises InputError."""
+    m = re.fullmatch(r"\s*v?(\d{1,3})\.(\d{1,3})(?:\.\d{1,4})?\s*", text)
+    if not m:
+        raise InputError(
+            f"Not an ONNX Runtime version: {text!r}",
+            "Give a release as MAJOR.MINOR, e.g. --target-ort 1.17.",
+            code="BAD_TARGET_ORT",
+        )
+    return int(m.group(1)), int(m.group(2))
+
+
+def _vt() -> dict[str, tuple[int, int, int]]:
+    out: dict[str, tuple[int, int, int]] = {}
+    for row in onnx.helper.VERSION_TABLE:
+        out[str(row[0])] = (int(row[1]), int(row[2]), int(row[3]))
+    return out
+
+
+@dataclass(frozen=True)
+class ReleasedLimits:
+    """The highest IR version and opsets any ONNX release defines (the newest row of onnx's VERSION_TABLE)."""
+
+    onnx: str
+    ir: int
+    opset: int
+    ml_opset: int
+    training_opset: int
+
+    def opset_limit(self, domain: str) -> int | None:
+        """Highest released opset of a standard ``domain``; None for domains ONNX does not version."""
+        return {
+            "ai.onnx": self.opset,
+            _AI_ONNX_ML: self.ml_opset,
+            _AI_ONNX_TRAINING: self.training_opset,
+        }.get(_domain_key(domain))
+
+
+def released_limits() -> ReleasedLimits:
+    """What the newest ONNX release known to the installed onnx package defines."""
+    rows = [(parse_version(str(r[0])), str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]) if len(r) > 4 else 0)
+            for r in onnx.helper.VERSION_TABLE]
+    newest = max(rows)
+    return ReleasedLimits(newest[1], max(r[2] for r in rows), max(r[3] for r in rows), max(r[4] for r in rows),
+                          max(r[5] for r in rows))
+
+
+@dataclass(frozen=True)
+class OrtRelease:
+    """Limits of one ORT release; ``derived`` rows are not from ORT's official table."""
+
+    version: str
+    onnx: str
+    ir: int
+    opset: int
+    ml_opset: int
+    derived: bool
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return parse_version(self.version)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ort": self.version,
+            "onnx": self.onnx,
+            "ir_version": self.ir,
+            "ai_onnx_opset": self.opset,
+            "ai_onnx_ml_opset": self.ml_opset,
+            "derived": self.derived,
+            "evidence": ROW_EVIDENCE.get(self.version, "ORT documentation"),
+        }
+
+
+#: Distributions that install the ``onnxruntime`` module (CPU first).
+_ORT_DISTRIBUTIONS = ("onnxruntime", "onnxruntime-gpu", "onnxruntime-directml", "onnxruntime-openvino")
+
+
+def ort_package_version() -> str | None:
+    """The installed onnxruntime's full version, from its metadata: importing onnxruntime costs ~0.2 s and
+    leaves a file in the temporary folder (``.ses``, since 1.32), so the parent process never does."""
+    from importlib import metadata
+
+    for dist in _ORT_DISTRIBUTIONS:
+        try:
+            return str(metadata.version(dist))
+        except metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def installed_ort_version() -> str | None:
+    """MAJOR.MINOR of the installed onnxruntime, read from its metadata (no import); None if unknown."""
+    m = re.match(r"(\d+)\.(\d+)", ort_package_version() or "")
+    return f"{int(m.group(1))}.{int(m.group(2))}" if m else None
+
+
+def _build_releases() -> tuple[OrtRelease, ...]:
+    vt = _vt()
+    rows = []
+    for ort, onnx_rel, derived, override in ORT_TO_ONNX:
+        ir, opset, ml = vt[onnx_rel]
+        rows.append(
+            OrtRelease(ort, onnx_rel, override.get("ir", ir), opset, override.get("ml", ml), derived)
+        )
+    rows.sort(key=lambda r: r.key)
+    installed = installed_ort_version()
+    if installed is not None and parse_version(installed) > rows[-1].key:
+        # The installed runtime is newer than the table: it is still a known row, with the newest row's limits
+        # as a lower bound (a release keeps loading what older ones loaded). The smoke run is the proof for
+        # anything above; tests/test_compat.py fails until the table gets the measured row.
+        last = rows[-1]
+        rows.append(OrtRelease(installed, last.onnx, last.ir, last.opset, last.ml_opset, True))
+    return tuple(rows)
+
+
+#: Every known ORT release, oldest first.
+ORT_RELEASES: tuple[OrtRelease, ...] = _build_releases()
+
+
+def _domain_key(domain: str) -> str:
+    return "ai.onnx" if domain in _AI_ONNX else domain
+
+
+def _why_not(rel: OrtRelease, ir_version: int, opsets: dict[str, int]) -> list[str]:
+    """Reasons ``rel`` cannot load a model (empty list: it can)."""
+    why = []
+    if ir_version > rel.ir:
+        why.append(f"IR version {ir_version} > {rel.ir}")
+    for domain, version in opsets.items():
+        d = _domain_key(domain)
+        if d == "ai.onnx" and version > rel.opset:
+            why.append(f"ai.onnx opset {version} > {rel.opset}")
+        elif d == _AI_ONNX_ML and version > rel.ml_opset:
+            why.append(f"ai.onnx.ml opset {version} > {rel.ml_opset}")
+    return why
+
+
+@dataclass
+class CompatResult:
+    """Runtime compatibility of a model's IR version and opsets."""
+
+    ir_version: int
+    opsets: dict[str, int]
+    oldest: OrtRelease | None  # oldest known ORT release that loads the model
+    newest_known: OrtRelease
+    blockers: list[str]  # why even the newest known release would refuse it (empty when oldest is set)
+    too_old: list[str]  # opsets below what any ORT supports
+    other_domains: list[str]  # non-standard domains (contrib / custom ops)
+    min_ir: int | None = None  # lowest IR the model's features allow (set when a model was given)
+    min_ir_reasons: list[str] = field(default_factory=list)
+    oldest_if_ir_lowered: OrtRelease | None = None  # older release reachable by lowering ir_version only
+
+    @property
+    def newer_than_known(self) -> bool:
+        """The model needs more than the newest ORT release in the table."""
+        return self.oldest is None and not self.too_old
+
+    @property
+    def lowered_ir(self) -> int | None:
+        """The ir_version to write so ``oldest_if_ir_lowered`` loads the model."""
+        if self.oldest_if_ir_lowered is None:
+            return None
+        return min(self.ir_version, self.oldest_if_ir_lowered.ir)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ir_version": self.ir_version,
+            "opsets": dict(self.opsets),
+            "oldest_ort": self.oldest.version if self.oldest else None,
+            "oldest_ort_derived": self.oldest.derived if self.oldest else None,
+            "newest_known_ort": self.newest_known.version,
+            "newer_than_known": self.newer_than_known,
+            "blockers": list(self.blockers),
+            "opsets_too_old": list(self.too_old),
+            "other_domains": list(self.other_domains),
+            "min_ir_version": self.min_ir,
+            "min_ir_reasons": list(self.min_ir_reasons),
+            "oldest_ort_if_ir_lowered": self.oldest_if_ir_lowered.version if self.oldest_if_ir_lowered else None,
+            "lowered_ir_version": self.lowered_ir,
+        }
+
+
+def _first_loading(ir_version: int, opsets: dict[str, int]) -> OrtRelease | None:
+    for rel in ORT_RELEASES:
+        if not _why_not(rel, ir_version, opsets):
+            return rel
+    return None
+
+
+def oldest_ort(ir_version: int, opsets: dict[str, int], model: ModelProto | None = None) -> CompatResult:
+    """The oldest known ORT release whose IR and opset limits admit the model.
+
+    With ``model`` given, also works out whether lowering ``ir_version`` (and nothing else) would let
+    an older release load it (see :func:`lower_ir_possible`).
+    """
+    opsets = dict(opsets)
+    newest = ORT_RELEASES[-1]
+    too_old = [
+        f"ai.onnx opset {v} (below {MIN_AI_ONNX_OPSET}, the oldest ONNX Runtime documents)"
+        for d, v in opsets.items()
+        if _domain_key(d) == "ai.onnx" and v < MIN_AI_ONNX_OPSET
+    ]
+    others = sorted(
+        d for d in opsets if _domain_key(d) not in ("ai.onnx", _AI_ONNX_ML, _AI_ONNX_TRAINING, _PREVIEW_TRAINING)
+    )
+    oldest = None if too_old else _first_loading(ir_version, opsets)
+    blockers = [] if oldest is not None else _why_not(newest, ir_version, opsets)
+    result = CompatResult(ir_version, opsets, oldest, newest, blockers, too_old, others)
+    if model is not None:
+        min_ir, reasons = min_ir_for_features(model)
+        result.min_ir = min_ir
+        result.min_ir_reasons = reasons
+        if not too_old:
+            lowered = _first_loading(max(min_ir, 1), opsets)
+            if lowered is not None and (oldest is None or lowered.key < oldest.key) and lowered.ir < ir_version:
+                result.oldest_if_ir_lowered = lowered
+    return result
+
+
+def _type_elem_types(tp: TypeProto) -> list[int]:
+    """Element types named in a (possibly nested) TypeProto, plus marker -1 for optional/sparse types."""
+    out: list[int] = []
+    stack = [tp]
+    while stack:
+        t = stack.pop()
+        which = t.WhichOneof("value")
+        if which == "tensor_type":
+            out.append(t.tensor_type.elem_type)
+        elif which == "sparse_tensor_type":
+            out += [t.sparse_tensor_type.elem_type, -1]
+        elif which == "sequence_type":
+            stack.append(t.sequence_type.elem_type)
+        elif which == "map_type":
+            out.append(t.map_type.key_type)
+            stack.append(t.map_type.value_type)
+        elif which == "optional_type":
+            out.append(-2)
+            stack.append(t.optional_type.elem_type)
+    return out
+
+
+def min_ir_for_features(model: ModelProto) -> tuple[int, list[str]]:
+    """The lowest IR version that has every feature ``model`` uses, and the features that set it.
+
+    Conservative: element types are collected from tensors, every type annotation (inputs, outputs,
+    value_info) and integer attributes naming a type (``to``, ``dtype``, ``output_dtype``).
+    """
+    need: dict[str, int] = {}
+
+    def use(feature: str, ir: int) -> None:
+        need[feature] = max(need.get(feature, 0), ir)
+
+    elem_types: set[int] = set()
+    for ref in iter_tensors(model):
+        elem_types.add(ref.tensor.data_type)
+        if ref.tensor.metadata_props:
+            use("metadata_props on tensors", 10)
+    for _label, graph, nodes in iter_graphs(model):
+        if graph is not None:
+            inputs = {i.name for i in graph.input}
+            if any(t.name not in inputs for t in graph.initializer):
+                use("initializers that are not graph inputs", 4)
+            if len(graph.quantization_annotation):
+                use("quantization annotations", 5)
+            if len(graph.sparse_initializer):
+                use("sparse initializers", 6)
+            if len(graph.metadata_props):
+                use("metadata_props on graphs", 10)
+            for vi in [*graph.input, *graph.output, *graph.value_info]:
+                for et in _type_elem_types(vi.type):
+                    if et == -1:
+                        use("sparse tensor types", 8)
+                    elif et == -2:
+                        use("optional types", 8)
+                    else:
+                        elem_types.add(et)
+                if len(vi.metadata_props):
+                    use("metadata_props on value_info", 10)
+        for node in nodes:
+            if len(node.metadata_props):
+                use("metadata_props on nodes", 10)
+            if node.overload:
+                use("function overloads", 10)
+            if len(node.device_configurations):
+                use("multi-device configuration", 11)
+            for attr in node.attribute:
+                if attr.name in _DTYPE_ATTRS and attr.type == AttributeProto.INT:
+                    elem_types.add(int(attr.i))
+                if attr.HasField("sparse_tensor") or len(attr.sparse_tensors):
+                    use("sparse tensor attributes", 6)
+                if attr.HasField("tp") or len(attr.type_protos):
+                    for tp in ([attr.tp] if attr.HasField("tp") else []) + list(attr.type_protos):
+                        for et in _type_elem_types(tp):
+                            if et >= 0:
+                                elem_types.add(et)
+    if len(model.training_info):
+        use("training_info", 7)
+    if len(model.functions):
+        use("model-local functions", 8)
+    for f in model.functions:
+        if len(f.attribute_proto):
+            use("function attribute defaults", 9)
+        if f.overload:
+            use("function overloads", 10)
+        if len(f.metadata_props) or len(f.value_info):
+            use("function metadata_props/value_info", 10)
+    if len(model.configuration):
+        use("multi-device configuration", 11)
+    for et in elem_types:
+        name = dtype_name(et)
+        if name in _TYPE_IR:
+            use(f"element type {name}", _TYPE_IR[name])
+        elif name.startswith("UNKNOWN"):
+            use(f"element type {name}", onnx.IR_VERSION)
+    base = 3  # opset_import and domains exist since IR 3
+    top = max([base, *need.values()])
+    reasons = sorted((f"{feat} (IR {ir})" for feat, ir in need.items() if ir == top), key=str)
+    return top, reasons
+
+
+def lower_ir_possible(model: ModelProto, target_ir: int | None = None) -> tuple[bool, int, list[str]]:
+    """Can ``model.ir_version`` be lowered (to ``target_ir``, or as far as its features allow)?
+
+    Returns ``(possible, lowest_allowed_ir, reasons)``; reasons name the features that need that IR.
+    """
+    min_ir, reasons = min_ir_for_features(model)
+    goal = min_ir if target_ir is None else target_ir
+    return (min_ir <= goal < model.ir_version), min_ir, reasons
+
+
+@dataclass(frozen=True)
+class TargetVerdict:
+    """Whether one ORT release loads the model: ``loads`` is True/False, or None when unknown."""
+
+    target: str
+    loads: bool | None
+    reason: str
+    release: OrtRelease | None
+    fix_by_lowering_ir: int | None = None  # set when lowering ir_version to this value fixes it
+    #: core.retarget.RetargetResult (analysis only) when more than ir_version has to change: --fix-ir retargets
+    retarget: Any = None
+
+    @property
+    def fixable(self) -> bool:
+        """``bundle --fix-ir`` can make the target load the model (lower ir_version, or retarget)."""
+        return self.fix_by_lowering_ir is not None or (self.retarget is not None and self.retarget.possible)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target_ort": self.target,
+            "loads": self.loads,
+            "reason": self.reason,
+            "derived": self.release.derived if self.release else None,
+            "limits": self.release.to_dict() if self.release else None,
+            "fix_lower_ir_version_to": self.fix_by_lowering_ir,
+            "retarget": self.retarget.to_dict() if self.retarget is not None else None,
+        }
+
+
+def check_target(result: CompatResult, target: str, model: ModelProto | None = None) -> TargetVerdict:
+    """Answer ``--target-ort X.Y`` for a model whose compatibility is ``result``."""
+    key = parse_version(target)
+    label = f"{key[0]}.{key[1]}"
+    rel = next((r for r in ORT_RELEASES if r.key == key), None)
+    if result.too_old:
+        return TargetVerdict(label, False, "; ".join(result.too_old), rel)
+    if rel is None:
+        newest = result.newest_known
+        if key > newest.key:
+            if result.oldest is not None:
+                return TargetVerdict(
+                    label, True,
+                    f"ORT {label} is newer than onnxpack's table (newest {newest.version}); releases keep "
+                    f"supporting older IR/opsets and ORT {result.oldest.version} already loads the model",
+                    None,
+                )
+            return TargetVerdict(
+                label, None,
+                f"ORT {label} is newer than onnxpack's table (newest {newest.version}), and the model needs "
+                f"more than {newest.version} supports ({'; '.join(result.blockers)}); a smoke run with ORT "
+                f"{label} is the only proof",
+                None,
+            )
+        if key < ORT_RELEASES[0].key:
+            return TargetVerdict(label, False, f"ORT {label} predates ONNX Runtime 1.0, the oldest known", None)
+        return TargetVerdict(label, None, f"ORT {label} is not a known ONNX Runtime release", None)
+    why = _why_not(rel, result.ir_version, result.opsets)
+    derived = " (limits measured on that release, not from ORT's official table)" if rel.derived else ""
+    if not why:
+        return TargetVerdict(
+            label, True,
+            f"ORT {label} supports IR {rel.ir}, ai.onnx opset {rel.opset}, ai.onnx.ml opset {rel.ml_opset}{derived}",
+            rel,
+        )
+    only_ir = all(w.startswith("IR version") for w in why)
+    fix = None
+    reason = f"ONNX Runtime {label} cannot load it: {'; '.join(why)} (its limits){derived}"
+    if only_ir and model is not None:
+        possible, min_ir, _feats = lower_ir_possible(model, rel.ir)
+        if possible:
+            fix = rel.ir
+            reason += (
+                f". Only the IR version is too new and the model uses nothing newer than IR {min_ir}: "
+                f"lowering ir_version to {rel.ir} fixes it"
+            )
+            return TargetVerdict(label, False, reason, rel, fix)
+    if model is not None:  # more than ir_version: what retargeting (core/checks/retarget.py) would do, analysis only
+        from .retarget import retarget_model
+
+        plan = retarget_model(model, label, rel.ir, {"ai.onnx": rel.opset, _AI_ONNX_ML: rel.ml_opset},
+                              convert=False)
+        if plan.possible:
+            reason += f". `--fix-ir` can retarget it: {plan.summary()}"
+        else:
+            reason += f". It cannot be retargeted: {'; '.join(plan.blockers[:4])}"
+        return TargetVerdict(label, False, reason, rel, rel.ir if plan.possible and plan.ir_after != plan.ir_before
+                             else None, plan)
+    return TargetVerdict(label, False, reason, rel, fix)
+

@@ -1,0 +1,406 @@
+"""Find a model on disk, recognise its format by content, and parse its structure safely."""
+
+from __future__ import annotations
+
+import enum
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import InputError, ModelFormatError
+
+if TYPE_CHECKING:
+    from google.protobuf.message import Message
+    from onnx import ModelProto
+
+# onnx and protobuf are imported inside the functions that parse: locating and sniffing a file (what
+# the desktop app does before its window shows) must not pay for importing onnx (~0.2 s).
+
+__all__ = [
+    "PROTOBUF_LIMIT",
+    "FileKind",
+    "ModelLocation",
+    "Window",
+    "load_structure",
+    "locate_model",
+    "refuse_non_bundle",
+    "refuse_non_previous",
+    "require_regular_file",
+    "sniff",
+]
+
+#: Protobuf cannot serialize or parse a message of 2 GiB or more.
+PROTOBUF_LIMIT = 2**31
+
+
+class FileKind(str, enum.Enum):
+    """What a file is, judged by its content (never by its extension)."""
+
+    ONNX = "onnx"
+    ORT = "ort"
+    ZIP = "zip"
+    EMPTY = "empty"
+    TEXT = "text"
+    UNKNOWN = "unknown"
+
+
+#: A model stored as a byte range of a bigger file (e.g. a stored ZIP entry): (start, length).
+Window = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ModelLocation:
+    """A model file and the folder its external data is resolved against."""
+
+    model: Path
+    data_dir: Path  # the model's folder unless the user gave --data-dir
+    folder: Path | None = None  # the folder the user named instead of the model file, if any
+
+    @property
+    def model_dir(self) -> Path:
+        return self.model.parent
+
+    @property
+    def protected(self) -> list[Path]:
+        """What an output may not be or lie inside: the model, and the folder given for it."""
+        return [self.model, *([self.folder] if self.folder is not None else [])]
+
+
+def sniff(path: Path, window: Window | None = None) -> FileKind:
+    """Recognise the file kind from its first bytes (of ``window`` = (start, length) inside the file, if given).
+
+    An ORT-format model is a FlatBuffer whose file identifier ``ORTM`` sits at bytes 4–8.
+    """
+    with open(path, "rb") as f:
+        if window is not None:
+            f.seek(window[0])
+        head = f.read(64 if window is None else min(64, window[1]))
+    if not head:
+        return FileKind.EMPTY
+    if len(head) >= 8 and head[4:8] == b"ORTM":
+        return FileKind.ORT
+    if head[:4] in (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08"):
+        return FileKind.ZIP
+    # A serialized ModelProto starts with a field tag; ir_version (field 1, varint) is 0x08, but
+    # writers may order fields freely, so any plausible tag byte is accepted and parsing decides.
+    text = _decode_head(head)
+    if text is None:
+        return FileKind.ONNX
+    if text.startswith("\ufeff"):  # UTF-8 byte order mark: a text file from a Windows editor
+        return FileKind.TEXT
+    if text.isprintable() or all(c.isprintable() or c in "\r\n\t" for c in text):
+        return FileKind.TEXT
+    return FileKind.ONNX
+
+
+def _decode_head(head: bytes) -> str | None:
+    """UTF-8 text of the first bytes, tolerating a multi-byte character cut at the end (None if not UTF-8)."""
+    for cut in range(4 if len(head) >= 64 else 1):
+        try:
+            return head[: len(head) - cut].decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    return None
+
+
+def require_regular_file(
+    path: Path, what: str, hint: str = "Give the path of a .onnx/.ort file or of the folder that holds it."
+) -> os.stat_result:
+    """``os.stat(path)`` when it is a regular file; otherwise InputError naming ``what`` (e.g. "Bundle")."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise InputError(f"{what} not found: {path}", "Check the path; quote it if it contains spaces.") from None
+    except OSError as e:
+        raise InputError(f"Cannot read {what} {path}: {e.strerror}", "Check the path and its permissions.") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"{what} is not a regular file: {path}", hint)
+    return st
+
+
+def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None = None) -> ModelLocation:
+    """Resolve ``path`` (a model file or a folder holding exactly one model) and the data folder."""
+    p = Path(path)
+    folder: Path | None = None
+    if not p.exists():
+        raise InputError(f"No such file or folder: {p}", "Check the path; quote it if it contains spaces.")
+    if p.is_dir():
+        folder = p.absolute()
+        candidates = sorted(
+            c for c in p.iterdir() if c.suffix.lower() in (".onnx", ".ort") and c.is_file()
+        )
+        onnx_files = [c for c in candidates if c.suffix.lower() == ".onnx"]
+        chosen = onnx_files or candidates
+        if not chosen:
+            raise InputError(
+                f"No .onnx or .ort model in folder {p}",
+                "Give the model file itself, or a folder that contains one .onnx file.",
+            )
+        if len(chosen) > 1:
+            names = ", ".join(c.name for c in chosen)
+            raise InputError(
+                f"Folder {p} holds several models ({names})",
+                "Give the path of the one you mean.",
+            )
+        p = chosen[0]
+    require_regular_file(p, "Model file")
+    if data_dir is None:
+        d = p.parent
+    else:
+        d = Path(data_dir)
+        if not d.is_dir():
+            raise InputError(
+                f"Data folder not found or not a folder: {d}",
+                "--data-dir must name the folder that holds the external data files.",
+            )
+    return ModelLocation(p.absolute(), d.absolute(), folder)
+
+
+def _unreadable(path: Path, e: OSError) -> InputError:
+    return InputError(f"Cannot read model file {path}: {e.strerror}", "Check the path and its permissions.")
+
+
+def load_structure(path: Path, window: Window | None = None) -> ModelProto:
+    """Parse a .onnx file as a skeleton (core/model/skeleton.py); every parse failure becomes ModelFormatError.
+
+    Neither external data nor the big ``raw_data`` payloads of a self-contained file are read: the latter become
+    references into the model file itself (``ExternalRef.inline``), validated like external data.
+    ``window`` = (start, length): the model is that byte range of ``path`` (a stored ZIP entry, read in place).
+    """
+    try:
+        kind = sniff(path, window)
+        size = path.stat().st_size
+    except OSError as e:
+        raise _unreadable(path, e) from None
+    if window is not None:
+        if window[0] < 0 or window[1] < 0 or window[0] + window[1] > size:
+            raise ModelFormatError(f"{path.name}: bytes {window[0]}–{window[0] + window[1]} lie outside the file",
+                                   "The archive is truncated or damaged; build it again.", code="MODEL_TRUNCATED")
+        size = window[1]
+    if kind in (FileKind.EMPTY, FileKind.TEXT):  # weights can be empty, or happen to look like text
+        _refuse_external_data(path, window)
+    if kind is FileKind.EMPTY:
+        raise ModelFormatError(
+            f"{path.name} is empty (0 bytes)",
+            "The export or copy was probably interrupted; export the model again.",
+        )
+    if kind is FileKind.ORT:
+        raise ModelFormatError(
+            f"{path.name} is an ORT-format model (FlatBuffer 'ORTM'), not an ONNX protobuf",
+            "Rename it to .ort; ORT-format models can be inspected and smoke-run but not merged or "
+            "re-bundled — give the original .onnx for that.",
+            code="MODEL_IS_ORT",
+        )
+    if kind is FileKind.ZIP:
+        raise ModelFormatError(
+            f"{path.name} is a ZIP archive, not an ONNX model",
+            "If it is an onnxpack bundle, use `onnxpack verify`; otherwise extract the model first.",
+            code="MODEL_IS_ZIP",
+        )
+    if kind is FileKind.TEXT:
+        raise ModelFormatError(
+            f"{path.name} is a text file, not a binary ONNX model",
+            "Textual ONNX (onnx.printer / .onnxtxt) is not supported; save the model with onnx.save().",
+            code="MODEL_IS_TEXT",
+        )
+    if size >= PROTOBUF_LIMIT:
+        raise ModelFormatError(
+            f"{path.name} is {size} bytes, at or above protobuf's 2 GiB limit",
+            "Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).",
+            code="MODEL_TOO_LARGE",
+        )
+    from google.protobuf.message import DecodeError
+
+    from .skeleton import read_skeleton
+    from .wire import WireError
+
+    try:
+        model = read_skeleton(path, window).model
+    except OSError as e:
+        raise _unreadable(path, e) from None
+    except (DecodeError, RecursionError, WireError) as e:
+        _refuse_external_data(path, window)
+        raise ModelFormatError(
+            f"{path.name} is not a valid ONNX model: protobuf could not parse it ({e or type(e).__name__})",
+            "The file may be truncated, corrupted, or nested deeper than protobuf allows; export it again.",
+            details=repr(e),
+        ) from None
+    except Exception as e:  # onnx wraps some parse failures in its own or generic errors
+        raise ModelFormatError(
+            f"{path.name} could not be read as ONNX: {e}",
+            "Export the model again, or check it is really an ONNX file.",
+            details=repr(e),
+        ) from None
+    if not model.HasField("graph") or model.ir_version <= 0:
+        _refuse_external_data(path, window)
+        raise ModelFormatError(
+            f"{path.name} parsed, but holds no ONNX graph (ir_version={model.ir_version})",
+            "This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); "
+            "export the model again.",
+        )
+    bad_field = _invalid_utf8_field(model)
+    if bad_field is not None:
+        raise ModelFormatError(
+            f"{path.name} holds text that is not valid UTF-8 (in a '{bad_field}' field)",
+            "The file is corrupted or was not written by an ONNX exporter; export the model again.",
+            code="MODEL_BAD_TEXT",
+        )
+    return model
+
+
+#: Name endings of external-data files (PyTorch writes model.onnx.data, onnx's own examples .bin / .onnx_data).
+_DATA_SUFFIXES = (".data", ".onnx_data", ".bin", ".weights", ".weight", ".extdata")
+#: At most this many .onnx files beside a data file are read to find the one that refers to it.
+_MAX_REFERRER_CANDIDATES = 16
+
+
+def _refuse_external_data(path: Path, window: Window | None) -> None:
+    """Raise MODEL_IS_DATA when ``path``, which is no ONNX model, is the external data of one (a .onnx beside it
+    refers to it) or is named like external data. Returns when neither holds (the caller's error applies)."""
+    if window is not None:
+        return
+    referrers = _referrers(path)
+    if referrers:
+        names = ", ".join(r.name for r in referrers)
+        raise ModelFormatError(
+            f"{path.name} is external data (the weights) of {names}, not a model",
+            f"Give the model file instead: {referrers[0]}" + ("" if len(referrers) == 1 else " (or another of them)")
+            + "; its data file is found beside it.",
+            code="MODEL_IS_DATA",
+            params={"file": path.name, "model": names},
+        )
+    lower = path.name.lower()
+    if lower.endswith(_DATA_SUFFIXES) or ".onnx." in lower:
+        raise ModelFormatError(
+            f"{path.name} is not an ONNX model; its name says it is external data (the weights a .onnx file "
+            "refers to), and no .onnx beside it refers to it",
+            "Give the .onnx model file that uses this data; keep the data file beside it (or pass --data-dir).",
+            code="MODEL_IS_DATA",
+            params={"file": path.name, "model": ""},
+        )
+
+
+def _referrers(path: Path) -> list[Path]:
+    """The .onnx files in ``path``'s folder whose tensors keep their data in ``path`` (an empty list if none, or if
+    the folder cannot be read). Each candidate is parsed as a skeleton (its weights are not read)."""
+    from onnx import TensorProto
+
+    from .skeleton import read_skeleton
+    from .tensors import iter_tensors
+
+    try:
+        candidates = sorted(
+            c for c in path.parent.iterdir()
+            if c.suffix.lower() == ".onnx" and c.name != path.name and c.is_file() and not c.is_symlink()
+        )[:_MAX_REFERRER_CANDIDATES]
+    except OSError:
+        return []
+    found = []
+    for candidate in candidates:
+        try:
+            if candidate.stat().st_size >= PROTOBUF_LIMIT:
+                continue
+            model = read_skeleton(candidate).model
+            for ref in iter_tensors(model):
+                t = ref.tensor
+                if t.data_location != TensorProto.EXTERNAL:
+                    continue
+                location = next((e.value for e in t.external_data if e.key == "location"), "")
+                if location.replace("\\", "/").removeprefix("./") == path.name:
+                    found.append(candidate)
+                    break
+        except Exception:  # an unreadable neighbour only means it does not refer to this file
+            continue
+    return found
+
+
+def _what_file(path: Path) -> tuple[str, str] | None:
+    """What a file that should be a bundle is, as (words, key): key "model", "manifest", "text", "empty" or "other";
+    None when it starts like a ZIP archive (then it is a bundle, perhaps a damaged one) or cannot be read."""
+    try:
+        kind = sniff(path)
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    if kind is FileKind.ZIP:
+        return None
+    if kind is FileKind.ORT:
+        return "an ORT-format model", "model"
+    if kind is FileKind.EMPTY:
+        return "an empty file", "empty"
+    if kind is FileKind.TEXT:
+        text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+        if text.startswith("{") and '"onnxpack.manifest/' in text:
+            return "a manifest taken out of a bundle", "manifest"
+        return ("a JSON file" if text.startswith(("{", "[")) else "a text file"), "text"
+    if path.suffix.lower() == ".onnx" or head[:1] == b"\x08":  # ir_version, the field ONNX exporters write first
+        return "an ONNX model", "model"
+    return "not a ZIP archive", "other"
+
+
+def refuse_non_bundle(path: Path) -> None:
+    """Raise BUNDLE_NOT_ZIP (a usage error) when ``path``, given where a bundle is expected, is no ZIP archive and not
+    named like one either (a model, an extracted manifest.json). A ``.zip`` that holds no archive is a damaged or
+    crafted bundle instead, which the archive checks report."""
+    if path.suffix.lower() == ".zip":
+        return
+    what = _what_file(path)
+    if what is None:
+        return
+    words, key = what
+    is_ = "is " if key != "other" else ""
+    hint = {
+        "model": f"Give the NAME-VERSION.zip that `onnxpack bundle` wrote; to check the model itself, run "
+                 f"`onnxpack check {path}`.",
+        "manifest": "Give the bundle .zip this manifest came from: a manifest alone cannot show that the files "
+                    "are intact.",
+    }.get(key, "Give the NAME-VERSION.zip that `onnxpack bundle` wrote.")
+    raise InputError(f"{path.name} {is_}{words}: a bundle .zip is expected", hint, code="BUNDLE_NOT_ZIP",
+                     params={"file": path.name})  # fmt: skip
+
+
+def refuse_non_previous(path: Path) -> None:
+    """Raise PREVIOUS_NOT_BUNDLE when ``path``, given as the previous release, is neither a bundle ZIP nor a manifest
+    (a model, a text file): ``--previous`` takes the earlier release's .zip. Returns for a ZIP or a JSON file."""
+    what = _what_file(path)
+    if what is None or what[1] == "manifest" or what[0] == "a JSON file":
+        return
+    words, key = what
+    is_ = "is " if key != "other" else ""
+    raise InputError(
+        f"{path.name} {is_}{words}, not a previous release: --previous takes the earlier release's bundle .zip "
+        "(or the manifest.json inside it)",
+        "Give the NAME-VERSION.zip of the release before this one, e.g. --previous dist/NAME-1.0.0.zip.",
+        code="PREVIOUS_NOT_BUNDLE",
+        params={"file": path.name},
+    )
+
+
+def _invalid_utf8_field(model: ModelProto) -> str | None:
+    """Name of a string field holding invalid UTF-8, or None.
+
+    onnx.proto is proto2: protobuf accepts invalid UTF-8 in string fields and hands it back as
+    ``bytes`` instead of ``str``, which would break every later use of names. One iterative walk.
+    """
+    from google.protobuf.descriptor import FieldDescriptor
+
+    message_type, string_type = FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_STRING
+    stack: list[Message] = [model]
+    while stack:
+        msg = stack.pop()
+        for fd, value in msg.ListFields():
+            if fd.type == message_type:
+                if fd.is_repeated:
+                    stack.extend(value)
+                else:
+                    stack.append(value)
+            elif fd.type == string_type:
+                if fd.is_repeated:
+                    if any(type(v) is bytes for v in value):
+                        return str(fd.name)
+                elif type(value) is bytes:
+                    return str(fd.name)
+    return None

@@ -1,0 +1,211 @@
+"""The bundle's equality proof without a second ONNX Runtime session: same structure, every tensor hash-equal.
+
+A merge changes where a tensor's bytes live (external file → ``raw_data``, or a new data file), never the bytes
+nor anything else in the model. So the merged model is the source model exactly when
+
+* their *fingerprints* are equal: each model's structure (skeleton, core/model/skeleton.py) with every tensor's
+  storage (``raw_data``, ``external_data``, ``data_location``) replaced by the SHA-256 of the tensor's bytes,
+  serialized deterministically; and
+* the digests are honest: the source's are computed from the chunks the merge itself reads (one read,
+  :class:`TensorHasher` as an :class:`~core.extdata.ExternalDataReader` tensor observer), the merged model's by
+  parsing the written file again on its own (its skeleton and validated ranges, not the merge's bookkeeping)
+  and hashing each of its tensors.
+
+This proves bitwise equality of every weight and of the graph, which the two-session output comparison
+(still run for small models, see core/release/bundle.py) only samples on one input.
+Hand-written: no library compares two ONNX models modulo tensor storage.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from onnx import ModelProto, TensorProto
+
+from ..errors import InternalError, RuntimeFailure
+from ..progress import CancelToken, check_cancel
+from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, resolve_external_data
+from .merge import tensor_paths
+from .modelfile import Window, load_structure
+from .streamhash import HashWorker
+
+__all__ = [
+    "METHOD", "RangeKey", "TensorHasher", "WeightsProof", "fingerprint", "hash_model_tensors", "prove_same_model",
+]
+
+#: How the manifest names this proof.
+METHOD = "structure+tensor-sha256"
+
+RangeKey = tuple[Path, int, int]  # (file, offset, length): one stored byte range
+
+
+def _key(ref: ExternalRef) -> RangeKey | None:
+    if not ref.ok or ref.path is None or ref.data_length is None:
+        return None
+    return (ref.path, ref.offset or 0, ref.data_length)
+
+
+class TensorHasher:
+    """SHA-256 of every tensor an :class:`ExternalDataReader` reads whole: install as ``reader.tensor_observer``.
+
+    Large chunks are hashed on a helper thread (:class:`~core.streamhash.HashWorker`) while the caller writes them.
+    Use as a context manager or call :meth:`finish`.
+    """
+
+    def __init__(self) -> None:
+        self._open: dict[int, tuple[Any, int]] = {}  # id(ref) → (hash, next position)
+        self._hashes: dict[RangeKey, Any] = {}
+        self._worker = HashWorker("onnxpack-tensor-sha256")
+
+    def __enter__(self) -> TensorHasher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __call__(self, ref: ExternalRef, position: int, data: bytes) -> None:
+        key = _key(ref)
+        if key is None:
+            return
+        if position == 0:
+            h = hashlib.sha256()
+        else:
+            h, expected = self._open.get(id(ref), (None, -1))
+            if h is None or position != expected:  # a partial read: not a whole tensor, so no digest
+                self._open.pop(id(ref), None)
+                return
+        end = position + len(data)
+        if end >= key[2]:
+            self._open.pop(id(ref), None)
+            self._hashes[key] = h
+        else:
+            self._open[id(ref)] = (h, end)
+        self._worker.update(h, data)
+
+    def close(self) -> None:
+        self._worker.close()
+
+    def finish(self) -> dict[RangeKey, str]:
+        """``{(file, offset, length): sha256 hex}`` of every range read whole."""
+        self.close()
+        return {k: h.hexdigest() for k, h in self._hashes.items()}
+
+
+_EMPTY = hashlib.sha256(b"").hexdigest()
+
+
+def _digests_by_tensor(model: ModelProto, table: ExternalTable, digests: Mapping[RangeKey, str]) -> list[str | None]:
+    """Per tensor of ``model`` (in :func:`~core.merge.tensor_paths` order): the SHA-256 of its bytes (None: no bytes
+    field, e.g. ``float_data`` or an empty tensor)."""
+    by_id = {id(r.ref.tensor): r for r in table.refs}
+    out: list[str | None] = []
+    for _path, t in tensor_paths(model):
+        ref = by_id.get(id(t))
+        if ref is not None:
+            key = _key(ref)
+            if key is None:
+                raise _internal(f"tensor {ref.ref.label} has no valid range")
+            digest = _EMPTY if key[2] == 0 else digests.get(key)
+            if digest is None:
+                raise _internal(f"tensor {ref.ref.label} was not read whole")
+        else:
+            digest = hashlib.sha256(t.raw_data).hexdigest() if t.raw_data else None
+        out.append(None if digest == _EMPTY else digest)
+    return out
+
+
+def fingerprint(model: ModelProto, table: ExternalTable, digests: Mapping[RangeKey, str]) -> tuple[bytes, list[str]]:
+    """The model with each tensor's storage replaced by its bytes' SHA-256, serialized deterministically; and the
+    tensor labels in the same order (for messages). Equal fingerprints = the same model, bit for bit."""
+    per_tensor = _digests_by_tensor(model, table, digests)
+    copy = ModelProto()
+    copy.CopyFrom(model)
+    labels: list[str] = []
+    for (_path, t), digest in zip(tensor_paths(copy), per_tensor, strict=True):
+        labels.append(t.name or "(unnamed tensor)")
+        del t.external_data[:]
+        t.data_location = TensorProto.DEFAULT
+        t.raw_data = b"" if digest is None else b"sha256:" + digest.encode("ascii")
+    return copy.SerializeToString(deterministic=True), labels
+
+
+def hash_model_tensors(
+    table: ExternalTable, cancel: CancelToken | None = None, chunk: int = CHUNK
+) -> dict[RangeKey, str]:
+    """Read every validated range of ``table`` once (in file order) and return its SHA-256."""
+    hasher = TensorHasher()
+    seen: set[RangeKey] = set()
+    with hasher, ExternalDataReader(table) as reader:
+        reader.tensor_observer = hasher
+        keyed = [(key, r) for r in table.refs if (key := _key(r)) is not None]
+        for key, ref in sorted(keyed, key=lambda kr: kr[0]):
+            if key in seen or key[2] == 0:
+                continue
+            seen.add(key)
+            for _ in reader.iter_chunks(ref, chunk, cancel):
+                pass
+        return hasher.finish()
+
+
+@dataclass
+class WeightsProof:
+    """What the fingerprint comparison established (for the manifest)."""
+
+    tensors: int
+    tensor_bytes: int
+    fingerprint_sha256: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "method": METHOD,
+            "tensors": self.tensors,
+            "tensor_bytes": self.tensor_bytes,
+            "fingerprint_sha256": self.fingerprint_sha256,
+        }
+
+
+def prove_same_model(
+    source: ModelProto,
+    source_table: ExternalTable,
+    source_digests: Mapping[RangeKey, str],
+    merged: Path,
+    merged_data_dir: Path,
+    cancel: CancelToken | None = None,
+    window: Window | None = None,
+) -> WeightsProof:
+    """Parse and hash the written ``merged`` model on its own and compare its fingerprint with the source's.
+
+    ``window``: the merged model is that byte range of ``merged`` (its stored ZIP entry, read in place).
+    Raises RuntimeFailure (MERGE_NOT_EQUAL) naming the first tensor that differs, or saying that the structure does.
+    """
+    model = load_structure(merged, window)
+    check_cancel(cancel)
+    table = resolve_external_data(model, merged_data_dir, verify_checksums=False, cancel=cancel)
+    table.raise_if_invalid()
+    merged_digests = hash_model_tensors(table, cancel)
+    want, labels = fingerprint(source, source_table, source_digests)
+    got, _ = fingerprint(model, table, merged_digests)
+    if want != got:
+        a = _digests_by_tensor(source, source_table, source_digests)
+        b = _digests_by_tensor(model, table, merged_digests)
+        diff = next((labels[i] for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+        what = (f"tensor {diff!r} has different bytes" if diff is not None else
+                f"{len(b)} tensors instead of {len(a)}" if len(a) != len(b) else "its structure differs")
+        raise RuntimeFailure(
+            f"The merged model is not the source model: {what}",
+            "This is a bug in onnxpack's merge (or a source file changed while it was read); please report it. "
+            "Nothing was written.",
+            code="MERGE_NOT_EQUAL",
+        )
+    total = sum(r.data_length or 0 for r in table.refs)
+    total += sum(len(t.raw_data) for _p, t in tensor_paths(model))
+    return WeightsProof(len(labels), total, hashlib.sha256(got).hexdigest())
+
+
+def _internal(message: str) -> InternalError:
+    return InternalError(f"Internal error in the equality proof: {message}", "Please report this bug.",
+                         code="INTERNAL")

@@ -1,0 +1,242 @@
+"""The bundle manifest (schema "onnxpack.manifest/1"): strict JSON, schema validation, building.
+
+The schema lives in ``resources/manifest.schema.json`` (JSON Schema draft 2020-12) and is the single
+source of truth: the tests validate manifests with the ``jsonschema`` package, and at run time this
+module checks the same file with a small built-in validator, because ``jsonschema`` is only a
+development dependency of onnxpack. The validator implements exactly the keywords the schema uses
+(listed in ``_KEYWORDS``) and refuses a schema that uses any other, so the two can't silently drift.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import json
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .. import __version__, strictjson
+from ..errors import InputError
+from ..resources import resource_path
+
+__all__ = [
+    "MANIFEST_NAME",
+    "MANIFEST_SCHEMA",
+    "MAX_MANIFEST_BYTES",
+    "ROLES",
+    "dumps_manifest",
+    "iso_utc",
+    "load_schema",
+    "loads_strict",
+    "parse_manifest",
+    "schema_errors",
+    "tool_info",
+]
+
+MANIFEST_SCHEMA = "onnxpack.manifest/1"
+MANIFEST_NAME = "manifest.json"
+#: A manifest larger than this is refused before it is read (it lists a handful of files).
+MAX_MANIFEST_BYTES = 16 * 2**20
+#: Roles a bundle member can have (``files[].role``).
+ROLES = ("model", "external-data", "ort-model", "ort-config", "readme", "checksums", "smoke-input", "smoke-output")
+
+_KEYWORDS = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$ref",
+        "$defs",
+        "title",
+        "description",
+        "type",
+        "const",
+        "enum",
+        "anyOf",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "minItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "maxItems",
+    }
+)
+
+
+def tool_info() -> dict[str, str]:
+    return {"name": "onnxpack", "version": __version__}
+
+
+def iso_utc(epoch: int) -> str:
+    """``2024-01-02T03:04:05Z`` for a Unix time."""
+    return _dt.datetime.fromtimestamp(epoch, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# -- strict JSON ---------------------------------------------------------------------------------
+
+
+def loads_strict(data: bytes, what: str = MANIFEST_NAME) -> Any:
+    """Parse UTF-8 JSON, rejecting duplicate keys, NaN/Infinity, bad UTF-8 and absurd nesting."""
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise InputError(
+            f"{what} is {len(data)} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have",
+            "This is not an onnxpack manifest.",
+            code="MANIFEST_TOO_LARGE",
+        )
+    try:
+        return strictjson.loads(data)
+    except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise InputError(
+            f"{what} is not valid strict JSON: {e}",
+            "The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.",
+            code="MANIFEST_JSON",
+        ) from None
+
+
+def dumps_manifest(doc: Mapping[str, Any]) -> bytes:
+    """Canonical bytes of a manifest: UTF-8, 2-space indent, key order as built, trailing newline."""
+    return (json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+
+
+# -- schema --------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def load_schema() -> dict[str, Any]:
+    """The manifest JSON Schema shipped in resources/."""
+    raw = resource_path("manifest.schema.json").read_bytes()
+    schema = loads_strict(raw, "manifest.schema.json")
+    assert isinstance(schema, dict)
+    _check_keywords(schema)
+    return schema
+
+
+def _check_keywords(node: Any, where: str = "#") -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key not in _KEYWORDS:
+                raise RuntimeError(f"manifest schema uses {key!r} at {where}, which the built-in validator lacks")
+            if key in ("properties", "$defs"):
+                for name, sub in value.items():
+                    _check_keywords(sub, f"{where}/{key}/{name}")
+            elif key in ("items", "additionalProperties"):
+                _check_keywords(value, f"{where}/{key}")
+            elif key == "anyOf":
+                for i, sub in enumerate(value):
+                    _check_keywords(sub, f"{where}/anyOf/{i}")
+
+
+_TYPES: dict[str, Any] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
+def _equal(a: Any, b: Any) -> bool:
+    # JSON equality: True is not 1.
+    return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else bool(a == b)
+
+
+def _validate(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str, errors: list[str]) -> None:
+    if "$ref" in schema:
+        ref = schema["$ref"]
+        if not ref.startswith("#/$defs/"):
+            raise RuntimeError(f"unsupported $ref {ref!r}")
+        _validate(node, root["$defs"][ref[len("#/$defs/") :]], root, where, errors)
+    if "anyOf" in schema:
+        trials: list[list[str]] = []
+        for sub in schema["anyOf"]:
+            trial: list[str] = []
+            _validate(node, sub, root, where, trial)
+            if not trial:
+                break
+            trials.append(trial)
+        else:
+            # The one form whose type matched (e.g. the object of "null or object") says what is wrong inside it.
+            typed = [t for t in trials if not t[0].startswith(f"{where}: expected ")]
+            if len(typed) == 1:
+                errors.extend(typed[0])
+            else:
+                errors.append(f"{where}: {json.dumps(node, ensure_ascii=False)[:80]} matches none of the allowed forms")
+    if "type" in schema:
+        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        if not any(_TYPES[t](node) for t in types):
+            errors.append(f"{where}: expected {' or '.join(types)}, got {json.dumps(node, ensure_ascii=False)[:80]}")
+            return
+    if "const" in schema and not _equal(node, schema["const"]):
+        errors.append(f"{where}: must be {json.dumps(schema['const'])}")
+    if "enum" in schema and not any(_equal(node, e) for e in schema["enum"]):
+        errors.append(f"{where}: {json.dumps(node, ensure_ascii=False)[:80]} is not one of {schema['enum']}")
+    if isinstance(node, str):
+        if "minLength" in schema and len(node) < schema["minLength"]:
+            errors.append(f"{where}: shorter than {schema['minLength']} characters")
+        if "maxLength" in schema and len(node) > schema["maxLength"]:
+            errors.append(f"{where}: longer than {schema['maxLength']} characters")
+        if "pattern" in schema and not re.search(schema["pattern"], node):
+            errors.append(f"{where}: {node[:80]!r} does not have the required form")
+    if _TYPES["number"](node) and "minimum" in schema and node < schema["minimum"]:
+        errors.append(f"{where}: {node} is below the minimum {schema['minimum']}")
+    if _TYPES["number"](node) and "maximum" in schema and node > schema["maximum"]:
+        errors.append(f"{where}: {node} is above the maximum {schema['maximum']}")
+    if isinstance(node, list):
+        if "minItems" in schema and len(node) < schema["minItems"]:
+            errors.append(f"{where}: needs at least {schema['minItems']} item(s)")
+        if "maxItems" in schema and len(node) > schema["maxItems"]:
+            errors.append(f"{where}: has more than {schema['maxItems']} item(s)")
+        if "items" in schema:
+            for i, item in enumerate(node):
+                _validate(item, schema["items"], root, f"{where}[{i}]", errors)
+    if isinstance(node, dict):
+        props = schema.get("properties", {})
+        for key in schema.get("required", []):
+            if key not in node:
+                errors.append(f"{where}: required key {key!r} is missing")
+        extra = schema.get("additionalProperties", True)
+        for key, value in node.items():
+            sub = f"{where}.{key}"
+            if key in props:
+                _validate(value, props[key], root, sub, errors)
+            elif extra is False:
+                errors.append(f"{where}: unexpected key {key!r}")
+            elif isinstance(extra, dict):
+                _validate(value, extra, root, sub, errors)
+
+
+def schema_errors(doc: Any) -> list[str]:
+    """Every way ``doc`` violates the manifest schema (empty list when valid)."""
+    errors: list[str] = []
+    schema = load_schema()
+    _validate(doc, schema, schema, "manifest", errors)
+    return errors
+
+
+def parse_manifest(data: bytes, what: str = MANIFEST_NAME) -> dict[str, Any]:
+    """Strictly parse and schema-check a manifest; raise InputError naming every violation."""
+    doc = loads_strict(data, what)
+    if not isinstance(doc, dict) or doc.get("schema") != MANIFEST_SCHEMA:
+        found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
+        raise InputError(
+            f"{what} is not an onnxpack manifest (schema {found!r}, expected {MANIFEST_SCHEMA!r})",
+            "Give a bundle made by `onnxpack bundle` or its manifest.json.",
+            code="MANIFEST_SCHEMA",
+        )
+    errors = schema_errors(doc)
+    if errors:
+        more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+        raise InputError(
+            f"{what} does not match the manifest schema: " + "; ".join(errors[:5]) + more,
+            "The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.",
+            code="MANIFEST_SCHEMA",
+        )
+    return doc
