@@ -17,7 +17,7 @@ from .output import emit_error
 __all__ = ["Environment", "ExitStatus", "build_parser", "main", "run"]
 
 # One module per group of subcommands; each defines ``register(subparsers)``.
-_COMMAND_MODULES = ("cmd_inspect", "cmd_merge", "cmd_smoke", "cmd_bundle")
+_COMMAND_MODULES = ("cmd_inspect", "cmd_merge", "cmd_smoke", "cmd_bundle", "cmd_verify", "cmd_keygen")
 # Which module registers which command: a run imports only its own command's module (``onnxpack smoke``
 # need not import the bundle or inspect machinery); ``--help`` and unknown commands import them all.
 # tests/test_cli_main.py checks this table against what the modules really register.
@@ -28,8 +28,8 @@ COMMANDS = {
     "smoke": "cmd_smoke",
     "ort": "cmd_smoke",
     "bundle": "cmd_bundle",
-    "verify": "cmd_bundle",
-    "keygen": "cmd_bundle",
+    "verify": "cmd_verify",
+    "keygen": "cmd_keygen",
 }
 
 

@@ -1,4 +1,4 @@
-"""`onnxpack bundle` (release ZIP + manifest) and `onnxpack verify` (check a bundle)."""
+"""`onnxpack bundle`: the release ZIP with its manifest, README.txt and checksums."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Any
 from onnxpack.core.findings import Severity
 from onnxpack.core.release.bundle import BundleOptions, BundleResult, build_bundle
 from onnxpack.core.release.metadata import ReleaseInfo, read_labels_file
-from onnxpack.core.release.verify import VerifyReport, verify_bundle
 from onnxpack.core.release.zipwriter import source_date_epoch
 
 from .cmd_smoke import add_smoke_input_flags
@@ -29,7 +28,7 @@ __all__ = ["register"]
 
 
 def register(subparsers: Any) -> None:
-    """Add the ``bundle`` and ``verify`` subcommands."""
+    """Add the ``bundle`` subcommand."""
     b = subparsers.add_parser(
         "bundle",
         help="build a verified release ZIP (merged model, manifest.json, README.txt)",
@@ -111,40 +110,6 @@ def register(subparsers: Any) -> None:
                       help="with --sign-sigstore: environment variable with an OIDC identity token (CI)")
     add_json_flag(b)
     b.set_defaults(handler=_bundle)
-
-    v = subparsers.add_parser(
-        "verify",
-        help="check a bundle: archive safety, manifest, every file's size and SHA-256",
-        description="Check BUNDLE.zip made by `onnxpack bundle`. Exit status: 0 verified, 1 problems found (a damaged "
-        "or altered bundle), 2 unreadable input or a file that is not a bundle .zip (a model, a manifest.json).",
-    )
-    v.add_argument("bundle", metavar="BUNDLE", help="the NAME-VERSION.zip to check")
-    v.add_argument("--smoke", action="store_true", help="also re-run the recorded smoke test and compare outputs")
-    v.add_argument("--key", metavar="PUB.pem", help="the publisher's public key: check the signature (model.sig) "
-                   "first; without it a signature is reported as 'signed, not checked'")  # fmt: skip
-    v.add_argument("--trust", metavar="CA.pem", action="append", default=[],
-                   help="certificate-signed bundles: a root/CA certificate to trust (repeat for several)")
-    v.add_argument("--sigstore-identity", metavar="ID",
-                   help="Sigstore-signed bundles: the signer's identity (e-mail or workflow URI); needs the internet")
-    v.add_argument("--sigstore-issuer", metavar="URL", default="https://github.com/login/oauth",
-                   help="with --sigstore-identity: the OpenID issuer (default: %(default)s)")
-    add_json_flag(v)
-    v.set_defaults(handler=_verify)
-
-    k = subparsers.add_parser(
-        "keygen",
-        help="make a signing key pair (NAME.key, private; NAME.pub, to publish)",
-        description="Write an elliptic-curve P-256 key pair for `bundle --sign-key` / `verify --key`: NAME.key "
-        "(private, PEM, readable by you only: keep it secret and out of bundles and repositories) and NAME.pub "
-        "(public: give it to the people who receive your bundles). The same as "
-        "`openssl ecparam -name prime256v1 -genkey -noout -out NAME.key && openssl ec -in NAME.key -pubout "
-        "-out NAME.pub`. Exit status: 0 written, 1 the files exist already or cannot be written.",
-    )
-    add_output_flag(k, "DIR", "folder to write the two files into (created if missing)")
-    k.add_argument("--name", default="onnxpack-signing", help="file name stem (default: %(default)s)")
-    k.add_argument("--force", action="store_true", help="replace existing files")
-    add_json_flag(k)
-    k.set_defaults(handler=_keygen)
 
 
 def options_from_args(args: Any, env: Environment) -> BundleOptions:
@@ -258,67 +223,3 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
     if shown:
         env.stdout.write("\nFindings\n")
         print_findings(env, shown)
-
-
-def _keygen(args: Any, env: Environment) -> int:
-    from onnxpack.core.release.signing import generate_key_pair, load_public_key
-
-    folder, _ = output_file_or_folder(args.output, "keygen", None, "NAME.key and NAME.pub",
-                                      "The file names come from --name.")
-    private, public = generate_key_pair(folder, args.name, force=args.force)
-    fingerprint = load_public_key(public)
-    if args.json:
-        emit_json(env, {"schema": "onnxpack.keygen/1", "ok": True, "private_key": str(private),
-                        "public_key": str(public), "public_key_sha256": fingerprint})  # fmt: skip
-    else:
-        env.stdout.write(f"Wrote {private} (private: keep it secret, never put it in a bundle)\n"
-                         f"  and {public} (public: give it to your receivers)\n"
-                         f"  public key SHA-256 {fingerprint}\n"
-                         f"Sign with: onnxpack bundle MODEL -o OUT --version X.Y.Z --sign-key {private}\n")  # fmt: skip
-    return ExitStatus.OK
-
-
-def _verify(args: Any, env: Environment) -> int:
-    sigstore = (args.sigstore_identity, args.sigstore_issuer) if args.sigstore_identity else None
-    rep = verify_bundle(args.bundle, smoke=args.smoke, key=Path(args.key) if args.key else None,
-                        trust=[Path(t) for t in args.trust], sigstore=sigstore,
-                        progress=progress_reporter(env, args.quiet))  # fmt: skip
-    if args.json:
-        emit_json(env, rep.to_dict())
-    else:
-        _print_verify(env, rep)
-    return ExitStatus.OK if rep.ok else ExitStatus.FINDINGS
-
-
-def _print_verify(env: Environment, rep: VerifyReport) -> None:
-    model = (rep.manifest or {}).get("model") or {}
-    title = f"{model.get('name')} {model.get('version')}" if model else "(no readable manifest)"
-    env.stdout.write(f"{rep.path}: {title}\n")
-    if rep.files:
-        print_table(
-            env,
-            ["file", "role", "size", "status"],
-            [
-                [f.path, f.role or "-", format_bytes(f.actual_size if f.size is None else f.size), f.status]
-                for f in sorted(rep.files, key=lambda f: f.path)
-            ],
-        )
-    if rep.smoke is not None:
-        s = rep.smoke
-        how = "exactly" if s.get("comparison") == "exact" else f"within atol={s.get('atol')}, rtol={s.get('rtol')}"
-        env.stdout.write(
-            f"\n  smoke re-run with ONNX Runtime {s.get('ort_version')} (recorded: "
-            f"{s.get('recorded_ort_version')}), compared {how}\n"
-        )
-    status = str(rep.signature.get("status"))
-    said = {
-        "valid": (f"valid, by {rep.signature['subject']} (certificate)" if rep.signature.get("subject")
-                  else f"valid, by the key with SHA-256 {rep.signature.get('public_key_sha256')}"),
-        "signed-not-checked": "signed, not checked (pass --key PUBLISHER.pub or --trust CA.pem)",
-        "unsigned": "unsigned",
-    }
-    env.stdout.write(f"\n  signature: {said.get(status, 'INVALID')}\n")
-    env.stdout.write("\nProblems\n" if rep.problems else "\n")
-    if rep.problems:
-        print_findings(env, rep.problems)
-    env.stdout.write("OK: the bundle is intact.\n" if rep.ok else "FAILED: do not use this bundle.\n")

@@ -100,7 +100,7 @@ def test_a_command_run_loads_only_its_own_module() -> None:
     assert out.strip() == "['onnxpack.cli.cmd_merge']"
     code = code.replace("['merge', 'x.onnx']", "['--help']")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
-    modules = ("cmd_bundle", "cmd_inspect", "cmd_merge", "cmd_smoke")
+    modules = ("cmd_bundle", "cmd_inspect", "cmd_keygen", "cmd_merge", "cmd_smoke", "cmd_verify")
     assert out.strip() == str(sorted(f"onnxpack.cli.{m}" for m in modules))
 
 

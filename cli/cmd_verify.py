@@ -1,0 +1,81 @@
+"""`onnxpack verify`: check a bundle (hostile-archive checks, signature, manifest, files, optional smoke re-run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from onnxpack.core.release.verify import VerifyReport, verify_bundle
+
+from .env import Environment, ExitStatus
+from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_reporter
+
+__all__ = ["register"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``verify`` subcommand."""
+    v = subparsers.add_parser(
+        "verify",
+        help="check a bundle: archive safety, manifest, every file's size and SHA-256",
+        description="Check BUNDLE.zip made by `onnxpack bundle`. Exit status: 0 verified, 1 problems found (a damaged "
+        "or altered bundle), 2 unreadable input or a file that is not a bundle .zip (a model, a manifest.json).",
+    )
+    v.add_argument("bundle", metavar="BUNDLE", help="the NAME-VERSION.zip to check")
+    v.add_argument("--smoke", action="store_true", help="also re-run the recorded smoke test and compare outputs")
+    v.add_argument("--key", metavar="PUB.pem", help="the publisher's public key: check the signature (model.sig) "
+                   "first; without it a signature is reported as 'signed, not checked'")  # fmt: skip
+    v.add_argument("--trust", metavar="CA.pem", action="append", default=[],
+                   help="certificate-signed bundles: a root/CA certificate to trust (repeat for several)")
+    v.add_argument("--sigstore-identity", metavar="ID",
+                   help="Sigstore-signed bundles: the signer's identity (e-mail or workflow URI); needs the internet")
+    v.add_argument("--sigstore-issuer", metavar="URL", default="https://github.com/login/oauth",
+                   help="with --sigstore-identity: the OpenID issuer (default: %(default)s)")
+    add_json_flag(v)
+    v.set_defaults(handler=_verify)
+
+
+def _verify(args: Any, env: Environment) -> int:
+    sigstore = (args.sigstore_identity, args.sigstore_issuer) if args.sigstore_identity else None
+    rep = verify_bundle(args.bundle, smoke=args.smoke, key=Path(args.key) if args.key else None,
+                        trust=[Path(t) for t in args.trust], sigstore=sigstore,
+                        progress=progress_reporter(env, args.quiet))  # fmt: skip
+    if args.json:
+        emit_json(env, rep.to_dict())
+    else:
+        _print_verify(env, rep)
+    return ExitStatus.OK if rep.ok else ExitStatus.FINDINGS
+
+
+def _print_verify(env: Environment, rep: VerifyReport) -> None:
+    model = (rep.manifest or {}).get("model") or {}
+    title = f"{model.get('name')} {model.get('version')}" if model else "(no readable manifest)"
+    env.stdout.write(f"{rep.path}: {title}\n")
+    if rep.files:
+        print_table(
+            env,
+            ["file", "role", "size", "status"],
+            [
+                [f.path, f.role or "-", format_bytes(f.actual_size if f.size is None else f.size), f.status]
+                for f in sorted(rep.files, key=lambda f: f.path)
+            ],
+        )
+    if rep.smoke is not None:
+        s = rep.smoke
+        how = "exactly" if s.get("comparison") == "exact" else f"within atol={s.get('atol')}, rtol={s.get('rtol')}"
+        env.stdout.write(
+            f"\n  smoke re-run with ONNX Runtime {s.get('ort_version')} (recorded: "
+            f"{s.get('recorded_ort_version')}), compared {how}\n"
+        )
+    status = str(rep.signature.get("status"))
+    said = {
+        "valid": (f"valid, by {rep.signature['subject']} (certificate)" if rep.signature.get("subject")
+                  else f"valid, by the key with SHA-256 {rep.signature.get('public_key_sha256')}"),
+        "signed-not-checked": "signed, not checked (pass --key PUBLISHER.pub or --trust CA.pem)",
+        "unsigned": "unsigned",
+    }
+    env.stdout.write(f"\n  signature: {said.get(status, 'INVALID')}\n")
+    env.stdout.write("\nProblems\n" if rep.problems else "\n")
+    if rep.problems:
+        print_findings(env, rep.problems)
+    env.stdout.write("OK: the bundle is intact.\n" if rep.ok else "FAILED: do not use this bundle.\n")
