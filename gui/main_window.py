@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QDropEvent,
     QGuiApplication,
     QKeySequence,
+    QMoveEvent,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
@@ -162,6 +163,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self._batch_failures: list[tuple[QueueItem, OnnxpackError]] = []
         self.model = QueueModel()  # the state every panel renders (gui/state.py)
         self._fitted_shown = False
+        self._fitted_framed = False  # fitted again once the window manager's frame was known (see moveEvent)
         self._syncing = False  # the table's selection is being set from the model: not a user's selection
         self.skip_question: QMessageBox | None = None  # Bundle all's "skip the rows bundled already?"
         #: how each kind of row is rendered: the one place the window dispatches on the kind
@@ -250,8 +252,18 @@ class MainWindow(Retranslatable, QMainWindow):
             frame,
         )
         self.setMinimumSize(min_w, min_h)
-        self.resize(w, h)
-        self.move(x - frame[0], y - frame[1])  # move() places the frame, whose decoration stays on the screen
+        # The client area itself (on X11 Qt asks for static gravity): under Xvfb+openbox, move() of the frame position
+        # was taken as the client's, so each fit and each launch put the window a title bar lower, off the screen.
+        self.setGeometry(x, y, w, h)
+
+    def moveEvent(self, event: QMoveEvent) -> None:
+        """The first move after the window manager decorated the window (its frame now known) fits it again: seen
+        under Xvfb+openbox, a restored geometry was decorated after the timed fits of showEvent, and each launch
+        opened the window a title bar lower, its status bar off the bottom of a 1024×768 screen."""
+        super().moveEvent(event)
+        if self._fitted_shown and not self._fitted_framed and self.frameGeometry() != self.geometry():
+            self._fitted_framed = True
+            QTimer.singleShot(0, self.fit_to_screen)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

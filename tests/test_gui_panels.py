@@ -625,3 +625,22 @@ def test_the_queue_needs_no_horizontal_scroll_bar_at_1024x768(qtbot, tmp_path, l
         fits()
     finally:
         w.set_language("en")
+
+
+def test_a_window_restored_below_the_screen_is_fitted_back_where_it_is_put(qtbot, tmp_path):
+    """Seen under Xvfb+openbox: each launch restored the window a title bar lower than the last (the fit moved the
+    frame to where the client should be), until its status bar was off a 1024×768 screen. The fit sets the client
+    geometry it computed, and a run of fits does not creep."""
+    w = make_window(qtbot, tmp_path)
+    qtbot.waitExposed(w)
+    avail = (w.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+    w.setGeometry(avail.x() + 10, avail.bottom() - 100, min(800, avail.width() - 20), min(600, avail.height() - 20))
+    QApplication.processEvents()
+    w.fit_to_screen()
+    QApplication.processEvents()
+    first = w.geometry()
+    assert avail.contains(first), (first, avail)
+    for _ in range(3):
+        w.fit_to_screen()
+        QApplication.processEvents()
+    assert w.geometry() == first
