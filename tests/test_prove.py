@@ -185,3 +185,18 @@ def test_the_manifest_section_is_checked_by_the_schema(tmp_path: Path) -> None:
     bad["prove_ort"]["releases"][0]["loaded"] = "yes"
     bad["prove_ort"]["releases"][0]["wheel_sha256"] = "not a hash"
     assert len(schema_errors(bad)) >= 2
+
+
+def test_inputs_too_large_to_make_are_refused_before_allocating(tmp_path: Path) -> None:
+    """A fixed shape beyond the memory limit is PROVE_INPUTS naming the size, never an allocation or a traceback."""
+    from onnx import TensorProto, helper
+
+    from onnxpack.core.runtime.prove import _inputs_for
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1 << 20, 1 << 20])  # 4 TiB of float32
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1 << 20, 1 << 20])
+    model = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]))
+    with pytest.raises(InputError, match="would take") as err:
+        _inputs_for(model, None, 0, tmp_path)
+    assert err.value.code == "PROVE_INPUTS"
+    assert list(tmp_path.iterdir()) == []

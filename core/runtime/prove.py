@@ -606,8 +606,8 @@ def _inputs_for(model: Any, dims: dict[str, int] | None, seed: int, tmp: Path) -
         elem, shape = describe_type(vi.type)
         metas.append(InputMeta(vi.name, f"tensor({elem.lower()})", list(shape)))
     gen = generate_inputs(metas, seed=seed, dims=dims or {})
-    if gen.problems:
-        raise InputError(f"Cannot make inputs to prove the model with: {'; '.join(gen.problems)}",
+    if gen.problems or gen.too_large:
+        raise InputError(f"Cannot make inputs to prove the model with: {'; '.join(gen.problems + gen.too_large)}",
                          "Give the sizes the model needs with --dim NAME=VALUE.", code="PROVE_INPUTS")
     paths = {}
     for i, (name, arr) in enumerate(sorted(gen.feeds.items())):
