@@ -8,7 +8,6 @@ validated bytes ourselves; nothing else in onnxpack opens an external-data file.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import itertools
 import mmap
 import os
@@ -23,6 +22,7 @@ from typing import Any, BinaryIO
 from onnx import ModelProto
 
 from ..errors import ExternalDataError
+from ..filehash import hash_file
 from ..findings import Finding, Severity
 from ..names import component_problem
 from ..progress import CancelToken, check_cancel
@@ -122,12 +122,7 @@ class ExternalTable:
 
 def sha1_file(path: Path, cancel: CancelToken | None = None) -> str:
     """SHA-1 hex digest of a whole file, read in chunks."""
-    h = hashlib.sha1(usedforsecurity=False)
-    with open(path, "rb") as f:
-        while chunk := f.read(CHUNK):
-            check_cancel(cancel)
-            h.update(chunk)
-    return h.hexdigest()
+    return hash_file(path, "sha1", cancel).hexdigest
 
 
 def _parse_int(ref: TensorRef, key: str, raw: str, errors: list[Finding]) -> int | None:

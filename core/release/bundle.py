@@ -17,7 +17,6 @@ thread while the merge runs.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import os
 import shlex
@@ -43,7 +42,8 @@ from ..atomic import (
 )
 from ..checks.validate import VALIDATE_STEPS, CheckerRun, Validation, apply_checker, run_checker_child, validate_model
 from ..childproc import ChildProcess
-from ..errors import InputError, InternalError, OutputError, RefusedError, RuntimeFailure
+from ..errors import Cancelled, InputError, InternalError, OutputError, RefusedError, RuntimeFailure
+from ..filehash import sha256_file
 from ..findings import Finding, Severity
 from ..model.extdata import resolve_external_data
 from ..model.loaded import LoadedModel
@@ -89,7 +89,6 @@ BUNDLE_SCHEMA = "onnxpack.bundle/1"
 MAX_REFERENCE_BYTES = 16 * 2**20
 #: Up to this model size the bundle also compares the outputs of the source and the merged model (two sessions).
 COMPARE_AUTO_BYTES = 256 * 2**20
-_HASH_CHUNK = 2**20
 
 
 @dataclass
@@ -172,20 +171,12 @@ def default_name(model: Path | None) -> str:
 
 
 def _hash_files(paths: list[Path], out: dict[Path, tuple[int, str]], cancel: CancelToken | None) -> None:
-    # One small reused buffer: it stays in the CPU cache and no fresh pages are faulted in per read
-    # (a memory map of the whole file would count the file's pages in the process's RSS).
-    buf = bytearray(_HASH_CHUNK)
-    view = memoryview(buf)
     for p in paths:
-        h = hashlib.sha256()
-        n = 0
-        with open(p, "rb", buffering=0) as f:
-            while got := f.readinto(buf):
-                if cancel is not None and cancel.cancelled:
-                    return
-                h.update(view[:got])
-                n += got
-        out[p] = (n, h.hexdigest())
+        try:
+            digest = sha256_file(p, cancel)
+        except Cancelled:
+            return
+        out[p] = (digest.size, digest.sha256)
 
 
 class _Background(Generic[T]):

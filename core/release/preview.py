@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Any
 
 from ..checks.validate import validate_model
 from ..errors import InputError
-from ..progress import CancelToken, ProgressCallback, check_cancel, report
+from ..filehash import sha256_file
+from ..progress import CancelToken, ProgressCallback, report
 from .bundle import source_files_of
 from .manifest_build import compatibility_of, interface_of
 from .versions import ReleaseDiff, diff_manifests
 
 __all__ = ["preview_release"]
 
-_CHUNK = 8 * 2**20
-
-
-def _sha256(path: Path, cancel: CancelToken | None) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(_CHUNK):
-            check_cancel(cancel)
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def preview_release(
@@ -58,7 +48,7 @@ def preview_release(
     hashes: list[dict[str, Any]] = []
     for p in files:
         report(progress, "inspect", done, total, f"hashing {Path(p).name}")
-        hashes.append({"path": Path(p).name, "sha256": _sha256(Path(p), cancel)})
+        hashes.append({"path": Path(p).name, "sha256": sha256_file(p, cancel).sha256})
         done += Path(p).stat().st_size
     report(progress, "inspect", total, total, "done")
     current = {

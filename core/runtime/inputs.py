@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import re
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ..filehash import sha256_file
 from ..units import format_bytes
 
 __all__ = [
@@ -37,7 +37,6 @@ __all__ = [
     "parse_input",
     "parse_range",
     "physical_memory",
-    "sha256_file",
 ]
 
 #: numpy's (and so onnxpack's) most dimensions of an array.
@@ -83,14 +82,6 @@ def numpy_dtype(elem: str) -> np.dtype[Any] | None:
 def anonymous_dim_key(input_name: str, axis: int) -> str:
     """Key of an unnamed dimension in ``dims``: ``INPUT[AXIS]`` (e.g. ``--dim "x[2]=64"``)."""
     return f"{input_name}[{axis}]"
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _split(text: str, flag: str, example: str) -> tuple[str, str]:
@@ -298,7 +289,7 @@ def load_input_file(spec: InputSpec) -> LoadedInput:
     if not path.is_file():
         raise InputError(f"--input {spec.name}: {path} is not a regular file", "Give a .npy, .npz or .pb file.")
     try:
-        digest = sha256_file(path)
+        digest = sha256_file(path).sha256
         fmt = _file_format(path)
     except OSError as e:
         raise InputError(

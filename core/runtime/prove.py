@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, RuntimeFailure
+from ..filehash import sha256_file
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 
 __all__ = [
@@ -359,7 +360,7 @@ def ensure_release(version: str, progress: ProgressCallback | None = None,
     wheels = root / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
     dest = wheels / str(wheel["filename"])
-    if not dest.is_file() or _sha256(dest) != sha:
+    if not dest.is_file() or sha256_file(dest).sha256 != sha:
         _download(str(wheel["url"]), dest, sha, progress, cancel, str(wheel["filename"]))
     check_cancel(cancel)
     work = root / "envs" / f".{version}-{tag}.{os.getpid()}.tmp"
@@ -394,14 +395,6 @@ def _machine() -> str:
     import platform
 
     return platform.machine().lower() or "unknown"
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 # -- running ----------------------------------------------------------------------------------------------------
