@@ -469,8 +469,8 @@ class BundlePanel(Retranslatable, QWidget):
         return [
             self.name, self.version, self.use_suggestion, self.previous, self.previous_browse, self.labels,
             *spins, self.inputs,
-            self.out_dir, self.out_browse, self.target_ort, self.fix_ir, self.ort_format, self.compress,
-            self.prove_ort, self.set_model_version, self.run_smoke, *self._permissions().values(),
+            self.out_dir, self.out_browse, self.target_ort, self.prove_ort, self.fix_ir, self.ort_format, self.compress,
+            self.set_model_version, self.run_smoke, *self._permissions().values(),
             self.sign_key, self.sign_key_browse, self.license, self.authors, self.homepage,
             self.bundle_all_button, self.bundle_button,
         ]

@@ -85,7 +85,11 @@ def test_prove_ort_field_goes_into_the_options_and_the_cli_command(qtbot: Any, t
     # the retarget box says what the engine does now
     assert bp.fix_ir.text().startswith("Retarget") and "opset" in bp.fix_ir.text()
     assert "metadata" in bp.fix_ir.toolTip() and "opset" in bp.fix_ir.toolTip() and "--fix-ir" in bp.fix_ir.toolTip()
-    assert bp.prove_ort in bp.focus_chain()
+    chain = bp.focus_chain()  # Tab goes down the form as it is drawn: target, prove, then the boxes below
+    at = chain.index(bp.prove_ort)
+    assert chain[at - 1] is bp.target_ort and chain[at + 1] is bp.fix_ir
+    assert chain[chain.index(bp.run_smoke) + 1:chain.index(bp.run_smoke) + 4] == [
+        bp.force, bp.allow_version_not_greater, bp.allow_unmatched_labels]
 
 
 def test_the_three_permissions_each_set_one_engine_flag(qtbot: Any, tmp_path: Path, sample_model: Path) -> None:
