@@ -372,6 +372,7 @@ class Row:
     returncode: int
     error: str = ""
     rounds: list[float] = field(default_factory=list)
+    intermittent: str = ""  # "failed in K of N rounds: ERROR" when the other rounds passed
 
     @property
     def ok(self) -> bool:
@@ -706,6 +707,24 @@ def commands_for(model_path: Path, work: Path, name: str) -> dict[str, list[str]
     }
 
 
+def summarize(model: str, layout: str, key: str, ms: list[TreeMeasurement], timeout: float) -> Row:
+    """One row from a command's rounds: the median time and highest peak of the rounds that passed. A command that
+    failed in some rounds only keeps its passing figures and says how often it failed (``intermittent``)."""
+    failed = [m for m in ms if m.returncode != 0 or m.timed_out]
+    passed = [m for m in ms if m not in failed]
+    use = passed or ms
+    row = Row(model, layout, key, statistics.median(m.seconds for m in use), max(_peak(m) for m in use), 0, "",
+              [round(m.seconds, 3) for m in ms])
+    if failed:
+        f = failed[0]
+        error = first_error(f.stdout, f.stderr, f.returncode, f.timed_out, timeout)
+        if passed:
+            row.intermittent = f"failed in {len(failed)} of {len(ms)} rounds: {error}"
+        else:
+            row.returncode, row.error = f.returncode or -9, error
+    return row
+
+
 def run_model(model: Model, layouts: list[str], repeat: int, timeout: float, nice: bool,
               progress: bool = True) -> list[Row]:
     rows: list[Row] = []
@@ -733,11 +752,7 @@ def run_model(model: Model, layouts: list[str], repeat: int, timeout: float, nic
                 if not ms:
                     rows.append(Row(model.id, layout, key, 0.0, 0.0, -1, "not run: bundle failed"))
                     continue
-                worst = max(ms, key=lambda m: (m.returncode != 0, m.timed_out))
-                rows.append(Row(model.id, layout, key, statistics.median(m.seconds for m in ms),
-                                max(_peak(m) for m in ms), worst.returncode,
-                                first_error(worst.stdout, worst.stderr, worst.returncode, worst.timed_out, timeout),
-                                [round(m.seconds, 3) for m in ms]))
+                rows.append(summarize(model.id, layout, key, ms, timeout))
         finally:
             shutil.rmtree(work, ignore_errors=True)
     return rows
@@ -793,6 +808,10 @@ def format_tables(rows: list[Row], sizes: dict[str, float] | None = None) -> str
     for r in failures:
         tag = "reference" if r.command in REFERENCES else "onnxpack"
         out.append(f"- `{r.model}` ({r.layout}) **{r.command}** [{tag}, exit {r.returncode}]: {r.error}")
+    flaky = [r for r in rows if r.intermittent]
+    if flaky:
+        out += ["", "Failed in some rounds only (the figures above are the passing rounds'):", ""]
+        out += [f"- `{r.model}` ({r.layout}) **{r.command}**: {r.intermittent}" for r in flaky]
     out.append("")
     return "\n".join(out)
 

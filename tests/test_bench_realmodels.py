@@ -113,3 +113,18 @@ def test_report_merges_json_runs_with_the_later_file_winning(tmp_path: Path) -> 
     lines = [ln for ln in text.splitlines() if ln.startswith("| pkg/")]
     assert lines[0] == "| pkg/m | single | 1.0 | 9.00 |  |  |  |  |  |  |  |"  # the first run's rows are replaced
     assert any(ln.startswith("| pkg/n | single |") for ln in lines)
+
+
+def test_summarize_keeps_the_passing_rounds_and_names_intermittent_failures() -> None:
+    from benchmarks.common import TreeMeasurement
+
+    def m(s: float, rc: int = 0, err: str = "") -> TreeMeasurement:
+        return TreeMeasurement("x", s, 100.0, rc, 150.0 if rc == 0 else 50.0, "", err)
+
+    row = rm.summarize("pkg/m", "single", "bundle", [m(1.0), m(0.3, 3, "error: Internal error: boom"), m(2.0)], 60)
+    assert (row.seconds, row.peak_mb, row.returncode, row.error) == (1.5, 150.0, 0, "")
+    assert row.intermittent == "failed in 1 of 3 rounds: error: Internal error: boom" and row.rounds == [1.0, 0.3, 2.0]
+    row = rm.summarize("pkg/m", "single", "bundle", [m(1.0, 1, "error: no"), m(3.0, 1, "error: no")], 60)
+    assert (row.seconds, row.returncode, row.error, row.intermittent) == (2.0, 1, "error: no", "")
+    text = rm.format_tables([rm.Row("pkg/m", "single", "load", 1, 1, 0, intermittent="failed in 1 of 3 rounds: e")])
+    assert "- `pkg/m` (single) **load**: failed in 1 of 3 rounds: e" in text
