@@ -99,16 +99,20 @@ class QueueTable(Retranslatable, QTableWidget):
         self._fit_columns()
         return row
 
+    def result_min(self) -> int:
+        """The Result column's floor: RESULT_MIN, or a quarter of a narrow pane (2× scaling), so the names keep room."""
+        return min(self.RESULT_MIN, self.viewport().width() // 4)
+
     def _wanted(self, column: int) -> int:
         """The width ``column``'s contents and header ask for."""
         return max(self.sizeHintForColumn(column), self.horizontalHeader().sectionSizeHint(column))
 
     def _fit_columns(self) -> None:
         """Name, kind and status get what they ask for (name and status capped); when that leaves the Result column
-        less than RESULT_MIN of the pane, name and status shrink in proportion (never below MIN_COLUMN)."""
+        less than result_min() of the pane, name and status shrink in proportion (never below MIN_COLUMN)."""
         kind = self._wanted(1)
         name, status = min(self._wanted(0), self.NAME_WIDTH), min(self._wanted(2), self.STATUS_WIDTH)
-        room = self.viewport().width() - kind - self.RESULT_MIN
+        room = self.viewport().width() - kind - self.result_min()
         if name + status > room:
             name = max(self.MIN_COLUMN, room * name // (name + status))
             status = max(self.MIN_COLUMN, room - name)
