@@ -134,7 +134,7 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
     )
     _kv(env, "files", files)
     size_line = f"{format_bytes(insp.total_size)} total"
-    if insp.merged_size is not None and insp.layout == "external":
+    if insp.layout == "external" and insp.merged_size is not None:  # (sized on first use: core/checks/inspection.py)
         verdict = "fits under" if insp.fits_single_file else "exceeds"
         approx = "" if insp.merged_size_exact else "~"
         size_line += (

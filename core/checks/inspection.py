@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,9 +106,13 @@ class Inspection:
     files: list[dict[str, Any]]
     total_size: int
     model_size: int
-    merged_size: int | None = None
+    #: See the ``merged_size`` property; ``merged_thunk`` computes it on first use when that costs (a structure of
+    #: millions of entries: protobuf's ByteSize() serializes it), with ``merged_bound`` an upper bound known at once.
+    merged_size_value: int | None = field(default=None, repr=False)
     merged_size_exact: bool = True
-    fits_single_file: bool = False
+    fits_value: bool | None = field(default=False, repr=False)
+    merged_thunk: Callable[[], int] | None = field(default=None, repr=False, compare=False)
+    merged_bound: int | None = field(default=None, repr=False)
     ir_version: int | None = None
     opsets: dict[str, int] = field(default_factory=dict)
     producer_name: str = ""
@@ -135,6 +140,23 @@ class Inspection:
     @property
     def ok(self) -> bool:
         return not any(f.severity is Severity.ERROR for f in self.findings)
+
+    @property
+    def merged_size(self) -> int | None:
+        """Bytes of the model merged into one file (None for ORT-format models)."""
+        if self.merged_thunk is not None:
+            self.merged_size_value, self.merged_thunk = self.merged_thunk(), None
+        return self.merged_size_value
+
+    @property
+    def fits_single_file(self) -> bool:
+        """Whether the merged model stays under protobuf's 2 GiB limit."""
+        if self.fits_value is None:
+            if self.merged_thunk is not None and self.merged_bound is not None and self.merged_bound < PROTOBUF_LIMIT:
+                return True
+            size = self.merged_size
+            self.fits_value = size is not None and size < PROTOBUF_LIMIT
+        return self.fits_value
 
     @property
     def loaded(self) -> LoadedModel:
@@ -208,7 +230,7 @@ def _sniff(path: Path) -> FileKind:
 
 def _inspect_ort(loc: ModelLocation, size: int, timeout: float, cancel: CancelToken | None) -> Inspection:
     files = [{"path": loc.model.name, "role": "model", "size": size, "state": "ok"}]
-    insp = Inspection(loc, "ort", files, size, size, fits_single_file=size < PROTOBUF_LIMIT)
+    insp = Inspection(loc, "ort", files, size, size, fits_value=size < PROTOBUF_LIMIT)
     insp.findings.append(
         Finding.info(
             "ORT_FORMAT",
@@ -308,16 +330,25 @@ def inspect_model(
         files.append({"path": r.location, "role": "external data", "size": size_of, "state": state})
     total = size + sum(table.files.values())
 
-    merged, exact = single_file_size(model, table)
+    if table.refs:
+        merged: int | None
+        merged, exact = single_file_size(model, table)
+        thunk: Callable[[], int] | None = None
+    else:  # nothing to inline: the merged file is protobuf's serialization of the structure, sized on first use
+        merged, exact, thunk = None, True, model.ByteSize
     insp = Inspection(
         loc,
         layout,
         files,
         total,
         size,
-        merged_size=merged,
+        merged_size_value=merged,
         merged_size_exact=exact,
-        fits_single_file=merged < PROTOBUF_LIMIT,
+        fits_value=None if merged is None else merged < PROTOBUF_LIMIT,
+        merged_thunk=thunk,
+        # Re-serializing a parsed message at most triples it (a packed list of 1-byte values written unpacked with
+        # 2-byte tags); nothing else grows (unknown fields are kept as written)
+        merged_bound=3 * size + 1024 if thunk is not None else None,
         ir_version=int(model.ir_version),
         producer_name=model.producer_name,
         producer_version=model.producer_version,

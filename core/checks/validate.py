@@ -12,6 +12,7 @@ import onnx.defs
 from onnx import ModelProto
 
 from .. import __version__
+from ..childproc import ChildProcess
 from ..findings import Finding, Severity
 from ..model.extdata import raw_data_size_finding
 from ..model.modelfile import PROTOBUF_LIMIT
@@ -143,6 +144,8 @@ def _alignment_findings(insp: Inspection) -> list[Finding]:
 
 
 def _size_findings(insp: Inspection) -> list[Finding]:
+    if insp.is_ort or (insp.layout != "external" and insp.fits_single_file):
+        return []  # (the size itself is not needed: it may cost a serialization, core/checks/inspection.py)
     if insp.merged_size is None:
         return []
     approx = "" if insp.merged_size_exact else "about "
@@ -498,8 +501,9 @@ class CheckerRun:
 
 
 def run_checker_child(insp: Inspection, *, timeout: float = CHECK_TIMEOUT,
-                      cancel: CancelToken | None = None) -> CheckerRun:
-    """Run the onnx checker and shape inference on the model file in a child process.
+                      cancel: CancelToken | None = None, child: ChildProcess | None = None) -> CheckerRun:
+    """Run the onnx checker and shape inference on the model file in a child process (``child``: one waiting for
+    its job, which runs the check first; see :func:`check_structure`).
 
     Reads only the inspection's location, IR and opsets (never its skeleton), so it may run in a background
     thread while another stage uses the skeleton; :func:`apply_checker` turns the result into findings.
@@ -508,7 +512,7 @@ def run_checker_child(insp: Inspection, *, timeout: float = CHECK_TIMEOUT,
     if skip is not None:
         return CheckerRun(None, 0.0, skip)
     start = time.monotonic()
-    outcome = check_structure(insp.location.model, timeout=timeout, cancel=cancel)
+    outcome = check_structure(insp.location.model, timeout=timeout, cancel=cancel, child=child)
     return CheckerRun(outcome, round(time.monotonic() - start, 3))
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "field_size",
     "iter_fields",
     "read_varint",
+    "skip_value",
     "tag",
     "varint",
     "varint_size",
@@ -138,6 +139,11 @@ def _skip(buf: Buf, pos: int, end: int, wire_type: int) -> tuple[int, int]:
                 p = _skip(buf, p, end, key & 7)[1]
         return pos, p
     raise WireError(f"unexpected wire type {wire_type}")
+
+
+def skip_value(buf: Buf, pos: int, end: int, wire_type: int) -> tuple[int, int]:
+    """Skip the value of a ``wire_type`` field whose tag ends at ``pos``: ``(payload start, end of field)``."""
+    return _skip(buf, pos, end, wire_type)
 
 
 def iter_fields(buf: Buf, start: int = 0, end: int | None = None) -> Iterator[WireField]:
