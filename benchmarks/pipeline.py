@@ -1,6 +1,11 @@
 """The whole pipeline on a ~1.9 GB model in both layouts, against bare onnxruntime and a hand-written script.
 
-    python benchmarks/pipeline.py [--gb 1.9] [--keep DIR] [--repeat N]
+    python benchmarks/pipeline.py [--gb 1.9] [--keep DIR] [--repeat N] [--layouts single,external]
+
+Beyond 2 GiB (issue 28 §4: ``--gb 4.6 --layouts external``) no self-contained file can exist: the external-data
+model is then written layer by layer (never whole in memory), the hand-written script (``onnx.load`` + ``onnx.save``
+into one file) is left out, memory is the peak of the whole process tree (``measure_tree``: the smoke and proof
+children count), and the bundle ZIP is also tested with ``unzip -t`` and Python's ``zipfile.testzip()``.
 
 Builds a chain of MatMul+Relu layers (float32, 1024×1024 each: 475 layers for 1.9 GB) once as one
 self-contained .onnx and once as .onnx + .onnx.data, then runs what the user runs — ``inspect``, ``check``,
@@ -29,9 +34,67 @@ import numpy as np  # noqa: E402
 import onnx  # noqa: E402
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from benchmarks.common import Measurement, measure, print_rows  # noqa: E402
+from benchmarks.common import Measurement, measure, measure_tree, print_rows  # noqa: E402
 
 WIDTH = 1024
+#: Above this a self-contained .onnx cannot exist (protobuf's 2 GiB limit, with room for the structure).
+_SINGLE_MAX = 2**31 - 2**24
+
+
+def build_external(folder: Path, gb: float) -> Path:
+    """``folder/external/chain.onnx`` + ``chain.onnx.data``, written one layer at a time (for any size)."""
+    from onnx.external_data_helper import set_external_data
+
+    layers = max(1, int(gb * 1e9 // (WIDTH * WIDTH * 4)))
+    rng = np.random.default_rng(0)
+    external = folder / "external" / "chain.onnx"
+    external.parent.mkdir(parents=True)
+    nodes, inits, prev, offset, nbytes = [], [], "x", 0, WIDTH * WIDTH * 4
+    with open(external.with_name("chain.onnx.data"), "wb") as f:
+        for i in range(layers):
+            f.write((rng.standard_normal((WIDTH, WIDTH), dtype=np.float32) / np.float32(32)).tobytes())
+            t = TensorProto(name=f"w{i}", data_type=TensorProto.FLOAT, dims=[WIDTH, WIDTH])
+            t.raw_data = b""  # onnx >= 1.23's set_external_data requires the field to be present
+            set_external_data(t, location="chain.onnx.data", offset=offset, length=nbytes)
+            t.ClearField("raw_data")
+            t.data_location = TensorProto.EXTERNAL
+            inits.append(t)
+            offset += nbytes
+            nodes.append(helper.make_node("MatMul", [prev, f"w{i}"], [f"m{i}"]))
+            nodes.append(helper.make_node("Relu", [f"m{i}"], [f"r{i}"]))
+            prev = f"r{i}"
+    nodes.append(helper.make_node("Identity", [prev], ["y"]))
+    graph = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", WIDTH])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", WIDTH])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="benchmark")
+    model.ir_version = 8
+    external.write_bytes(model.SerializeToString())
+    print(f"model: {layers} MatMul+Relu layers, {offset / 1e9:.2f} GB of external data (written layer by layer)")
+    return external
+
+
+def _zip_tests(zip_path: Path) -> list[str]:
+    """What ``unzip -t`` and Python's ``zipfile`` say of the bundle (each: ok / the failure), with their times."""
+    import subprocess
+    import time
+    import zipfile
+
+    lines = []
+    if shutil.which("unzip"):
+        start = time.perf_counter()
+        r = subprocess.run(["unzip", "-t", str(zip_path)], capture_output=True, text=True)
+        tail = (r.stdout.strip().splitlines() or [""])[-1]
+        lines.append(f"unzip -t: exit {r.returncode} ({tail.strip()}), {time.perf_counter() - start:.1f} s")
+    else:
+        lines.append("unzip -t: unzip not installed")
+    start = time.perf_counter()
+    with zipfile.ZipFile(zip_path) as z:
+        bad = z.testzip()
+        sizes = ", ".join(f"{i.filename} {i.file_size}" for i in z.infolist() if i.file_size >= 2**32)
+    verdict = "ok" if bad is None else f"bad member {bad}"
+    lines.append(f"zipfile.testzip(): {verdict}, {time.perf_counter() - start:.1f} s; members of 4 GiB or more: "
+                 f"{sizes or 'none'}")
+    return lines
 
 
 def build(folder: Path, gb: float) -> tuple[Path, Path]:
@@ -75,22 +138,33 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, help="build the models here and keep them")
     ap.add_argument("--repeat", type=int, default=1, help="rounds per row (median time, highest peak RSS)")
     ap.add_argument("--reuse", action="store_true", help="with --keep: use the models already built there")
+    ap.add_argument("--layouts", default="single,external", help="comma-separated: single, external")
     args = ap.parse_args()
+    layouts = [x.strip() for x in args.layouts.split(",") if x.strip()]
+    big = args.gb * 1e9 >= _SINGLE_MAX
+    if big and "single" in layouts:
+        print(f"{args.gb} GB cannot be one self-contained .onnx (2 GiB limit): external layout only")
+        layouts = ["external"]
     work = args.keep or Path(tempfile.mkdtemp(prefix="onnxpack-pipeline-"))
     py = sys.executable
     cli = [py, "-m", "onnxpack.cli"]  # the scripts run with -P: this folder's inspect.py must not shadow the stdlib
     try:
-        if args.reuse and args.keep is not None and (work / "single" / "chain.onnx").exists():
-            single, external = work / "single" / "chain.onnx", work / "external" / "chain.onnx"
-        else:
-            single, external = build(work, args.gb)
-        for label, model in (("self-contained .onnx", single), ("external data", external)):
+        single, external = work / "single" / "chain.onnx", work / "external" / "chain.onnx"
+        if not (args.reuse and args.keep is not None and external.exists()):
+            if big:
+                external = build_external(work, args.gb)
+            else:
+                single, external = build(work, args.gb)
+        models = [("self-contained .onnx", single)] if "single" in layouts else []
+        models += [("external data", external)] if "external" in layouts else []
+        for label, model in models:
             out = work / f"out-{model.parent.name}"
             bare, hand = str(_HERE / "bare_ort.py"), str(_HERE / "handwritten_release.py")
             commands: list[tuple[str, list[str]]] = [
                 ("python -c 'import onnx' (baseline)", [py, "-c", "import onnx"]),
                 ("bare onnxruntime: session + one run", [py, "-P", bare, str(model)]),
-                ("hand-written release script", [py, "-P", hand, str(model), str(work / "hand.zip")]),
+                *([] if big else [("hand-written release script",
+                                   [py, "-P", hand, str(model), str(work / "hand.zip")])]),
                 ("onnxpack inspect", [*cli, "inspect", str(model)]),
                 ("onnxpack check", [*cli, "check", str(model)]),
                 ("onnxpack smoke", [*cli, "smoke", str(model)]),
@@ -101,13 +175,25 @@ def main() -> None:
             rounds: dict[str, list[Measurement]] = {name: [] for name, _ in commands}
             for _ in range(max(1, args.repeat)):
                 for name, argv in commands:
-                    rounds[name].append(measure(name, argv))
+                    if big:  # the whole process tree: the smoke and proof children count
+                        m = measure_tree(name, argv)
+                        if m.returncode:
+                            print(f"[{name}] exit {m.returncode}: {m.stderr[-2000:]}", file=sys.stderr)
+                        rounds[name].append(Measurement(name, m.seconds, max(m.peak_rss_mb, m.tree_peak_mb),
+                                                        m.returncode))
+                    else:
+                        rounds[name].append(measure(name, argv))
             rows = [_summary(ms) for ms in rounds.values()]
             on_disk = sum(f.stat().st_size for f in model.parent.iterdir() if f.name.startswith("chain.onnx"))
             title = f"{label} ({on_disk / 1e9:.2f} GB on disk)"
             if args.repeat > 1:
                 title += f", median of {args.repeat} rounds"
-            print_rows(title, rows, reference="hand-written release script")
+            print_rows(title, rows, reference="bare onnxruntime: session + one run" if big
+                       else "hand-written release script")
+            if big:
+                print("  (peak RSS: the whole process tree)")
+                for line in _zip_tests(out / "chain-1.0.0.zip"):
+                    print(f"  {line}")
             if args.repeat > 1:
                 for name, ms in rounds.items():
                     print(f"    {name:<44} " + " ".join(f"{m.seconds:6.2f}" for m in ms))
