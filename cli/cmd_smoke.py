@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Any
 from onnxpack.core import strictjson
 from onnxpack.core.errors import InputError
 from onnxpack.core.findings import Finding
+from onnxpack.core.release.options import SMOKE_INPUT_FLAGS
 from onnxpack.core.runtime.ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
 
 from .env import Environment, ExitStatus
+from .flags import add_flag_group
 from .output import (
     add_json_flag,
     add_output_flag,
@@ -35,17 +37,9 @@ __all__ = ["add_smoke_input_flags", "register"]
 
 
 def add_smoke_input_flags(p: argparse.ArgumentParser) -> None:
-    """The flags that describe a smoke run's inputs (shared by `smoke`, `ort` and `bundle`)."""
-    p.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE",
-                   help="size of a symbolic dimension, e.g. --dim sequence=512 (unnamed: --dim \"x[2]=64\")")
-    p.add_argument("--input", action="append", default=[], metavar="NAME=FILE|VALUE",
-                   help="input from FILE (.npy, FILE.npz[:member], ONNX TensorProto .pb) or a scalar VALUE, "
-                        "e.g. --input sr=16000")
-    p.add_argument("--range", action="append", default=[], metavar="NAME=LO:HI",
-                   help="draw a generated input uniformly from [LO, HI) instead of the standard normal")
-    p.add_argument("--seed", type=int, default=0, help="seed of the input generator (default 0)")
-    p.add_argument("--timeout", type=float, default=120.0, metavar="S",
-                   help="time limit of the child process in seconds (default 120)")
+    """The flags that describe a smoke run's inputs (shared by `smoke`, `ort` and `bundle`): the engine's flag group
+    core/release/options.py SMOKE_INPUT_FLAGS."""
+    add_flag_group(p, SMOKE_INPUT_FLAGS)
 
 
 def _add_input_flags(p: argparse.ArgumentParser) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,65 +69,58 @@ def verify_job(path: Path, smoke: bool = False) -> JobFunction:
     return run
 
 
-def make_bundle_options(
-    *,
-    model: Path,
-    data_dir: Path | None,
-    out_dir: Path,
-    name: str,
-    version: str,
-    previous: str,
-    target_ort: str | None,
-    fix_ir: bool,
-    prove_ort: str | None = None,
-    ort_format: bool,
-    compress: bool,
-    set_model_version: bool,
-    run_smoke: bool,
-    force: bool,
-    dims: dict[str, int],
-    allow_version_not_greater: bool = False,
-    allow_unmatched_labels: bool = False,
-    inputs: dict[str, str],
-    sign_key: str = "",
-    license: str = "",
-    authors: str = "",
-    homepage: str = "",
-    labels: str = "",
-) -> Any:
-    """Build ``core.bundle.BundleOptions`` from the form (authors separated by ';', labels by ',')."""
-    from onnxpack.core.release.bundle import BundleOptions
-    from onnxpack.core.release.metadata import ReleaseInfo
-    from onnxpack.core.runtime.smoke import SmokeOptions
+def _same(value: Any) -> Any:
+    return value
 
-    about = ReleaseInfo(
-        license=license.strip() or None,
-        authors=[a.strip() for a in authors.split(";") if a.strip()],
-        homepage=homepage.strip() or None,
-        labels=[label.strip() for label in labels.split(",")] if labels.strip() else None,
-    )
 
-    return BundleOptions(
-        model=model,
-        out_dir=out_dir,
-        version=version,
-        name=name or None,
-        data_dir=data_dir,
-        previous=Path(previous) if previous else None,
-        target_ort=target_ort,
-        fix_ir=fix_ir,
-        prove_ort=prove_ort or None,
-        ort_format=ort_format,
-        compress=compress,
-        smoke=SmokeOptions(dims=dict(dims), inputs=dict(inputs)),
-        set_model_version=set_model_version,
-        run_smoke=run_smoke,
-        force=force,  # each of the form's three boxes sets its own flag (issue 26 item 3)
-        allow_version_not_greater=allow_version_not_greater,
-        allow_unmatched_labels=allow_unmatched_labels,
-        about=None if about.empty else about,
-        sign_key=Path(sign_key.strip()) if sign_key.strip() else None,
-    )
+def _text(value: str | None) -> str | None:
+    return value or None
+
+
+def _stripped(value: str) -> str | None:
+    return value.strip() or None
+
+
+def _path(value: str) -> Path | None:
+    return Path(value.strip()) if value.strip() else None
+
+
+def _authors(value: str) -> list[str]:
+    return [a.strip() for a in value.split(";") if a.strip()]
+
+
+def _labels(value: str) -> list[str] | None:
+    return [label.strip() for label in value.split(",")] if value.strip() else None
+
+
+#: The Bundle form's entries that are not already a BundleOptions field as it is: the field each fills
+#: (``about.NAME``, ``smoke.NAME``: the nested ReleaseInfo's and SmokeOptions') and how the form's text becomes its
+#: value. Every other entry is the field of its name (model, out_dir, version, target_ort, the check boxes…).
+_FORM_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "name": ("name", _text),
+    "previous": ("previous", _path),
+    "prove_ort": ("prove_ort", _text),
+    "sign_key": ("sign_key", _path),
+    "license": ("about.license", _stripped),
+    "authors": ("about.authors", _authors),  # separated by ';'
+    "homepage": ("about.homepage", _stripped),
+    "labels": ("about.labels", _labels),  # separated by ','
+    "dims": ("smoke.dims", dict),
+    "inputs": ("smoke.inputs", dict),
+}
+
+
+def make_bundle_options(**form: Any) -> Any:
+    """``BundleOptions`` from the Bundle form (a row's model, name, version, previous bundle, dims, inputs and labels,
+    and the settings every row shares): each entry through ``_FORM_FIELDS``, the object made by
+    ``BundleOptions.from_fields`` (and checked by the engine when the bundle runs, as from the command line)."""
+    from onnxpack.core.release.options import BundleOptions
+
+    fields: dict[str, Any] = {}
+    for key, value in form.items():
+        name, convert = _FORM_FIELDS.get(key, (key, _same))
+        fields[name] = convert(value)
+    return BundleOptions.from_fields(fields)
 
 
 def bundle_job(options: Any) -> JobFunction:

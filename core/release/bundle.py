@@ -19,9 +19,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import shlex
 import shutil
-import subprocess
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -58,6 +56,7 @@ from .checksums import CHECKSUMS_NAME, CHECKSUMS_ROLE, sha256sums
 from .manifest import MANIFEST_NAME, dumps_manifest, schema_errors
 from .manifest_build import assemble_manifest, compatibility_of, interface_of
 from .metadata import ReleaseInfo, check_labels
+from .options import BundleOptions, cli_command
 from .readme import receiver_readme
 from .signing import (
     SIGNATURE_NAME,
@@ -89,44 +88,6 @@ BUNDLE_SCHEMA = "onnxpack.bundle/1"
 MAX_REFERENCE_BYTES = 16 * 2**20
 #: Up to this model size the bundle also compares the outputs of the source and the merged model (two sessions).
 COMPARE_AUTO_BYTES = 256 * 2**20
-
-
-@dataclass
-class BundleOptions:
-    """Everything ``onnxpack bundle`` takes (the GUI fills the same object)."""
-
-    model: Path | None  # None = the sample model shipped in resources/
-    out_dir: Path
-    version: str
-    name: str | None = None
-    data_dir: Path | None = None
-    previous: Path | None = None  # OLD.zip or its manifest.json
-    target_ort: str | None = None
-    fix_ir: bool = False
-    #: --prove-ort: releases to run the bundled model on ("1.16.3,1.20.1", "1.16", "newest", "auto";
-    #: core/runtime/prove.py)
-    prove_ort: str | None = None
-    ort_format: bool = False
-    compress: bool = False
-    smoke: Any = None  # core.smoke.SmokeOptions | None (None = defaults)
-    force: bool = False  # replace an existing bundle of the same name (and nothing else)
-    allow_version_not_greater: bool = False  # release a version not above the previous one's (a warning)
-    allow_unmatched_labels: bool = False  # keep labels whose count matches no output's last dimension
-    zip_name: str | None = None  # the bundle's file name in out_dir (None: NAME-VERSION.zip)
-    set_model_version: bool = False
-    run_smoke: bool = True  # --no-smoke turns the smoke run and the equality proof off
-    #: Also run the source model and compare outputs bitwise (a second ONNX Runtime session) on top of the
-    #: tensor-hash proof: True, False, or None = only when that is cheap (weights up to COMPARE_AUTO_BYTES).
-    compare_outputs: bool | None = None
-    source_date_epoch: int | None = None  # None: read SOURCE_DATE_EPOCH from the environment
-    layout: str = "auto"  # "auto" (single file below 2 GiB), "single", or "external" (NAME.onnx + NAME.onnx.data)
-    about: ReleaseInfo | None = None  # licence, authors, homepage, class labels (the manifest's "about")
-    sign_key: Path | None = None  # a PEM EC private key: sign every member with model-signing (model.sig)
-    sign_key_password_env: str | None = None  # the environment variable holding an encrypted key's password
-    sign_certificate: Path | None = None  # certificate signing: the key's signing certificate (PEM)
-    sign_chain: list[Path] = field(default_factory=list)  # intermediate/root certificates carried in the signature
-    sign_sigstore: bool = False  # Sigstore keyless signing (needs the network and an OpenID login or token)
-    sigstore_identity_token_env: str | None = None  # the environment variable holding an OIDC identity token (CI)
 
 
 @dataclass
@@ -313,11 +274,7 @@ def _apply_fixes(st: _State, val: Validation, version_model: int | None) -> Load
     new_ir: int | None = None
     retargeted: onnx.ModelProto | None = None
     if opts.fix_ir:
-        if opts.target_ort is None:
-            raise InputError(
-                "--fix-ir needs --target-ort X.Y", "Say which ONNX Runtime must load the model.", code="USAGE"
-            )
-        assert val.target is not None
+        assert val.target is not None  # validated(): --fix-ir comes with --target-ort
         if val.target.loads is True:
             st.findings.append(
                 Finding.info(
@@ -430,11 +387,9 @@ def build_bundle(
     cancel: CancelToken | None = None,
 ) -> BundleResult:
     """Run the whole pipeline and write ``OUT_DIR/NAME-VERSION.zip``; see the module docstring."""
-    st = _State(options, progress, cancel)
-    opts = options
+    opts = options.validated()  # every check of the options alone (core/release/options.py)
+    st = _State(opts, progress, cancel)
     version = parse_semver(opts.version)
-    if opts.layout not in ("auto", "single", "external"):
-        raise InputError(f"Unknown layout {opts.layout!r}", "Use auto, single or external.", code="USAGE")
     model_path = opts.model if opts.model is not None else resource_path(*SAMPLE_MODEL)
     loc = locate_model(model_path, opts.data_dir)
     name = check_bundle_name(opts.name if opts.name is not None else default_name(loc.model))
@@ -451,12 +406,7 @@ def build_bundle(
             )
         )
     # Metadata and the signing key are checked before any work: a typo must not cost a 2 GB merge.
-    st.about = opts.about.normalized() if opts.about is not None and not opts.about.empty else None
-    if opts.sign_sigstore and opts.sign_key is not None:
-        raise InputError("Choose one way to sign: --sign-key or --sign-sigstore", "Drop one of them.", code="USAGE")
-    if opts.sign_key is None and (opts.sign_certificate is not None or opts.sign_chain):
-        raise InputError("A signing certificate was given without its private key",
-                         "Add --sign-key KEY.pem (the key the certificate was issued for).", code="USAGE")  # fmt: skip
+    st.about = opts.about  # normalized by validated()
     if opts.sign_key is not None:
         st.key = read_signing_key(opts.sign_key, opts.sign_key_password_env, certificate=opts.sign_certificate,
                                   chain=list(opts.sign_chain))
@@ -981,53 +931,3 @@ def signature_section(key: KeyInfo | SigstoreSigner | None) -> dict[str, Any]:
     if key.certificate is not None:
         doc.update(certificate_sha256=key.certificate_sha256, certificate_subject=key.subject)
     return doc
-
-
-def cli_command(options: BundleOptions) -> str:
-    """The ``onnxpack bundle …`` command line equivalent to ``options`` (for "Copy CLI command")."""
-    argv = ["onnxpack", "bundle"]
-    if options.model is not None:
-        argv.append(str(options.model))
-    out = options.out_dir / options.zip_name if options.zip_name else options.out_dir
-    argv += ["-o", str(out), "--version", options.version]
-    if options.name:
-        argv += ["--name", options.name]
-    if options.data_dir is not None:
-        argv += ["--data-dir", str(options.data_dir)]
-    if options.previous is not None:
-        argv += ["--previous", str(options.previous)]
-    if options.target_ort:
-        argv += ["--target-ort", options.target_ort]
-    if options.prove_ort:
-        argv += ["--prove-ort", options.prove_ort]
-    if options.layout != "auto":
-        argv += ["--layout", options.layout]
-    for flag, on in (
-        ("--fix-ir", options.fix_ir),
-        ("--set-model-version", options.set_model_version),
-        ("--ort-format", options.ort_format),
-        ("--compress", options.compress),
-        ("--no-smoke", not options.run_smoke),
-        ("--compare-outputs always", options.run_smoke and options.compare_outputs is True),
-        ("--compare-outputs never", options.run_smoke and options.compare_outputs is False),
-        ("--force", options.force),
-        ("--allow-version-not-greater", options.allow_version_not_greater),
-        ("--allow-unmatched-labels", options.allow_unmatched_labels),
-    ):
-        if on:
-            argv += flag.split()
-    sm = options.smoke
-    if sm is not None and options.run_smoke:
-        for k, v in sorted(getattr(sm, "dims", {}).items()):
-            argv += ["--dim", f"{k}={v}"]
-        for k, v in sorted(getattr(sm, "inputs", {}).items()):
-            argv += ["--input", f"{k}={v}"]
-        for k, (lo, hi) in sorted(getattr(sm, "ranges", {}).items()):
-            argv += ["--range", f"{k}={lo!r}:{hi!r}"]
-        if getattr(sm, "seed", 0) != 0:
-            argv += ["--seed", str(sm.seed)]
-        if getattr(sm, "timeout", 120.0) != 120.0:
-            argv += ["--timeout", f"{sm.timeout:g}"]
-        if getattr(sm, "search", True) is False:
-            argv.append("--no-search")
-    return subprocess.list2cmdline(argv) if os.name == "nt" else shlex.join(argv)
