@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from onnxpack.core import __version__
-from onnxpack.core.errors import InputError, OnnxpackError, OutputError
+from onnxpack.core.errors import InputError, OnnxpackError
 from onnxpack.core.model.modelfile import FileKind, sniff
 from onnxpack.core.names import bundle_name_problem
 from onnxpack.core.progress import ProgressEvent
@@ -70,6 +70,7 @@ from .state import (
     QueueItem,
     QueueModel,
     default_bundle_name,
+    failed_stage,
     fit_window,
     skipped_stages,
     symbolic_dims,
@@ -735,8 +736,9 @@ class MainWindow(Retranslatable, QMainWindow):
         if hint:
             self.log.append(self.tr("How to fix: %1").replace("%1", hint))
         if kind is JobKind.BUNDLE:
-            # Writing the output is the ZIP stage's work, whatever stage reported last (issue 30 item 5).
-            self.run_panel.finish("failed", "zip" if isinstance(err, OutputError) else None)
+            # Writing the output is the ZIP stage's work, --prove-ort's errors the Prove stage's, whatever stage
+            # reported last (issue 30 item 5; state.failed_stage).
+            self.run_panel.finish("failed", failed_stage(err))
             self._keep_earlier_bundle(item, ItemState.FAILED)
             in_batch = len(self._batch) > 1  # one summary when the batch is over, not one dialog per model
             if in_batch:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from onnxpack.core import names
-from onnxpack.core.errors import OnnxpackError
+from onnxpack.core.errors import OnnxpackError, OutputError
 from onnxpack.core.findings import Finding, Severity
 from onnxpack.core.progress import BYTES, ProgressEvent
 
@@ -50,6 +50,7 @@ __all__ = [
     "RunState",
     "bundle_gate",
     "default_bundle_name",
+    "failed_stage",
     "fit_window",
     "skipped_stages",
     "symbolic_dims",
@@ -200,6 +201,17 @@ def symbolic_dims(inputs: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
 #: Pipeline stages in order (core/release/bundle.py reports these names; "prove" is --prove-ort, core/runtime/prove.py:
 #: its wheels are fetched after validate, the releases run after the smoke run).
 STAGES = ("inspect", "validate", "merge", "smoke", "prove", "ort", "zip")
+
+
+def failed_stage(error: BaseException | None) -> str | None:
+    """The stage a failed run is shown at when the error says where (else the stage reported last): writing the
+    output is the ZIP stage; an error of --prove-ort (code PROVE_*) is the Prove on releases stage, also when it
+    came before the release's first progress report (no network: the index was never reached)."""
+    if isinstance(error, OutputError):
+        return "zip"
+    if isinstance(error, OnnxpackError) and str(error.code or "").startswith("PROVE_"):
+        return "prove"
+    return None
 
 
 #: Stages whose amounts in this unit are one part of their work, never the whole: --prove-ort's wheel downloads

@@ -361,3 +361,32 @@ def test_prove_progress_details_read_in_japanese(qapp: Any) -> None:
         assert "実行" in stage_detail("running on onnxruntime 1.20.1")
     finally:
         i18n.install_translators(qapp, "en")
+
+
+def test_no_network_for_prove_ort_is_a_clear_error_at_the_prove_row(qtbot: Any, tmp_path: Path, sample_model: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """No package index: the run fails before any work with the engine's PROVE_NETWORK error in the app's words
+    (English and its hint), shown at the Prove on releases row; no ZIP, no traceback."""
+    monkeypatch.setenv("ONNXPACK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("ONNXPACK_PYPI_URL", "http://127.0.0.1:9")  # nothing listens there
+    w = make_window(qtbot, tmp_path)
+    item = _inspected(qtbot, w, sample_model)
+    w.bundle_panel.prove_ort.setText("newest")
+    w.bundle_panel.bundle_button.click()
+    wait_state(qtbot, item, ("done", "failed", "cancelled"), timeout=60_000)
+    assert item.state == "failed" and item.error is not None and item.error.code == "PROVE_NETWORK"
+    qtbot.waitUntil(lambda: w.last_error is not None and w.last_error.isVisible(), timeout=10_000)
+    texts = close_dialogs(w)
+    assert texts and "package index" in texts[0] and "Traceback" not in texts[0]
+    assert w.run_panel.stage_state("prove") == "failed" and w.run_panel.stage_state("merge") in ("waiting", "skipped")
+    assert not (tmp_path / "out" / "model-1.0.0.zip").exists()
+
+
+def test_failed_stage_is_named_by_the_error() -> None:
+    from onnxpack.core.errors import InputError, OutputError, RuntimeFailure
+    from onnxpack.gui.state import failed_stage
+
+    assert failed_stage(OutputError("cannot write", "", code="PATH_EACCES")) == "zip"
+    assert failed_stage(RuntimeFailure("no index", "", code="PROVE_NETWORK")) == "prove"
+    assert failed_stage(InputError("bad", "", code="PROVE_NO_WHEEL")) == "prove"
+    assert failed_stage(InputError("bad", "", code="USAGE")) is None and failed_stage(None) is None
