@@ -267,7 +267,8 @@ class BundlePanel(Retranslatable, QWidget):
     def retranslate(self) -> None:
         self._title_row()
         self.batch_note.setText(self.tr("These settings apply to every model bundled, by Bundle and by Bundle all, "
-                                        "and are remembered; the boxes above belong to the selected row only."))
+                                        "and are remembered, except the last three boxes (ticked for one run each); "
+                                        "the boxes above belong to the selected row only."))
         for lab, text in zip(
             self._labels,
             (self.tr("&Name:"), self.tr("&Version:"), self.tr("&Previous bundle:"), self.tr("&Output folder:"),

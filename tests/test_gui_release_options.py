@@ -390,3 +390,21 @@ def test_failed_stage_is_named_by_the_error() -> None:
     assert failed_stage(RuntimeFailure("no index", "", code="PROVE_NETWORK")) == "prove"
     assert failed_stage(InputError("bad", "", code="PROVE_NO_WHEEL")) == "prove"
     assert failed_stage(InputError("bad", "", code="USAGE")) is None and failed_stage(None) is None
+
+
+def test_the_permissions_are_not_remembered_the_other_batch_settings_are(qtbot: Any, tmp_path: Path) -> None:
+    """As the box's note says: the prove releases and the option boxes come back in the next session; the three
+    permissions never do (each is chosen for the run it is meant for)."""
+    w = make_window(qtbot, tmp_path)
+    bp = w.bundle_panel
+    assert "except the last three boxes" in bp.batch_note.text()
+    bp.prove_ort.setText("1.16.3,newest")
+    bp.prove_ort.editingFinished.emit()
+    bp.fix_ir.setChecked(True)
+    for box in (bp.force, bp.allow_version_not_greater, bp.allow_unmatched_labels):
+        box.setChecked(True)
+    w.close()
+    again = make_window(qtbot, tmp_path).bundle_panel
+    assert again.prove_ort.text() == "1.16.3,newest" and again.fix_ir.isChecked()
+    assert not any(box.isChecked() for box in (again.force, again.allow_version_not_greater,
+                                                again.allow_unmatched_labels))

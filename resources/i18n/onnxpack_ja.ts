@@ -4,6 +4,11 @@
 <context>
     <name>BundlePanel</name>
     <message>
+        <source>These settings apply to every model bundled, by Bundle and by Bundle all, and are remembered, except the last three boxes (ticked for one run each); the boxes above belong to the selected row only.</source>
+        <extracomment>Offered in the target-ORT box, newest first (the field stays editable for any X.Y).</extracomment>
+        <translation>これらの設定は「バンドル」でも「すべてバンドル」でもバンドルするすべてのモデルに適用され、記憶されます (最後の 3 つのチェックボックスは記憶されず、実行ごとに選びます)。上の枠は選択した行だけのものです。</translation>
+    </message>
+    <message>
         <source>&amp;Name:</source>
         <translation>名前(&amp;N):</translation>
     </message>
@@ -202,11 +207,6 @@
     <message>
         <source>auto</source>
         <translation>自動</translation>
-    </message>
-    <message>
-        <source>These settings apply to every model bundled, by Bundle and by Bundle all, and are remembered; the boxes above belong to the selected row only.</source>
-        <extracomment>Offered in the target-ORT box, newest first (the field stays editable for any X.Y).</extracomment>
-        <translation>これらの設定は「バンドル」でも「すべてバンドル」でもバンドルするすべてのモデルに適用され、記憶されます。上の枠は選択した行だけのものです。</translation>
     </message>
     <message>
         <source>Prov&amp;e on ONNX Runtime:</source>
