@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from onnxpack.core import strictjson
 from onnxpack.core.errors import InputError
 from onnxpack.core.findings import Finding
-from onnxpack.core.release.options import SMOKE_INPUT_FLAGS
+from onnxpack.core.release.options import SMOKE_INPUT_FLAGS, SMOKE_INPUT_SPEC
 from onnxpack.core.runtime.ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
 
 from .env import Environment, ExitStatus
@@ -108,17 +108,16 @@ def _options(args: argparse.Namespace, **extra: Any) -> SmokeOptions:
             raise InputError(f"{path} holds no recipe object", "Give a JSON file written by onnxpack --json.",
                              code="RECIPE")
         opts = SmokeOptions.from_recipe(doc, path.parent)
-        # Explicit flags still win over the recipe.
-        cli = SmokeOptions.from_cli(dims=args.dim, inputs=args.input, ranges=args.range)
-        opts.dims.update(cli.dims)
-        opts.inputs.update(cli.inputs)
-        opts.ranges.update(cli.ranges)
-        opts.timeout = args.timeout
+        # Explicit flags still win over the recipe (its seed stays: it made the recorded inputs).
+        flags = SMOKE_INPUT_SPEC.fields_from_values(vars(args))
+        opts.dims.update(flags["dims"])
+        opts.inputs.update(flags["inputs"])
+        opts.ranges.update(flags["ranges"])
+        opts.timeout = flags["timeout"]
         for k, v in extra.items():
             setattr(opts, k, v)
         return opts
-    return SmokeOptions.from_cli(dims=args.dim, inputs=args.input, ranges=args.range, seed=args.seed,
-                                 timeout=args.timeout, **extra)
+    return SmokeOptions(**SMOKE_INPUT_SPEC.fields_from_values(vars(args)), **extra)
 
 
 def _ms(s: float | None) -> str:

@@ -175,3 +175,21 @@ def test_fields_and_from_fields_are_inverse() -> None:
     assert BundleOptions.from_fields(fields) == opts
     with pytest.raises(TypeError):
         BundleOptions.from_fields({**fields, "nested.x": 1})
+
+
+def test_the_smoke_input_group_is_smoke_options_fields_and_bundles_at_smoke() -> None:
+    """One flag group for the smoke inputs: `smoke` and `ort` make SmokeOptions from it, `bundle` mounts it at
+    ``smoke.`` and counts it only with the smoke run on."""
+    from onnxpack.cli.cmd_smoke import _options
+    from onnxpack.core.release.options import SMOKE_INPUT_SPEC
+
+    args = build_parser().parse_args(["smoke", "m.onnx", "--dim", "a=2", "--input", "sr=16000", "--range", "x=0:1",
+                                      "--seed", "5", "--timeout", "9"])  # fmt: skip
+    expected = SmokeOptions(dims={"a": 2}, inputs={"sr": "16000"}, ranges={"x": (0.0, 1.0)}, seed=5, timeout=9.0)
+    assert SmokeOptions(**SMOKE_INPUT_SPEC.fields_from_values(vars(args))) == expected
+    assert _options(args) == expected
+    assert _options(args, runs=1, search=False) == SmokeOptions(**{**vars(expected), "runs": 1, "search": False})
+    mounted = {f.dest: f for f in BUNDLE_SPEC.flags}
+    for flag in SMOKE_INPUT_FLAGS.flags:
+        assert mounted[flag.dest].field == f"smoke.{flag.field}" and mounted[flag.dest].when == "run_smoke"
+        assert (mounted[flag.dest].names, mounted[flag.dest].help) == (flag.names, flag.help)

@@ -17,7 +17,7 @@ import dataclasses
 import os
 import shlex
 import subprocess
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -35,6 +35,7 @@ __all__ = [
     "BUNDLE_SPEC",
     "SIGNING_FLAGS",
     "SMOKE_INPUT_FLAGS",
+    "SMOKE_INPUT_SPEC",
     "BundleOptions",
     "Codec",
     "Flag",
@@ -275,10 +276,21 @@ class Flag:
 
 @dataclass(frozen=True)
 class FlagGroup:
-    """Flags shown together in ``--help`` (``title`` None: among the command's own options)."""
+    """Flags shown together in ``--help`` (``title`` None: among the command's own options), whose fields are those
+    of one object (the smoke inputs': SmokeOptions'; see :meth:`at`)."""
 
     title: str | None
     flags: tuple[Flag, ...]
+
+    def at(self, prefix: str, when: str | None = None) -> FlagGroup:
+        """The group inside a larger object: its fields as ``PREFIX.NAME`` (``smoke.dims``), and counted only when
+        the field ``when`` is on."""
+        def inside(flag: Flag) -> Flag:
+            names = tuple(f"{prefix}.{name}" for name in flag.fields)
+            nested = names if len(names) > 1 else names[0] if names else None
+            return dataclasses.replace(flag, field=nested, when=when or flag.when)
+
+        return dataclasses.replace(self, flags=tuple(inside(f) for f in self.flags))
 
 
 @dataclass(frozen=True)
@@ -321,20 +333,21 @@ class OptionSpec:
 
 _RUN = "run_smoke"
 
-#: The smoke run's inputs: `bundle` (for its smoke run), `smoke` and `ort` take them alike.
+#: The smoke run's inputs, fields of SmokeOptions: `smoke` and `ort` take them alike, and `bundle` for its smoke run
+#: (``SMOKE_INPUT_FLAGS.at("smoke", when="run_smoke")``).
 SMOKE_INPUT_FLAGS = FlagGroup(None, (
     Flag(("--dim",), "dim", "size of a symbolic dimension, e.g. --dim sequence=512 (unnamed: --dim \"x[2]=64\")",
-         "smoke.dims", Kind.REPEAT, DIMS, metavar="NAME=VALUE", default=[], when=_RUN),
+         "dims", Kind.REPEAT, DIMS, metavar="NAME=VALUE", default=[]),
     Flag(("--input",), "input", "input from FILE (.npy, FILE.npz[:member], ONNX TensorProto .pb) or a scalar VALUE, "
-         "e.g. --input sr=16000", "smoke.inputs", Kind.REPEAT, INPUTS, metavar="NAME=FILE|VALUE", default=[],
-         when=_RUN),
+         "e.g. --input sr=16000", "inputs", Kind.REPEAT, INPUTS, metavar="NAME=FILE|VALUE", default=[]),
     Flag(("--range",), "range", "draw a generated input uniformly from [LO, HI) instead of the standard normal",
-         "smoke.ranges", Kind.REPEAT, RANGES, metavar="NAME=LO:HI", default=[], when=_RUN),
-    Flag(("--seed",), "seed", "seed of the input generator (default 0)", "smoke.seed", type=int, default=0,
-         when=_RUN),
-    Flag(("--timeout",), "timeout", "time limit of the child process in seconds (default 120)", "smoke.timeout",
-         metavar="S", type=float, default=120.0, when=_RUN, text=lambda s: f"{s:g}"),
+         "ranges", Kind.REPEAT, RANGES, metavar="NAME=LO:HI", default=[]),
+    Flag(("--seed",), "seed", "seed of the input generator (default 0)", "seed", type=int, default=0),
+    Flag(("--timeout",), "timeout", "time limit of the child process in seconds (default 120)", "timeout",
+         metavar="S", type=float, default=120.0, text=lambda s: f"{s:g}"),
 ))  # fmt: skip
+#: `smoke` and `ort`: their smoke inputs as SmokeOptions' fields.
+SMOKE_INPUT_SPEC = OptionSpec((SMOKE_INPUT_FLAGS,))
 
 #: `bundle`'s own flags before the smoke inputs (--help order).
 BUNDLE_FLAGS = FlagGroup(None, (
@@ -412,7 +425,8 @@ SIGNING_FLAGS = FlagGroup("signing (OpenSSF model-signing; see docs/bundle.md)",
 ))  # fmt: skip
 
 #: `onnxpack bundle`, flag by flag, in --help order.
-BUNDLE_SPEC = OptionSpec((BUNDLE_FLAGS, SMOKE_INPUT_FLAGS, BUNDLE_RUN_FLAGS, ABOUT_FLAGS, SIGNING_FLAGS))
+BUNDLE_SPEC = OptionSpec((BUNDLE_FLAGS, SMOKE_INPUT_FLAGS.at("smoke", when=_RUN), BUNDLE_RUN_FLAGS, ABOUT_FLAGS,
+                          SIGNING_FLAGS))  # fmt: skip
 
 
 def bundle_argv(options: BundleOptions) -> list[str]:
@@ -425,8 +439,3 @@ def cli_command(options: BundleOptions) -> str:
     argv = bundle_argv(options)
     return subprocess.list2cmdline(argv) if os.name == "nt" else shlex.join(argv)
 
-
-def spec_flag_names(spec: OptionSpec) -> Iterable[str]:
-    """Every option string of the spec (the positional's dest), for checks that the parser is the spec's."""
-    for flag in spec.flags:
-        yield from flag.names or (flag.dest,)
