@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from onnxpack.core.findings import Severity
-from onnxpack.core.release.bundle import BundleResult, build_bundle
 from onnxpack.core.release.metadata import read_labels_file
 from onnxpack.core.release.options import BUNDLE_SPEC, BundleOptions
 from onnxpack.core.release.zipwriter import source_date_epoch
@@ -22,6 +21,9 @@ from .output import (
     print_table,
     progress_reporter,
 )
+
+if TYPE_CHECKING:
+    from onnxpack.core.release.bundle import BundleResult
 
 __all__ = ["register"]
 
@@ -63,7 +65,19 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
 
 
 def _bundle(args: Any, env: Environment) -> int:
-    result = build_bundle(options_from_args(args, env), progress=progress_reporter(env, args.quiet))
+    # The child (onnx checker, then the smoke run) starts first: it imports onnx and onnxruntime while this process
+    # imports the engine (issue 28 §2); build_bundle adopts it and stops it.
+    from onnxpack.core.childproc import SMOKE_TARGET, ChildProcess
+
+    child = ChildProcess(SMOKE_TARGET)
+    try:
+        from onnxpack.core.release.bundle import build_bundle
+
+        options = options_from_args(args, env)
+    except BaseException:
+        child.discard()
+        raise
+    result = build_bundle(options, progress=progress_reporter(env, args.quiet), child=child)
     if args.json:
         emit_json(env, result.to_dict())
     else:

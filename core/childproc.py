@@ -1,29 +1,49 @@
 """A 'spawn' child process started ahead of its job, so its imports overlap the parent's own work.
 
-Importable without onnx, onnxruntime or numpy: the command line starts the smoke child first thing,
-then imports the engine and validates the input while the child imports ONNX Runtime (on a 2-core
-machine both take ~0.2 s; done one after the other they add up). Crash and time-out handling is the
-caller's (:func:`core.smoke.run_in_child`).
+Importable without onnx, onnxruntime or numpy: the command line starts the child first thing, then
+imports the engine and validates the input while the child imports onnx and ONNX Runtime (on a 2-core
+machine both take ~0.2-0.3 s; done one after the other they add up). One child serves a small model's
+whole bundle: the onnx checker as a task, then the smoke run as its job (issue 28 §2). Crash and
+time-out handling is the caller's (:func:`core.runtime.smoke.run_in_child`,
+:func:`core.checks.checker_child.run_in_child`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
+import json
 import multiprocessing
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from .atomic import make_temp_dir
 
-__all__ = ["ChildProcess", "enter_child", "reap_children", "target_name", "wait_for_job"]
+__all__ = [
+    "PRELOAD",
+    "SMOKE_TARGET",
+    "START_METHOD",
+    "ChildProcess",
+    "enter_child",
+    "reap_children",
+    "start_method",
+    "target_name",
+    "wait_for_job",
+]
 
 #: Environment variables that name the temporary folder (POSIX, Windows).
 _TMP_VARS = ("TMPDIR", "TMP", "TEMP")
+#: What a child imports before it waits for work: the checker needs onnx, the smoke run onnxruntime.
+PRELOAD = ("onnx", "onnxruntime")
+#: The smoke child's entry point (named, so that starting the child imports none of its code here).
+SMOKE_TARGET = "onnxpack.core.runtime.smoke_child:child_main"
 
 
 def enter_child(private_tmp: str) -> None:
@@ -67,67 +87,218 @@ def _resolve(name: str) -> Callable[[Any, dict[str, Any]], None]:
     return fn
 
 
-class ChildProcess:
-    """A child that imports onnx and onnxruntime, then waits for one job and runs ``target(conn, job)``.
+#: How children start: "exec" (a plain ``python -c`` with two pipes: POSIX, not frozen) or "spawn"
+#: (multiprocessing's: Windows and frozen apps, whose ``sys.executable`` is the app and whose entry point calls
+#: ``multiprocessing.freeze_support()``). None: the platform's choice; tests set it to run both.
+START_METHOD: str | None = None
 
-    ``target`` is ``"module:function"``. Results come back on :attr:`recv_conn`. A child whose job never
-    comes (bad input, cancellation) is stopped by :meth:`discard`; if the parent dies, the job pipe
-    closes and the waiting child exits on its own.
+
+def start_method() -> str:
+    """``"exec"`` or ``"spawn"`` (see :data:`START_METHOD`).
+
+    Why not spawn everywhere: on Linux a spawn child also makes multiprocessing start its resource tracker (one more
+    interpreter, ~50 ms of CPU while the parent and the child import, and a wait for it at exit) and runs
+    multiprocessing's bootstrap in the child; for a small model's bundle that was a tenth of the time (issue 28 §2).
+    The child and its isolation are the same either way: its own process, pipes, a private folder, a time limit.
+    """
+    if START_METHOD is not None:
+        return START_METHOD
+    return "exec" if os.name == "posix" and not getattr(sys, "frozen", False) else "spawn"
+
+
+class _ExecProcess:
+    """The part of ``multiprocessing.Process`` the callers use, over a ``subprocess.Popen``."""
+
+    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+        self._popen = popen
+        self.pid = popen.pid
+
+    def is_alive(self) -> bool:
+        return self._popen.poll() is None
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self._popen.kill()
+
+    def join(self, timeout: float | None = None) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._popen.wait(timeout)
+
+    @property
+    def exitcode(self) -> int | None:
+        return self._popen.poll()  # negative: killed by that signal, as multiprocessing says it
+
+    def close(self) -> None:
+        pass
+
+
+def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tuple[_ExecProcess, Any, Any]:
+    """Start ``python -c`` running :func:`_exec_main` with the job pipe's read end and the result pipe's write end."""
+    from multiprocessing.connection import Connection
+
+    job_r, job_w = os.pipe()
+    res_r, res_w = os.pipe()
+    try:
+        argv = [sys.executable, *subprocess._args_from_interpreter_flags(),  # type: ignore[attr-defined]
+                "-c", "from onnxpack.core.childproc import _exec_main; _exec_main()",
+                str(job_r), str(res_w), private_tmp, target, ",".join(preload), json.dumps(sys.path)]
+        popen = subprocess.Popen(argv, pass_fds=(job_r, res_w), close_fds=True)
+    except BaseException:
+        for fd in (job_w, res_r):
+            os.close(fd)
+        raise
+    finally:
+        os.close(job_r)
+        os.close(res_w)
+    return _ExecProcess(popen), Connection(job_w, readable=False), Connection(res_r, writable=False)
+
+
+def _exec_main() -> None:
+    """The child's entry point under the "exec" start method (the parent's ``sys.path``, as spawn gives it)."""
+    from multiprocessing.connection import Connection
+
+    job_fd, res_fd, private_tmp, target, preload, path = sys.argv[1:7]
+    sys.path[:] = json.loads(path)
+    wait_for_job(target, Connection(int(job_fd), writable=False), Connection(int(res_fd), readable=False),
+                 private_tmp, tuple(p for p in preload.split(",") if p))
+
+
+class ChildProcess:
+    """A child that imports onnx and onnxruntime, then runs small *tasks* and at most one job.
+
+    ``target`` is ``"module:function"``; its module is imported in the child while it waits (with the libraries),
+    so the job starts at once. Before the job, :meth:`send_task` may hand it tasks (``"module:function"`` called as
+    ``func(private_tmp, *args)``, e.g. the onnx checker), one after the other: one process, one import of the
+    libraries, instead of a process per step. A task's answer comes back on :attr:`recv_conn` as
+    ``("task", ("ok", value))`` or ``("task", ("error", text))``; the job (:meth:`send_job`) then runs
+    ``target(conn, job)`` and the child ends. A child whose job never comes (bad input, cancellation) is stopped by
+    :meth:`discard`; if the parent dies, the job pipe closes and the waiting child exits on its own.
+
+    ``preload``: the modules the child imports before it waits (default onnx and onnxruntime).
     """
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, preload: tuple[str, ...] = PRELOAD) -> None:
+        self.target = target
+        self._lock = threading.Lock()
+        #: The job was sent: the child runs it and ends; it takes no more tasks.
+        self.job_sent = False
+        self.tmp: str | None = str(make_temp_dir("child"))
+        self.proc: Any
+        if start_method() == "exec":
+            self.proc, self._job_send, self.recv_conn = _exec_child(target, self.tmp, preload)
+            return
         ctx = multiprocessing.get_context("spawn")
         job_recv, self._job_send = ctx.Pipe(duplex=False)
         self.recv_conn, send_conn = ctx.Pipe(duplex=False)
-        self.target = target
-        self.tmp: str | None = str(make_temp_dir("child"))
-        self.proc: Any = ctx.Process(target=wait_for_job, args=(target, job_recv, send_conn, self.tmp),
-                                     daemon=True, name="onnxpack-child")
+        self.proc = ctx.Process(target=wait_for_job, args=(target, job_recv, send_conn, self.tmp, preload),
+                                daemon=True, name="onnxpack-child")
         self.proc.start()
         send_conn.close()
         job_recv.close()
 
+    @property
+    def usable(self) -> bool:
+        """Still running and waiting for work (no job sent yet)."""
+        proc = self.proc
+        try:
+            return proc is not None and not self.job_sent and bool(proc.is_alive())
+        except ValueError:  # closed by discard() in another thread
+            return False
+
+    def send_task(self, func: str, *args: Any) -> bool:
+        """Hand the child one task (``"module:function"``); False when the child is gone or already has its job."""
+        if not self.usable:
+            return False
+        try:
+            self._job_send.send(("task", func, args))
+        except (OSError, EOFError, ValueError):  # the child is gone (ValueError: the pipe was closed)
+            return False
+        return True
+
     def send_job(self, job: dict[str, Any]) -> None:
         """Hand over the job; a child that already died shows up in the caller's wait loop."""
+        self.job_sent = True
         try:
             self._job_send.send(job)
-        except (OSError, EOFError):  # BrokenPipeError: the child is gone; the caller reports how it ended
+        except (OSError, EOFError, ValueError):  # BrokenPipeError: the child is gone; the caller reports how it ended
             pass
         finally:
             self._job_send.close()
 
     def discard(self) -> None:
-        """Stop the child (if still running) and release its pipes; safe to call more than once."""
-        if self.proc is None:
-            return
-        if self.proc.is_alive():
-            self.proc.kill()
-        self.proc.join(5)
-        self._job_send.close()
-        self.recv_conn.close()
-        if not self.proc.is_alive():
-            self.proc.close()
-            self.proc = None
-        if self.tmp is not None:
-            shutil.rmtree(self.tmp, ignore_errors=True)
-            self.tmp = None
+        """Stop the child (if still running) and release its pipes; safe to call more than once, from any thread
+        (a task's waiter stops a child that timed out while its owner may be stopping it too)."""
+        with self._lock:
+            proc = self.proc
+            if proc is None:
+                return
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+            self._job_send.close()
+            self.recv_conn.close()
+            if not proc.is_alive():
+                proc.close()
+                self.proc = None
+            if self.tmp is not None:
+                shutil.rmtree(self.tmp, ignore_errors=True)
+                self.tmp = None
 
 
-def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str) -> None:
-    """Entry point of the child: import the heavy modules, wait for the job, run it; exit quietly if
-    the parent closes the pipe first."""
-    enter_child(private_tmp)
-    import onnx  # noqa: F401  # imported now, while the parent validates the input
-    import onnxruntime  # noqa: F401
-
+def _no_core_files() -> None:
+    """A native crash in a child must not leave a core file behind (where the platform allows saying so)."""
     try:
-        job = job_conn.recv()
-    except (EOFError, OSError):  # the parent gave up (bad input, cancelled) or died: clean up after it
-        shutil.rmtree(private_tmp, ignore_errors=True)
-        return
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _run_task(conn: Any, func: str, args: tuple[Any, ...], private_tmp: str) -> None:
+    """One task in the child, with the private folder as current directory (a library that resolves a relative
+    path on its own finds nothing of ours there); its value or its error goes back as text."""
+    here = os.getcwd()
+    try:
+        os.chdir(private_tmp)
+        try:
+            reply: tuple[str, Any] = ("ok", _resolve(func)(private_tmp, *args))
+        finally:
+            os.chdir(here)
+    except Exception as e:  # everything goes back to the parent as text
+        reply = ("error", f"{type(e).__name__}: {e}")
+    try:
+        conn.send(("task", reply))
+    except Exception as e:  # a value that cannot be pickled
+        conn.send(("task", ("error", f"{type(e).__name__}: {e}")))
+
+
+def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str,
+                 preload: tuple[str, ...] = PRELOAD) -> None:
+    """Entry point of the child: import the heavy modules and the target's, run the tasks that come, then the job;
+    exit quietly if the parent closes the pipe first."""
+    _no_core_files()
+    enter_child(private_tmp)
+    for name in preload:  # imported now, while the parent imports and validates
+        importlib.import_module(name)
+    run = _resolve(target)
+    # What the imports made lives as long as the child: out of the collector's way, a gc.collect() in the job (the
+    # smoke run's, between two sessions) takes microseconds instead of ~25 ms.
+    gc.freeze()
+    try:
+        while True:
+            try:
+                job = job_conn.recv()
+            except (EOFError, OSError):  # the parent gave up (bad input, cancelled) or died: clean up after it
+                shutil.rmtree(private_tmp, ignore_errors=True)
+                return
+            if isinstance(job, tuple) and job and job[0] == "task":
+                _run_task(conn, job[1], job[2], private_tmp)
+                continue
+            break
     finally:
         job_conn.close()
-    _resolve(target)(conn, job)
+    run(conn, job)
 
 
 def reap_children(timeout: float = 5.0) -> None:

@@ -49,6 +49,11 @@ class _Conn:
 
 def _in_process(target: Any, job: dict[str, Any], **kw: Any) -> Any:
     """Stand-in for core.smoke.run_in_child: the same protocol, without a child process."""
+    if isinstance(target, str):  # "module:function", as the parent names the smoke child's entry point
+        import importlib
+
+        module, _, attr = target.partition(":")
+        target = getattr(importlib.import_module(module), attr)
     conn = _Conn()
     target(conn, job)
     for kind, payload in conn.messages:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import make_temp_dir
-from ..childproc import enter_child
+from ..childproc import ChildProcess, enter_child, target_name
 from ..errors import Cancelled
 from ..progress import CancelToken
 
@@ -98,17 +98,73 @@ def _private_dir() -> Iterator[str]:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def _died(proc: Any) -> ChildOutcome:
+    try:
+        proc.join(5)
+        code = proc.exitcode
+    except ValueError:  # already closed by its owner (who stopped it)
+        code = None
+    how = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+    return ChildOutcome("crashed", detail=f"the child process died ({how})", exitcode=code)
+
+
+def _in_waiting_child(
+    child: ChildProcess, func: Callable[..., Any], args: tuple[Any, ...], timeout: float, cancel: CancelToken | None
+) -> ChildOutcome | None:
+    """Run the task in ``child`` (a :class:`ChildProcess` that waits for work); None when it cannot take one.
+
+    A crash or a time-out ends that child (it is discarded: its job would have nothing to run in); a
+    cancellation leaves it to its owner, who discards it.
+    """
+    if not child.send_task(target_name(func), *args):
+        return None
+    proc, recv = child.proc, child.recv_conn
+    deadline = time.monotonic() + timeout
+    while True:
+        if cancel is not None and cancel.cancelled:
+            raise Cancelled()
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            child.discard()
+            return ChildOutcome("timeout", detail=f"no answer within {timeout:g} s")
+        try:
+            if not recv.poll(min(_POLL, remaining)):
+                if proc.is_alive() or recv.poll(0):
+                    continue
+                raise EOFError  # died without a word
+            kind, (status, value) = recv.recv()
+        except (EOFError, OSError, ValueError):  # the child died, or its owner stopped it (closed pipe or process)
+            if cancel is not None and cancel.cancelled:
+                raise Cancelled() from None
+            outcome = _died(proc)
+            child.discard()
+            return outcome
+        if kind != "task":  # never: the child answers a task before it takes its job
+            child.discard()
+            return ChildOutcome("error", detail=f"unexpected message {kind!r} from the child")
+        if status == "ok":
+            return ChildOutcome("ok", value)
+        return ChildOutcome("error", detail=str(value))
+
+
 def run_in_child(
     func: Callable[..., Any],
     *args: Any,
     timeout: float = CHECK_TIMEOUT,
     cancel: CancelToken | None = None,
+    child: ChildProcess | None = None,
 ) -> ChildOutcome:
     """Call ``func(workdir, *args)`` in a spawned child; ``func`` must be a module-level function.
 
     Returns its value (picklable) or what went wrong. Raises :class:`Cancelled` (after killing the
-    child) when ``cancel`` is set while waiting.
+    child) when ``cancel`` is set while waiting. ``child``: a :class:`ChildProcess` started earlier that
+    runs the call as a task (its onnx is imported already, and it stays for its job); when it cannot take
+    one, a child of its own is started.
     """
+    if child is not None:
+        outcome = _in_waiting_child(child, func, args, timeout, cancel)
+        if outcome is not None:
+            return outcome
     ctx = multiprocessing.get_context("spawn")
     with _private_dir() as work:
         recv, send = ctx.Pipe(duplex=False)
@@ -127,10 +183,7 @@ def run_in_child(
                     try:
                         status, value = recv.recv()
                     except (EOFError, OSError):
-                        proc.join(5)
-                        code = proc.exitcode
-                        how = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-                        return ChildOutcome("crashed", detail=f"the child process died ({how})", exitcode=code)
+                        return _died(proc)
                     proc.join(10)
                     if status == "ok":
                         return ChildOutcome("ok", value, exitcode=proc.exitcode)
@@ -196,13 +249,15 @@ def _check_task(work: str, model_path: str) -> dict[str, Any]:
 
 
 def check_structure(
-    model_path: Path, *, timeout: float = CHECK_TIMEOUT, cancel: CancelToken | None = None
+    model_path: Path, *, timeout: float = CHECK_TIMEOUT, cancel: CancelToken | None = None,
+    child: ChildProcess | None = None,
 ) -> ChildOutcome:
-    """onnx checker + strict shape inference on the model's structure, in a child process.
+    """onnx checker + strict shape inference on the model's structure, in a child process (``child``, a
+    :class:`ChildProcess` waiting for its job, when given: see :func:`run_in_child`).
 
     ``value`` is ``{"checker": message or None, "inference": message or None}``.
     """
-    return run_in_child(_check_task, str(model_path), timeout=timeout, cancel=cancel)
+    return run_in_child(_check_task, str(model_path), timeout=timeout, cancel=cancel, child=child)
 
 
 def _ort_type(t: str) -> str:

@@ -39,7 +39,7 @@ from ..atomic import (
     refuse_inside_inputs,
 )
 from ..checks.validate import VALIDATE_STEPS, CheckerRun, Validation, apply_checker, run_checker_child, validate_model
-from ..childproc import ChildProcess
+from ..childproc import SMOKE_TARGET, ChildProcess
 from ..errors import Cancelled, InputError, InternalError, OutputError, RefusedError, RuntimeFailure
 from ..filehash import sha256_file
 from ..findings import Finding, Severity
@@ -88,6 +88,9 @@ BUNDLE_SCHEMA = "onnxpack.bundle/1"
 MAX_REFERENCE_BYTES = 16 * 2**20
 #: Up to this model size the bundle also compares the outputs of the source and the merged model (two sessions).
 COMPARE_AUTO_BYTES = 256 * 2**20
+#: Up to this model file size (the .onnx itself: the checker reads no external data) the onnx checker runs in the
+#: smoke child, before its job, instead of in a child of its own.
+SHARED_CHILD_BYTES = 64 * 2**20
 
 
 @dataclass
@@ -255,6 +258,13 @@ class _State:
             )
 
 
+def _file_size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def _file_stat(path: Path) -> tuple[int, int, int, int] | None:
     """What changes when a file is rewritten or replaced (timestamps have the kernel's coarse resolution)."""
     try:
@@ -385,9 +395,27 @@ def build_bundle(
     *,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
+    child: ChildProcess | None = None,
 ) -> BundleResult:
-    """Run the whole pipeline and write ``OUT_DIR/NAME-VERSION.zip``; see the module docstring."""
-    opts = options.validated()  # every check of the options alone (core/release/options.py)
+    """Run the whole pipeline and write ``OUT_DIR/NAME-VERSION.zip``; see the module docstring.
+
+    ``child``: a :class:`ChildProcess` for the smoke run (``SMOKE_TARGET``) that the caller started before it
+    imported this module (the command line does), so that its imports overlap the parent's; it is adopted and
+    stopped before this returns. Without one, one is started here, first thing.
+    """
+    try:
+        opts = options.validated()  # every check of the options alone (core/release/options.py)
+        if child is None:  # its onnx and onnxruntime imports overlap the inspection and the merge
+            child = ChildProcess(SMOKE_TARGET)
+        return _bundle(opts, progress, cancel, child)
+    finally:
+        if child is not None:
+            child.discard()
+
+
+def _bundle(
+    opts: BundleOptions, progress: ProgressCallback | None, cancel: CancelToken | None, child: ChildProcess
+) -> BundleResult:
     st = _State(opts, progress, cancel)
     version = parse_semver(opts.version)
     model_path = opts.model if opts.model is not None else resource_path(*SAMPLE_MODEL)
@@ -419,11 +447,12 @@ def build_bundle(
     # folder (`bundle . -o dist`, `bundle model.onnx -o .`): only the files it reads are protected.
     refuse_inside_inputs(Path(opts.out_dir), _read_files(opts, loc))  # before the folder is created
     with output_folder(Path(opts.out_dir)) as out_dir:
-        return _pipeline(st, loc, name, version, version_model, epoch, out_dir)
+        return _pipeline(st, loc, name, version, version_model, epoch, out_dir, child)
 
 
 def _pipeline(
-    st: _State, loc: Any, name: str, version: Any, version_model: int | None, epoch: int | None, out_dir: Path
+    st: _State, loc: Any, name: str, version: Any, version_model: int | None, epoch: int | None, out_dir: Path,
+    child: ChildProcess,
 ) -> BundleResult:
     opts, progress, cancel = st.opts, st.progress, st.cancel
     zip_path = out_dir / (opts.zip_name or bundle_file_name(name, version))
@@ -434,8 +463,11 @@ def _pipeline(
 
         previous = read_bundle_manifest(opts.previous, cancel=cancel)
 
-    # 1-2. inspect + validate. The onnx checker (a child process, ~0.5 s) runs in the background while
-    # the merge streams; its verdict is awaited before anything is smoke-run or published.
+    # 1-2. inspect + validate. The onnx checker (a child process) runs in the background while the merge
+    # streams; its verdict is awaited before anything is smoke-run or published. For a model file up to
+    # SHARED_CHILD_BYTES it runs in the smoke child, before the smoke job: one process and one import of onnx and
+    # onnxruntime instead of two (issue 28 §2; for the sample that was most of the time). A larger file, which the
+    # checker parses whole, gets a child of its own, so the smoke child never holds that parse.
     report(progress, "inspect", 0, 1, f"reading {loc.model.name}", unit=STEPS)
     val = validate_model(
         loc.model,
@@ -459,13 +491,16 @@ def _pipeline(
         check_labels(st.about.labels, interface_of(val.inspection.model)[1])
     check_output_path(zip_path, [*_read_files(opts, loc), *source_files_of(val)], overwrite=opts.force)
 
+    shared = child if _file_size(loc.model) <= SHARED_CHILD_BYTES else None
+
     def full_check(stop: CancelToken) -> CheckerRun:  # reads the model file in a child, never the skeleton
-        return run_checker_child(val.inspection, cancel=stop)
+        return run_checker_child(val.inspection, cancel=stop, child=shared)
 
     checker = _Background(full_check, cancel, "onnxpack-checker")
     try:
         with _work_dir(out_dir, zip_path.name) as work:
-            return _build(st, val, checker, loc, name, version, version_model, epoch, zip_path, previous, work)
+            return _build(st, val, checker, loc, name, version, version_model, epoch, zip_path, previous, work,
+                          child if opts.run_smoke else None)
     finally:
         checker.stop()
 
@@ -516,6 +551,7 @@ def _build(
     zip_path: Path,
     previous: dict[str, Any] | None,
     work: Path,
+    child: ChildProcess | None,
 ) -> BundleResult:
     opts, progress, cancel = st.opts, st.progress, st.cancel
     source = _apply_fixes(st, val, version_model)
@@ -545,13 +581,7 @@ def _build(
     source_digests: dict[RangeKey, str] = {}
     copy_dir = work / "merged"
     copy_dir.mkdir()
-    # The smoke child imports onnxruntime while the merge streams, so the run starts the moment the model is written.
-    child: ChildProcess | None = None
-    if opts.run_smoke:
-        from ..runtime.smoke import start_child
-        from ..runtime.smoke_child import child_main
-
-        child = start_child(child_main)
+    # The smoke child (started by build_bundle) has imported onnxruntime by the time the model is written.
     try:
         with (
             atomic_file(zip_path, overwrite=opts.force) as f,

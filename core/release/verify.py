@@ -379,9 +379,8 @@ def verify_bundle(
         roles = _SMOKE_ROLES if smoke else ("smoke-input",)
         if smoke and not rep.problems:
             from ..runtime.smoke import start_child
-            from ..runtime.smoke_child import child_main
 
-            child = start_child(child_main)  # imports onnxruntime while the members are hashed
+            child = start_child()  # imports onnxruntime while the members are hashed
         if (smoke or recipe_files) and not rep.problems:
             tmp = make_temp_dir("verify")
             check_free_space(tmp, sum(m.size for name, (fs, m) in to_hash.items()

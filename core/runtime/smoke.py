@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..atomic import atomic_file, check_output_path, make_temp_dir, output_error_from_oserror
-from ..childproc import ChildProcess, target_name
+from ..childproc import SMOKE_TARGET, ChildProcess, target_name
 from ..errors import (
     Cancelled,
     ExternalDataError,
@@ -318,16 +318,25 @@ def _describe_exit(code: int | None) -> str:
     return f"it exited with status {code}"
 
 
-def start_child(target: Callable[[Any, dict[str, Any]], None]) -> ChildProcess | None:
-    """Start a child for ``target`` now, to be given its job later through :func:`run_in_child`."""
-    return ChildProcess(target_name(target))
+Target = Callable[[Any, dict[str, Any]], None] | str
+
+
+def _name(target: Target) -> str:
+    return target if isinstance(target, str) else target_name(target)
+
+
+def start_child(target: Target = SMOKE_TARGET) -> ChildProcess | None:
+    """Start a child for ``target`` (a function or its ``"module:function"``) now, to be given its job later
+    through :func:`run_in_child`."""
+    return ChildProcess(_name(target))
 
 
 @contextlib.contextmanager
-def _early_child(target: Callable[[Any, dict[str, Any]], None],
-                 given: ChildProcess | None) -> Iterator[ChildProcess | None]:
+def _early_child(target: Target, given: ChildProcess | None) -> Iterator[ChildProcess | None]:
     """``given`` (started by the caller even earlier), else a child started now; stopped at the end."""
-    child = given if given is not None else start_child(target)
+    child = given if given is not None and given.usable else start_child(target)
+    if given is not None and child is not given:
+        given.discard()
     try:
         yield child
     finally:
@@ -336,7 +345,7 @@ def _early_child(target: Callable[[Any, dict[str, Any]], None],
 
 
 def run_in_child(
-    target: Callable[[Any, dict[str, Any]], None],
+    target: Target,
     job: dict[str, Any],
     *,
     timeout: float,
@@ -354,10 +363,10 @@ def run_in_child(
     crash, a time-out or cancellation kills the child and raises RuntimeFailure / Cancelled; the
     caller's process is never affected.
     """
-    if child is None or child.target != target_name(target):
+    if child is None or child.target != _name(target) or not child.usable:
         if child is not None:
             child.discard()
-        child = ChildProcess(target_name(target))
+        child = ChildProcess(_name(target))
     proc, recv_conn = child.proc, child.recv_conn
     current = "starting ONNX Runtime in a child process"
     child.send_job(job)
@@ -758,8 +767,6 @@ def save_outputs(arrays: Mapping[str, Any], out_dir: Path, *, protected: list[Pa
 def _execute(models: list[_Prepared], options: SmokeOptions, *, return_outputs: bool,
              progress: ProgressCallback | None, cancel: CancelToken | None,
              child: ChildProcess | None) -> tuple[dict[str, Any], list[LoadedInput]]:
-    from .smoke_child import child_main
-
     supplied, values, loaded = _load_inputs(options)
     # ORT's (empty) lookup folder, named onnxpack-smoke-PID-RANDOM like every temporary, so that the next run
     # removes it if this one is killed (README, "When a run is killed").
@@ -769,7 +776,7 @@ def _execute(models: list[_Prepared], options: SmokeOptions, *, return_outputs: 
         what = f"The smoke run of {models[0].name}"
         if len(models) > 1:
             what = f"The comparison of {models[0].name} with {models[1].name}"
-        raw = run_in_child(child_main, job, timeout=float(options.timeout), what=what, cancel=cancel,
+        raw = run_in_child(SMOKE_TARGET, job, timeout=float(options.timeout), what=what, cancel=cancel,
                            progress=progress, child=child)
     finally:
         shutil.rmtree(empty_dir, ignore_errors=True)
@@ -795,11 +802,9 @@ def smoke_test(
     ExternalDataError. A run that fails on the generated inputs (after the bounded size search)
     returns ``ok=False`` with an error finding that names the flags to try.
     """
-    from .smoke_child import child_main
-
     options = options or SmokeOptions()
     options.validate()
-    with _early_child(child_main, child) as child:  # its imports overlap the validation below
+    with _early_child(SMOKE_TARGET, child) as child:  # its imports overlap the validation below
         prepared = _prepare_model(path, data_dir, "", window, name)
         raw, loaded = _execute([prepared], options, return_outputs=save_outputs_to is not None, progress=progress,
                                cancel=cancel, child=child)
@@ -829,11 +834,9 @@ def compare_models(
     ``|other - original| <= atol + rtol * |original|`` (options.atol/rtol; 0/0 = equal values).
     The sessions are created one after the other, so only one model is in memory at a time.
     """
-    from .smoke_child import child_main
-
     options = options or SmokeOptions()
     options.validate()
-    with _early_child(child_main, child) as child:  # its imports overlap the validation below
+    with _early_child(SMOKE_TARGET, child) as child:  # its imports overlap the validation below
         first = _prepare_model(original, data_dir, "original")
         second = _prepare_model(other, other_data_dir, "other", other_window, other_name)
         if first.location.model == second.location.model and first.location.data_dir == second.location.data_dir:

@@ -1,0 +1,181 @@
+"""Issue 28 §2: one child runs a small model's onnx checker (a task) and then its smoke run (the job).
+
+Behaviour only (speed is benchmarks/realmodels.py --sample-pairs): the checker and the smoke run still happen in a
+child process with a time limit, a native crash or a time-out there is still a finding or an error (never the
+caller's crash), cancellation still stops it, and a large model file still gets a checker child of its own. Both
+start methods are covered: "exec" (POSIX) and multiprocessing's "spawn" (Windows, frozen apps).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import onnxpack.core.checks.checker_child as checker_mod
+import onnxpack.core.childproc as childproc
+import onnxpack.core.release.bundle as bundle_mod
+from onnxpack.core.checks.checker_child import check_structure, run_in_child
+from onnxpack.core.childproc import SMOKE_TARGET, ChildProcess
+from onnxpack.core.errors import Cancelled, RefusedError
+from onnxpack.core.progress import CancelToken
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.runtime.smoke import smoke_test
+
+METHODS = ["spawn"] + (["exec"] if os.name == "posix" else [])
+
+
+@pytest.fixture(params=METHODS)
+def method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setattr(childproc, "START_METHOD", request.param)
+    yield request.param
+
+
+# Tasks: module-level, so that the child finds them by name.
+def _crash(work: str, *_: Any) -> None:
+    import ctypes
+
+    ctypes.string_at(0)  # a real native crash
+
+
+def _sleep(work: str, seconds: float) -> str:
+    time.sleep(seconds)
+    return "slept"
+
+
+def _cwd(work: str) -> tuple[str, str]:
+    return os.getcwd(), work
+
+
+def test_the_checker_runs_as_a_task_then_the_smoke_job_in_the_same_child(method: str, sample_model: Path) -> None:
+    child = ChildProcess(SMOKE_TARGET)
+    try:
+        pid = child.proc.pid
+        outcome = check_structure(sample_model, timeout=120, child=child)
+        assert outcome.ok and outcome.value == {"checker": None, "inference": None}
+        assert child.usable and child.proc.pid == pid  # the same process waits for its job
+        cwd, work = run_in_child(_cwd, timeout=60, child=child).value
+        assert os.path.realpath(cwd) == os.path.realpath(work)  # a task runs in the child's private folder
+        run = smoke_test(sample_model, child=child)
+        assert run.ok and run.outputs
+        assert child.proc is None  # the job ended the child
+    finally:
+        child.discard()
+
+
+def test_a_native_crash_in_a_task_is_an_outcome_and_the_smoke_run_gets_a_new_child(
+    method: str, sample_model: Path
+) -> None:
+    child = ChildProcess(SMOKE_TARGET)
+    try:
+        outcome = run_in_child(_crash, timeout=60, child=child)
+        assert outcome.status == "crashed" and "died" in outcome.detail
+        assert not child.usable
+        assert smoke_test(sample_model, child=child).ok  # a child of its own
+    finally:
+        child.discard()
+
+
+def test_a_task_that_runs_too_long_stops_the_child(method: str) -> None:
+    child = ChildProcess(SMOKE_TARGET, preload=())
+    start = time.monotonic()
+    outcome = run_in_child(_sleep, 60.0, timeout=1.0, child=child)
+    assert outcome.status == "timeout"
+    assert time.monotonic() - start < 30
+    assert child.proc is None and child.tmp is None  # stopped, its private folder removed
+    child.discard()
+
+
+def test_cancel_while_a_task_runs_raises_and_discard_stops_the_child(method: str) -> None:
+    child = ChildProcess(SMOKE_TARGET, preload=())
+    tmp = child.tmp
+    assert tmp is not None
+    token = CancelToken()
+    threading.Timer(0.5, token.cancel).start()
+    start = time.monotonic()
+    with pytest.raises(Cancelled):
+        run_in_child(_sleep, 60.0, timeout=120, cancel=token, child=child)
+    assert time.monotonic() - start < 10
+    child.discard()
+    assert child.proc is None and not Path(tmp).exists()  # stopped (and reaped), its private folder removed
+
+
+def test_a_child_that_has_its_job_takes_no_task(method: str) -> None:
+    child = ChildProcess(SMOKE_TARGET, preload=())
+    try:
+        child.send_job({"nothing": True})  # the target fails on it and the child ends
+        assert not child.send_task(childproc.target_name(_sleep), 0.0)
+        outcome = run_in_child(_sleep, 0.0, timeout=60, child=child)  # so the call gets a child of its own
+        assert outcome.ok and outcome.value == "slept"
+    finally:
+        child.discard()
+
+
+def _opts(model: Path, out: Path) -> BundleOptions:
+    return BundleOptions(model=model, out_dir=out, version="1.0.0", source_date_epoch=1700000000)
+
+
+def test_a_small_model_is_bundled_with_one_child(
+    sample_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[str] = []
+
+    class Counted(ChildProcess):
+        def __init__(self, target: str, preload: tuple[str, ...] = childproc.PRELOAD) -> None:
+            started.append(target)
+            super().__init__(target, preload)
+
+    def no_separate_child(*a: Any, **k: Any) -> Any:
+        raise AssertionError("the checker started a child of its own")
+
+    monkeypatch.setattr(bundle_mod, "ChildProcess", Counted)
+    monkeypatch.setattr(checker_mod.multiprocessing, "get_context", no_separate_child)
+    result = build_bundle(_opts(sample_model, tmp_path / "out"))
+    assert started == [SMOKE_TARGET]
+    assert not any(f.code.startswith("CHECKER") for f in result.findings)  # the checker ran, in that child
+    assert result.smoke is not None and result.equal is not None
+    assert not list((tmp_path / "out").glob(".onnxpack-*"))
+
+
+def test_a_large_model_file_gets_a_checker_child_of_its_own(
+    sample_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    given: list[Any] = []
+    real = checker_mod.check_structure
+
+    def spy(path: Path, **kw: Any) -> Any:
+        given.append(kw.get("child"))
+        return real(path, **kw)
+
+    monkeypatch.setattr(bundle_mod, "SHARED_CHILD_BYTES", 0)
+    monkeypatch.setattr("onnxpack.core.checks.validate.check_structure", spy)
+    result = build_bundle(_opts(sample_model, tmp_path / "out"))
+    assert given == [None] and result.smoke is not None
+
+
+def _crash_check(work: str, model_path: str) -> dict[str, Any]:
+    _crash(work)
+    return {}
+
+
+def test_a_checker_crash_in_the_shared_child_refuses_the_bundle(
+    sample_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(checker_mod, "_check_task", _crash_check)  # the child runs it by this name
+    with pytest.raises(RefusedError) as e:
+        build_bundle(_opts(sample_model, tmp_path / "out"))
+    assert "CHECKER_CRASHED" in e.value.message
+    assert not (tmp_path / "out" / "victory-1.0.0.zip").exists()
+    assert not list((tmp_path / "out").glob(".onnxpack-*"))
+
+
+def test_a_given_child_is_adopted_and_stopped(sample_model: Path, tmp_path: Path) -> None:
+    child = ChildProcess(SMOKE_TARGET)
+    result = build_bundle(_opts(sample_model, tmp_path / "out"), child=child)
+    assert result.smoke is not None
+    assert child.proc is None and child.tmp is None
