@@ -408,3 +408,31 @@ def test_the_permissions_are_not_remembered_the_other_batch_settings_are(qtbot: 
     assert again.prove_ort.text() == "1.16.3,newest" and again.fix_ir.isChecked()
     assert not any(box.isChecked() for box in (again.force, again.allow_version_not_greater,
                                                 again.allow_unmatched_labels))
+
+
+def test_tab_into_a_wide_box_shows_its_start_in_a_narrow_form(qtbot: Any, tmp_path: Path, sample_model: Path) -> None:
+    """Seen under Xvfb at 2× scaling: Tab to a check box wider than the form's view scrolled to the box's middle,
+    its check mark off the left edge. The form shows the start of the control Tab moved to."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    w = make_window(qtbot, tmp_path)
+    _inspected(qtbot, w, sample_model)
+    w.tabs.setCurrentIndex(1)
+    w.resize(700, 500)
+    w.splitter.setSizes([460, 240])
+    QApplication.processEvents()
+    bp = w.bundle_panel
+    from onnxpack.gui.widgets import FormScrollArea
+
+    (scroll,) = bp.findChildren(FormScrollArea)
+    bar = scroll.horizontalScrollBar()
+    assert bar.maximum() > 0  # the form is wider than its view
+    bp.run_smoke.setFocus()
+    QApplication.processEvents()
+    for box in (bp.force, bp.allow_version_not_greater, bp.allow_unmatched_labels):
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        QApplication.processEvents()
+        assert QApplication.focusWidget() is box
+        left = box.mapTo(scroll.widget(), box.rect().topLeft()).x()
+        assert bar.value() <= left < bar.value() + scroll.viewport().width(), (box.text(), left, bar.value())
