@@ -18,7 +18,16 @@ from ..model.extdata import ExternalTable, resolve_external_data
 from ..model.loaded import LoadedModel
 from ..model.mergesize import single_file_size
 from ..model.modelfile import PROTOBUF_LIMIT, FileKind, ModelLocation, load_structure, locate_model, sniff
-from ..model.tensors import dtype_name, expected_nbytes, iter_graphs, iter_nodes, iter_tensors, uses_external_data
+from ..model.tensors import (
+    WalkCache,
+    cached_walks,
+    dtype_name,
+    expected_nbytes,
+    iter_graphs,
+    iter_nodes,
+    iter_tensors,
+    uses_external_data,
+)
 from ..progress import CancelToken, check_cancel
 from .checker_child import CHECK_TIMEOUT, ort_session_info
 from .compat import CompatResult, oldest_ort
@@ -136,6 +145,7 @@ class Inspection:
     model: ModelProto | None = None
     ort: dict[str, Any] | None = None  # ORT-format models: what an ORT session reported
     findings: list[Finding] = field(default_factory=list)
+    walks: WalkCache | None = field(default=None, repr=False, compare=False)  # the walks made, for check to reuse
 
     @property
     def ok(self) -> bool:
@@ -312,6 +322,14 @@ def inspect_model(
     except OSError as e:
         raise _unreadable(loc.model, e) from None
     check_cancel(cancel)
+    with cached_walks(model) as walks:  # each walk of the model once (a graph can have millions of nodes)
+        insp = _inspect_structure(loc, model, size, verify_checksums, cancel)
+    insp.walks = walks
+    return insp
+
+
+def _inspect_structure(loc: ModelLocation, model: ModelProto, size: int, verify_checksums: bool,
+                       cancel: CancelToken | None) -> Inspection:
     table = resolve_external_data(model, loc.data_dir, verify_checksums=verify_checksums, cancel=cancel)
     findings: list[Finding] = list(table.findings)
     external_refs = table.external_refs  # not the raw_data ranges the skeleton left in the model file

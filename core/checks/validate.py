@@ -16,7 +16,7 @@ from ..childproc import ChildProcess
 from ..findings import Finding, Severity
 from ..model.extdata import raw_data_size_finding
 from ..model.modelfile import PROTOBUF_LIMIT
-from ..model.tensors import iter_graphs, iter_tensors, uses_external_data
+from ..model.tensors import cached_walks, iter_graphs, iter_tensors, uses_external_data
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from ..units import format_bytes
 from .checker_child import CHECK_TIMEOUT, ChildOutcome, check_structure
@@ -473,16 +473,17 @@ def validate_model(
 
     model = insp.model
     assert insp.compat is not None
-    findings += _duplicate_initializers(model)
-    findings += _tensor_findings(model)
-    findings += _alignment_findings(insp)
-    findings += _size_findings(insp)
-    findings += _external_tensor_size_findings(insp)
-    findings += _version_findings(insp, insp.compat)
-    val = Validation(insp, findings, insp.compat)
-    if target_ort is not None:
-        val.target = check_target(insp.compat, target_ort, model)
-        findings += _target_findings(val.target)
+    with cached_walks(model, insp.walks):  # the inspection's walks of the model, not new ones
+        findings += _duplicate_initializers(model)
+        findings += _tensor_findings(model)
+        findings += _alignment_findings(insp)
+        findings += _size_findings(insp)
+        findings += _external_tensor_size_findings(insp)
+        findings += _version_findings(insp, insp.compat)
+        val = Validation(insp, findings, insp.compat)
+        if target_ort is not None:
+            val.target = check_target(insp.compat, target_ort, model)
+            findings += _target_findings(val.target)
     report(progress, "validate", 2, steps, "checker", unit=STEPS)
 
     if run_checker:

@@ -52,7 +52,7 @@ INLINE_KEY = "onnxpack-inline"
 _MAX_DEPTH = 100
 #: The walk reads at most this many field headers (or one per _BYTES_PER_FIELD bytes of a bigger model) before the
 #: model is handed to protobuf whole: beyond that protobuf's C parser is faster than skipping the payloads.
-_MIN_BUDGET = 100_000
+_MIN_BUDGET = 30_000
 _BYTES_PER_FIELD = 2048
 
 _TOKENS: dict[str, Path] = {}

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +26,8 @@ from onnx import (
 
 __all__ = [
     "TensorRef",
+    "WalkCache",
+    "cached_walks",
     "dtype_name",
     "expected_nbytes",
     "iter_graphs",
@@ -98,11 +102,64 @@ def uses_external_data(tensor: TensorProto) -> bool:
     return bool(tensor.HasField("data_location") and tensor.data_location == TensorProto.EXTERNAL)
 
 
+class WalkCache:
+    """The walks of one model (:func:`iter_tensors`, :func:`iter_graphs`), kept while :func:`cached_walks` is open.
+
+    Inspect and check walk a model several times (counts, external references, findings, compatibility); on a graph of
+    200 000 nodes each walk costs a second of Python. Within the scope each walk runs once; the model must not change
+    shape meanwhile (tensor headers may: the references are the tensors themselves).
+    """
+
+    def __init__(self, model: ModelProto) -> None:
+        self.model = model
+        self.tensors: list[TensorRef] | None = None
+        self.graphs: list[tuple[str, GraphProto | None, list[NodeProto]]] | None = None
+        self.users = 0
+
+
+_ACTIVE: dict[int, WalkCache] = {}
+_ACTIVE_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def cached_walks(model: ModelProto, cache: WalkCache | None = None) -> Iterator[WalkCache]:
+    """Within the block, :func:`iter_tensors` and :func:`iter_graphs` of ``model`` walk it once (``cache``: a
+    :class:`WalkCache` of an earlier block on the same model, reused)."""
+    key = id(model)
+    with _ACTIVE_LOCK:
+        entry = _ACTIVE.get(key)
+        if entry is None or entry.model is not model:
+            entry = cache if cache is not None and cache.model is model else WalkCache(model)
+            _ACTIVE[key] = entry
+        entry.users += 1
+    try:
+        yield entry
+    finally:
+        with _ACTIVE_LOCK:
+            entry.users -= 1
+            if entry.users == 0 and _ACTIVE.get(key) is entry:
+                del _ACTIVE[key]
+
+
+def _cache_of(model: ModelProto) -> WalkCache | None:
+    entry = _ACTIVE.get(id(model))
+    return entry if entry is not None and entry.model is model else None
+
+
 def iter_graphs(model: ModelProto) -> Iterator[tuple[str, GraphProto | None, list[NodeProto]]]:
     """Yield ``(label, graph or None, nodes)`` for the main graph, every subgraph and every function.
 
     Iterative (explicit stack), so deeply nested If/Loop bodies can't hit Python's recursion limit.
     """
+    cache = _cache_of(model)
+    if cache is None:
+        return _iter_graphs(model)
+    if cache.graphs is None:
+        cache.graphs = list(_iter_graphs(model))
+    return iter(cache.graphs)
+
+
+def _iter_graphs(model: ModelProto) -> Iterator[tuple[str, GraphProto | None, list[NodeProto]]]:
     stack: list[tuple[str, GraphProto | None, list[NodeProto]]] = []
     stack.append((f"graph '{model.graph.name or 'main'}'", model.graph, list(model.graph.node)))
     for ti, info in enumerate(model.training_info):
@@ -118,6 +175,8 @@ def iter_graphs(model: ModelProto) -> Iterator[tuple[str, GraphProto | None, lis
         label, graph, nodes = stack.pop()
         yield label, graph, nodes
         for node in nodes:
+            if not node.attribute:
+                continue
             for attr in node.attribute:
                 subs = ([attr.g] if attr.HasField("g") else []) + list(attr.graphs)
                 for sub in subs:
@@ -142,26 +201,49 @@ def iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
     subgraphs, function bodies, function attribute defaults (``FunctionProto.attribute_proto``), training info and
     any place a later onnx adds are all walked. Iterative, so deep nesting cannot hit Python's recursion limit.
     """
+    cache = _cache_of(model)
+    if cache is None:
+        return _iter_tensors(model)
+    if cache.tensors is None:
+        cache.tensors = list(_iter_tensors(model))
+    return iter(cache.tensors)
+
+
+_NODE = NodeProto.DESCRIPTOR.full_name
+#: Parents whose children's places do not depend on which child (core/model/tensors.py _place): their children share
+#: one context, so a graph of 100 000 initializers labels its place once.
+_SHARED_PLACE = frozenset(d.DESCRIPTOR.full_name for d in (GraphProto, NodeProto, SparseTensorProto, TrainingInfoProto))
+
+
+def _iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
     fields = _holder_fields()
     # A place is labelled only when a tensor is found there: ``(parent place, parent message, field, index)``.
     Ctx = tuple[Any, Message, str, int] | None
     labels: dict[int, tuple[Any, _Where]] = {}
-    stack: list[tuple[Message, Ctx]] = [(model, None)]
+    stack: list[tuple[Message, str, Ctx]] = [(model, model.DESCRIPTOR.full_name, None)]
     while stack:
-        msg, ctx = stack.pop()
-        kind = msg.DESCRIPTOR.full_name
+        msg, kind, ctx = stack.pop()
         if kind == _TENSOR:
             at = _label(ctx, labels)
             yield TensorRef(msg, at.where, at.graph, is_initializer=at.init)  # type: ignore[arg-type]
             continue
-        children: list[tuple[Message, Ctx]] = []
-        for name, repeated in fields.get(kind, ()):
+        children: list[tuple[Message, str, Ctx]] = []
+        shared = kind in _SHARED_PLACE
+        for name, repeated, sub_kind in fields.get(kind, ()):
             if repeated:
                 seq = getattr(msg, name)
-                if seq:
-                    children.extend((sub, (ctx, msg, name, i)) for i, sub in enumerate(seq))
+                if not seq:
+                    continue
+                if shared:
+                    one = (ctx, msg, name, 0)
+                    if sub_kind == _NODE:  # a node holds tensors only in attributes: most nodes have none
+                        children.extend((sub, sub_kind, one) for sub in seq if sub.attribute)
+                    else:
+                        children.extend((sub, sub_kind, one) for sub in seq)
+                else:
+                    children.extend((sub, sub_kind, (ctx, msg, name, i)) for i, sub in enumerate(seq))
             elif msg.HasField(name):
-                children.append((getattr(msg, name), (ctx, msg, name, 0)))
+                children.append((getattr(msg, name), sub_kind, (ctx, msg, name, 0)))
         stack.extend(reversed(children))
 
 
@@ -183,9 +265,9 @@ def _label(ctx: Any, cache: dict[int, tuple[Any, _Where]]) -> _Where:
 
 
 @functools.cache
-def _holder_fields() -> dict[str, tuple[tuple[str, bool], ...]]:
-    """:func:`tensor_fields` by field name, in field-number (serialization) order."""
-    by_name: dict[str, tuple[tuple[str, bool], ...]] = {}
+def _holder_fields() -> dict[str, tuple[tuple[str, bool, str], ...]]:
+    """:func:`tensor_fields` by field name, in field-number (serialization) order: (name, repeated, message type)."""
+    by_name: dict[str, tuple[tuple[str, bool, str], ...]] = {}
     stack = [ModelProto.DESCRIPTOR]
     wanted = tensor_fields()
     while stack:
@@ -194,7 +276,7 @@ def _holder_fields() -> dict[str, tuple[tuple[str, bool], ...]]:
             continue
         kids = wanted[d.full_name]
         fds = sorted((f for f in d.fields if f.number in kids), key=lambda f: f.number)
-        by_name[d.full_name] = tuple((f.name, kids[f.number][1]) for f in fds)
+        by_name[d.full_name] = tuple((f.name, kids[f.number][1], kids[f.number][0]) for f in fds)
         stack.extend(f.message_type for f in fds)
     return by_name
 
