@@ -174,7 +174,8 @@ class ChildProcess:
     ``target(conn, job)`` and the child ends. A child whose job never comes (bad input, cancellation) is stopped by
     :meth:`discard`; if the parent dies, the job pipe closes and the waiting child exits on its own.
 
-    ``preload``: the modules the child imports before it waits (default onnx and onnxruntime).
+    ``preload``: the modules the child imports before it waits (default onnx and onnxruntime). ``target`` ``""``:
+    a child for tasks only (the onnx checker of ``onnxpack check``).
     """
 
     def __init__(self, target: str, preload: tuple[str, ...] = PRELOAD) -> None:
@@ -224,6 +225,13 @@ class ChildProcess:
             pass
         finally:
             self._job_send.close()
+
+    def end(self, timeout: float = 10.0) -> None:
+        """No job will come: close the job pipe and wait (up to ``timeout``) for the child to exit on its own."""
+        with self._lock:
+            self._job_send.close()
+            if self.proc is not None:
+                self.proc.join(timeout)
 
     def discard(self) -> None:
         """Stop the child (if still running) and release its pipes; safe to call more than once, from any thread
@@ -281,7 +289,7 @@ def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str,
     enter_child(private_tmp)
     for name in preload:  # imported now, while the parent imports and validates
         importlib.import_module(name)
-    run = _resolve(target)
+    run = _resolve(target) if target else None  # "": a child for tasks only
     # What the imports made lives as long as the child: out of the collector's way, a gc.collect() in the job (the
     # smoke run's, between two sessions) takes microseconds instead of ~25 ms.
     gc.freeze()
@@ -298,7 +306,8 @@ def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str,
             break
     finally:
         job_conn.close()
-    run(conn, job)
+    if run is not None:
+        run(conn, job)
 
 
 def reap_children(timeout: float = 5.0) -> None:

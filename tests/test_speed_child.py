@@ -179,3 +179,20 @@ def test_a_given_child_is_adopted_and_stopped(sample_model: Path, tmp_path: Path
     result = build_bundle(_opts(sample_model, tmp_path / "out"), child=child)
     assert result.smoke is not None
     assert child.proc is None and child.tmp is None
+
+
+def _raise(work: str) -> None:
+    raise ValueError("boom")
+
+
+def test_a_task_without_a_child_gets_one_of_its_own(method: str) -> None:
+    """``onnxpack check``'s checker: one child for the one task, under either start method."""
+    ok = run_in_child(_sleep, 0.0, timeout=60)
+    assert ok.status == "ok" and ok.value == "slept" and ok.exitcode == 0
+    cwd, work = run_in_child(_cwd, timeout=60).value
+    assert os.path.realpath(cwd) == os.path.realpath(work) and not Path(work).exists()
+    crashed = run_in_child(_crash, timeout=60)
+    assert crashed.status == "crashed" and "signal" in crashed.detail
+    err = run_in_child(_raise, timeout=60)
+    assert err.status == "error" and "ValueError: boom" in err.detail
+    assert run_in_child(_sleep, 60.0, timeout=1.0).status == "timeout"

@@ -13,6 +13,7 @@ if the child crashes), so a library that resolves a relative path on its own fin
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import multiprocessing
 import os
 import shutil
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import make_temp_dir
-from ..childproc import ChildProcess, enter_child, target_name
+from ..childproc import ChildProcess, enter_child, start_method, target_name
 from ..errors import Cancelled
 from ..progress import CancelToken
 
@@ -165,6 +166,18 @@ def run_in_child(
         outcome = _in_waiting_child(child, func, args, timeout, cancel)
         if outcome is not None:
             return outcome
+    if start_method() == "exec":  # a child for this one task (no resource tracker, no spawn bootstrap)
+        own = ChildProcess("", preload=())
+        try:
+            outcome = _in_waiting_child(own, func, args, timeout, cancel)
+            if outcome is not None and outcome.status in ("ok", "error") and own.proc is not None:
+                own.end()  # no more tasks: it exits on its own, and says how
+                outcome = dataclasses.replace(outcome, exitcode=own.proc.exitcode)
+        finally:
+            own.discard()
+        if outcome is not None:
+            return outcome
+        return ChildOutcome("crashed", detail="the child process died before it took the task")
     ctx = multiprocessing.get_context("spawn")
     with _private_dir() as work:
         recv, send = ctx.Pipe(duplex=False)
