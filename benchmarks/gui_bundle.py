@@ -185,12 +185,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=512)
     parser.add_argument("--keep", type=Path, default=None, help="build (or reuse) the models here")
+    parser.add_argument("--model", type=Path, action="append", metavar="MODEL",
+                        help="bundle this model instead of building two (repeatable; --sample: the sample model)")
+    parser.add_argument("--sample", action="store_true", help="bundle the sample model (issue 28 §2)")
+    parser.add_argument("--runs", type=int, default=1, help="fresh processes per model (each printed)")
     args = parser.parse_args()
-    root = args.keep or Path(tempfile.mkdtemp(prefix="onnxpack-guibundle-"))
-    models = [root / "single" / "mlp.onnx", root / "external" / "mlp.onnx"]
-    if not all(m.exists() for m in models):
-        models = build(root, args.mb)
-    print(f"GUI bundle benchmark, {args.mb} MB model (targets: stall ≤ 100 ms, Cancel < 1 s, GUI process < 300 MB)")
+    if args.sample or args.model:
+        models = [m.resolve() for m in args.model or []]
+        if args.sample:
+            models.append(_HERE.parent / "resources" / "sample" / "victory.onnx")
+        what = ", ".join(m.name for m in models)
+    else:
+        root = args.keep or Path(tempfile.mkdtemp(prefix="onnxpack-guibundle-"))
+        models = [root / "single" / "mlp.onnx", root / "external" / "mlp.onnx"]
+        if not all(m.exists() for m in models):
+            models = build(root, args.mb)
+        what = f"{args.mb} MB model"
+    models = [m for m in models for _ in range(args.runs)]
+    print(f"GUI bundle benchmark, {what} (targets: stall ≤ 100 ms, Cancel < 1 s, GUI process < 300 MB)")
     for model in models:
         with tempfile.TemporaryDirectory(prefix="onnxpack-guibundle-out-") as tmp:
             out = Path(tmp) / "out"
