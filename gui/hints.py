@@ -312,7 +312,8 @@ def _engine_hints() -> dict[str, str]:
         ),
         "OPSET_TOO_OLD": QCoreApplication.translate(
             "Hints",
-            "Convert it to a newer opset (onnx.version_converter.convert_version) and check it again.",
+            "The smoke run shows whether the installed ONNX Runtime runs it; to be safe on other releases, convert it to a "
+            "newer opset (onnx.version_converter.convert_version) and check it again.",
         ),
         "ORT_NEWER_THAN_KNOWN": QCoreApplication.translate(
             "Hints",
@@ -401,7 +402,7 @@ def _engine_hints() -> dict[str, str]:
         ),
         "EXTDATA_UNKNOWN_KEY": QCoreApplication.translate(
             "Hints",
-            "onnxpack never acts on unknown keys; remove it to silence this warning.",
+            "Remove the key (only location, offset, length and checksum are allowed), or export the model again.",
         ),
         "EXTDATA_STRING": QCoreApplication.translate("Hints", "Store string tensors inline."),
         "EXTDATA_ALSO_INLINE": QCoreApplication.translate("Hints", "Re-export the model with its external data."),

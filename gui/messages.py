@@ -249,7 +249,7 @@ def _templates() -> dict[str, str | dict[str, str]]:
         ),
         "EXTDATA_UNKNOWN_KEY": QCoreApplication.translate(
             "Findings",
-            "Tensor {subject}: unknown external_data key '{key}' (ignored)",
+            "Tensor {subject}: unknown external_data key '{key}', which ONNX Runtime refuses",
         ),
         "EXTDATA_STRING": QCoreApplication.translate(
             "Findings",

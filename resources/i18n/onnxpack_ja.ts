@@ -1040,10 +1040,6 @@
         <translation>外部データファイル &apos;{file}&apos; にはハードリンクが {links} 個あり、モデルのフォルダーの外にあるファイルへのリンクかもしれません</translation>
     </message>
     <message>
-        <source>Tensor {subject}: unknown external_data key &apos;{key}&apos; (ignored)</source>
-        <translation>テンソル {subject}: 不明な external_data のキー &apos;{key}&apos;（無視しました）</translation>
-    </message>
-    <message>
         <source>Tensor {subject} is a STRING tensor stored as external data, which ONNX does not allow</source>
         <translation>テンソル {subject} は外部データに保存された STRING テンソルですが、ONNX はこれを認めていません</translation>
     </message>
@@ -1134,6 +1130,10 @@
     <message>
         <source>{model} has an output {subject} that the original lacks</source>
         <translation>{model} には元のモデルにない出力 {subject} があります</translation>
+    </message>
+    <message>
+        <source>Tensor {subject}: unknown external_data key &apos;{key}&apos;, which ONNX Runtime refuses</source>
+        <translation>テンソル {subject}: 不明な external_data のキー &apos;{key}&apos;（ONNX Runtime はこのモデルを読み込みません）</translation>
     </message>
     <message>
         <source>Output {subject} of the original is missing in {model}</source>
@@ -1594,10 +1594,6 @@
         <translation>リリース済みのエクスポーターとオペセットでモデルをエクスポートし直してください。その後に新しい ONNX がリリースされていれば、onnxpack を更新してください。</translation>
     </message>
     <message>
-        <source>Convert it to a newer opset (onnx.version_converter.convert_version) and check it again.</source>
-        <translation>新しいオペセットに変換して（onnx.version_converter.convert_version）、もう一度確認してください。</translation>
-    </message>
-    <message>
         <source>Only a newer ONNX Runtime can load it; the smoke run shows whether the installed one does. To reach older runtimes, re-export with a lower opset.</source>
         <translation>読み込めるのは新しい ONNX Runtime だけです。インストール済みのもので読み込めるかはスモーク実行でわかります。古いランタイムに対応するには、低いオペセットでエクスポートし直してください。</translation>
     </message>
@@ -1686,8 +1682,12 @@
         <translation>ハードリンクを、ファイルの実際のコピーに置き換えてください。</translation>
     </message>
     <message>
-        <source>onnxpack never acts on unknown keys; remove it to silence this warning.</source>
-        <translation>onnxpack は不明なキーを使いません。この警告を消すにはキーを取り除いてください。</translation>
+        <source>The smoke run shows whether the installed ONNX Runtime runs it; to be safe on other releases, convert it to a newer opset (onnx.version_converter.convert_version) and check it again.</source>
+        <translation>インストールされている ONNX Runtime で動くかどうかはスモーク実行で分かります。他のリリースでも安全にするには、新しい opset に変換して（onnx.version_converter.convert_version）もう一度チェックしてください。</translation>
+    </message>
+    <message>
+        <source>Remove the key (only location, offset, length and checksum are allowed), or export the model again.</source>
+        <translation>このキーを取り除いてください（使えるのは location、offset、length、checksum だけです）。または、モデルをもう一度エクスポートしてください。</translation>
     </message>
     <message>
         <source>Store string tensors inline.</source>
