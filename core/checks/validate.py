@@ -278,7 +278,7 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
             )
         )
     local_domains = {f.domain for f in model.functions}
-    used = {domain_name(n.domain) for _l, _g, nodes in iter_graphs(model) for n in nodes}
+    used = {str(o["domain"]) for o in insp.operators}  # every node's domain (main graph, subgraphs, functions)
     for d in compat.other_domains:
         if d not in used and d not in local_domains:
             continue  # only imported (a quantizer's or paddle2onnx's leftover): nothing to load, nothing to say

@@ -13,10 +13,12 @@ the merge writer uses :func:`inline_tensor` and :class:`MergedSizer` so both agr
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import attrgetter
 
 from google.protobuf.message import Message
 from onnx import (
     ModelProto,
+    NodeProto,
     TensorProto,
 )
 
@@ -36,6 +38,8 @@ __all__ = [
     "varint_size",
 ]
 
+_NODE = NodeProto.DESCRIPTOR
+_ATTRIBUTES = attrgetter("attribute")
 #: TensorProto.raw_data is field 9, wire type 2 (length-delimited): its tag is one byte.
 RAW_DATA_FIELD = 9
 _RAW_DATA_TAG_BYTES = 1
@@ -132,7 +136,8 @@ class MergedSizer:
         for fd, value in msg.ListFields():
             if fd.number in fields:
                 if fields[fd.number][1]:
-                    yield from value
+                    # a node without attributes holds no tensor (a graph can have millions of nodes)
+                    yield from filter(_ATTRIBUTES, value) if fd.message_type is _NODE else value
                 else:
                     yield value
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import operator
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -81,20 +82,30 @@ def expected_nbytes(tensor: TensorProto) -> int | None:
 
     Packed 4-bit/2-bit types round up to whole bytes. STRING tensors have no fixed size.
     """
-    name = dtype_name(tensor.data_type)
-    count = math.prod(int(d) for d in tensor.dims)
+    bits = _element_bits(tensor.data_type)
+    if bits is None:
+        return None
+    count = int(math.prod(tensor.dims))
+    return (count * bits + 7) // 8 if bits < 8 else count * (bits // 8)
+
+
+@functools.cache
+def _element_bits(data_type: int) -> int | None:
+    """Bits per element of an ONNX element type, None when it has no fixed size (once per type: a model can have
+    100 000 tensors)."""
+    name = dtype_name(data_type)
     if name in _PACKED_BITS:
-        return (count * _PACKED_BITS[name] + 7) // 8
+        return _PACKED_BITS[name]
     if name in ("STRING", "UNDEFINED") or name.startswith("UNKNOWN"):
         return None
     try:
-        itemsize = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(tensor.data_type)).itemsize
+        itemsize = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(data_type)).itemsize
     except (KeyError, TypeError, ValueError):
         return None
     if name.startswith("FLOAT6"):
         # No packing of 6-bit floats is fixed by the spec we rely on; don't guess.
         return None
-    return count * int(itemsize)
+    return 8 * int(itemsize)
 
 
 def uses_external_data(tensor: TensorProto) -> bool:
@@ -174,9 +185,7 @@ def _iter_graphs(model: ModelProto) -> Iterator[tuple[str, GraphProto | None, li
     while stack:
         label, graph, nodes = stack.pop()
         yield label, graph, nodes
-        for node in nodes:
-            if not node.attribute:
-                continue
+        for node in filter(_ATTRIBUTES, nodes):  # (the nodes that have attributes, found at C speed)
             for attr in node.attribute:
                 subs = ([attr.g] if attr.HasField("g") else []) + list(attr.graphs)
                 for sub in subs:
@@ -210,6 +219,7 @@ def iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
 
 
 _NODE = NodeProto.DESCRIPTOR.full_name
+_ATTRIBUTES = operator.attrgetter("attribute")
 #: Parents whose children's places do not depend on which child (core/model/tensors.py _place): their children share
 #: one context, so a graph of 100 000 initializers labels its place once.
 _SHARED_PLACE = frozenset(d.DESCRIPTOR.full_name for d in (GraphProto, NodeProto, SparseTensorProto, TrainingInfoProto))
@@ -237,7 +247,7 @@ def _iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
                 if shared:
                     one = (ctx, msg, name, 0)
                     if sub_kind == _NODE:  # a node holds tensors only in attributes: most nodes have none
-                        children.extend((sub, sub_kind, one) for sub in seq if sub.attribute)
+                        children.extend((sub, sub_kind, one) for sub in filter(_ATTRIBUTES, seq))
                     else:
                         children.extend((sub, sub_kind, one) for sub in seq)
                 else:
