@@ -139,10 +139,14 @@ def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tupl
     job_r, job_w = os.pipe()
     res_r, res_w = os.pipe()
     try:
+        # The parent's sys.path, as spawn gives it (relative entries made absolute: the child starts elsewhere).
+        path = [os.path.abspath(p) for p in sys.path]
         argv = [sys.executable, *subprocess._args_from_interpreter_flags(),  # type: ignore[attr-defined]
                 "-c", "from onnxpack.core.childproc import _exec_main; _exec_main()",
-                str(job_r), str(res_w), private_tmp, target, ",".join(preload), json.dumps(sys.path)]
-        popen = subprocess.Popen(argv, pass_fds=(job_r, res_w), close_fds=True)
+                str(job_r), str(res_w), private_tmp, target, ",".join(preload), json.dumps(path)]
+        # Started in its private (empty) folder: "python -c" looks for modules in its current folder first, and
+        # that must not be a model's folder (a hostile one could hold an onnxpack/ or numpy/ of its own).
+        popen = subprocess.Popen(argv, pass_fds=(job_r, res_w), close_fds=True, cwd=private_tmp)
     except BaseException:
         for fd in (job_w, res_r):
             os.close(fd)

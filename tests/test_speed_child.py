@@ -196,3 +196,24 @@ def test_a_task_without_a_child_gets_one_of_its_own(method: str) -> None:
     err = run_in_child(_raise, timeout=60)
     assert err.status == "error" and "ValueError: boom" in err.detail
     assert run_in_child(_sleep, 60.0, timeout=1.0).status == "timeout"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the exec start method is POSIX's")
+def test_an_exec_child_starts_in_its_private_folder_not_the_callers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -c`` imports from its current folder first: a model folder holding an ``onnxpack/`` of its own (or a
+    ``numpy/``) must not be it."""
+    monkeypatch.setattr(childproc, "START_METHOD", "exec")
+    for name in ("onnxpack", "numpy"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("raise SystemExit('imported from the model folder')\n")
+    monkeypatch.chdir(tmp_path)
+    child = ChildProcess(SMOKE_TARGET, preload=("numpy",))
+    try:
+        outcome = run_in_child(_cwd, timeout=60, child=child)
+        assert outcome.ok, outcome.detail
+        cwd, work = outcome.value
+        assert os.path.realpath(cwd) == os.path.realpath(work) != str(tmp_path)
+    finally:
+        child.discard()
