@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import onnx
 
@@ -58,15 +58,6 @@ from .manifest_build import assemble_manifest, compatibility_of, interface_of
 from .metadata import ReleaseInfo, check_labels
 from .options import BundleOptions, cli_command
 from .readme import receiver_readme
-from .signing import (
-    SIGNATURE_NAME,
-    KeyInfo,
-    SigstoreSigner,
-    prepare_sigstore,
-    read_signing_key,
-    sign_digests,
-    sign_digests_sigstore,
-)
 from .versions import ReleaseDiff, check_new_version, diff_manifests, encode_model_version, parse_semver
 from .zipwriter import DeterministicZip, source_date_epoch
 
@@ -81,6 +72,9 @@ __all__ = [
     "interface_of",
     "source_files_of",
 ]
+
+if TYPE_CHECKING:  # signing is imported when a bundle is signed (issue 28 §2: what a small bundle imports)
+    from .signing import KeyInfo, SigstoreSigner
 
 T = TypeVar("T")
 BUNDLE_SCHEMA = "onnxpack.bundle/1"
@@ -436,12 +430,16 @@ def _bundle(
     # Metadata and the signing key are checked before any work: a typo must not cost a 2 GB merge.
     st.about = opts.about  # normalized by validated()
     if opts.sign_key is not None:
+        from .signing import read_signing_key
+
         st.key = read_signing_key(opts.sign_key, opts.sign_key_password_env, certificate=opts.sign_certificate,
                                   chain=list(opts.sign_chain))
         if st.key.warning:
             st.findings.append(Finding.warning("SIGNING_KEY_READABLE", st.key.warning,
                                                "Keep the private key readable by you only.", "sign_key"))  # fmt: skip
     if opts.sign_sigstore:
+        from .signing import prepare_sigstore
+
         st.sigstore = prepare_sigstore(opts.sigstore_identity_token_env)
     # Nothing a bundle writes (a .zip, its work folder) is ever read as a model, so it may go into the model's own
     # folder (`bundle . -o dist`, `bundle model.onnx -o .`): only the files it reads are protected.
@@ -712,6 +710,8 @@ def _build(
             if st.key is not None or st.sigstore is not None:  # last member: it signs every other one, manifest too
                 digests = {e["path"]: e["sha256"] for e in manifest["files"]}
                 digests[manifest_rec.name] = manifest_rec.sha256
+                from .signing import SIGNATURE_NAME, sign_digests, sign_digests_sigstore
+
                 signature = (sign_digests(name, digests, st.key, opts.sign_key_password_env) if st.key is not None
                              else sign_digests_sigstore(name, digests, st.sigstore))  # type: ignore[arg-type]
                 sig_rec = z.write_bytes(SIGNATURE_NAME, signature)
@@ -950,6 +950,8 @@ def signature_section(key: KeyInfo | SigstoreSigner | None) -> dict[str, Any]:
     """The manifest's ``signature``: how the bundle is signed and by which key (the signature is model.sig); a
     Sigstore signer's identity is only known once it has logged in, so it is in model.sig, not here."""
     import importlib.metadata
+
+    from .signing import SIGNATURE_NAME, SigstoreSigner
 
     assert key is not None
     doc: dict[str, Any] = {"method": key.method, "file": SIGNATURE_NAME,
