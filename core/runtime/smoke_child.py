@@ -169,6 +169,7 @@ def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
         table = resolve_external_data(proto, Path(model["data_dir"]))
         table.raise_if_invalid()
         if not table.refs:
+            del proto, table  # (a structure of millions of attribute entries is larger than the file: not kept)
             data = _read_model_bytes(path, window)
             how = "model bytes"
         else:
