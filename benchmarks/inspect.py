@@ -6,6 +6,14 @@ the weight size. Rows: the baseline (`python -c "import onnx"`), onnxpack inspec
 `onnxpack check` for reference (reads nothing either unless a `checksum` key asks; runs the checker in a
 child, whose memory is not in this row), and onnx.load with weights. Each row keeps its fastest of
 ``--repeat`` runs (the page cache is warm: every row reads the same files).
+
+``--shapes`` (issue 28 §1, no worst case) instead builds the worst shapes with onnx.helper — one node with millions of
+attribute entries, 200k nodes, 100k small initializers, a string tensor of 2M entries, nested and many subgraphs, a
+self-contained model with 100k nodes and 256 MB of weights — and prints, for each and for every ``--model PATH``
+(e.g. the 179 MB random forest of benchmarks/realmodels.py --generate), ``onnx.load(path, load_external_data=False)``
+beside ``onnxpack inspect`` and check without its checker child (``validate_model(path, run_checker=False)`` in a
+fresh interpreter) as ratios of time and peak RSS. Targets: <= 1.2x onnx.load's time and at most +0.5 s over it,
+peak RSS <= 1.2x.
 """
 
 from __future__ import annotations
@@ -22,6 +30,10 @@ import argparse  # noqa: E402
 import shutil  # noqa: E402
 import tempfile  # noqa: E402
 
+import numpy as np  # noqa: E402
+import onnx  # noqa: E402
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
 from benchmarks.common import Measurement, make_external_model, measure, print_rows  # noqa: E402
 
 __all__ = ["main"]
@@ -36,12 +48,117 @@ def _best(label: str, argv: list[str], repeat: int) -> Measurement:
     return Measurement(label, best.seconds, max(m.peak_rss_mb for m in runs), max(m.returncode for m in runs))
 
 
+def _save(model: onnx.ModelProto, path: Path) -> Path:
+    model.ir_version = 8
+    path.write_bytes(model.SerializeToString())
+    return path
+
+
+def _graph_model(nodes: list[onnx.NodeProto], inits: list[onnx.TensorProto] | None = None, *,
+                 domains: tuple[tuple[str, int], ...] = (("", 17),)) -> onnx.ModelProto:
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])
+    graph = helper.make_graph(nodes, "worst", [x], [y], inits or [])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid(d, v) for d, v in domains])
+
+
+def build_shapes(folder: Path, scale: float = 1.0) -> dict[str, Path]:
+    """The worst shapes of issue 28 §1, as self-contained files in ``folder`` (``scale`` multiplies their counts)."""
+    n = lambda k: max(1, int(k * scale))  # noqa: E731
+    out: dict[str, Path] = {}
+    # One node with millions of attribute entries (a tree ensemble keeps its trees so): ints, floats, strings.
+    node = helper.make_node("Bag", ["x"], ["y"], domain="custom")
+    ints = onnx.AttributeProto(name="ids", type=onnx.AttributeProto.INTS)
+    ints.ints.extend(np.arange(n(4_000_000), dtype=np.int64) % 100_000)
+    floats = onnx.AttributeProto(name="values", type=onnx.AttributeProto.FLOATS)
+    floats.floats.extend(np.linspace(0, 1, n(4_000_000), dtype=np.float32))
+    strings = onnx.AttributeProto(name="modes", type=onnx.AttributeProto.STRINGS)
+    strings.strings.extend([b"BRANCH_LEQ", b"LEAF"] * n(1_000_000))
+    node.attribute.extend([ints, floats, strings])
+    out["attributes: 9M entries in 1 node"] = _save(_graph_model([node], domains=(("", 17), ("custom", 1))),
+                                                   folder / "attributes.onnx")
+    # 200k nodes
+    nodes = [helper.make_node("Add", ["x" if i == 0 else f"t{i - 1}", "x"], [f"t{i}"]) for i in range(n(200_000))]
+    nodes.append(helper.make_node("Identity", [nodes[-1].output[0]], ["y"]))
+    out["nodes: 200k"] = _save(_graph_model(nodes), folder / "nodes.onnx")
+    # 100k small initializers
+    inits = [numpy_helper.from_array(np.full(4, i, np.float32), f"w{i}") for i in range(n(100_000))]
+    out["small tensors: 100k initializers"] = _save(
+        _graph_model([helper.make_node("Add", ["x", "w0"], ["y"])], inits), folder / "small_tensors.onnx")
+    # a string tensor of 2M entries
+    words = helper.make_tensor("words", TensorProto.STRING, [n(2_000_000)], [b"w%d" % (i % 1000)
+                                                                         for i in range(n(2_000_000))])
+    out["string tensor: 2M entries"] = _save(
+        _graph_model([helper.make_node("Identity", ["x"], ["y"])], [words]), folder / "strings.onnx")
+    # subgraphs: 25 nested If levels (protobuf allows 100 levels of messages), each with a 4 KiB Constant, and
+    # 3000 If nodes side by side
+    def branch(name: str, inner: list[onnx.NodeProto]) -> onnx.GraphProto:
+        return helper.make_graph(inner, name, [], [helper.make_tensor_value_info(f"{name}_o", TensorProto.FLOAT, [4])])
+    body = branch("leaf", [helper.make_node("Constant", [], ["leaf_o"], value=numpy_helper.from_array(
+        np.ones(1024, np.float32), "c"))])
+    for level in range(25):
+        name = f"l{level}"
+        body = branch(name, [
+            helper.make_node("Constant", [], [f"{name}_c"], value=numpy_helper.from_array(np.full(1024, level,
+                                                                                                   np.float32))),
+            helper.make_node("If", ["cond"], [f"{name}_o"], then_branch=body, else_branch=branch(f"{name}_e", [
+                helper.make_node("Identity", ["x"], [f"{name}_e_o"])]))])
+    wide = [helper.make_node("If", ["cond"], [f"w{i}_o"], then_branch=branch(f"w{i}", [
+        helper.make_node("Identity", ["x"], [f"w{i}_o"])]), else_branch=branch(f"e{i}", [
+            helper.make_node("Identity", ["x"], [f"e{i}_o"])])) for i in range(n(3000))]
+    deep = [helper.make_node("Constant", [], ["cond"], value=helper.make_tensor("b", TensorProto.BOOL, [], [True])),
+            helper.make_node("If", ["cond"], ["y"], then_branch=body, else_branch=body), *wide]
+    out["subgraphs: 25 deep + 3000 wide"] = _save(_graph_model(deep), folder / "subgraphs.onnx")
+    # 100k nodes and 256 MB of weights in one file: the weights must stay in the file
+    rng = np.random.default_rng(0)
+    heavy = [numpy_helper.from_array(rng.standard_normal(2**20, dtype=np.float32), f"big{i}")
+             for i in range(n(64))]
+    nodes = [helper.make_node("Add", ["x" if i == 0 else f"t{i - 1}", "x"], [f"t{i}"]) for i in range(n(100_000))]
+    nodes.append(helper.make_node("Identity", [nodes[-1].output[0]], ["y"]))
+    out["100k nodes + 256 MB weights"] = _save(_graph_model(nodes, heavy), folder / "nodes_weights.onnx")
+    return out
+
+
+_CHECK = ("import sys; from onnxpack.core.checks.validate import validate_model; "
+          "validate_model(sys.argv[1], run_checker=False)")
+_LOAD = "import sys, onnx; onnx.load(sys.argv[1], load_external_data=False)"
+
+
+def shapes(args: argparse.Namespace) -> None:
+    py = sys.executable
+    work = Path(tempfile.mkdtemp(prefix="onnxpack-bench-shapes-", dir=args.dir))
+    try:
+        models = build_shapes(work, args.scale)
+        for m in args.model:
+            models[Path(m).name] = Path(m)
+        print(f"fastest of {args.repeat}; peak RSS of the process; ratios to onnx.load(load_external_data=False)")
+        print(f"  {'model':<36} {'MB':>6} | {'onnx.load':>16} | {'inspect':>16} {'x time':>6} {'x mem':>6} | "
+              f"{'check -checker':>16} {'x time':>6} {'x mem':>6}")
+        for label, path in models.items():
+            ref = _best("onnx.load", [py, "-c", _LOAD, str(path)], args.repeat)
+            ins = _best("inspect", [py, "-m", "onnxpack.cli", "inspect", str(path)], args.repeat)
+            chk = _best("check", [py, "-c", _CHECK, str(path)], args.repeat)
+            cells = [f"{m.seconds:6.2f} s {m.peak_rss_mb:6.0f} MB" for m in (ref, ins, chk)]
+            ratio = [f"{m.seconds / ref.seconds:5.2f}x {m.peak_rss_mb / ref.peak_rss_mb:5.2f}x" for m in (ins, chk)]
+            fails = "".join(f"  ({m.label} exit {m.returncode})" for m in (ref, ins, chk) if m.returncode)
+            print(f"  {label:<36} {path.stat().st_size / 1e6:6.0f} | {cells[0]} | {cells[1]} {ratio[0]} | "
+                  f"{cells[2]} {ratio[1]}{fails}", flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gb", type=float, default=1.9, help="weights in GB (10**9 bytes; default 1.9)")
     ap.add_argument("--dir", type=Path, help="folder for the temporary model (default: system temp)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per row except onnx.load's (default 3)")
+    ap.add_argument("--shapes", action="store_true", help="the worst shapes of issue 28 §1 instead (see above)")
+    ap.add_argument("--scale", type=float, default=1.0, help="with --shapes: multiply the shapes' counts")
+    ap.add_argument("--model", action="append", default=[], help="with --shapes: also this model (repeatable)")
     args = ap.parse_args()
+    if args.shapes:
+        shapes(args)
+        return
     py = sys.executable
     work = Path(tempfile.mkdtemp(prefix="onnxpack-bench-inspect-", dir=args.dir))
     try:
