@@ -103,7 +103,8 @@ def start_method() -> str:
     """
     if START_METHOD is not None:
         return START_METHOD
-    return "exec" if os.name == "posix" and not getattr(sys, "frozen", False) else "spawn"
+    exec_ok = os.name == "posix" and not getattr(sys, "frozen", False) and bool(sys.executable)
+    return "exec" if exec_ok else "spawn"
 
 
 class _ExecProcess:
