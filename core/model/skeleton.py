@@ -22,8 +22,9 @@ millions of ``string_data`` entries, millions of nodes — a walk in Python woul
 parse (issue 28: 109 s against onnx.load's 2.75 s). The walk therefore has a budget of field headers (at least
 :data:`_MIN_BUDGET`, more for a bigger file: one per :data:`_BYTES_PER_FIELD` bytes); a model that needs more is
 parsed whole by protobuf, exactly as ``onnx.load(path, load_external_data=False)`` parses it (its payloads inline,
-as in a model whose tensors are all small). A weight-heavy model has few headers per byte and never reaches the
-budget; so its weights stay in the file.
+as in a model whose tensors are all small). A weight-heavy model has few headers per byte and stays under the
+budget, so its weights stay in the file; one that is both (say 300 000 small nodes beside 256 MB of weights) is
+parsed whole, weights included, as onnx.load parses it.
 """
 
 from __future__ import annotations
