@@ -53,7 +53,9 @@ def inspect_job(path: Path, target_ort: str | None, data_dir: Path | None = None
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
         from onnxpack.core.checks.validate import validate_model
 
-        return validate_model(path, data_dir, target_ort=target_ort, progress=progress, cancel=cancel)
+        val = validate_model(path, data_dir, target_ort=target_ort, progress=progress, cancel=cancel)
+        _ = val.inspection.merged_size  # sized on first use (core/checks/inspection.py): here, not on the GUI thread
+        return val
 
     return run
 
