@@ -125,4 +125,7 @@ def run() -> None:
     from onnxpack.core.childproc import reap_children
 
     reap_children()
+    import gc
+
+    gc.freeze()  # the process ends now: its final collections need not walk what onnx and numpy made (~40 ms)
     sys.exit(status)

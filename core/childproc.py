@@ -302,8 +302,9 @@ def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str,
         while True:
             try:
                 job = job_conn.recv()
-            except (EOFError, OSError):  # the parent gave up (bad input, cancelled) or died: clean up after it
+            except (EOFError, OSError):  # no job (a task-only child, bad input, cancelled) or the parent died
                 shutil.rmtree(private_tmp, ignore_errors=True)
+                gc.freeze()  # the child ends now: its final collections need not walk what the imports made
                 return
             if isinstance(job, tuple) and job and job[0] == "task":
                 _run_task(conn, job[1], job[2], private_tmp)
