@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 import onnx
@@ -309,6 +310,10 @@ def _type_elem_types(tp: TypeProto) -> list[int]:
     return out
 
 
+_NODE_METADATA, _NODE_OVERLOAD = attrgetter("metadata_props"), attrgetter("overload")
+_NODE_DEVICES, _NODE_ATTRIBUTES = attrgetter("device_configurations"), attrgetter("attribute")
+
+
 def min_ir_for_features(model: ModelProto) -> tuple[int, list[str]]:
     """The lowest IR version that has every feature ``model`` uses, and the features that set it.
 
@@ -346,13 +351,14 @@ def min_ir_for_features(model: ModelProto) -> tuple[int, list[str]]:
                         elem_types.add(et)
                 if len(vi.metadata_props):
                     use("metadata_props on value_info", 10)
-        for node in nodes:
-            if len(node.metadata_props):
-                use("metadata_props on nodes", 10)
-            if node.overload:
-                use("function overloads", 10)
-            if len(node.device_configurations):
-                use("multi-device configuration", 11)
+        # each feature over all nodes at C speed (a graph can have millions of nodes)
+        if any(map(len, map(_NODE_METADATA, nodes))):
+            use("metadata_props on nodes", 10)
+        if any(map(_NODE_OVERLOAD, nodes)):
+            use("function overloads", 10)
+        if any(map(len, map(_NODE_DEVICES, nodes))):
+            use("multi-device configuration", 11)
+        for node in filter(_NODE_ATTRIBUTES, nodes):
             for attr in node.attribute:
                 if attr.name in _DTYPE_ATTRS and attr.type == AttributeProto.INT:
                     elem_types.add(int(attr.i))
