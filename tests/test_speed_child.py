@@ -217,3 +217,31 @@ def test_an_exec_child_starts_in_its_private_folder_not_the_callers(
         assert os.path.realpath(cwd) == os.path.realpath(work) != str(tmp_path)
     finally:
         child.discard()
+
+
+def _slow_check(work: str, model_path: str) -> dict[str, Any]:
+    time.sleep(60)
+    return {"checker": None, "inference": None}
+
+
+def test_cancel_while_the_shared_child_checks_stops_it_and_leaves_nothing(
+    sample_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(checker_mod, "_check_task", _slow_check)  # the child runs it by this name
+    children: list[ChildProcess] = []
+
+    class Kept(ChildProcess):
+        def __init__(self, target: str, preload: tuple[str, ...] = childproc.PRELOAD) -> None:
+            super().__init__(target, preload)
+            children.append(self)
+
+    monkeypatch.setattr(bundle_mod, "ChildProcess", Kept)
+    token = CancelToken()
+    threading.Timer(2.0, token.cancel).start()
+    start = time.monotonic()
+    with pytest.raises(Cancelled):
+        build_bundle(_opts(sample_model, tmp_path / "out"), cancel=token)
+    assert time.monotonic() - start < 20
+    assert len(children) == 1 and children[0].proc is None and children[0].tmp is None  # stopped, folder removed
+    out = tmp_path / "out"
+    assert not out.exists() or list(out.iterdir()) == []  # the folder it made is gone too
