@@ -484,6 +484,7 @@ def validate_model(
         if target_ort is not None:
             val.target = check_target(insp.compat, target_ort, model)
             findings += _target_findings(val.target)
+    insp.walks = None  # the walks' lists are not kept with the result (the GUI keeps results for long)
     report(progress, "validate", 2, steps, "checker", unit=STEPS)
 
     if run_checker:
