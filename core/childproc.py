@@ -133,6 +133,20 @@ class _ExecProcess:
         pass
 
 
+#: Exec children stopped and not yet waited for (see :meth:`ChildProcess.discard`).
+_DYING: list[_ExecProcess] = []
+_DYING_LOCK = threading.Lock()
+
+
+def _reap_dying(timeout: float = 0.0) -> None:
+    """Wait (up to ``timeout`` each; 0: only collect those already gone) for stopped exec children."""
+    with _DYING_LOCK:
+        for proc in list(_DYING):
+            proc.join(timeout)
+            if not proc.is_alive():
+                _DYING.remove(proc)
+
+
 def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tuple[_ExecProcess, Any, Any]:
     """Start ``python -c`` running :func:`_exec_main` with the job pipe's read end and the result pipe's write end."""
     from multiprocessing.connection import Connection
@@ -184,6 +198,7 @@ class ChildProcess:
     """
 
     def __init__(self, target: str, preload: tuple[str, ...] = PRELOAD) -> None:
+        _reap_dying()  # the ones an earlier run stopped (a long-lived GUI starts many)
         self.target = target
         self._lock = threading.Lock()
         #: The job was sent: the child runs it and ends; it takes no more tasks.
@@ -247,12 +262,19 @@ class ChildProcess:
                 return
             if proc.is_alive():
                 proc.kill()
-            proc.join(5)
+            if isinstance(proc, _ExecProcess):
+                # Waited for later (by the next child, a discard, reap_children): the kernel takes tens of ms to
+                # tear down a process holding onnxruntime, and the caller's remaining work overlaps that.
+                with _DYING_LOCK:
+                    _DYING.append(proc)
+                self.proc = None
+            else:
+                proc.join(5)
+                if not proc.is_alive():
+                    proc.close()
+                    self.proc = None
             self._job_send.close()
             self.recv_conn.close()
-            if not proc.is_alive():
-                proc.close()
-                self.proc = None
             if self.tmp is not None:
                 shutil.rmtree(self.tmp, ignore_errors=True)
                 self.tmp = None
@@ -324,6 +346,7 @@ def reap_children(timeout: float = 5.0) -> None:
     whose PID 1 is not an init, a CI step), it stays behind as a zombie ``python3``. Closing its pipe makes it
     exit; waiting for it reaps it (``ResourceTracker._stop`` is what CPython's own tests use for exactly this).
     """
+    _reap_dying(timeout)
     for child in multiprocessing.active_children():  # also joins the finished ones
         child.join(timeout)
         if child.is_alive():

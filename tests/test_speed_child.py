@@ -9,6 +9,7 @@ start methods are covered: "exec" (POSIX) and multiprocessing's "spawn" (Windows
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -245,3 +246,16 @@ def test_cancel_while_the_shared_child_checks_stops_it_and_leaves_nothing(
     assert len(children) == 1 and children[0].proc is None and children[0].tmp is None  # stopped, folder removed
     out = tmp_path / "out"
     assert not out.exists() or list(out.iterdir()) == []  # the folder it made is gone too
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_stopped_exec_child_is_reaped_later_never_left_a_zombie(monkeypatch: pytest.MonkeyPatch) -> None:
+    """discard() does not wait for the kernel to tear the child down; the next child or reap_children() does."""
+    monkeypatch.setattr(childproc, "START_METHOD", "exec")
+    child = ChildProcess(SMOKE_TARGET, preload=())
+    pid = child.proc.pid
+    child.discard()
+    assert child.proc is None
+    childproc.reap_children()
+    assert not Path(f"/proc/{pid}").exists()  # neither running nor a zombie
+    assert childproc._DYING == []
