@@ -312,8 +312,8 @@ def _engine_hints() -> dict[str, str]:
         ),
         "OPSET_TOO_OLD": QCoreApplication.translate(
             "Hints",
-            "The smoke run shows whether the installed ONNX Runtime runs it; to be safe on other releases, convert it to a "
-            "newer opset (onnx.version_converter.convert_version) and check it again.",
+            "The smoke run shows whether the installed ONNX Runtime runs it; to be safe on other releases, "
+            "convert it to a newer opset (onnx.version_converter.convert_version) and check it again.",
         ),
         "ORT_NEWER_THAN_KNOWN": QCoreApplication.translate(
             "Hints",
