@@ -291,18 +291,24 @@ def _env_python(env: Path) -> Path:
     return env / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
 
 
+def _wait(proc: subprocess.Popen[bytes], timeout: float, cancel: CancelToken | None, *, poll: float) -> bool:
+    """Wait for ``proc``; kill it and return False at ``timeout``, kill it and raise Cancelled on ``cancel``."""
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None:
+        if (cancel is not None and cancel.cancelled) or time.monotonic() > deadline:
+            proc.kill()
+            proc.wait()
+            check_cancel(cancel)
+            return False
+        time.sleep(poll)
+    return True
+
+
 def _run(cmd: list[str], what: str, timeout: float, cancel: CancelToken | None) -> None:
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + timeout
-        while proc.poll() is None:
-            if (cancel is not None and cancel.cancelled) or time.monotonic() > deadline:
-                proc.kill()
-                proc.wait()
-                check_cancel(cancel)
-                raise RuntimeFailure(f"{what} did not finish within {timeout:g} s", "Try again.",
-                                     code="PROVE_ENV")
-            time.sleep(0.1)
+        if not _wait(proc, timeout, cancel, poll=0.1):
+            raise RuntimeFailure(f"{what} did not finish within {timeout:g} s", "Try again.", code="PROVE_ENV")
         if proc.returncode != 0:
             log.seek(0)
             tail = log.read()[-2000:].decode("utf-8", "replace").strip()
@@ -520,14 +526,8 @@ def _run_child(python: str, model: Path, window: tuple[int, int] | None, inputs:
     with open(out / "log.txt", "wb") as log:
         proc = subprocess.Popen([python, "-I", str(script), str(out / "job.json")], cwd=str(out), env=env,
                                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + timeout
-        while proc.poll() is None:
-            if (cancel is not None and cancel.cancelled) or time.monotonic() > deadline:
-                proc.kill()
-                proc.wait()
-                check_cancel(cancel)
-                return {"loaded": False, "message": f"no answer within {timeout:g} s (stopped)", "outputs": []}
-            time.sleep(0.05)
+        if not _wait(proc, timeout, cancel, poll=0.05):
+            return {"loaded": False, "message": f"no answer within {timeout:g} s (stopped)", "outputs": []}
     try:
         result: dict[str, Any] = json.loads((out / "result.json").read_text(encoding="utf-8"))
         return result
