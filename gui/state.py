@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from onnxpack.core import names
 from onnxpack.core.errors import OnnxpackError, OutputError
-from onnxpack.core.findings import Finding, Severity
+from onnxpack.core.findings import Finding
 from onnxpack.core.progress import BYTES, ProgressEvent
 
 if TYPE_CHECKING:  # the engine's result types, for mypy only (importing them loads onnx)
@@ -337,8 +337,8 @@ class RunState:
 
 
 # --- the bundle gate, as the engine applies it --------------------------------------------------------
-#: Findings the engine drops from its gate when the IR version is lowered for the target (core.bundle._gate).
-FIXED_BY_LOWERING_IR = frozenset({"ORT_TARGET_UNSUPPORTED", "IR_LOWERABLE"})
+#: Findings the engine drops from its gate when it retargets for the target (Validation.bundle_gate).
+FIXED_BY_LOWERING_IR = frozenset({"ORT_TARGET_UNSUPPORTED", "IR_LOWERABLE"})  # = core's FIXED_BY_RETARGET (tested)
 
 
 @dataclass(frozen=True)
@@ -359,9 +359,9 @@ def bundle_gate(validation: Validation, fix_ir: bool) -> Gate:
     the error findings that refuse the bundle, and whether lowering the IR would clear them (so a hint may
     only say "tick Lower the IR version" when doing so enables Bundle, issue 30 item 6)."""
     target = validation.target
-    lowering_possible = target is not None and target.fix_by_lowering_ir is not None
-    errors = [f for f in validation.findings if f.severity is Severity.ERROR]
-    without = [f for f in errors if f.code not in FIXED_BY_LOWERING_IR] if lowering_possible else errors
+    lowering_possible = target is not None and target.fixable
+    _, errors = validation.bundle_gate(False)
+    _, without = validation.bundle_gate(True)
     blocking = without if fix_ir else errors
     helps = lowering_possible and bool(errors) and not without
     return Gate(tuple(blocking), helps, lowering_possible)

@@ -13,6 +13,7 @@ import pytest
 from onnxpack.core.progress import STEPS, ProgressEvent
 from onnxpack.gui.state import (
     BATCH_SETTINGS,
+    FIXED_BY_LOWERING_IR,
     KINDS,
     ROW_SETTINGS,
     STAGES,
@@ -148,6 +149,35 @@ def test_the_gate_is_the_engines_gate(tmp_path, ir, target):
         assert bundle_gate(val, fix_ir).ok == engine_ok, (ir, target, fix_ir)
     gate = bundle_gate(val, False)
     assert gate.lowering_helps == (not gate.ok and bundle_gate(val, True).ok)
+
+
+def test_the_gate_follows_the_engine_when_only_retargeting_the_opset_helps(tmp_path):
+    """IR 9 with opset 20 for ORT 1.16 (which reads IR 9, opset 19): lowering ir_version alone does nothing, but
+    --fix-ir retargets the opset, so the engine bundles it with the box ticked; the GUI enables Bundle and says
+    ticking the box helps (it said neither while it copied the engine's rule with ir_version alone)."""
+    from onnxpack.core.checks.validate import FIXED_BY_RETARGET, validate_model
+    from onnxpack.core.errors import OnnxpackError
+    from onnxpack.core.release.bundle import BundleOptions, _gate
+    from tests.test_retarget import ir10_model
+
+    model = ir10_model()
+    model.ir_version = 9
+    for holder in [*model.graph.node, model.graph, *model.graph.value_info, *model.graph.input]:
+        del holder.metadata_props[:]
+    path = tmp_path / "opset20.onnx"
+    onnx.save(model, str(path))
+    val = validate_model(path, target_ort="1.16")
+    assert val.target is not None and val.target.fix_by_lowering_ir is None and val.target.fixable
+    for fix_ir in (False, True):
+        try:
+            _gate(val, BundleOptions(model=path, out_dir=tmp_path, version="1.0.0", target_ort="1.16", fix_ir=fix_ir))
+            engine_ok = True
+        except OnnxpackError:
+            engine_ok = False
+        assert bundle_gate(val, fix_ir).ok == engine_ok == fix_ir
+    gate = bundle_gate(val, False)
+    assert gate.lowering_helps and gate.lowering_possible
+    assert FIXED_BY_LOWERING_IR == FIXED_BY_RETARGET
 
 
 def test_an_ir_99_model_is_not_told_that_lowering_the_ir_helps(tmp_path):

@@ -25,6 +25,7 @@ from .inspection import Inspection, domain_name, inspect_model
 
 __all__ = [
     "CHECK_SCHEMA",
+    "FIXED_BY_RETARGET",
     "VALIDATE_STEPS",
     "CheckerRun",
     "Validation",
@@ -37,6 +38,10 @@ CHECK_SCHEMA = "onnxpack.check/1"
 _ORT_BUILTIN_DOMAINS = ("com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental")
 _REEXPORT = "Re-export the model from its source framework."
 VALIDATE_STEPS = 4  # progress steps of validate_model: inspect, structure, findings, the onnx checker
+
+
+#: The findings ``--fix-ir`` clears when it can make the target load the model.
+FIXED_BY_RETARGET = frozenset({"ORT_TARGET_UNSUPPORTED", "IR_LOWERABLE"})
 
 
 @dataclass
@@ -56,6 +61,18 @@ class Validation:
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
+
+    def bundle_gate(self, fix_ir: bool) -> tuple[list[Finding], list[Finding]]:
+        """The bundle gate: the findings a bundle records and, among them, the errors that refuse it.
+
+        With ``fix_ir`` (``bundle --fix-ir``) and a target that retargeting reaches (lowering ir_version, or
+        retargeting opsets and IR features: ``TargetVerdict.fixable``), the target's findings are dropped. The
+        engine (core/release/bundle.py) and the GUI (gui/state.py) both ask this one function.
+        """
+        findings = list(self.findings)
+        if fix_ir and self.target is not None and self.target.fixable:
+            findings = [f for f in findings if f.code not in FIXED_BY_RETARGET]
+        return findings, [f for f in findings if f.severity is Severity.ERROR]
 
     def to_dict(self) -> dict[str, Any]:
         """The ``onnxpack.check/1`` JSON document (docs/json-schemas.md)."""

@@ -510,10 +510,7 @@ def _read_files(opts: BundleOptions, loc: Any) -> list[Path]:
 
 def _gate(val: Validation, opts: BundleOptions) -> list[Finding]:
     """The validation findings that go into the manifest; raise when any is an error."""
-    findings = list(val.findings)
-    if opts.fix_ir and val.target is not None and val.target.fixable:
-        findings = [f for f in findings if f.code not in ("ORT_TARGET_UNSUPPORTED", "IR_LOWERABLE")]
-    errors = _errors(findings)
+    findings, errors = val.bundle_gate(opts.fix_ir)
     if errors:
         listing = "; ".join(f"{f.code}: {f.message}" for f in errors[:3])
         more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
