@@ -41,6 +41,21 @@ WIDTH = 1024
 _SINGLE_MAX = 2**31 - 2**24
 
 
+def _chain_model(inits: list[TensorProto]) -> onnx.ModelProto:
+    """x -> (MatMul w{i} -> Relu) per initializer -> y, opset 17, IR 8: the benchmark's model around ``inits``."""
+    nodes, prev = [], "x"
+    for i in range(len(inits)):
+        nodes.append(helper.make_node("MatMul", [prev, f"w{i}"], [f"m{i}"]))
+        nodes.append(helper.make_node("Relu", [f"m{i}"], [f"r{i}"]))
+        prev = f"r{i}"
+    nodes.append(helper.make_node("Identity", [prev], ["y"]))
+    graph = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", WIDTH])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", WIDTH])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="benchmark")
+    model.ir_version = 8
+    return model
+
+
 def build_external(folder: Path, gb: float) -> Path:
     """``folder/external/chain.onnx`` + ``chain.onnx.data``, written one layer at a time (for any size)."""
     from onnx.external_data_helper import set_external_data
@@ -49,7 +64,7 @@ def build_external(folder: Path, gb: float) -> Path:
     rng = np.random.default_rng(0)
     external = folder / "external" / "chain.onnx"
     external.parent.mkdir(parents=True)
-    nodes, inits, prev, offset, nbytes = [], [], "x", 0, WIDTH * WIDTH * 4
+    inits, offset, nbytes = [], 0, WIDTH * WIDTH * 4
     with open(external.with_name("chain.onnx.data"), "wb") as f:
         for i in range(layers):
             f.write((rng.standard_normal((WIDTH, WIDTH), dtype=np.float32) / np.float32(32)).tobytes())
@@ -60,15 +75,7 @@ def build_external(folder: Path, gb: float) -> Path:
             t.data_location = TensorProto.EXTERNAL
             inits.append(t)
             offset += nbytes
-            nodes.append(helper.make_node("MatMul", [prev, f"w{i}"], [f"m{i}"]))
-            nodes.append(helper.make_node("Relu", [f"m{i}"], [f"r{i}"]))
-            prev = f"r{i}"
-    nodes.append(helper.make_node("Identity", [prev], ["y"]))
-    graph = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", WIDTH])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", WIDTH])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="benchmark")
-    model.ir_version = 8
-    external.write_bytes(model.SerializeToString())
+    external.write_bytes(_chain_model(inits).SerializeToString())
     print(f"model: {layers} MatMul+Relu layers, {offset / 1e9:.2f} GB of external data (written layer by layer)")
     return external
 
@@ -101,19 +108,11 @@ def build(folder: Path, gb: float) -> tuple[Path, Path]:
     """``folder/single/chain.onnx`` (self-contained) and ``folder/external/chain.onnx`` + ``chain.onnx.data``."""
     layers = max(1, int(gb * 1e9 // (WIDTH * WIDTH * 4)))
     rng = np.random.default_rng(0)
-    nodes, inits = [], []
-    prev = "x"
+    inits = []
     for i in range(layers):
         w = (rng.standard_normal((WIDTH, WIDTH), dtype=np.float32) / np.float32(32)).astype(np.float32)
         inits.append(numpy_helper.from_array(w, f"w{i}"))
-        nodes.append(helper.make_node("MatMul", [prev, f"w{i}"], [f"m{i}"]))
-        nodes.append(helper.make_node("Relu", [f"m{i}"], [f"r{i}"]))
-        prev = f"r{i}"
-    nodes.append(helper.make_node("Identity", [prev], ["y"]))
-    graph = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", WIDTH])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", WIDTH])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="benchmark")
-    model.ir_version = 8
+    model = _chain_model(inits)
     single = folder / "single" / "chain.onnx"
     external = folder / "external" / "chain.onnx"
     single.parent.mkdir(parents=True)
