@@ -22,11 +22,6 @@ class FileDigest:
     size: int
     hexdigest: str
 
-    @property
-    def sha256(self) -> str:
-        """The hex digest (named for the SHA-256 callers)."""
-        return self.hexdigest
-
 
 def hash_file(path: str | os.PathLike[str], algorithm: str = "sha256", cancel: CancelToken | None = None) -> FileDigest:
     """Hash ``path`` whole with ``algorithm`` (hashlib's name); raises Cancelled between chunks when ``cancel`` is set.

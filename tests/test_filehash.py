@@ -18,7 +18,7 @@ def test_size_and_digest_match_hashlib(tmp_path: Path, size: int) -> None:
     p = tmp_path / "f.bin"
     p.write_bytes(data)
     d = sha256_file(p)
-    assert (d.size, d.sha256) == (size, hashlib.sha256(data).hexdigest())
+    assert (d.size, d.hexdigest) == (size, hashlib.sha256(data).hexdigest())
 
 
 def test_a_set_cancel_token_stops_it(tmp_path: Path) -> None:

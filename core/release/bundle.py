@@ -134,7 +134,7 @@ def _hash_files(paths: list[Path], out: dict[Path, tuple[int, str]], cancel: Can
             digest = sha256_file(p, cancel)
         except Cancelled:
             return
-        out[p] = (digest.size, digest.sha256)
+        out[p] = (digest.size, digest.hexdigest)
 
 
 class _Background(Generic[T]):

@@ -48,7 +48,7 @@ def preview_release(
     hashes: list[dict[str, Any]] = []
     for p in files:
         report(progress, "inspect", done, total, f"hashing {Path(p).name}")
-        hashes.append({"path": Path(p).name, "sha256": sha256_file(p, cancel).sha256})
+        hashes.append({"path": Path(p).name, "sha256": sha256_file(p, cancel).hexdigest})
         done += Path(p).stat().st_size
     report(progress, "inspect", total, total, "done")
     current = {

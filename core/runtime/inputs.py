@@ -289,7 +289,7 @@ def load_input_file(spec: InputSpec) -> LoadedInput:
     if not path.is_file():
         raise InputError(f"--input {spec.name}: {path} is not a regular file", "Give a .npy, .npz or .pb file.")
     try:
-        digest = sha256_file(path).sha256
+        digest = sha256_file(path).hexdigest
         fmt = _file_format(path)
     except OSError as e:
         raise InputError(

@@ -366,7 +366,7 @@ def ensure_release(version: str, progress: ProgressCallback | None = None,
     wheels = root / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
     dest = wheels / str(wheel["filename"])
-    if not dest.is_file() or sha256_file(dest).sha256 != sha:
+    if not dest.is_file() or sha256_file(dest).hexdigest != sha:
         _download(str(wheel["url"]), dest, sha, progress, cancel, str(wheel["filename"]))
     check_cancel(cancel)
     work = root / "envs" / f".{version}-{tag}.{os.getpid()}.tmp"
