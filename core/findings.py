@@ -6,7 +6,11 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Finding", "Severity", "worst"]
+__all__ = ["FIXED_BY_RETARGET", "Finding", "Severity", "worst"]
+
+#: The findings ``bundle --fix-ir`` clears when it can make the target load the model (Validation.bundle_gate; the
+#: GUI names the box that does it). Here, with no heavy import, so the GUI's Qt-free state can use it at start-up.
+FIXED_BY_RETARGET = frozenset({"ORT_TARGET_UNSUPPORTED", "IR_LOWERABLE"})
 
 
 class Severity(str, enum.Enum):

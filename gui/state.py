@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from onnxpack.core import names
 from onnxpack.core.errors import OnnxpackError, OutputError
-from onnxpack.core.findings import Finding
+from onnxpack.core.findings import FIXED_BY_RETARGET, Finding
 from onnxpack.core.progress import BYTES, ProgressEvent
 
 if TYPE_CHECKING:  # the engine's result types, for mypy only (importing them loads onnx)
@@ -338,7 +338,7 @@ class RunState:
 
 # --- the bundle gate, as the engine applies it --------------------------------------------------------
 #: Findings the engine drops from its gate when it retargets for the target (Validation.bundle_gate).
-FIXED_BY_LOWERING_IR = frozenset({"ORT_TARGET_UNSUPPORTED", "IR_LOWERABLE"})  # = core's FIXED_BY_RETARGET (tested)
+FIXED_BY_LOWERING_IR = FIXED_BY_RETARGET
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from onnx import ModelProto
 
 from .. import __version__
 from ..childproc import ChildProcess
-from ..findings import Finding, Severity
+from ..findings import FIXED_BY_RETARGET, Finding, Severity
 from ..model.extdata import raw_data_size_finding
 from ..model.modelfile import PROTOBUF_LIMIT
 from ..model.tensors import cached_walks, iter_graphs, iter_tensors, uses_external_data
@@ -38,10 +38,6 @@ CHECK_SCHEMA = "onnxpack.check/1"
 _ORT_BUILTIN_DOMAINS = ("com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental")
 _REEXPORT = "Re-export the model from its source framework."
 VALIDATE_STEPS = 4  # progress steps of validate_model: inspect, structure, findings, the onnx checker
-
-
-#: The findings ``--fix-ir`` clears when it can make the target load the model.
-FIXED_BY_RETARGET = frozenset({"ORT_TARGET_UNSUPPORTED", "IR_LOWERABLE"})
 
 
 @dataclass
