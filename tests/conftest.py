@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -27,3 +29,18 @@ def sample_model() -> Path:
 def ext_model(tmp_path: Path) -> Path:
     """A small external-data model (two external initializers, one inline) in tmp_path/model/."""
     return factory.external_model(tmp_path / "model")
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built from this checkout with the locked build backend (once per run: packaging and no-Qt tests)."""
+    out = tmp_path_factory.mktemp("wheel")
+    # A copy of the sources, so the build's egg-info and build/ never touch the checkout.
+    src = out / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", ".ci", "build", "dist", "*.egg-info",
+                                                               "__pycache__", ".mypy_cache", ".ruff_cache", "out"))
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+                        "-w", str(out), str(src)], capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    (whl,) = out.glob("onnxpack-*.whl")
+    return whl

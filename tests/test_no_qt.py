@@ -20,15 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_packaging import wheel  # noqa: F401  (the module-scoped wheel fixture)
-
 ROOT = Path(__file__).resolve().parent.parent
 QT_DISTS = re.compile(r"^(pyside6|shiboken6)", re.IGNORECASE)
 OURS = re.compile(r"^(onnxpack|__editable__.*onnxpack|_onnxpack)", re.IGNORECASE)
 
 
 @pytest.fixture(scope="module")
-def no_qt_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
+def no_qt_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv = tmp_path_factory.mktemp("noqt") / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -80,7 +78,7 @@ def test_gui_entry_point_without_qt_says_how_to_get_it(no_qt_python: Path, tmp_p
     assert "PySide6" in r.stderr and "[gui]" in r.stderr and "requirements/app.txt" in r.stderr
 
 
-def test_wheel_requires_qt_only_for_the_gui_extra(wheel: Path) -> None:  # noqa: F811
+def test_wheel_requires_qt_only_for_the_gui_extra(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         (meta,) = [n for n in zf.namelist() if n.endswith(".dist-info/METADATA")]
         lines = zf.read(meta).decode().splitlines()

@@ -19,20 +19,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    # A copy of the sources, so the build's egg-info and build/ never touch the checkout.
-    src = out / "src"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", ".ci", "build", "dist", "*.egg-info",
-                                                               "__pycache__", ".mypy_cache", ".ruff_cache", "out"))
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-                        "-w", str(out), str(src)], capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert r.returncode == 0, r.stdout + r.stderr
-    (whl,) = out.glob("onnxpack-*.whl")
-    return whl
-
-
 def test_the_wheel_installs_only_the_onnxpack_package(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/", 1)[0] for n in names}
