@@ -26,9 +26,9 @@ RULES = {
 }
 
 
-def _imports(path: Path, package: str) -> list[str]:
-    """Every module ``path`` imports, relative imports resolved against ``onnxpack.<package>``."""
-    rel = path.relative_to(ROOT / package).with_suffix("")
+def _imports(path: Path, package: str, root: Path = ROOT) -> list[str]:
+    """Every module ``path`` imports, relative imports resolved against ``onnxpack.<package>`` (in ``root``)."""
+    rel = path.relative_to(root / package).with_suffix("")
     parts = ["onnxpack", package, *rel.parts]
     if parts[-1] == "__init__":
         parts.pop()
@@ -68,14 +68,7 @@ def test_the_rules_catch_what_they_forbid(tmp_path: Path) -> None:
     (tmp_path / "core").mkdir()
     mod = tmp_path / "core" / "x.py"
     mod.write_text("from ..cli import main\nfrom ..gui.formatting import f\nimport benchmarks.common\n")
-    import tests.test_architecture as me
-
-    saved = me.ROOT
-    me.ROOT = tmp_path
-    try:
-        names = _imports(mod, "core")
-    finally:
-        me.ROOT = saved
+    names = _imports(mod, "core", root=tmp_path)
     assert [n for n in names if _forbidden(n, RULES["core"])] == [
         "onnxpack.cli", "onnxpack.cli.main", "onnxpack.gui.formatting", "onnxpack.gui.formatting.f", "benchmarks.common"
     ]
@@ -174,14 +167,7 @@ def test_the_floor_rule_catches_an_upward_import(tmp_path: Path) -> None:
     mod = tmp_path / "core" / "model" / "x.py"
     mod.write_text("from ..release.bundle import build_bundle\nfrom .wire import tag\n"
                    "from ..errors import InputError\n")
-    import tests.test_architecture as me
-
-    saved = me.ROOT
-    me.ROOT = tmp_path
-    try:
-        names = _imports(mod, "core")
-    finally:
-        me.ROOT = saved
+    names = _imports(mod, "core", root=tmp_path)
     assert {"onnxpack.core.release.bundle", "onnxpack.core.model.wire", "onnxpack.core.errors"} <= set(names)
     assert CORE_FLOORS.index("release") > CORE_FLOORS.index("model")
 
