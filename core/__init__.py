@@ -54,6 +54,17 @@ if TYPE_CHECKING:
     from .runtime.smoke import SmokeOptions, SmokeResult, compare_models, smoke_test
 
 
+def registry() -> dict[str, Any]:
+    """Every finding and error code (name → onnxpack.core.codes.Code): imports each floor's ``codes`` module."""
+    from . import codes
+    from .checks import codes as _checks  # noqa: F401  (each import registers its floor's codes)
+    from .model import codes as _model  # noqa: F401
+    from .release import codes as _release  # noqa: F401
+    from .runtime import codes as _runtime  # noqa: F401
+
+    return dict(sorted(codes.CODES.items()))
+
+
 def __getattr__(name: str) -> Any:
     """Load a public name from its module on first use (PEP 562)."""
     module = _API.get(name)

@@ -1,0 +1,201 @@
+"""The registry of codes: each finding and error code once, with its severity, English message and remedy.
+
+A :class:`Code` is defined once, in the ``codes.py`` of the floor that produces it (``core/model/codes.py``,
+``core/checks/codes.py``, ...; the basics' own codes are at the end of this module). Its ``text`` and ``hint`` are
+templates in :meth:`str.format` syntax: ``{name}`` is a value the call site passes by name (``{name!r}`` quotes it
+as Python does), and ``{opt:NAME}`` names an option of onnxpack as data (a structured remedy), which each front end
+words its own way: the command line and JSON say the flag (:data:`OPTION_FLAGS`), the desktop app names its
+control. Call sites do not write English::
+
+    raise codes.NO_SUCH_THING.error(subject=path.name, file=path.name)
+    findings.append(codes.DUPLICATE_INITIALIZER.finding(name, count=n, model=label))
+
+From the registry the English is rendered (here), the desktop app's translations are extracted for Qt Linguist
+(``resources/i18n/update_translations.py``), the list of codes in ``docs/codes.md`` is generated
+(``python -m onnxpack.core.codes``), and the catalog tests are a loop over it. Adding a finding is one entry here
+plus its Japanese translation.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .errors import (
+    Cancelled,
+    ExternalDataError,
+    InputError,
+    InternalError,
+    ModelFormatError,
+    OnnxpackError,
+    OutputError,
+    RefusedError,
+    RuntimeFailure,
+)
+from .findings import Finding, Severity
+
+__all__ = ["CODES", "OPTION_FLAGS", "Code", "define", "render"]
+
+#: An option of onnxpack (the field of BundleOptions or SmokeOptions it sets) → its command-line flag: how a
+#: remedy's ``{opt:NAME}`` reads on the command line, in ``--json`` output and in manifests.
+#: tests/test_codes.py checks every flag here is one the command line has.
+OPTION_FLAGS: Mapping[str, str] = MappingProxyType({
+    "fix_ir": "--fix-ir",
+    "target_ort": "--target-ort",
+    "force": "--force",
+    "allow_version_not_greater": "--allow-version-not-greater",
+    "allow_unmatched_labels": "--allow-unmatched-labels",
+    "data_dir": "--data-dir",
+    "previous": "--previous",
+    "version": "--version",
+    "input": "--input",
+    "dim": "--dim",
+    "no_smoke": "--no-smoke",
+    "ort_format": "--ort-format",
+    "layout": "--layout",
+    "prove_ort": "--prove-ort",
+    "sign_key": "--sign-key",
+    "output": "--output",
+})  # fmt: skip
+
+#: Every code, by name (filled by :func:`define` as each floor's ``codes`` module is imported;
+#: ``onnxpack.core.registry()`` imports them all).
+CODES: dict[str, Code] = {}
+
+
+class _Opt:
+    """The value of the ``opt`` field: ``{opt:NAME}`` is rendered by the front end's option wording."""
+
+
+_OPT = _Opt()
+
+
+class _Formatter(string.Formatter):
+    """str.format with ``{opt:NAME}`` worded by ``option`` (NAME → text) instead of a format spec."""
+
+    def __init__(self, option: Callable[[str], str]) -> None:
+        super().__init__()
+        self.option = option
+
+    def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
+        if key == "opt":
+            return _OPT
+        return super().get_value(key, args, kwargs)
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if value is _OPT:
+            return self.option(format_spec)
+        return super().format_field(value, format_spec)
+
+
+def _flag(name: str) -> str:
+    return OPTION_FLAGS[name]
+
+
+_ENGLISH = _Formatter(_flag)
+
+
+def render(template: str, params: Mapping[str, Any], option: Callable[[str], str] | None = None) -> str:
+    """``template`` filled with ``params``; options are worded by ``option`` (default: the command-line flag)."""
+    formatter = _ENGLISH if option is None else _Formatter(option)
+    return formatter.vformat(template, (), params)
+
+
+def fields(template: str) -> set[str]:
+    """The names of the values ``template`` needs (``opt`` excluded)."""
+    names = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+    return {n.split(".")[0].split("[")[0] for n in names} - {"opt"}
+
+
+def options(template: str) -> set[str]:
+    """The options a template names with ``{opt:NAME}``."""
+    return {spec for _, f, spec, _ in string.Formatter().parse(template) if f == "opt" and spec}
+
+
+@dataclass(frozen=True)
+class Code:
+    """One finding or error code: what it means, in English templates, and how bad it is."""
+
+    name: str
+    #: A finding's severity; None for an error code (its class says how the command line exits).
+    severity: Severity | None
+    #: The message, a template over the values the call site passes (see the module's docstring).
+    text: str
+    #: The remedy: what to do, as a template; may name options with ``{opt:NAME}``.
+    hint: str = ""
+    #: Other wordings of the message by variant (a call site passes ``variant=...``).
+    variants: Mapping[str, str] = field(default_factory=dict)
+    #: The exception class an error code raises (None for a finding).
+    kind: type[OnnxpackError] | None = None
+    #: For an error code: what went wrong in general words (the desktop app's title; the message has the detail).
+    summary: str = ""
+
+    def template(self, variant: str | None = None) -> str:
+        """The message template of ``variant`` (the main text when None or empty)."""
+        return self.variants[variant] if variant else self.text
+
+    def message(self, variant: str | None = None, **params: Any) -> str:
+        """The English message with ``params`` filled in."""
+        return render(self.template(variant), params)
+
+    def remedy(self, **params: Any) -> str:
+        """The English hint with ``params`` filled in (options as command-line flags)."""
+        return render(self.hint, params) if self.hint else ""
+
+    def finding(self, subject: str = "", *, variant: str | None = None, hint: str | None = None,
+                **params: Any) -> Finding:
+        """A Finding of this code; ``hint`` replaces the registered remedy when the call site words its own."""
+        if self.severity is None:
+            raise TypeError(f"{self.name} is an error code, not a finding")
+        message = self.message(variant, subject=subject, **params)
+        remedy = self.remedy(subject=subject, **params) if hint is None else hint
+        kept = {**params, **({"variant": variant} if variant else {})}
+        return Finding(self.severity, self.name, message, remedy, subject, kept)
+
+    def error(self, subject: str = "", *, variant: str | None = None, hint: str | None = None,
+              details: str | None = None, **params: Any) -> OnnxpackError:
+        """An exception of this code (of its ``kind``), for the call site to raise."""
+        if self.kind is None:
+            raise TypeError(f"{self.name} is a finding code, not an error")
+        message = self.message(variant, subject=subject, **params)
+        remedy = (self.remedy(subject=subject, **params) or None) if hint is None else hint
+        kept = {"subject": subject, **params, **({"variant": variant} if variant else {})}
+        return self.kind(message, remedy, code=self.name, details=details, params=kept)
+
+
+def define(
+    name: str,
+    severity: Severity | None = None,
+    text: str = "",
+    hint: str = "",
+    *,
+    variants: Mapping[str, str] | None = None,
+    kind: type[OnnxpackError] | None = None,
+    summary: str = "",
+) -> Code:
+    """Register a code (once: a name defined twice is a bug) and return it."""
+    if name in CODES:
+        raise ValueError(f"code {name} is defined twice")
+    if (severity is None) == (kind is None):
+        raise ValueError(f"code {name}: give a severity (a finding) or a kind (an error), not both")
+    code = Code(name, severity, text, hint, MappingProxyType(dict(variants or {})), kind, summary)
+    CODES[name] = code
+    return code
+
+
+
+# The basics' own codes: each error class's code words whatever error of that class has no code of its own.
+ERROR = define("ERROR", kind=OnnxpackError, summary="onnxpack could not finish this task")
+INPUT = define("INPUT", kind=InputError, summary="A file or setting given cannot be used")
+MODEL_FORMAT = define("MODEL_FORMAT", kind=ModelFormatError, summary="The file is not a readable ONNX or ORT model")
+EXTERNAL_DATA = define(
+    "EXTERNAL_DATA", kind=ExternalDataError, summary="The model's external data cannot be used safely"
+)
+REFUSED = define("REFUSED", kind=RefusedError, summary="onnxpack refused to build the bundle")
+OUTPUT = define("OUTPUT", kind=OutputError, summary="The output cannot be written")
+INTERNAL = define("INTERNAL", kind=InternalError, summary="Internal error in onnxpack")
+RUNTIME = define("RUNTIME", kind=RuntimeFailure, summary="ONNX Runtime failed")
+CANCELLED = define("CANCELLED", kind=Cancelled, summary="Cancelled; nothing was written")
