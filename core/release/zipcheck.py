@@ -21,6 +21,7 @@ from typing import BinaryIO
 from ..findings import Finding
 from ..names import component_problem
 from ..progress import CancelToken, check_cancel
+from . import codes
 
 __all__ = [
     "MAX_ENTRIES",
@@ -92,15 +93,6 @@ class ArchiveScan:
         return {m.name: m for m in self.members}
 
 
-def _bad(code: str, message: str, subject: str = "") -> Finding:
-    return Finding.error(
-        code,
-        message,
-        "Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.",
-        subject,
-    )
-
-
 def check_member_name(name: str) -> str | None:
     """Why ``name`` is not acceptable as a bundle member path (None when it is)."""
     if not name:
@@ -168,21 +160,17 @@ def _find_end(f: BinaryIO, size: int, scan: ArchiveScan) -> tuple[int, int, int]
     tail = _read_at(f, size - tail_len, tail_len)
     idx = tail.rfind(struct.pack("<I", _EOCD))
     if idx < 0 or size < 22:
-        scan.problems.append(_bad("ZIP_NOT_ZIP", "The file is not a ZIP archive (no end-of-central-directory record)"))
+        scan.problems.append(codes.ZIP_NOT_ZIP.finding())
         return None
     eocd_pos = size - tail_len + idx
     if eocd_pos + 22 > size:
-        scan.problems.append(_bad("ZIP_TRUNCATED", "The ZIP end record is truncated"))
+        scan.problems.append(codes.ZIP_TRUNCATED.finding())
         return None
     (_sig, disk, cd_disk, n_disk, n_total, cd_size, cd_offset, comment_len) = struct.unpack_from("<IHHHHIIH", tail, idx)
     if eocd_pos + 22 + comment_len != size:
         extra = size - (eocd_pos + 22 + comment_len)
-        scan.problems.append(
-            _bad(
-                "ZIP_TRAILING_DATA",
-                f"{abs(extra)} byte(s) {'after' if extra > 0 else 'missing from'} the end of the ZIP end record",
-            )
-        )
+        variant = None if extra > 0 else "missing"
+        scan.problems.append(codes.ZIP_TRAILING_DATA.finding(variant=variant, count=abs(extra)))
         return None
     cd_end_expected = eocd_pos
     loc_pos = eocd_pos - 20
@@ -191,7 +179,7 @@ def _find_end(f: BinaryIO, size: int, scan: ArchiveScan) -> tuple[int, int, int]
         _s, z64_disk, z64_off, n_disks = struct.unpack("<IIQI", _read_at(f, loc_pos, 20))
         rec = _read_at(f, z64_off, 56) if z64_off + 56 <= loc_pos else b""
         if len(rec) != 56 or struct.unpack_from("<I", rec)[0] != _Z64_EOCD or z64_disk != 0 or n_disks > 1:
-            scan.problems.append(_bad("ZIP_BAD_END", "The ZIP64 end record is missing or damaged"))
+            scan.problems.append(codes.ZIP_BAD_END.finding())
             return None
         classic = {"this disk": (disk, 0xFFFF), "directory disk": (cd_disk, 0xFFFF),
                    "entries on this disk": (n_disk, 0xFFFF), "entries": (n_total, 0xFFFF),
@@ -203,31 +191,21 @@ def _find_end(f: BinaryIO, size: int, scan: ArchiveScan) -> tuple[int, int, int]
         # that trust one record would otherwise see another archive than readers that trust the other.
         for what, (old, marker) in classic.items():
             if old not in (marker, z64[what]):
-                scan.problems.append(_bad("ZIP_BAD_END", f"The ZIP64 end record is damaged: it says {z64[what]} for "
-                                          f"the {what}, the ZIP end record {old}"))
+                scan.problems.append(codes.ZIP_BAD_END.finding(variant="field", value=z64[what], field=what, old=old))
                 return None
         if z64_off + 12 + rec_size != loc_pos:
-            scan.problems.append(
-                _bad("ZIP_TRAILING_DATA", "Unaccounted bytes between the ZIP64 end record and its locator")
-            )
+            scan.problems.append(codes.ZIP_TRAILING_DATA.finding(variant="locator"))
             return None
         cd_end_expected = z64_off
     if disk != 0 or cd_disk != 0 or n_disk != n_total:
-        scan.problems.append(_bad("ZIP_MULTIDISK", "The archive claims to span several disks"))
+        scan.problems.append(codes.ZIP_MULTIDISK.finding())
         return None
     if n_total > MAX_ENTRIES or cd_size > MAX_CD_BYTES:
-        scan.problems.append(
-            _bad("ZIP_TOO_LARGE", f"The archive declares {n_total} entries / {cd_size} directory bytes")
-        )
+        scan.problems.append(codes.ZIP_TOO_LARGE.finding(entries=n_total, bytes=cd_size))
         return None
     if cd_offset + cd_size != cd_end_expected:
         gap = cd_end_expected - (cd_offset + cd_size)
-        scan.problems.append(
-            _bad(
-                "ZIP_GAP" if gap > 0 else "ZIP_OVERLAP",
-                f"The central directory does not end where the end record starts ({gap:+d} bytes)",
-            )
-        )
+        scan.problems.append((codes.ZIP_GAP if gap > 0 else codes.ZIP_OVERLAP).finding(variant="end", gap=gap))
         return None
     return cd_offset, cd_size, n_total
 
@@ -236,7 +214,7 @@ def _parse_directory(f: BinaryIO, cd: bytes, n_total: int, scan: ArchiveScan) ->
     pos = 0
     for _ in range(n_total):
         if pos + 46 > len(cd) or struct.unpack_from("<I", cd, pos)[0] != _CDH:
-            scan.problems.append(_bad("ZIP_BAD_DIRECTORY", "The central directory is damaged (bad entry header)"))
+            scan.problems.append(codes.ZIP_BAD_DIRECTORY.finding())
             return
         (
             _s,
@@ -261,12 +239,12 @@ def _parse_directory(f: BinaryIO, cd: bytes, n_total: int, scan: ArchiveScan) ->
         extra = cd[pos + 46 + n_len : pos + 46 + n_len + e_len]
         pos += 46 + n_len + e_len + c_len
         if pos > len(cd):
-            scan.problems.append(_bad("ZIP_BAD_DIRECTORY", "The central directory is truncated"))
+            scan.problems.append(codes.ZIP_BAD_DIRECTORY.finding(variant="truncated"))
             return
         try:
             name = raw_name.decode("utf-8") if flags & _FLAG_UTF8 else raw_name.decode("cp437")
         except UnicodeDecodeError:
-            scan.problems.append(_bad("ZIP_BAD_NAME", f"Member name {raw_name!r} is not valid UTF-8", repr(raw_name)))
+            scan.problems.append(codes.ZIP_BAD_NAME.finding(repr(raw_name), variant="encoding", raw=raw_name))
             continue
         wanted = [k for k, v in (("size", usize), ("csize", csize), ("offset", offset)) if v == 0xFFFFFFFF]
         if disk == 0xFFFF:
@@ -274,7 +252,7 @@ def _parse_directory(f: BinaryIO, cd: bytes, n_total: int, scan: ArchiveScan) ->
         values: dict[str, int] = {"size": usize, "csize": csize, "offset": offset, "disk": disk}
         tags = _extra_tags(extra)
         if tags is None or not _zip64_values(extra, wanted, values):
-            scan.problems.append(_bad("ZIP_BAD_DIRECTORY", f"Member {name!r} has a damaged extra field", name))
+            scan.problems.append(codes.ZIP_BAD_DIRECTORY.finding(name, variant="extra", name=name))
             continue
         m = Member(name, method, flags, crc, values["csize"], values["size"], values["offset"])
         if ext_attr >> 16:
@@ -284,63 +262,76 @@ def _parse_directory(f: BinaryIO, cd: bytes, n_total: int, scan: ArchiveScan) ->
         scan.members.append(m)
         _check_entry(m, ext_attr, made_by, tags, values["disk"], scan)
     if pos != len(cd):
-        scan.problems.append(_bad("ZIP_BAD_DIRECTORY", "The central directory has unaccounted bytes"))
+        scan.problems.append(codes.ZIP_BAD_DIRECTORY.finding(variant="unaccounted"))
 
 
 def _check_entry(m: Member, ext_attr: int, made_by: int, tags: list[int], disk: int, scan: ArchiveScan) -> None:
-    name = m.name
+    """Judge one central-directory entry: its name, where it starts, how it is stored, what kind of file it is."""
+    scan.problems.extend(_name_problems(m.name, tags))
+    scan.problems.extend(_storage_problems(m, disk))
+    scan.problems.extend(_kind_problems(m, ext_attr, made_by))
+    scan.problems.extend(_size_problems(m))
+
+
+def _name_problems(name: str, tags: list[int]) -> list[Finding]:
+    out = []
     why = check_member_name(name)
     if why is not None:
-        code = "ZIP_DIRECTORY" if name.endswith("/") and check_member_name(name.rstrip("/")) is None else "ZIP_BAD_NAME"
-        scan.problems.append(_bad(code, f"Member name {name!r} {why}", name))
+        if name.endswith("/") and check_member_name(name.rstrip("/")) is None:
+            out.append(codes.ZIP_DIRECTORY.finding(name, variant="name", name=name, why=why))
+        else:
+            out.append(codes.ZIP_BAD_NAME.finding(name, name=name, why=why))
     if _UNICODE_PATH_EXTRA in tags:
-        scan.problems.append(_bad("ZIP_BAD_NAME", f"Member {name!r} carries a second (Unicode path) name", name))
+        out.append(codes.ZIP_BAD_NAME.finding(name, variant="unicode_path", name=name))
+    return out
+
+
+def _storage_problems(m: Member, disk: int) -> list[Finding]:
+    """Where the entry starts, whether it is encrypted, its compression method."""
+    name, out = m.name, []
     if disk != 0:
-        scan.problems.append(_bad("ZIP_MULTIDISK", f"Member {name!r} starts on another disk", name))
+        out.append(codes.ZIP_MULTIDISK.finding(name, variant="member", name=name))
     if m.flags & (_FLAG_ENCRYPTED | _FLAG_STRONG | _FLAG_CD_ENCRYPTED):
-        scan.problems.append(_bad("ZIP_ENCRYPTED", f"Member {name!r} is encrypted", name))
+        out.append(codes.ZIP_ENCRYPTED.finding(name, name=name))
     if m.method not in (_STORED, _DEFLATED):
-        scan.problems.append(
-            _bad("ZIP_COMPRESSION", f"Member {name!r} uses compression method {m.method} (only stored/deflate)", name)
-        )
-    if m.mode is not None and stat.S_IFMT(m.mode):
-        kind = stat.S_IFMT(m.mode)
-        if stat.S_ISLNK(m.mode):
-            scan.problems.append(_bad("ZIP_SYMLINK", f"Member {name!r} is a symbolic link", name))
-        elif stat.S_ISDIR(m.mode):
-            scan.problems.append(_bad("ZIP_DIRECTORY", f"Member {name!r} is a directory entry", name))
-        elif kind != stat.S_IFREG:
-            scan.problems.append(_bad("ZIP_SPECIAL", f"Member {name!r} is a special file (mode {oct(m.mode)})", name))
-    if made_by >> 8 in (0, 10, 11, 14, 19) and ext_attr & _DOS_REPARSE:  # DOS/NTFS/VFAT attributes
-        scan.problems.append(_bad("ZIP_SYMLINK", f"Member {name!r} is a reparse point (link)", name))
-    elif made_by >> 8 in (0, 10, 11, 14) and ext_attr & _DOS_DIR:
-        scan.problems.append(_bad("ZIP_DIRECTORY", f"Member {name!r} is a directory entry", name))
+        out.append(codes.ZIP_COMPRESSION.finding(name, name=name, method=m.method))
+    return out
+
+
+def _size_problems(m: Member) -> list[Finding]:
+    """Declared sizes above the cap, or that the stored bytes cannot hold (or would hold only as a bomb)."""
+    name, out = m.name, []
     if m.size > MAX_MEMBER_SIZE:
-        scan.problems.append(
-            _bad("ZIP_TOO_LARGE", f"Member {name!r} declares {m.size} bytes (cap {MAX_MEMBER_SIZE})", name)
-        )
+        out.append(codes.ZIP_TOO_LARGE.finding(name, variant="member", name=name, size=m.size, cap=MAX_MEMBER_SIZE))
     if m.method == _STORED and m.size != m.compressed_size:
-        scan.problems.append(
-            _bad(
-                "ZIP_BAD_SIZE", f"Stored member {name!r} declares {m.size} bytes but occupies {m.compressed_size}", name
-            )
-        )
+        out.append(codes.ZIP_BAD_SIZE.finding(name, name=name, size=m.size, stored=m.compressed_size))
     if m.method == _DEFLATED and m.size > RATIO_FLOOR and m.size > MAX_RATIO * max(m.compressed_size, 1):
-        scan.problems.append(
-            _bad(
-                "ZIP_RATIO",
-                f"Member {name!r} would expand {m.compressed_size} bytes to {m.size} "
-                f"(ratio above {MAX_RATIO}: a zip bomb?)",
-                name,
-            )
-        )
+        out.append(codes.ZIP_RATIO.finding(name, name=name, stored=m.compressed_size, size=m.size, ratio=MAX_RATIO))
+    return out
+
+
+def _kind_problems(m: Member, ext_attr: int, made_by: int) -> list[Finding]:
+    """A link, a folder or a special file, by its Unix mode or its DOS/NTFS attributes."""
+    name, out = m.name, []
+    if m.mode is not None and stat.S_IFMT(m.mode):
+        if stat.S_ISLNK(m.mode):
+            out.append(codes.ZIP_SYMLINK.finding(name, name=name))
+        elif stat.S_ISDIR(m.mode):
+            out.append(codes.ZIP_DIRECTORY.finding(name, name=name))
+        elif stat.S_IFMT(m.mode) != stat.S_IFREG:
+            out.append(codes.ZIP_SPECIAL.finding(name, name=name, mode=oct(m.mode)))
+    if made_by >> 8 in (0, 10, 11, 14, 19) and ext_attr & _DOS_REPARSE:  # DOS/NTFS/VFAT attributes
+        out.append(codes.ZIP_SYMLINK.finding(name, variant="reparse", name=name))
+    elif made_by >> 8 in (0, 10, 11, 14) and ext_attr & _DOS_DIR:
+        out.append(codes.ZIP_DIRECTORY.finding(name, name=name))
+    return out
 
 
 def _check_local_headers(f: BinaryIO, scan: ArchiveScan, cd_offset: int) -> None:
     for m in scan.members:
         head = _read_at(f, m.header_offset, 30) if m.header_offset + 30 <= cd_offset else b""
         if len(head) != 30 or struct.unpack_from("<I", head)[0] != _LFH:
-            scan.problems.append(_bad("ZIP_BAD_HEADER", f"Member {m.name!r}: no local header at its offset", m.name))
+            scan.problems.append(codes.ZIP_BAD_HEADER.finding(m.name, name=m.name))
             continue
         (_s, _v, flags, method, _t, _d, crc, csize, usize, n_len, e_len) = struct.unpack("<IHHHHHIIIHH", head)
         raw = _read_at(f, m.header_offset + 30, n_len + e_len)
@@ -350,12 +341,10 @@ def _check_local_headers(f: BinaryIO, scan: ArchiveScan, cd_offset: int) -> None
         wanted = [k for k, v in (("size", usize), ("csize", csize)) if v == 0xFFFFFFFF]
         tags = _extra_tags(extra)
         if tags is None or not _zip64_values(extra, wanted, values):
-            scan.problems.append(_bad("ZIP_BAD_HEADER", f"Member {m.name!r}: damaged local extra field", m.name))
+            scan.problems.append(codes.ZIP_BAD_HEADER.finding(m.name, variant="extra", name=m.name))
             continue
         if _UNICODE_PATH_EXTRA in tags:
-            scan.problems.append(
-                _bad("ZIP_BAD_NAME", f"Member {m.name!r} carries a second (Unicode path) name", m.name)
-            )
+            scan.problems.append(codes.ZIP_BAD_NAME.finding(m.name, variant="unicode_path", name=m.name))
         mismatch = []
         if raw_name != expected:
             mismatch.append(f"name {raw_name!r}")
@@ -370,13 +359,7 @@ def _check_local_headers(f: BinaryIO, scan: ArchiveScan, cd_offset: int) -> None
         ):
             mismatch.append("CRC or sizes")
         if mismatch:
-            scan.problems.append(
-                _bad(
-                    "ZIP_HEADER_MISMATCH",
-                    f"Member {m.name!r}: local header disagrees with the central directory ({', '.join(mismatch)})",
-                    m.name,
-                )
-            )
+            scan.problems.append(codes.ZIP_HEADER_MISMATCH.finding(m.name, name=m.name, fields=", ".join(mismatch)))
             continue
         m.data_offset = m.header_offset + 30 + n_len + e_len
         m.end_offset = m.data_offset + m.compressed_size
@@ -385,7 +368,7 @@ def _check_local_headers(f: BinaryIO, scan: ArchiveScan, cd_offset: int) -> None
             width = 16 if ("csize" in wanted or m.compressed_size >= 0xFFFFFFFF) else 8
             m.end_offset += 4 + width + (4 if sig == struct.pack("<I", _DD) else 0)
         if m.end_offset > cd_offset:
-            scan.problems.append(_bad("ZIP_OVERLAP", f"Member {m.name!r} extends into the central directory", m.name))
+            scan.problems.append(codes.ZIP_OVERLAP.finding(m.name, variant="directory", name=m.name))
 
 
 def _check_layout(scan: ArchiveScan, cd_offset: int) -> None:
@@ -394,15 +377,13 @@ def _check_layout(scan: ArchiveScan, cd_offset: int) -> None:
     pos = 0
     for start, end, name in spans:
         if start < pos:
-            scan.problems.append(_bad("ZIP_OVERLAP", f"Member {name!r} overlaps the previous entry", name))
+            scan.problems.append(codes.ZIP_OVERLAP.finding(name, name=name))
         elif start > pos:
-            what = "before the first entry" if pos == 0 else f"before member {name!r}"
-            scan.problems.append(
-                _bad("ZIP_LEADING_DATA" if pos == 0 else "ZIP_GAP", f"{start - pos} unaccounted byte(s) {what}", name)
-            )
+            code = codes.ZIP_LEADING_DATA if pos == 0 else codes.ZIP_GAP
+            scan.problems.append(code.finding(name, name=name, count=start - pos))
         pos = max(pos, end)
     if pos < cd_offset and len(spans) == len(scan.members):
-        scan.problems.append(_bad("ZIP_GAP", f"{cd_offset - pos} unaccounted byte(s) before the central directory"))
+        scan.problems.append(codes.ZIP_GAP.finding(variant="directory", count=cd_offset - pos))
 
 
 def scan_archive(f: BinaryIO, size: int) -> ArchiveScan:
@@ -419,15 +400,8 @@ def scan_archive(f: BinaryIO, size: int) -> ArchiveScan:
         key = _fold(m.name)
         if key in seen:
             same = seen[key] == m.name
-            scan.problems.append(
-                _bad(
-                    "ZIP_DUPLICATE",
-                    f"Member name {m.name!r} appears twice"
-                    if same
-                    else f"Member names {seen[key]!r} and {m.name!r} are the same after case folding / normalisation",
-                    m.name,
-                )
-            )
+            variant = None if same else "folded"
+            scan.problems.append(codes.ZIP_DUPLICATE.finding(m.name, variant=variant, name=m.name, first=seen[key]))
         else:
             seen[key] = m.name
     # A name that is a file and also the folder of another member ("m.onnx" and "m.onnx/x.npy") cannot be
@@ -435,9 +409,7 @@ def scan_archive(f: BinaryIO, size: int) -> ArchiveScan:
     folders = {"/".join(key.split("/")[:i]): name for key, name in seen.items() for i in range(1, key.count("/") + 1)}
     for key, name in seen.items():
         if key in folders:
-            scan.problems.append(
-                _bad("ZIP_NAME_CONFLICT", f"Member {name!r} is a file, but {folders[key]!r} uses it as a folder", name)
-            )
+            scan.problems.append(codes.ZIP_NAME_CONFLICT.finding(name, name=name, folder=folders[key]))
     if not scan.problems:
         _check_local_headers(f, scan, cd_offset)
         if not scan.problems:
@@ -451,43 +423,61 @@ def iter_member(f: BinaryIO, m: Member, cancel: CancelToken | None = None) -> It
     Raises ValueError when the data does not decompress to exactly the declared size or the CRC
     differs (callers turn it into a finding).
     """
-    f.seek(m.data_offset)
-    remaining_in = m.compressed_size
     produced = 0
     crc = 0
-    d = zlib.decompressobj(-15) if m.method == _DEFLATED else None
-    while remaining_in > 0 or (d is not None and d.unconsumed_tail):
-        check_cancel(cancel)
-        if d is not None and d.unconsumed_tail:
-            data = d.unconsumed_tail
-        else:
-            data = f.read(min(CHUNK, remaining_in))
-            if not data:
-                raise ValueError("the archive is truncated")
-            remaining_in -= len(data)
-        if d is not None:
-            try:
-                # max_length bounds memory and output: never inflate past the declared size (+1 to detect it).
-                data = d.decompress(data, min(CHUNK, m.size - produced + 1))
-            except zlib.error as e:
-                raise ValueError(f"the compressed data is damaged ({e})") from None
+    for data in (_inflated(f, m, cancel) if m.method == _DEFLATED else _stored(f, m, cancel)):
         produced += len(data)
         if produced > m.size:
             raise ValueError(f"it expands beyond its declared {m.size} bytes")
         crc = zlib.crc32(data, crc)
         if data:
             yield data
-    if d is not None and not d.eof:
-        rest = d.flush(m.size - produced + 1)
-        produced += len(rest)
-        if produced > m.size:
-            raise ValueError(f"it expands beyond its declared {m.size} bytes")
-        crc = zlib.crc32(rest, crc)
-        if rest:
-            yield rest
-        if not d.eof:
-            raise ValueError("the compressed data ends early")
     if produced != m.size:
         raise ValueError(f"it holds {produced} bytes, not the declared {m.size}")
     if crc != m.crc:
         raise ValueError("its CRC-32 does not match")
+
+
+def _read_chunk(f: BinaryIO, remaining: int) -> bytes:
+    data = f.read(min(CHUNK, remaining))
+    if not data:
+        raise ValueError("the archive is truncated")
+    return data
+
+
+def _stored(f: BinaryIO, m: Member, cancel: CancelToken | None) -> Iterator[bytes]:
+    """The stored bytes of ``m`` as they are, in chunks."""
+    f.seek(m.data_offset)
+    remaining = m.compressed_size
+    while remaining > 0:
+        check_cancel(cancel)
+        data = _read_chunk(f, remaining)
+        remaining -= len(data)
+        yield data
+
+
+def _inflated(f: BinaryIO, m: Member, cancel: CancelToken | None) -> Iterator[bytes]:
+    """The deflated bytes of ``m`` inflated, in chunks; never more than one byte past its declared size (what
+    :func:`iter_member` needs to notice that it expands beyond it)."""
+    f.seek(m.data_offset)
+    remaining = m.compressed_size
+    produced = 0
+    d = zlib.decompressobj(-15)
+    while remaining > 0 or d.unconsumed_tail:
+        check_cancel(cancel)
+        if d.unconsumed_tail:
+            data = d.unconsumed_tail
+        else:
+            data = _read_chunk(f, remaining)
+            remaining -= len(data)
+        try:
+            # max_length bounds memory and output: never inflate past the declared size (+1 to detect it).
+            data = d.decompress(data, min(CHUNK, m.size - produced + 1))
+        except zlib.error as e:
+            raise ValueError(f"the compressed data is damaged ({e})") from None
+        produced += len(data)
+        yield data
+    if not d.eof:
+        yield d.flush(m.size - produced + 1)
+        if not d.eof:
+            raise ValueError("the compressed data ends early")
