@@ -37,28 +37,65 @@ from .errors import (
 )
 from .findings import Finding, Severity
 
-__all__ = ["CODES", "OPTION_FLAGS", "Code", "define", "render"]
+__all__ = ["CODES", "OPTION_FLAGS", "Code", "define", "fields", "main", "markdown", "options", "render"]
 
-#: An option of onnxpack (the field of BundleOptions or SmokeOptions it sets) → its command-line flag: how a
+#: An option of onnxpack (named after its flag) → its command-line flag: how a
 #: remedy's ``{opt:NAME}`` reads on the command line, in ``--json`` output and in manifests.
 #: tests/test_codes.py checks every flag here is one the command line has.
 OPTION_FLAGS: Mapping[str, str] = MappingProxyType({
-    "fix_ir": "--fix-ir",
-    "target_ort": "--target-ort",
-    "force": "--force",
-    "allow_version_not_greater": "--allow-version-not-greater",
+    "align": "--align",
     "allow_unmatched_labels": "--allow-unmatched-labels",
+    "allow_version_not_greater": "--allow-version-not-greater",
+    "atol": "--atol",
+    "author": "--author",
+    "checksum": "--checksum",
+    "compare": "--compare",
+    "compare_outputs": "--compare-outputs",
+    "compress": "--compress",
     "data_dir": "--data-dir",
-    "previous": "--previous",
-    "version": "--version",
-    "input": "--input",
     "dim": "--dim",
-    "no_smoke": "--no-smoke",
-    "ort_format": "--ort-format",
+    "fix_ir": "--fix-ir",
+    "force": "--force",
+    "homepage": "--homepage",
+    "input": "--input",
+    "json": "--json",
+    "key": "--key",
+    "labels": "--labels",
+    "labels_file": "--labels-file",
     "layout": "--layout",
-    "prove_ort": "--prove-ort",
-    "sign_key": "--sign-key",
+    "license": "--license",
+    "name": "--name",
+    "no_search": "--no-search",
+    "no_smoke": "--no-smoke",
+    "optimization_style": "--optimization-style",
+    "ort_format": "--ort-format",
+    "other_data_dir": "--other-data-dir",
     "output": "--output",
+    "previous": "--previous",
+    "prove_ort": "--prove-ort",
+    "quiet": "--quiet",
+    "range": "--range",
+    "recipe": "--recipe",
+    "rtol": "--rtol",
+    "runs": "--runs",
+    "save_outputs": "--save-outputs",
+    "seed": "--seed",
+    "set_model_version": "--set-model-version",
+    "sign_certificate": "--sign-certificate",
+    "sign_chain": "--sign-chain",
+    "sign_key": "--sign-key",
+    "sign_key_password_env": "--sign-key-password-env",
+    "sign_sigstore": "--sign-sigstore",
+    "sigstore_identity": "--sigstore-identity",
+    "sigstore_identity_token_env": "--sigstore-identity-token-env",
+    "sigstore_issuer": "--sigstore-issuer",
+    "smoke": "--smoke",
+    "target_app": "--target-app",
+    "target_ort": "--target-ort",
+    "target_platform": "--target-platform",
+    "timeout": "--timeout",
+    "trust": "--trust",
+    "version": "--version",
 })  # fmt: skip
 
 #: Every code, by name (filled by :func:`define` as each floor's ``codes`` module is imported;
@@ -199,3 +236,60 @@ OUTPUT = define("OUTPUT", kind=OutputError, summary="The output cannot be writte
 INTERNAL = define("INTERNAL", kind=InternalError, summary="Internal error in onnxpack")
 RUNTIME = define("RUNTIME", kind=RuntimeFailure, summary="ONNX Runtime failed")
 CANCELLED = define("CANCELLED", kind=Cancelled, summary="Cancelled; nothing was written")
+
+
+def markdown(codes: Mapping[str, Code]) -> str:
+    """``docs/codes.md``: every code with its severity or exit status, message and remedy (generated: see main)."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ") or "—"
+
+    findings = [c for c in codes.values() if c.severity is not None]
+    errors = [c for c in codes.values() if c.kind is not None]
+    out = [
+        "# Finding and error codes",
+        "",
+        "Generated from the engine's registry (`core/codes.py` and each floor's `codes.py`) by",
+        "`python -m onnxpack.core.codes > docs/codes.md`; `tests/test_codes.py` checks it is current. Codes are",
+        "stable; the words may change. `{name}` stands for a value the message names; an option is written as its",
+        "command-line flag (the desktop app names its own control instead).",
+        "",
+        f"## Findings ({len(findings)})",
+        "",
+        "| code | severity | message | remedy |",
+        "|---|---|---|---|",
+    ]
+    for c in findings:
+        text = " / ".join([c.text, *c.variants.values()])
+        out.append(f"| `{c.name}` | {c.severity.value if c.severity else ''} | {cell(_shown(text))} | "
+                   f"{cell(_shown(c.hint))} |")  # fmt: skip
+    out += ["", f"## Errors ({len(errors)})", "",
+            "Exit status: 1 refused or failed, 2 unusable input or options, 3 a bug in onnxpack, 130 cancelled.", "",
+            "| code | exit | what went wrong | message | remedy |", "|---|---|---|---|---|"]  # fmt: skip
+    for c in errors:
+        status = c.kind.exit_status if c.kind is not None else ""
+        out.append(f"| `{c.name}` | {status} | {cell(c.summary)} | {cell(_shown(c.text))} | {cell(_shown(c.hint))} |")
+    return "\n".join(out) + "\n"
+
+
+def _shown(template: str) -> str:
+    """A template as the docs show it: options as their flags, values as ``{name}`` (no conversion or format)."""
+    parts = []
+    for literal, name, spec, _conv in string.Formatter().parse(template):
+        parts.append(literal)
+        if name == "opt":
+            parts.append(_flag(spec or ""))
+        elif name is not None:
+            parts.append("{" + name + "}")
+    return "".join(parts)
+
+
+def main() -> int:
+    """Print docs/codes.md."""
+    from . import registry
+
+    print(markdown(registry()), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

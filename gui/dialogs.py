@@ -34,7 +34,7 @@ def error_box(parent: QWidget | None, title: str, err: OnnxpackError) -> QMessag
     text = gui_message(err)  # the app's language; the engine's exact English then goes into the details
     box.setText(text)
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    hint = gui_hint(err.code, err.hint) or QCoreApplication.translate(
+    hint = gui_hint(err.code, err.hint, err.params) or QCoreApplication.translate(
         "Dialogs", "No fix is known for this problem; the details below may help."
     )
     box.setInformativeText(QCoreApplication.translate("Dialogs", "How to fix: %1").replace("%1", hint))

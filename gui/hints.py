@@ -7,8 +7,14 @@ hint is already right). A code without either keeps the engine's hint."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from onnxpack.core.codes import fields
+
+from .catalog import code_of, option_label, remedy_text
 from .i18n import current_language
 
 __all__ = ["ENGINE_HINT_CODES", "ERROR_HINT_TEXTS", "GUI_HINT_CODES", "gui_hint", "option_label"]
@@ -41,22 +47,6 @@ ERROR_HINT_TEXTS = frozenset({
     QT_TRANSLATE_NOOP("ErrorHints", "Run `onnxpack verify` on it for details."),
     QT_TRANSLATE_NOOP("ErrorHints", "Give OLD.zip or its manifest."),
 })  # fmt: skip
-
-
-def option_label(name: str) -> str:
-    """The Bundle tab's checkbox ``name`` (a BundleOptions field) as it reads there; hints quote it from here, so a
-    hint always names the box the user sees. Each box sets one engine flag (issue 26 item 3: replacing a bundle
-    never also lets a version go backwards)."""
-    return {
-        "fix_ir": QCoreApplication.translate(
-            "BundlePanel", "Retarget for the target runtime (lower the IR version and opset where exact)"
-        ),
-        "force": QCoreApplication.translate("BundlePanel", "Replace an existing bundle"),
-        "allow_version_not_greater": QCoreApplication.translate(
-            "BundlePanel", "Allow a version not above the previous release"
-        ),
-        "allow_unmatched_labels": QCoreApplication.translate("BundlePanel", "Keep class labels that fit no output"),
-    }[name]
 
 
 def tick(name: str) -> str:
@@ -651,12 +641,21 @@ def _engine_hints() -> dict[str, str]:
     return hints
 
 
-def gui_hint(code: str | None, hint: str | None) -> str | None:
-    """The app's hint for ``code``: its own words when it has them; else, outside English, the engine's hint
-    translated (only where the engine gave one); else the engine's ``hint``."""
+def gui_hint(code: str | None, hint: str | None, params: Mapping[str, Any] | None = None) -> str | None:
+    """The app's hint for ``code``: its own words when it has them; else the registry's remedy in the app's
+    language, its options named by the app's controls (when the engine gave that remedy: ``params`` are the values
+    it was made with); else, outside English, the engine's hint translated; else the engine's ``hint``."""
     own = _hints().get(code or "")
     if own is not None:
         return own
+    entry = code_of(code)
+    if hint and entry is not None and entry.hint:
+        values = dict(params or {})
+        if fields(entry.hint) <= set(values) and hint == entry.remedy(**values):
+            translated = QCoreApplication.translate("Hints", entry.hint) != entry.hint
+            text = remedy_text(entry, values)
+            if text is not None and (current_language() == "en" or translated):
+                return text
     if hint and current_language() != "en":
         if hint in ERROR_HINT_TEXTS:
             return QCoreApplication.translate("ErrorHints", hint)

@@ -732,7 +732,7 @@ class MainWindow(Retranslatable, QMainWindow):
             return
         item.error = err
         self.log.append(self.tr("Error: %1").replace("%1", gui_message(err)))
-        hint = gui_hint(err.code, err.hint)
+        hint = gui_hint(err.code, err.hint, err.params)
         if hint:
             self.log.append(self.tr("How to fix: %1").replace("%1", hint))
         if kind is JobKind.BUNDLE:
@@ -1193,7 +1193,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.model_panel.title.setText(item.path.name)
         err = item.error
         assert err is not None
-        hint = gui_hint(err.code, err.hint)
+        hint = gui_hint(err.code, err.hint, err.params)
         text = gui_message(err) + ("\n" + self.tr("How to fix: %1").replace("%1", hint) if hint else "")
         self.model_panel.status.set_status(status_icon("failed"), text)
 

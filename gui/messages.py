@@ -13,8 +13,10 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from onnxpack.core.codes import Code
 from onnxpack.core.errors import InputError, OnnxpackError
 
+from .catalog import code_of, summary_text, translated_message
 from .formatting import format_bytes
 from .i18n import current_language
 
@@ -765,6 +767,14 @@ ERROR_TEXT_CODES = tuple(sorted(_error_texts()))
 
 
 def _render(code: str, subject: str, params: dict[str, Any]) -> str | None:
+    entry = code_of(code)
+    if entry is not None and _translated(entry, params.get("variant")):
+        derive = _DERIVED.get(code)
+        try:
+            values = {"subject": subject, **params, **(derive(params) if derive is not None else {})}
+        except (KeyError, TypeError, ValueError):
+            return None
+        return translated_message(entry, str(params.get("variant") or "") or None, values)
     template = _templates().get(code)
     if isinstance(template, dict):
         template = template.get(str(params.get("variant") or ""))
@@ -776,6 +786,22 @@ def _render(code: str, subject: str, params: dict[str, Any]) -> str | None:
         return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), template)
     except (KeyError, TypeError, ValueError):  # made without every value (e.g. read back from a manifest)
         return None
+
+
+def _translated(entry: Code, variant: Any) -> bool:
+    """Whether the catalog translates ``entry``'s message (a code moved to the registry keeps its old catalog text
+    until its translation is in the .ts)."""
+    try:
+        source = entry.template(str(variant or "") or None)
+    except KeyError:
+        return False
+    return QCoreApplication.translate("Findings", source) != source
+
+
+def _error_text(code: str) -> str | None:
+    entry = code_of(code)
+    text = summary_text(entry) if entry is not None else None
+    return text if text is not None else _error_texts().get(code)
 
 
 def gui_message(item: Any) -> str:
@@ -796,13 +822,12 @@ def gui_message(item: Any) -> str:
         listing = "; ".join(gui_message(f) for f in params["findings"])
         if params.get("more"):
             listing += QCoreApplication.translate("Errors", " (and %1 more)").replace("%1", str(params["more"]))
-        general = _error_texts().get(code, english)
+        general = _error_text(code) or english
         return QCoreApplication.translate("Errors", "%1: %2").replace("%1", general).replace("%2", listing)
     if isinstance(item, BaseException):
-        texts = _error_texts()
         for key in (code, "PATH_" if code.startswith("PATH_") else "", getattr(type(item), "code", "")):
-            if key in texts:
-                return texts[key]
+            if key and (text := _error_text(key)) is not None:
+                return text
     return english
 
 

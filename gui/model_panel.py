@@ -39,7 +39,7 @@ def finding_hint(finding: Finding, gate: Gate | None) -> str:
     """How to fix ``finding``, matched to the bundle gate: "tick Retarget…" is said only where ticking
     it would let the model bundle; while another error stops it, the hint says that one comes first (issue 30
     item 6)."""
-    hint = gui_hint(finding.code, finding.hint) or ""
+    hint = gui_hint(finding.code, finding.hint, finding.message_params()) or ""
     if gate is None or finding.code not in FIXED_BY_LOWERING_IR:
         return hint
     others = sorted({f.code for f in gate.blocking if f.code not in FIXED_BY_LOWERING_IR})

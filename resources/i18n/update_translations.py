@@ -14,6 +14,7 @@ and dialogs) is copied from the PySide6 installation so frozen builds can ship i
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-__all__ = ["LANGS", "gui_sources", "main", "tool", "untranslated"]
+__all__ = ["LANGS", "gui_sources", "main", "registry_strings", "tool", "untranslated"]
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -59,13 +60,40 @@ def untranslated(ts: Path) -> list[str]:
     return missing
 
 
+def registry_strings() -> list[tuple[str, str, str]]:
+    """(context, source text, code) of every text in the engine's registry of codes (onnxpack.core.codes) that the
+    app shows: a finding's message template and variants ("Findings"), every remedy ("Hints") and an error's
+    general words ("Errors"; the app shows those with the engine's exact English message in the details)."""
+    from onnxpack.core import registry
+
+    out = []
+    for name, code in registry().items():
+        texts = (code.text, *code.variants.values()) if code.severity is not None else ()
+        out += [("Findings", text, name) for text in texts if text]
+        out += [("Hints", code.hint, name)] if code.hint else []
+        out += [("Errors", code.summary, name)] if code.summary else []
+    return out
+
+
+def _registry_source(folder: Path) -> Path:
+    """A Python file of QT_TRANSLATE_NOOP calls, one per registry text, for lupdate to read beside gui/*.py (the
+    registry's texts live in core/, which lupdate does not read: core never imports Qt)."""
+    lines = [f"QT_TRANSLATE_NOOP({json.dumps(ctx)}, {json.dumps(text, ensure_ascii=False)})  # {code}"
+             for ctx, text, code in registry_strings()]  # fmt: skip
+    path = folder / "registry_strings.py"
+    path.write_text("from PySide6.QtCore import QT_TRANSLATE_NOOP\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
 def _lupdate(ts: Path, lang: str) -> None:
     target = {"ja": "ja_JP", "en": "en_US"}.get(lang, lang)
-    subprocess.run(
-        [tool("lupdate"), *gui_sources(), "-ts", str(ts), "-target-language", target,
-         *(["-pluralonly"] if lang == "en" else []), "-no-obsolete", "-locations", "none", "-silent"],
-        check=True,
-    )
+    with tempfile.TemporaryDirectory() as tmp:
+        extra = [] if lang == "en" else [str(_registry_source(Path(tmp)))]
+        subprocess.run(
+            [tool("lupdate"), *gui_sources(), *extra, "-ts", str(ts), "-target-language", target,
+             *(["-pluralonly"] if lang == "en" else []), "-no-obsolete", "-locations", "none", "-silent"],
+            check=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

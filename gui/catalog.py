@@ -1,0 +1,98 @@
+"""The engine's registry of codes in the desktop app's language: messages, remedies and error summaries.
+
+Every text comes from ``onnxpack.core.codes`` (one entry per code); Qt Linguist translates it in the contexts
+"Findings" (messages and their variants), "Hints" (remedies) and "Errors" (an error code's general words):
+``resources/i18n/update_translations.py`` extracts them from the registry. A remedy naming an option
+(``{opt:fix_ir}``) names the app's own control here; the command line names the flag."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from onnxpack.core import registry
+from onnxpack.core.codes import Code, render
+
+__all__ = [
+    "CHECKBOX_OPTIONS",
+    "CONTEXTS",
+    "code_of",
+    "gui_option",
+    "option_label",
+    "remedy_text",
+    "summary_text",
+    "translated_message",
+]
+
+#: The Linguist context of each kind of registry text.
+CONTEXTS = {"text": "Findings", "hint": "Hints", "summary": "Errors"}
+
+#: The options the Bundle tab has a checkbox for (each sets one option: issue 26 item 3, replacing a bundle never
+#: also lets a version go backwards); a remedy naming one of them names the box the user sees.
+CHECKBOX_OPTIONS = frozenset({"fix_ir", "force", "allow_version_not_greater", "allow_unmatched_labels"})
+
+
+@functools.cache
+def _codes() -> dict[str, Code]:
+    return registry()
+
+
+def code_of(name: str | None) -> Code | None:
+    """The registry's entry for ``name`` (None for a code the engine does not register, e.g. the app's own)."""
+    return _codes().get(name or "")
+
+
+def option_label(name: str) -> str:
+    """The Bundle tab's checkbox for option ``name`` as it reads there (KeyError: the app has no such box)."""
+    return {
+        "fix_ir": QCoreApplication.translate(
+            "BundlePanel", "Retarget for the target runtime (lower the IR version and opset where exact)"
+        ),
+        "force": QCoreApplication.translate("BundlePanel", "Replace an existing bundle"),
+        "allow_version_not_greater": QCoreApplication.translate(
+            "BundlePanel", "Allow a version not above the previous release"
+        ),
+        "allow_unmatched_labels": QCoreApplication.translate("BundlePanel", "Keep class labels that fit no output"),
+    }[name]
+
+
+def gui_option(name: str) -> str:
+    """How a remedy names option ``name`` in the app: its checkbox, quoted, else the command-line flag (which the
+    window's "Copy CLI command" uses too)."""
+    if name in CHECKBOX_OPTIONS:
+        return QCoreApplication.translate("Hints", "“%1”").replace("%1", option_label(name))
+    from onnxpack.core.codes import OPTION_FLAGS
+
+    return OPTION_FLAGS.get(name, name)
+
+
+def _fill(template: str, values: Mapping[str, Any], option: Callable[[str], str] = gui_option) -> str | None:
+    try:
+        return render(template, values, option)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):  # made without every value
+        return None
+
+
+def translated_message(code: Code, variant: str | None, values: Mapping[str, Any]) -> str | None:
+    """``code``'s message in the app's language with ``values`` (None when a value it names is missing)."""
+    try:
+        source = code.template(variant)
+    except KeyError:
+        return None
+    return _fill(QCoreApplication.translate("Findings", source), values)
+
+
+def remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
+    """``code``'s remedy in the app's language, its options named by the app's controls (None: no remedy, or a
+    value it names is missing)."""
+    if not code.hint:
+        return None
+    return _fill(QCoreApplication.translate("Hints", code.hint), values)
+
+
+def summary_text(code: Code) -> str | None:
+    """An error code's general words in the app's language (None when the registry has none)."""
+    return QCoreApplication.translate("Errors", code.summary) if code.summary else None
