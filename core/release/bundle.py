@@ -52,6 +52,7 @@ from ..model.streamhash import SequentialHasher, read_in_order
 from ..names import bundle_file_name, check_bundle_name, default_bundle_name
 from ..progress import STEPS, CancelToken, ProgressCallback, ProgressEvent, check_cancel, report
 from ..resources import SAMPLE_MODEL, resource_path
+from . import codes
 from .checksums import CHECKSUMS_NAME, CHECKSUMS_ROLE, sha256sums
 from .manifest import MANIFEST_NAME, dumps_manifest, schema_errors
 from .manifest_build import assemble_manifest, compatibility_of, interface_of
@@ -244,12 +245,7 @@ class _State:
         """Raise when a source file changed while it was being bundled (its bytes may be half old, half new)."""
         changed = [p for p, before in self.source_stats.items() if _file_stat(p) != before]
         if changed:
-            raise _refuse(
-                f"{', '.join(p.name for p in changed)} changed while it was being bundled; the bundle was not written",
-                "Wait until whatever writes the model has finished (an export or a copy still running?), then run "
-                "again.",
-                "SOURCE_CHANGED",
-            )
+            raise codes.SOURCE_CHANGED.error(files=", ".join(p.name for p in changed))
 
 
 def _file_size(path: Path) -> int:
@@ -280,23 +276,13 @@ def _apply_fixes(st: _State, val: Validation, version_model: int | None) -> Load
     if opts.fix_ir:
         assert val.target is not None  # validated(): --fix-ir comes with --target-ort
         if val.target.loads is True:
-            st.findings.append(
-                Finding.info(
-                    "FIX_IR_NOT_NEEDED",
-                    f"ONNX Runtime {val.target.target} already loads the model; ir_version left as it is",
-                    version=val.target.target,
-                )
-            )
+            st.findings.append(codes.FIX_IR_NOT_NEEDED.finding(version=val.target.target))
         elif val.target.retarget is not None and val.target.release is not None:
             retargeted = _retarget(st, model, val.target.release)
         elif val.target.fix_by_lowering_ir is not None:
             new_ir = val.target.fix_by_lowering_ir
         else:
-            raise _refuse(
-                f"--fix-ir cannot make the model load in ONNX Runtime {val.target.target}: {val.target.reason}",
-                "Re-export the model for a lower opset, or target a newer ORT.",
-                "FIX_IR_NOT_POSSIBLE",
-            )
+            raise codes.FIX_IR_NOT_POSSIBLE.error(version=val.target.target, reason=val.target.reason)
     if new_ir is None and version_model is None and retargeted is None:
         return loaded
     fixed = onnx.ModelProto()
@@ -336,11 +322,8 @@ def _retarget(st: _State, model: onnx.ModelProto, rel: Any) -> onnx.ModelProto:
     res = retarget_model(model, rel.version, rel.ir, {"ai.onnx": rel.opset, "ai.onnx.ml": rel.ml_opset},
                          cancel=st.cancel)
     if not res.possible or res.model is None:
-        raise _refuse(
-            f"--fix-ir cannot make the model load in ONNX Runtime {rel.version}: {'; '.join(res.blockers[:4])}",
-            res.hint or "Re-export the model for a lower opset, or target a newer ORT.",
-            "FIX_IR_NOT_POSSIBLE",
-        )
+        raise codes.FIX_IR_NOT_POSSIBLE.error(version=rel.version, reason="; ".join(res.blockers[:4]),
+                                              hint=res.hint or None)
     st.fixes += res.fixes()
     st.retarget = res
     return res.model
@@ -378,9 +361,7 @@ def _prove(st: _State, merged: Path, model: onnx.ModelProto, smoke_doc: dict[str
                                 "outputs differ: " + ", ".join(f"{o['name']} (max abs diff {o['max_abs']})"
                                                                for o in r.outputs if not o["within_tolerance"]))
             for r in bad)
-        raise _refuse(f"The bundled model fails on ONNX Runtime {', '.join(r.version for r in bad)}: {detail}",
-                      "Retarget it for the oldest of them (--target-ort X.Y --fix-ir), or prove newer releases only.",
-                      "PROVE_ORT_FAILED")
+        raise codes.PROVE_ORT_FAILED.error(versions=", ".join(r.version for r in bad), detail=detail)
     return report_
 
 
@@ -418,15 +399,8 @@ def _bundle(
     epoch = opts.source_date_epoch if opts.source_date_epoch is not None else source_date_epoch()
     version_model = encode_model_version(version) if opts.set_model_version else None
     if version_model is not None and (version.prerelease or version.build):
-        st.findings.append(
-            Finding.warning(
-                "MODEL_VERSION_TAGS",
-                f"model_version {version_model} cannot carry the pre-release/build part of {version}",
-                "Release managers reading model_version see only MAJOR.MINOR.PATCH.",
-                "model_version",
-                model_version=version_model, version=str(version),
-            )
-        )
+        st.findings.append(codes.MODEL_VERSION_TAGS.finding("model_version", model_version=version_model,
+                                                            version=str(version)))
     # Metadata and the signing key are checked before any work: a typo must not cost a 2 GB merge.
     st.about = opts.about  # normalized by validated()
     if opts.sign_key is not None:
@@ -435,8 +409,7 @@ def _bundle(
         st.key = read_signing_key(opts.sign_key, opts.sign_key_password_env, certificate=opts.sign_certificate,
                                   chain=list(opts.sign_chain))
         if st.key.warning:
-            st.findings.append(Finding.warning("SIGNING_KEY_READABLE", st.key.warning,
-                                               "Keep the private key readable by you only.", "sign_key"))  # fmt: skip
+            st.findings.append(codes.SIGNING_KEY_READABLE.finding("sign_key", warning=st.key.warning))
     if opts.sign_sigstore:
         from .signing import prepare_sigstore
 
@@ -514,14 +487,9 @@ def _gate(val: Validation, opts: BundleOptions) -> list[Finding]:
     if errors:
         listing = "; ".join(f"{f.code}: {f.message}" for f in errors[:3])
         more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
-        hint = errors[0].hint or "Run `onnxpack check` on the model for every finding."
         listed = [{"code": f.code, "message": f.message, "params": f.message_params()} for f in errors[:3]]
-        raise _refuse(
-            f"The model has error-level findings, so it is not bundled: {listing}{more}",
-            hint,
-            "BUNDLE_FINDINGS",
-            {"findings": listed, "more": max(0, len(errors) - 3)},
-        )
+        raise codes.BUNDLE_FINDINGS.error(listing=listing + more, hint=errors[0].hint or None, findings=listed,
+                                          more=max(0, len(errors) - 3))
     return findings
 
 
@@ -561,11 +529,7 @@ def _build(
     in_place = opts.run_smoke and plan.layout == "single" and not opts.compress and not opts.ort_format
     need_copy = opts.ort_format or (opts.run_smoke and not in_place) or bool(opts.prove_ort)
     if opts.ort_format and not plan.fits_single_file:
-        raise InputError(
-            "--ort-format needs a model under 2 GiB (the ORT format is a single FlatBuffer)",
-            "Drop --ort-format for this model.",
-            code="ORT_FORMAT_TOO_LARGE",
-        )
+        raise codes.ORT_FORMAT_TOO_LARGE.error()
     check_free_space(zip_path.parent, plan.total_size * (2 if need_copy else 1) + (1 << 20))
     model_entry = f"{name}.onnx"
     sources = [loc.model, *source_files_of(val)]
@@ -639,11 +603,9 @@ def _build(
                     except RuntimeFailure as e:
                         if not (converted and e.code == "MERGE_NOT_EQUAL"):
                             raise
-                        raise _refuse(
-                            f"onnx.version_converter's rewrite for ONNX Runtime {opts.target_ort} does not give "
-                            f"bitwise the same outputs as {loc.model.name}: {e.message.split(': ', 1)[-1]}",
-                            st.retarget.hint or "Re-export the model for the target's opset.",
-                            "RETARGET_NOT_EQUAL",
+                        raise codes.RETARGET_NOT_EQUAL.error(
+                            version=opts.target_ort, model=loc.model.name, detail=e.message.split(": ", 1)[-1],
+                            hint=st.retarget.hint or None,
                         ) from None
                     if proof.running:
                         report(progress, "smoke", 1, 1, "comparing the tensor hashes", unit=STEPS)
@@ -865,11 +827,7 @@ def _ort_variant(st: _State, merged: Path, name: str, work: Path, z: Determinist
     if not conv.ok:
         errs = _errors(conv.findings)
         detail = errs[0].message if errs else "the .ort model's outputs differ from the .onnx model's"
-        raise _refuse(
-            f"The ORT-format variant failed its check: {detail}",
-            "Drop --ort-format, or report the model to the ONNX Runtime project.",
-            "ORT_FORMAT_MISMATCH",
-        )
+        raise codes.ORT_FORMAT_MISMATCH.error(detail=detail)
     entry = f"{name}.ort"
     with open(conv.ort_model, "rb") as f:
         z.write_stream(entry, conv.ort_model.stat().st_size, f.read, cancel=st.cancel, stage="ort")
@@ -923,15 +881,8 @@ def _manifest(
         diff: ReleaseDiff = diff_manifests(previous, manifest, source=Path(opts.previous or "").name)
         st.findings += check_new_version(version, diff, force=opts.allow_version_not_greater)
         if previous["model"]["name"] != name:
-            st.findings.append(
-                Finding.warning(
-                    "RELEASE_NAME_CHANGED",
-                    f"The previous release is named {previous['model']['name']!r}, this one {name!r}",
-                    "",
-                    "name",
-                    previous=previous["model"]["name"], name=name,
-                )
-            )
+            was = previous["model"]["name"]
+            st.findings.append(codes.RELEASE_NAME_CHANGED.finding("name", previous=was, name=name))
         manifest["release"] = diff.to_dict()
         manifest["findings"] = [f.to_dict() for f in st.findings]
     if st.about is not None:

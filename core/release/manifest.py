@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import __version__, strictjson
-from ..errors import InputError
 from ..resources import resource_path
+from . import codes
 
 __all__ = [
     "MANIFEST_NAME",
@@ -84,19 +84,11 @@ def iso_utc(epoch: int) -> str:
 def loads_strict(data: bytes, what: str = MANIFEST_NAME) -> Any:
     """Parse UTF-8 JSON, rejecting duplicate keys, NaN/Infinity, bad UTF-8 and absurd nesting."""
     if len(data) > MAX_MANIFEST_BYTES:
-        raise InputError(
-            f"{what} is {len(data)} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have",
-            "This is not an onnxpack manifest.",
-            code="MANIFEST_TOO_LARGE",
-        )
+        raise codes.MANIFEST_TOO_LARGE.error(file=what, size=len(data), limit=MAX_MANIFEST_BYTES)
     try:
         return strictjson.loads(data)
     except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        raise InputError(
-            f"{what} is not valid strict JSON: {e}",
-            "The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.",
-            code="MANIFEST_JSON",
-        ) from None
+        raise codes.MANIFEST_JSON.error(file=what, reason=str(e)) from None
 
 
 def dumps_manifest(doc: Mapping[str, Any]) -> bytes:
@@ -226,17 +218,10 @@ def parse_manifest(data: bytes, what: str = MANIFEST_NAME) -> dict[str, Any]:
     doc = loads_strict(data, what)
     if not isinstance(doc, dict) or doc.get("schema") != MANIFEST_SCHEMA:
         found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
-        raise InputError(
-            f"{what} is not an onnxpack manifest (schema {found!r}, expected {MANIFEST_SCHEMA!r})",
-            "Give a bundle made by `onnxpack bundle` or its manifest.json.",
-            code="MANIFEST_SCHEMA",
-        )
+        raise codes.MANIFEST_SCHEMA.error(variant="foreign", hint=codes.MANIFEST_FOREIGN_HINT, file=what, found=found,
+                                          expected=MANIFEST_SCHEMA)
     errors = schema_errors(doc)
     if errors:
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
-        raise InputError(
-            f"{what} does not match the manifest schema: " + "; ".join(errors[:5]) + more,
-            "The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.",
-            code="MANIFEST_SCHEMA",
-        )
+        raise codes.MANIFEST_SCHEMA.error(file=what, problems="; ".join(errors[:5]) + more)
     return doc

@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..errors import InputError
+from ..codes import render
+from ..errors import OnnxpackError
+from . import codes
 
 __all__ = ["ReleaseInfo", "check_labels", "read_labels_file"]
 
@@ -36,32 +38,22 @@ class ReleaseInfo:
             try:
                 lic = str(canonicalize_license_expression(self.license))
             except InvalidLicenseExpression as e:
-                raise InputError(f"--license {self.license!r} is not an SPDX licence expression ({e})",
-                                 "Use an identifier from https://spdx.org/licenses/ such as MIT, Apache-2.0 or "
-                                 "CC-BY-4.0 (combine with AND/OR), or LicenseRef-NAME for your own.",
-                                 code="ABOUT_LICENSE") from None  # fmt: skip
+                raise codes.ABOUT_LICENSE.error(license=self.license, reason=str(e)) from None
         authors = [a.strip() for a in self.authors]
         if any(not a for a in authors):
-            raise InputError("An --author is empty",
-                             "Give each author's name (and e-mail), e.g. 'Ada <ada@example.org>'.",
-                             code="ABOUT_AUTHOR")  # fmt: skip
+            raise codes.ABOUT_AUTHOR.error()
         homepage = self.homepage.strip() if self.homepage is not None else None
         if homepage is not None:
             parts = urlsplit(homepage)
             if parts.scheme not in ("http", "https") or not parts.netloc:
-                raise InputError(f"--homepage {homepage!r} is not an http(s) address",
-                                 "Give the full address, e.g. https://example.org/model.",
-                                 code="ABOUT_HOMEPAGE")  # fmt: skip
+                raise codes.ABOUT_HOMEPAGE.error(homepage=homepage)
         labels = None
         if self.labels is not None:
             labels = [label.strip() for label in self.labels]
             if not labels or any(not label for label in labels):
-                raise InputError("The class labels contain an empty label",
-                                 "Give one non-empty label per class, in output order.",
-                                 code="ABOUT_LABELS")  # fmt: skip
+                raise codes.ABOUT_LABELS.error()
             if len(labels) > MAX_LABELS:
-                raise InputError(f"{len(labels)} labels (at most {MAX_LABELS})", "Check the labels file.",
-                                 code="ABOUT_LABELS")  # fmt: skip
+                raise _labels_error("count", count=len(labels), limit=MAX_LABELS)
         return ReleaseInfo(lic, authors, homepage, labels)
 
     def to_dict(self) -> dict[str, Any]:
@@ -75,11 +67,9 @@ def read_labels_file(path: Path | str) -> list[str]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as e:
-        raise InputError(f"Cannot read the labels file {path}: {e.strerror}", "Give a text file, one label per line.",
-                         code="ABOUT_LABELS") from None  # fmt: skip
+        raise _labels_error("unreadable", file=str(path), reason=e.strerror) from None
     except UnicodeDecodeError:
-        raise InputError(f"The labels file {path} is not UTF-8 text", "Save it as UTF-8, one label per line.",
-                         code="ABOUT_LABELS") from None  # fmt: skip
+        raise _labels_error("encoding", file=str(path)) from None
     return text.rstrip("\r\n").splitlines()
 
 
@@ -89,7 +79,10 @@ def check_labels(labels: list[str], outputs: list[dict[str, Any]]) -> None:
     if not fixed or any(dim == len(labels) for _name, dim in fixed):
         return  # symbolic last dimensions cannot be checked
     desc = ", ".join(f"{n!r} ends in {d}" for n, d in fixed)
-    raise InputError(f"{len(labels)} class labels, but no output has {len(labels)} classes ({desc})",
-                     "Give one label per class of the output, in order (or pass --allow-unmatched-labels to keep "
-                     "them).",
-                     code="ABOUT_LABELS")  # fmt: skip
+    raise _labels_error("unmatched", count=len(labels), outputs=desc)
+
+
+def _labels_error(variant: str, **params: Any) -> OnnxpackError:
+    """ABOUT_LABELS worded as ``variant``, with that variant's remedy."""
+    hint = render(codes.ABOUT_LABELS_HINTS[variant], params)
+    return codes.ABOUT_LABELS.error(variant=variant, hint=hint, **params)
