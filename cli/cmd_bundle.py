@@ -94,6 +94,16 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
         ["file", "role", "size", "sha256"],
         [[f["path"], f["role"], format_bytes(f["size"]), f["sha256"][:16] + "…"] for f in r.files],
     )
+    _print_proofs(env, r)
+    _print_release(env, r)
+    shown = [f for f in r.findings if f.severity is not Severity.INFO]
+    if shown:
+        env.stdout.write("\nFindings\n")
+        print_findings(env, shown)
+
+
+def _print_proofs(env: Environment, r: BundleResult) -> None:
+    """The smoke run, the equality proof, the retargeting and the releases it was proven on."""
     if r.smoke is not None:
         env.stdout.write(f"\n  smoke run of the bundled model: ONNX Runtime {r.smoke['ort_version']} "
                          f"({r.smoke['provider']}), passed\n")
@@ -117,6 +127,10 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
         for p in proven["releases"]:
             same = "bitwise-equal outputs" if p["outputs_bitwise_equal"] else f"max abs diff {p['max_abs_diff']:.3g}"
             env.stdout.write(f"    {p['version']}: loaded, {same} ({p['wheel']})\n")
+
+
+def _print_release(env: Environment, r: BundleResult) -> None:
+    """The signature and the release diff against the previous bundle."""
     sig = r.manifest.get("signature")
     if sig:
         env.stdout.write(f"\n  signed: model.sig (model-signing, public key SHA-256 {sig['public_key_sha256']})\n")
@@ -129,7 +143,3 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
         env.stdout.write(f"\n  release diff vs {rel['previous_version']}: {summary}\n")
         for c in rel["changes"]:
             env.stdout.write(f"    [{c['impact']}] {c['message']}\n")
-    shown = [f for f in r.findings if f.severity is not Severity.INFO]
-    if shown:
-        env.stdout.write("\nFindings\n")
-        print_findings(env, shown)

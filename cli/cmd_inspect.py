@@ -121,10 +121,25 @@ def _ordered(findings: list[Finding]) -> list[Finding]:
 
 
 def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Validation | None = None) -> None:
-    out = env.stdout
+    _print_header(env, insp)
+    _print_compat(env, insp, val)
+    _print_interface(env, insp)
+    if not full:
+        return
+    if insp.is_ort:
+        _print_metadata(env, insp)
+        return
+    _print_weights(env, insp)
+    _print_operators(env, insp, full=full)
+    _print_external(env, insp)
+    _print_metadata(env, insp)
+
+
+def _print_header(env: Environment, insp: Inspection) -> None:
+    """The file, its folder(s), files, sizes, IR/opsets, producer and model fields."""
     fmt = "ORT format" if insp.is_ort else "ONNX"
     layout = {"single": "single file", "external": "external data", "ort": "single file"}[insp.layout]
-    out.write(f"{insp.location.model.name}  ({fmt}, {layout})\n")
+    env.stdout.write(f"{insp.location.model.name}  ({fmt}, {layout})\n")
     _kv(env, "folder", str(insp.location.model_dir))
     if insp.location.data_dir != insp.location.model_dir:
         _kv(env, "data folder", str(insp.location.data_dir))
@@ -151,6 +166,10 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
              insp.domain else "", f"graph {insp.graph_name}" if insp.graph_name else ""]
     if any(extra):
         _kv(env, "model", ", ".join(x for x in extra if x))
+
+
+def _print_compat(env: Environment, insp: Inspection, val: Validation | None) -> None:
+    """The oldest ONNX Runtime that loads the model, the target's verdict, and the ORT that loaded an .ort file."""
     if insp.compat is not None:
         c = insp.compat
         if c.oldest is not None:
@@ -169,22 +188,19 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
     if insp.ort is not None:
         _kv(env, "ORT", f"loaded by onnxruntime {insp.ort['ort_version']}")
 
+
+def _print_interface(env: Environment, insp: Inspection) -> None:
     for title, values in (("Inputs", insp.inputs), ("Outputs", insp.outputs)):
         _section(env, title)
         if values:
             rows = [[v["name"], v["elem_type"], _shape(v["shape"])] for v in values]
             print_table(env, ["name", "type", "shape"], rows)
         else:
-            out.write("  (none)\n")
+            env.stdout.write("  (none)\n")
 
-    if not full:
-        return
-    if insp.is_ort:
-        if insp.metadata:
-            _section(env, "Metadata")
-            for key, value in insp.metadata.items():
-                _kv(env, key, value)
-        return
+
+def _print_weights(env: Environment, insp: Inspection) -> None:
+    out = env.stdout
     s = insp.initializers
     _section(env, "Weights")
     out.write(
@@ -200,6 +216,10 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
             f"  {plural(consts.count, 'constant/attribute tensor')}, {format_bytes(consts.bytes)} "
             f"({consts.external_count} external)\n"
         )
+
+
+def _print_operators(env: Environment, insp: Inspection, *, full: bool) -> None:
+    out = env.stdout
     ops = ", ".join(
         f"{o['op_type']}" + ("" if o["domain"] == "ai.onnx" else f" ({o['domain']})") + f" ×{o['count']}"
         for o in insp.operators[: (None if full else 8)]
@@ -212,27 +232,35 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
         if insp.functions:
             out.write(": " + ", ".join(f"{f['domain']}.{f['name']}" for f in insp.functions))
         out.write("\n")
-    if insp.external is not None and insp.external.external_refs:
-        _section(env, f"External data ({plural(len(insp.external.external_refs), 'tensor')})")
-        rows = []
-        for r in insp.external.external_refs:
-            rows.append([
-                r.ref.name,
-                r.location or "-",
-                "-" if r.offset is None else r.offset,
-                r.data_length if r.data_length is not None else ("-" if r.length is None else r.length),
-                "yes" if r.aligned_4k else "no",
-                "yes" if r.aligned_64k else "no",
-                (r.checksum[:12] + "…") if r.checksum else "-",
-                "ok" if r.ok else "INVALID",
-            ])
-        print_table(env, ["tensor", "location", "offset", "length", "4K", "64K", "checksum", "state"], rows)
-    if insp.metadata or insp.doc_string:
-        _section(env, "Metadata")
-        if insp.doc_string:
-            _kv(env, "doc_string", insp.doc_string.strip().splitlines()[0][:200])
-        for key, value in insp.metadata.items():
-            _kv(env, key, value)
+
+
+def _print_external(env: Environment, insp: Inspection) -> None:
+    if insp.external is None or not insp.external.external_refs:
+        return
+    _section(env, f"External data ({plural(len(insp.external.external_refs), 'tensor')})")
+    rows = []
+    for r in insp.external.external_refs:
+        rows.append([
+            r.ref.name,
+            r.location or "-",
+            "-" if r.offset is None else r.offset,
+            r.data_length if r.data_length is not None else ("-" if r.length is None else r.length),
+            "yes" if r.aligned_4k else "no",
+            "yes" if r.aligned_64k else "no",
+            (r.checksum[:12] + "…") if r.checksum else "-",
+            "ok" if r.ok else "INVALID",
+        ])
+    print_table(env, ["tensor", "location", "offset", "length", "4K", "64K", "checksum", "state"], rows)
+
+
+def _print_metadata(env: Environment, insp: Inspection) -> None:
+    if not (insp.metadata or (insp.doc_string and not insp.is_ort)):
+        return
+    _section(env, "Metadata")
+    if insp.doc_string and not insp.is_ort:
+        _kv(env, "doc_string", insp.doc_string.strip().splitlines()[0][:200])
+    for key, value in insp.metadata.items():
+        _kv(env, key, value)
 
 
 def _print_summary(env: Environment, val: Validation) -> None:
