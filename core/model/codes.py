@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..codes import define
+from ..errors import InputError, ModelFormatError, OutputError, RuntimeFailure
 from ..findings import Severity
 
 __all__: list[str] = []
@@ -12,3 +13,186 @@ ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 # Each entry: NAME = define("NAME", SEVERITY, "message template", "remedy template") for a finding, or
 # NAME = define("NAME", kind=SomeError, text="message template", hint="remedy", summary="in general words").
 _ = define
+
+_REEXPORT = "Re-export the model, or fix the external data file next to it."
+_INLINE = "Re-export the model from its source framework."
+_TRUNCATED = "The data file is truncated or belongs to another model; export again."
+
+# extdata: a tensor's external_data entries and its location, checked before any file is opened
+# (core/model/extresolve.py, extlocation.py)
+EXTDATA_IGNORED = define(
+    "EXTDATA_IGNORED", WARNING,
+    "Tensor {label} has external_data entries but data_location is not EXTERNAL; they are ignored",
+    "Remove the stray external_data entries or set data_location to EXTERNAL.",
+)
+EXTDATA_DUPLICATE_KEY = define(
+    "EXTDATA_DUPLICATE_KEY", ERROR, "Tensor {label}: external_data key '{key}' appears twice", _REEXPORT,
+)
+EXTDATA_UNKNOWN_KEY = define(
+    "EXTDATA_UNKNOWN_KEY", ERROR, "Tensor {label}: unknown external_data key '{key}', which ONNX Runtime refuses",
+    "Remove the key (only location, offset, length and checksum are allowed), or re-export the model.",
+)
+EXTDATA_BAD_KEY = define(
+    "EXTDATA_BAD_KEY", ERROR, "Tensor {label}: external_data '{key}' is {raw!r}, not a non-negative integer", _REEXPORT,
+)
+EXTDATA_STRING = define(
+    "EXTDATA_STRING", ERROR,
+    "Tensor {label} is a STRING tensor stored as external data, which ONNX does not allow",
+    "Store string tensors inline.",
+)
+EXTDATA_ALSO_INLINE = define(
+    "EXTDATA_ALSO_INLINE", ERROR, "Tensor {label} is marked EXTERNAL but also carries inline data", _REEXPORT,
+)
+EXTDATA_NO_LOCATION = define(
+    "EXTDATA_NO_LOCATION", ERROR, "Tensor {label} is marked EXTERNAL but has no 'location' key", _REEXPORT,
+    variants={"empty": "Tensor {label}: external data location {file!r} is empty"},
+)
+EXTDATA_BAD_LOCATION = define(
+    "EXTDATA_BAD_LOCATION", ERROR, "Tensor {label}: external data location {file!r} {why}", _REEXPORT,
+)
+EXTDATA_ABSOLUTE = define(
+    "EXTDATA_ABSOLUTE", ERROR,
+    "Tensor {label}: external data location {file!r} is absolute (or a drive-letter/UNC path); locations must be "
+    "relative to the model folder",
+    "Move the data file next to the model and save the model with a relative location.",
+)
+EXTDATA_OUTSIDE_DIR = define(
+    "EXTDATA_OUTSIDE_DIR", ERROR,
+    "Tensor {label}: external data location {file!r} has a '..' component; it could point outside the model folder",
+    "Keep external data inside the model folder and use a plain relative file name.",
+    variants={"resolved": "External data file {file!r} resolves outside the model folder ({real})"},
+)
+# extdata: the data file on disk (core/model/extlocation.py)
+EXTDATA_MISSING = define(
+    "EXTDATA_MISSING", ERROR, "External data file {file!r} was not found (looked for {looked_for})",
+    "Put the .data file next to the .onnx file (same folder, same name as written in the model), or give its "
+    "folder with {opt:data_dir}.",
+    variants={"component": "External data file {file!r} has a non-folder component {part!r}"},
+)
+EXTDATA_UNREADABLE = define(
+    "EXTDATA_UNREADABLE", ERROR, "External data file {file!r} cannot be examined: {detail}", "Check file permissions.",
+)
+EXTDATA_SYMLINK = define(
+    "EXTDATA_SYMLINK", ERROR, "External data file {file!r} is or passes through a symbolic link ({path})",
+    "Replace the link with the real file inside the model folder.",
+)
+EXTDATA_NOT_REGULAR = define(
+    "EXTDATA_NOT_REGULAR", ERROR, "External data file {file!r} is not a regular file (FIFO, device or socket)",
+    "External data must be an ordinary file.",
+    variants={"folder": "External data file {file!r} is a folder, not a file"},
+)
+EXTDATA_HARDLINK = define(
+    "EXTDATA_HARDLINK", ERROR,
+    "External data file {file!r} has {links} hard links; it may be a link to a file outside the model folder",
+    "Replace the hard link with a real copy of the file (e.g. `cp --no-preserve=links`).",
+)
+# extdata: a tensor's byte range in its file, its length and its checksum (core/model/extresolve.py)
+EXTDATA_OUT_OF_RANGE = define(
+    "EXTDATA_OUT_OF_RANGE", ERROR,
+    "Tensor {label}: bytes {start}..{end} lie beyond the end of {file!r} ({size} bytes)", _TRUNCATED,
+    variants={
+        "offset": "Tensor {label}: offset {offset} is beyond the end of {file!r} ({size} bytes)",
+        "key": "Tensor {label}: external_data '{key}' is {shown}, beyond any 64-bit file offset",
+        "inline": "Tensor {label}: raw_data bytes {start}..{end} lie beyond the end of the model file",
+    },
+)
+EXTDATA_LENGTH_MISMATCH = define(
+    "EXTDATA_LENGTH_MISMATCH", ERROR,
+    "Tensor {label}: {length} bytes of external data, but {dtype} {dims} needs {expected}",
+    "The model and its data file do not match; export them again together.",
+)
+EXTDATA_BAD_CHECKSUM = define(
+    "EXTDATA_BAD_CHECKSUM", ERROR, "Tensor {label}: checksum {checksum!r} is not a SHA-1 hex digest", _REEXPORT,
+)
+EXTDATA_CHECKSUM_MISMATCH = define(
+    "EXTDATA_CHECKSUM_MISMATCH", ERROR, "Tensor {label}: SHA-1 of {file!r} is {sha1}, but the model records {checksum}",
+    "The data file was modified or replaced; restore the original.",
+)
+TENSOR_SIZE_MISMATCH = define(
+    "TENSOR_SIZE_MISMATCH", ERROR, "Tensor {label}: {length} bytes of raw_data, but {dtype} {dims} needs {expected}",
+    _INLINE,
+    variants={
+        "string": "Tensor {label}: a STRING tensor with {length} bytes of raw_data (strings live in string_data)",
+    },
+)
+EXTDATA_OVERLAP = define(
+    "EXTDATA_OVERLAP", WARNING, "Tensors {other!r} and {subject!r} share bytes of {file!r}",
+    "Overlapping tensors are unusual; check the exporter. A merge copies each separately.",
+)
+
+# modelfile: what a file given as a model, a bundle or a previous release is (core/model/modelfile.py)
+MODEL_TRUNCATED = define(
+    "MODEL_TRUNCATED", kind=ModelFormatError, text="{file}: bytes {start}–{end} lie outside the file",
+    hint="The archive is truncated or damaged; build it again.",
+    summary="The model file is truncated, or got shorter while it was read",
+)
+MODEL_IS_ORT = define(
+    "MODEL_IS_ORT", kind=ModelFormatError,
+    text="{file} is an ORT-format model (FlatBuffer 'ORTM'), not an ONNX protobuf",
+    hint="Rename it to .ort; ORT-format models can be inspected and smoke-run but not merged or re-bundled — give "
+         "the original .onnx for that.",
+    summary="This is an ORT-format model; this task needs the .onnx model",
+)
+MODEL_IS_ZIP = define(
+    "MODEL_IS_ZIP", kind=ModelFormatError, text="{file} is a ZIP archive, not an ONNX model",
+    hint="If it is an onnxpack bundle, use `onnxpack verify`; otherwise extract the model first.",
+    summary="The file is a ZIP archive, not an ONNX model",
+)
+MODEL_IS_TEXT = define(
+    "MODEL_IS_TEXT", kind=ModelFormatError, text="{file} is a text file, not a binary ONNX model",
+    hint="Textual ONNX (onnx.printer / .onnxtxt) is not supported; save the model with onnx.save().",
+    summary="The file is a text file, not a binary ONNX model",
+)
+MODEL_TOO_LARGE = define(
+    "MODEL_TOO_LARGE", kind=ModelFormatError, text="{file} is {size} bytes, at or above protobuf's 2 GiB limit",
+    hint="Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).",
+    summary="The model file is at or above protobuf's 2 GiB limit",
+)
+MODEL_BAD_TEXT = define(
+    "MODEL_BAD_TEXT", kind=ModelFormatError,
+    text="{file} holds text that is not valid UTF-8 (in a '{field}' field)",
+    hint="The file is corrupted or was not written by an ONNX exporter; export the model again.",
+    summary="The model holds text that is not valid UTF-8",
+)
+MODEL_IS_DATA = define(
+    "MODEL_IS_DATA", kind=ModelFormatError, text="{file} is external data (the weights) of {model}, not a model",
+    hint="Give the model file instead: {referrer}{others}; its data file is found beside it.",
+    variants={
+        "named": "{file} is not an ONNX model; its name says it is external data (the weights a .onnx file refers "
+                 "to), and no .onnx beside it refers to it",
+    },
+    summary="The file is a model's external data (its weights), not the model",
+)
+#: MODEL_IS_DATA's remedy when no model refers to the file (its "named" variant).
+MODEL_IS_DATA_NAMED_HINT = (
+    "Give the .onnx model file that uses this data; keep the data file beside it (or pass {opt:data_dir})."
+)
+BUNDLE_NOT_ZIP = define(
+    "BUNDLE_NOT_ZIP", kind=InputError, text="{file} {what}: a bundle .zip is expected",
+    hint="Give the NAME-VERSION.zip that `onnxpack bundle` wrote.",
+    summary="The file is not a bundle: a bundle .zip is expected",
+)
+PREVIOUS_NOT_BUNDLE = define(
+    "PREVIOUS_NOT_BUNDLE", kind=InputError,
+    text="{file} {what}, not a previous release: {opt:previous} takes the earlier release's bundle .zip (or the "
+         "manifest.json inside it)",
+    hint="Give the NAME-VERSION.zip of the release before this one, e.g. {opt:previous} dist/NAME-1.0.0.zip.",
+    summary="The previous bundle is not a bundle .zip (or the manifest.json from one)",
+)
+
+# merge: the consolidated data file's name (core/model/mergeplan.py)
+OUTPUT_BAD_NAME = define(
+    "OUTPUT_BAD_NAME", kind=OutputError,
+    text="Cannot name the data file {name!r}: external data locations must be a plain file name without '..', "
+         "slashes or ':'",
+    hint="Choose an output name without '..' (the data file is named after it: NAME.onnx.data).",
+    summary="The output name cannot be used for the data file",
+)
+
+# proof: the merged model is the source (core/model/proof.py)
+MERGE_NOT_EQUAL = define(
+    "MERGE_NOT_EQUAL", kind=RuntimeFailure, text="The merged model is not the source model: {what}",
+    hint="This is a bug in onnxpack's merge (or a source file changed while it was read); please report it. Nothing "
+         "was written.",
+    summary="The merged model is not exactly the original model; nothing was written",
+)

@@ -1,0 +1,134 @@
+"""Where a tensor's external data is: the rules on its location string, and the checks of the file it names."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from ..codes import Code
+from ..findings import Finding
+from ..names import component_problem
+from ..progress import CancelToken
+from . import codes
+from .extref import sha1_file
+from .tensors import TensorRef
+
+__all__ = ["FileCheck", "check_location"]
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_HINT_REEXPORT = "Re-export the model, or fix the external data file next to it."
+
+
+def check_location(ref: TensorRef, location: str) -> Finding | None:
+    """Lexical rules on the location string (no filesystem access)."""
+    def bad(code: Code, why: str = "", hint: str | None = None, variant: str | None = None) -> Finding:
+        return code.finding(ref.name, variant=variant, hint=hint, label=ref.label, file=location, why=why)
+
+    if not location:
+        return bad(codes.EXTDATA_NO_LOCATION, variant="empty")
+    if "\x00" in location:
+        return bad(codes.EXTDATA_BAD_LOCATION, "contains a NUL character")
+    if location.startswith(("/", "\\")) or _DRIVE.match(location):
+        return bad(codes.EXTDATA_ABSOLUTE)
+    parts = re.split(r"[\\/]", location)
+    if ".." in parts:
+        return bad(codes.EXTDATA_OUTSIDE_DIR)
+    if ".." in location:
+        # Not a parent-folder component, but onnx (1.23) refuses every location containing '..' ("points outside
+        # the directory") while onnxruntime accepts it: what either refuses, we refuse.
+        return bad(
+            codes.EXTDATA_BAD_LOCATION,
+            "contains '..' inside a name, which onnx refuses in any location (ONNX Runtime accepts it)",
+            "Rename the data file without '..' and save the model again with that location.",
+        )
+    if ":" in location:
+        return bad(codes.EXTDATA_BAD_LOCATION, "contains ':' (an NTFS alternate data stream on Windows)")
+    why = _component_problem(parts)
+    if why is not None:
+        return bad(codes.EXTDATA_BAD_LOCATION, why)
+    # onnxruntime treats the location "*/_ORT_MEM_ADDR_/*" as a raw process-memory address of an
+    # in-memory initializer; in a file from outside it would make ORT read arbitrary memory.
+    if "_ORT_MEM_ADDR_" in location:
+        return bad(
+            codes.EXTDATA_BAD_LOCATION,
+            "is onnxruntime's in-memory marker '_ORT_MEM_ADDR_', which must never appear in a model file",
+            "The model was saved from a live ORT session by mistake; export it again.",
+        )
+    return None
+
+
+def _component_problem(parts: list[str]) -> str | None:
+    """The same name rule as bundle members (core/names.py): Windows device names open devices in any
+    folder, trailing dots/spaces are stripped (naming another file), control and bidi characters deceive."""
+    for i, p in enumerate(parts):
+        if p == "." and i < len(parts) - 1:
+            continue  # './data.bin', 'sub/./data.bin': the same folder (onnx and onnxruntime accept it)
+        why = component_problem(p)
+        if why is not None:
+            return why
+    return None
+
+
+class FileCheck:
+    """Filesystem checks on one external data file, done once per location."""
+
+    def __init__(self, base: Path, location: str) -> None:
+        self.location = location
+        self.path: Path | None = None
+        self.size = 0
+        self.finding: Finding | None = None
+        self._sha1: str | None = None
+        self._check(base)
+
+    def _fail(self, code: Code, variant: str | None = None, hint: str | None = None, **params: Any) -> None:
+        self.finding = code.finding(self.location, variant=variant, hint=hint, file=self.location, **params)
+
+    def _check(self, base: Path) -> None:
+        parts = [p for p in re.split(r"[\\/]", self.location) if p]
+        cur = base
+        for i, part in enumerate(parts):
+            cur = cur / part
+            try:
+                st = os.lstat(cur)
+            except FileNotFoundError:
+                self._fail(codes.EXTDATA_MISSING, looked_for=str(cur))
+                return
+            except OSError as e:
+                self._fail(codes.EXTDATA_UNREADABLE, detail=e.strerror)
+                return
+            if not self._component_ok(st, cur, part, last=i == len(parts) - 1):
+                return
+        real_base = os.path.realpath(base)
+        real = os.path.realpath(cur)
+        if os.path.commonpath([real_base, real]) != real_base:
+            self._fail(codes.EXTDATA_OUTSIDE_DIR, "resolved", "Keep external data inside the model folder.", real=real)
+            return
+        self.path = cur
+
+    def _component_ok(self, st: os.stat_result, cur: Path, part: str, *, last: bool) -> bool:
+        """Whether one component of the path (``cur``, lstat ``st``) may be followed; records the finding if not."""
+        if stat.S_ISLNK(st.st_mode):
+            self._fail(codes.EXTDATA_SYMLINK, path=str(cur))
+        elif not last:
+            if stat.S_ISDIR(st.st_mode):
+                return True
+            self._fail(codes.EXTDATA_MISSING, "component", _HINT_REEXPORT, part=part)
+        elif stat.S_ISDIR(st.st_mode):
+            self._fail(codes.EXTDATA_NOT_REGULAR, "folder", _HINT_REEXPORT)
+        elif not stat.S_ISREG(st.st_mode):
+            self._fail(codes.EXTDATA_NOT_REGULAR)
+        elif st.st_nlink > 1:
+            self._fail(codes.EXTDATA_HARDLINK, links=st.st_nlink)
+        else:
+            self.size = st.st_size
+            return True
+        return False
+
+    def sha1(self, cancel: CancelToken | None = None) -> str:
+        assert self.path is not None
+        if self._sha1 is None:
+            self._sha1 = sha1_file(self.path, cancel)
+        return self._sha1
