@@ -22,8 +22,9 @@ import time
 import weakref
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
+from . import errorcodes
 from .errors import OutputError
 
 __all__ = [
@@ -194,20 +195,9 @@ def refuse_inside_inputs(out: Path, inputs: Iterable[Path]) -> Path:
     for inp in inputs:
         in_abs = Path(os.path.realpath(inp))
         if out_abs == in_abs:
-            raise OutputError(
-                f"Output {out} is the same file as the input {inp}",
-                "Choose another output path; onnxpack never modifies its inputs.",
-                code="OUTPUT_IS_INPUT",
-            )
+            raise errorcodes.OUTPUT_IS_INPUT.error(str(out), output=out, input=inp)
         if in_abs.is_dir() and out_abs.is_relative_to(in_abs) and inp.is_dir():
-            raise OutputError(
-                f"Output {out} lies inside the input folder {inp}: onnxpack does not write into a folder given as "
-                "the model, so that the folder holds what it held (a later run given it would otherwise find the "
-                "output among its models)",
-                "Write the output beside the folder (e.g. -o ../dist), or give the model file itself instead of its "
-                "folder.",
-                code="OUTPUT_INSIDE_INPUT",
-            )
+            raise errorcodes.OUTPUT_INSIDE_INPUT.error(str(out), output=out, input=inp)
     return out_abs
 
 
@@ -216,15 +206,11 @@ def check_output_path(out: Path, inputs: Iterable[Path], *, overwrite: bool = Tr
     _refuse_symlink(out)  # never followed: a dangling link would make us write wherever it points
     out_abs = refuse_inside_inputs(out, inputs)
     if out_abs.exists() and out_abs.is_dir():
-        raise OutputError(f"Output {out} is an existing folder", "Give a file path.", code="OUTPUT_IS_DIR")
+        raise errorcodes.OUTPUT_IS_DIR.error(str(out), output=out)
     if out_abs.exists() and not overwrite:
-        raise OutputError(
-            f"Output {out} already exists", "Remove it or pass --force to replace it.", code="OUTPUT_EXISTS"
-        )
+        raise errorcodes.OUTPUT_EXISTS.error(str(out), output=out)
     if not out_abs.parent.is_dir():
-        raise OutputError(
-            f"Output folder {out.parent} does not exist", "Create it first.", code="OUTPUT_NO_FOLDER"
-        )
+        raise errorcodes.OUTPUT_NO_FOLDER.error(str(out.parent), folder=out.parent)
     return out_abs
 
 
@@ -235,23 +221,15 @@ def check_free_space(folder: Path, needed: int) -> None:
     except OSError:
         return  # unknown: ENOSPC mid-write is still handled
     if needed > free:
-        raise OutputError(
-            f"Not enough free space in {folder}: {needed} bytes needed, {free} available",
-            "Free some space or choose another output folder.",
-            code="OUTPUT_NO_SPACE",
-        )
+        raise errorcodes.OUTPUT_NO_SPACE.error(str(folder), folder=folder, needed=needed, free=free)
 
 
 def output_error_from_oserror(e: OSError, target: Path) -> OutputError:
     if e.errno == errno.ENOSPC:
-        return OutputError(
-            f"Disk full while writing {target}; the partial output was removed",
-            "Free some space or choose another output folder.",
-            code="OUTPUT_NO_SPACE",
-        )
-    return OutputError(
-        f"Cannot write {target}: {e.strerror or e}", "Check the folder exists and is writable.", code="OUTPUT_WRITE"
-    )
+        error = errorcodes.OUTPUT_NO_SPACE.error(str(target), variant="disk_full", output=target)
+    else:
+        error = errorcodes.OUTPUT_WRITE.error(str(target), output=target, reason=e.strerror or e)
+    return cast(OutputError, error)  # both codes are of kind OutputError
 
 
 def replace_with_retry(src: Path, dst: Path) -> None:
@@ -273,11 +251,7 @@ def _tmp_name(dest: Path) -> Path:
 
 def _refuse_symlink(dest: Path) -> None:
     if os.path.islink(dest):
-        raise OutputError(
-            f"Output {dest} is a symbolic link; onnxpack never writes through a link (it could point anywhere)",
-            "Remove the link or choose another output name.",
-            code="OUTPUT_IS_SYMLINK",
-        )
+        raise errorcodes.OUTPUT_IS_SYMLINK.error(str(dest), output=dest)
 
 
 def _commit(tmp: Path, dest: Path, overwrite: bool) -> None:
@@ -293,14 +267,12 @@ def _commit(tmp: Path, dest: Path, overwrite: bool) -> None:
     try:
         os.link(tmp, dest)  # atomic, and fails when dest exists
     except FileExistsError:
-        raise OutputError(f"Output {dest} was created by another program while this run was writing it",
-                          "Remove it or pass --force to replace it.", code="OUTPUT_EXISTS") from None
+        raise errorcodes.OUTPUT_EXISTS.error(str(dest), variant="raced", output=dest) from None
     except OSError as e:
         if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
             raise
         if os.path.lexists(dest):  # a file system without hard links: the best possible check
-            raise OutputError(f"Output {dest} was created by another program while this run was writing it",
-                              "Remove it or pass --force to replace it.", code="OUTPUT_EXISTS") from None
+            raise errorcodes.OUTPUT_EXISTS.error(str(dest), variant="raced", output=dest) from None
         os.rename(tmp, dest)
         return
     os.unlink(tmp)
@@ -352,7 +324,8 @@ def atomic_file(dest: Path, *, overwrite: bool = True) -> Iterator[BinaryIO]:
 def atomic_dir(dest: Path) -> Iterator[Path]:
     """Yield a new empty folder beside ``dest``; on success rename it to ``dest`` (which must not exist)."""
     if os.path.lexists(dest):
-        raise OutputError(f"{dest} already exists", "Remove it or choose another output folder.", code="OUTPUT_EXISTS")
+        raise errorcodes.OUTPUT_EXISTS.error(str(dest), variant="folder", hint=errorcodes.FOLDER_EXISTS_HINT,
+                                             output=dest)
     tmp = _tmp_name(dest)
     try:
         tmp.mkdir()
@@ -382,7 +355,8 @@ def output_folder(out_dir: Path) -> Iterator[Path]:
             break
         created.append(folder)
     if out_dir.exists() and not out_dir.is_dir():
-        raise OutputError(f"Output folder {out_dir} is a file", "Give a folder with -o.", code="OUTPUT_NO_FOLDER")
+        raise errorcodes.OUTPUT_NO_FOLDER.error(str(out_dir), variant="file", hint=errorcodes.FOLDER_IS_FILE_HINT,
+                                                folder=out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:

@@ -64,14 +64,9 @@ def check_bundle_name(name: str) -> str:
     """``name`` when it can name a bundle; otherwise InputError(BAD_NAME) saying why and what to use."""
     why = bundle_name_problem(name)
     if why is not None:
-        from .errors import InputError
+        from . import errorcodes  # (here, as before: this module imports nothing of onnxpack at load)
 
-        raise InputError(
-            f"Bundle name {name!r} {why}",
-            "Use a plain file name such as 'victory' (letters, digits, '-', '_', '.'); "
-            "the files in the bundle are NAME.onnx and NAME-VERSION.zip.",
-            code="BAD_NAME",
-        )
+        raise errorcodes.BAD_NAME.error(name, name=name, why=why)
     return name
 
 
