@@ -20,7 +20,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 import onnxpack.core.model.merge as merge_mod
 from onnxpack.core.errors import Cancelled, ExternalDataError, InputError, ModelFormatError, OutputError
-from onnxpack.core.model import mergesize
+from onnxpack.core.model import mergesize, mergewrite
 from onnxpack.core.model.extdata import ExternalDataReader, resolve_external_data
 from onnxpack.core.model.merge import MergePlan, merge_model, plan_merge
 from onnxpack.core.model.modelfile import PROTOBUF_LIMIT
@@ -478,9 +478,9 @@ def test_enospc_cleans_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layou
 
 @pytest.mark.parametrize("layout", ["single", "external"])
 def test_cancel_mid_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str) -> None:
-    monkeypatch.setattr(merge_mod, "_READ_CHUNK", 1024)
-    monkeypatch.setattr(merge_mod, "_KERNEL_CHUNK", 1024)
-    monkeypatch.setattr(merge_mod, "_SMALL_WRITE", 64)
+    monkeypatch.setattr(mergewrite, "_READ_CHUNK", 1024)
+    monkeypatch.setattr(mergewrite, "_KERNEL_CHUNK", 1024)
+    monkeypatch.setattr(mergewrite, "_SMALL_WRITE", 64)
     p = factory.external_model(tmp_path / "m", n=20000)
     before = factory.snapshot(tmp_path / "m")
     out = tmp_path / "out"
@@ -510,9 +510,9 @@ def test_cancel_before_start(tmp_path: Path) -> None:
 
 
 def test_progress_reports_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(merge_mod, "_READ_CHUNK", 4096)
-    monkeypatch.setattr(merge_mod, "_KERNEL_CHUNK", 4096)
-    monkeypatch.setattr(merge_mod, "_SMALL_WRITE", 64)
+    monkeypatch.setattr(mergewrite, "_READ_CHUNK", 4096)
+    monkeypatch.setattr(mergewrite, "_KERNEL_CHUNK", 4096)
+    monkeypatch.setattr(mergewrite, "_SMALL_WRITE", 64)
     p = factory.external_model(tmp_path / "m", n=10000)
     events: list[ProgressEvent] = []
     r = merge_model(p, tmp_path / "o.onnx", progress=events.append)
@@ -712,7 +712,7 @@ def test_plan_is_reusable_and_unchanged(tmp_path: Path) -> None:
 @pytest.mark.parametrize("broken", [(), ("copy_file_range",), ("copy_file_range", "sendfile")])
 def test_kernel_copy_fallbacks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, broken: tuple[str, ...]) -> None:
     """File-to-file copies fall back from copy_file_range to sendfile to read+write, same bytes."""
-    monkeypatch.setattr(merge_mod, "_KERNEL_CHUNK", 3000)
+    monkeypatch.setattr(mergewrite, "_KERNEL_CHUNK", 3000)
     calls: list[str] = []
     for name in ("copy_file_range", "sendfile"):
         real = getattr(os, name, None)

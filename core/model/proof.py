@@ -29,7 +29,7 @@ from onnx import ModelProto, TensorProto
 from ..errors import InternalError, RuntimeFailure
 from ..progress import CancelToken, check_cancel
 from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, resolve_external_data
-from .merge import tensor_paths
+from .mergeparts import tensor_paths
 from .modelfile import Window, load_structure
 from .streamhash import HashWorker
 
