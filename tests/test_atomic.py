@@ -14,7 +14,7 @@ import pytest
 from onnx import helper
 
 import onnxpack.core.atomic as atomic
-import onnxpack.core.model.merge as merge_mod
+import onnxpack.core.model.mergewrite as mergewrite
 from onnxpack.core.atomic import WritebackPacer, atomic_file, plain_file_fd
 from onnxpack.core.model.merge import merge_model
 from onnxpack.core.release.zipwriter import DeterministicZip
@@ -146,7 +146,7 @@ def test_merge_paces_the_whole_output(tmp_path: Path, recorder: Recorder, monkey
                                       layout: str) -> None:
     """Every byte streamed after the header is handed to the writeback in order, without gaps."""
     src = _big_external_model(tmp_path)
-    monkeypatch.setattr(merge_mod, "_KERNEL_CHUNK", 4096)
+    monkeypatch.setattr(mergewrite, "_KERNEL_CHUNK", 4096)
     real_init = WritebackPacer.__init__
 
     def small_steps(self: WritebackPacer, fd: int | None, step: int = 0) -> None:
