@@ -17,6 +17,7 @@ import onnx
 import pytest
 
 from onnxpack.core.release import verify as verify_mod
+from onnxpack.core.release import verify_recipe
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
 from onnxpack.core.release.verify import verify_bundle
 from onnxpack.core.release.zipwriter import DeterministicZip
@@ -97,14 +98,14 @@ def test_a_compressed_model_is_bounded_from_the_manifests_interface(tmp_path: Pa
     records (verify --smoke reads the extracted model itself)."""
     built = build_bundle(BundleOptions(None, tmp_path / "out", "1.0.0", compress=True, source_date_epoch=0)).zip_path
     doc = json.loads(zipfile.ZipFile(built).read("manifest.json"))
-    assert verify_mod._manifest_interface(doc) == [("input", "FLOAT", ["batch_size", 3, 64, 128])]
+    assert verify_recipe.manifest_interface(doc) == [("input", "FLOAT", ["batch_size", 3, 64, 128])]
     crafted = _rewrite(built, tmp_path / "b.zip", _set("smoke", "recipe", "dims", "batch_size", value=12000),
                        compress=True)
     assert zipfile.ZipFile(crafted).getinfo("victory.onnx").compress_type == zipfile.ZIP_DEFLATED
     errs = _errors(verify_bundle(crafted))
     assert [c for c, _m in errs] == ["SMOKE_FAILED"]
-    assert verify_mod._recipe_problem(json.loads(zipfile.ZipFile(crafted).read("manifest.json")), {},
-                                      verify_mod._manifest_interface(doc)) is not None
+    assert verify_recipe.recipe_problem(json.loads(zipfile.ZipFile(crafted).read("manifest.json")), {},
+                                       verify_recipe.manifest_interface(doc)) is not None
 
 
 @pytest.mark.parametrize(("edit", "where"), [
@@ -174,7 +175,7 @@ def test_an_npz_member_that_unpacks_beyond_the_cap_is_refused(sample_bundle: Pat
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A deflated member: judged by its stored vs unpacked size before it is unpacked (the cap made small here:
     the real one is 1 GiB)."""
-    monkeypatch.setattr(verify_mod, "MAX_RECIPE_INPUT_BYTES", 1 << 20)
+    monkeypatch.setattr(verify_recipe, "MAX_RECIPE_INPUT_BYTES", 1 << 20)
     buf = io.BytesIO()
     np.lib.format.write_array(buf, np.zeros((4, 3, 64, 128), np.float32))  # 393,216 bytes: under the cap
     blob = _npz({"input.npy": buf.getvalue()}, compress=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..codes import define
 from ..errors import InputError, RefusedError
 from ..findings import Severity
+from .verify_report import HINT_TAMPER as _TAMPER
 
 __all__: list[str] = []
 
@@ -138,7 +139,6 @@ MANIFEST_FOREIGN_HINT = "Give a bundle made by `onnxpack bundle` or its manifest
 # the bundle's section), SIGNATURE_INVALID/SIGNATURE_UNSUPPORTED signing.py's errors and VERSION_NOT_GREATER the
 # refusal of versions.py: verify (and a forced version) report them as findings under the same name. SMOKE_FAILED
 # is the bundle's too (its main text: a smoke run's own words).
-_TAMPER = "The bundle was modified after it was built. Get it again from its publisher, or rebuild it."
 _CRAFTED = "Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher."
 
 # zipcheck.py: the archive's structure, judged before any member is read

@@ -1,0 +1,257 @@
+"""Verify's reading of a bundle: its manifest (capped, strict, schema-checked) and its members against the list."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from ..errors import InputError
+from ..findings import Finding
+from ..model.modelfile import require_regular_file
+from ..model.streamhash import HashWorker
+from ..progress import CancelToken, ProgressCallback, report
+from . import codes
+from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, MAX_MANIFEST_BYTES, loads_strict, schema_errors
+from .signing import SIGNATURE_NAME
+from .verify_report import HINT_TAMPER, FileStatus, VerifyReport
+from .zipcheck import ArchiveScan, Member, check_member_name, iter_member
+
+__all__ = [
+    "SMOKE_ROLES",
+    "Extraction",
+    "ToHash",
+    "check_listing",
+    "check_sums",
+    "hash_members",
+    "open_bundle",
+    "read_manifest",
+]
+
+#: Roles extracted for a re-run of the smoke test.
+SMOKE_ROLES = ("model", "external-data", "smoke-input", "smoke-output")
+#: The most schema violations reported one by one (the rest are counted).
+_MAX_LISTED_VIOLATIONS = 20
+
+#: The listed members whose bytes are hashed: ``{path: (its status, its member)}``.
+ToHash = dict[str, tuple[FileStatus, Member]]
+
+
+def open_bundle(path: Path) -> tuple[BinaryIO, int]:
+    """``path`` opened for reading (the caller closes it), and its size; a missing or odd file is an InputError."""
+    st = require_regular_file(path, "Bundle", "Give the path of a NAME-VERSION.zip bundle.")
+    try:
+        f = open(path, "rb")  # noqa: SIM115  (closed by the caller)
+    except OSError as e:
+        raise InputError(f"Cannot open bundle {path}: {e.strerror}", "Check its permissions.") from None
+    return f, st.st_size
+
+
+def _manifest_problem(code: str, message: str, subject: str = MANIFEST_NAME, hint: str = HINT_TAMPER) -> Finding:
+    """A problem of the manifest under the code the manifest reader raises for it (registered as its error)."""
+    return Finding.error(code, message, hint, subject)
+
+
+def read_manifest(f: BinaryIO, scan: ArchiveScan, rep: VerifyReport,
+                  digests: dict[str, str] | None = None) -> dict[str, Any] | None:  # fmt: skip
+    """The manifest, checked; with ``digests`` also records the SHA-256 of the bytes read (signature check)."""
+    member = scan.by_name().get(MANIFEST_NAME)
+    if member is None:
+        rep.problems.append(codes.MANIFEST_MISSING.finding(MANIFEST_NAME, file=MANIFEST_NAME))
+        return None
+    if member.size > MAX_MANIFEST_BYTES:
+        rep.problems.append(_manifest_problem(
+            "MANIFEST_TOO_LARGE", f"{MANIFEST_NAME} declares {member.size} bytes (cap {MAX_MANIFEST_BYTES})"))
+        return None
+    try:
+        data = b"".join(iter_member(f, member))
+    except ValueError as e:
+        rep.problems.append(codes.ZIP_DAMAGED.finding(MANIFEST_NAME, variant="read", detail=str(e)))
+        return None
+    if digests is not None:
+        digests[MANIFEST_NAME] = hashlib.sha256(data).hexdigest()
+    try:
+        doc = loads_strict(data)
+    except InputError as e:
+        rep.problems.append(_manifest_problem("MANIFEST_JSON", e.message))
+        return None
+    return _schema_checked(doc, rep)
+
+
+def _schema_checked(doc: Any, rep: VerifyReport) -> dict[str, Any] | None:
+    if not isinstance(doc, dict) or doc.get("schema") != MANIFEST_SCHEMA:
+        found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
+        rep.problems.append(_manifest_problem(
+            "MANIFEST_SCHEMA", f"{MANIFEST_NAME} has schema {found!r}, expected {MANIFEST_SCHEMA!r}",
+            hint="This bundle was made by another tool or a newer onnxpack."))  # fmt: skip
+        return None
+    errors = schema_errors(doc)
+    for err in errors[:_MAX_LISTED_VIOLATIONS]:
+        rep.problems.append(_manifest_problem("MANIFEST_SCHEMA", f"{MANIFEST_NAME}: {err}"))
+    if len(errors) > _MAX_LISTED_VIOLATIONS:
+        more = len(errors) - _MAX_LISTED_VIOLATIONS
+        rep.problems.append(_manifest_problem("MANIFEST_SCHEMA", f"{MANIFEST_NAME}: {more} more violations", ""))
+    return doc if not errors else None
+
+
+def check_listing(doc: dict[str, Any], scan: ArchiveScan, rep: VerifyReport) -> ToHash:
+    """Match the manifest's file list with the archive (order-independent); return the files to hash."""
+    members = scan.by_name()
+    listed = _listed(doc, rep)
+    to_hash: ToHash = {}
+    for path, fs in sorted(listed.items()):
+        m = members.get(path)
+        if m is None:
+            fs.status = "missing"
+            rep.problems.append(codes.FILE_MISSING.finding(path, path=path))
+        elif m.size != fs.size:
+            fs.status, fs.actual_size = "size-mismatch", m.size
+            rep.problems.append(codes.FILE_SIZE.finding(path, path=path, size=m.size, listed=fs.size))
+        else:
+            to_hash[path] = (fs, m)
+    for name in sorted(members):
+        if name not in (MANIFEST_NAME, SIGNATURE_NAME) and name not in listed:
+            fs = FileStatus(name, None, None, None, actual_size=members[name].size, status="extra")
+            rep.files.append(fs)
+            rep.problems.append(codes.FILE_EXTRA.finding(name, path=name))
+    _check_references(doc, listed, rep)
+    return to_hash
+
+
+def _listed(doc: dict[str, Any], rep: VerifyReport) -> dict[str, FileStatus]:
+    """The manifest's files by path; the manifest itself, paths outside the bundle and repeats are problems."""
+    listed: dict[str, FileStatus] = {}
+    folded: set[str] = set()
+    for entry in doc["files"]:
+        path = entry["path"]
+        fs = FileStatus(path, entry["role"], entry["size"], entry["sha256"])
+        if path == MANIFEST_NAME:
+            rep.problems.append(codes.MANIFEST_SELF.finding(path, path=path))
+            continue
+        why = check_member_name(path)
+        if why is not None:
+            rep.problems.append(codes.MANIFEST_BAD_PATH.finding(path, path=path, why=why))
+            continue
+        key = path.casefold()
+        if key in folded:
+            rep.problems.append(codes.MANIFEST_DUPLICATE.finding(path, path=path))
+            continue
+        folded.add(key)
+        listed[path] = fs
+        rep.files.append(fs)
+    return listed
+
+
+def _pointers(doc: dict[str, Any]) -> list[tuple[str | None, str]]:
+    """The files the manifest points to, with the role each must be listed with."""
+    model = doc["model"]
+    wanted: list[tuple[str | None, str]] = [(model["entry"], "model")]
+    if model.get("data"):
+        wanted.append((model["data"], "external-data"))
+    if model.get("ort_entry"):
+        wanted.append((model["ort_entry"], "ort-model"))
+    smoke = doc.get("smoke") or {}
+    wanted += [(out["reference"], "smoke-output") for out in smoke.get("outputs", []) if out.get("reference")]
+    return wanted
+
+
+def _check_references(doc: dict[str, Any], listed: dict[str, FileStatus], rep: VerifyReport) -> None:
+    """The manifest's pointers (model entry, data file, ORT file, reference outputs) name listed files."""
+    model = doc["model"]
+    for path, role in _pointers(doc):
+        fs = listed.get(path or "")
+        if fs is None or fs.role != role:
+            rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(path or "", path=path, role=role))
+    if model["layout"] == "external" and not model.get("data"):
+        rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(variant="no_data"))
+    # onnxpack names the model NAME.onnx and lists exactly one file as the model: a README.txt (or anything
+    # else) passed off as the model is a contradiction, not a release.
+    if not str(model["entry"]).lower().endswith(".onnx"):
+        rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(str(model["entry"]), variant="entry",
+                                                                entry=model["entry"]))  # fmt: skip
+    models = sorted(p for p, fs in listed.items() if fs.role == "model")
+    if len(models) > 1:
+        rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(variant="models", count=len(models),
+                                                                models=", ".join(models)))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """Which hashed members are also written out, and where: members of ``roles`` into the folder ``to`` (None:
+    nothing is extracted), except ``in_place`` (the model the smoke run reads in the archive itself)."""
+
+    to: Path | None = None
+    roles: tuple[str, ...] = SMOKE_ROLES
+    in_place: str | None = None
+
+    def target(self, fs: FileStatus) -> Path | None:
+        """Where ``fs`` is extracted to (None: it is only hashed)."""
+        if self.to is None or fs.role not in self.roles or fs.path == self.in_place:
+            return None
+        target = (self.to / fs.path).resolve()
+        if not target.is_relative_to(self.to.resolve()):  # names were validated; this is belt and braces
+            raise InputError(f"Member {fs.path!r} would extract outside the temporary folder", HINT_TAMPER)
+        return target
+
+
+def hash_members(f: BinaryIO, to_hash: ToHash, rep: VerifyReport, extraction: Extraction,
+                 progress: ProgressCallback | None, cancel: CancelToken | None) -> None:  # fmt: skip
+    """Hash every listed member (and extract those ``extraction`` names); record each one's status."""
+    total = sum(m.size for _fs, m in to_hash.values())
+    done = 0
+    report(progress, "verify", 0, total)
+    # SHA-256 on a second core while this one reads and checks the CRC-32 (both release the GIL).
+    with HashWorker("onnxpack-verify-sha256") as worker:
+        for _path, (fs, m) in sorted(to_hash.items()):
+            h = hashlib.sha256()
+            target = extraction.target(fs)
+            if target is not None:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            out: BinaryIO | None = open(target, "xb") if target is not None else None  # noqa: SIM115
+            damaged: str | None = None
+            try:
+                for chunk in iter_member(f, m, cancel):  # each chunk is a fresh bytes object
+                    worker.update(h, chunk)
+                    if out is not None:
+                        out.write(chunk)
+                    done += len(chunk)
+                    report(progress, "verify", done, total)
+            except ValueError as e:
+                damaged = str(e)
+            finally:
+                worker.wait()
+                if out is not None:
+                    out.close()
+            _judge(fs, m, h.hexdigest(), damaged, rep)
+
+
+def _judge(fs: FileStatus, m: Member, sha256: str, damaged: str | None, rep: VerifyReport) -> None:
+    """Record one member's size, digest and status."""
+    fs.actual_size = m.size
+    fs.actual_sha256 = sha256
+    if fs.actual_sha256 != fs.sha256:
+        fs.status = "hash-mismatch"
+        rep.problems.append(codes.FILE_HASH.finding(fs.path, path=fs.path, actual=fs.actual_sha256, listed=fs.sha256))
+    elif damaged is not None:
+        fs.status = "damaged"
+        rep.problems.append(codes.ZIP_DAMAGED.finding(fs.path, detail=damaged))
+    else:
+        fs.status = "ok"
+
+
+def check_sums(f: BinaryIO, doc: dict[str, Any], to_hash: ToHash, rep: VerifyReport) -> None:
+    """SHA256SUMS (core/release/checksums.py), when the manifest lists one and its bytes are the listed ones, must give
+    every other listed file with the manifest's SHA-256: what `sha256sum -c` checks is what verify checks."""
+    from .checksums import CHECKSUMS_ROLE, sha256sums_problems
+
+    for fs, member in to_hash.values():
+        if fs.role != CHECKSUMS_ROLE or fs.status != "ok":
+            continue
+        try:
+            data = b"".join(iter_member(f, member))
+        except ValueError as e:
+            rep.problems.append(codes.ZIP_DAMAGED.finding(fs.path, variant="read", detail=str(e)))
+            continue
+        for problem in sha256sums_problems(data, doc["files"]):
+            rep.problems.append(codes.CHECKSUMS_MISMATCH.finding(fs.path, detail=problem))
