@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..codes import define
+from ..errors import InputError, OutputError, RuntimeFailure
 from ..findings import Severity
 
 __all__: list[str] = []
@@ -11,4 +12,312 @@ ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Each entry: NAME = define("NAME", SEVERITY, "message template", "remedy template") for a finding, or
 # NAME = define("NAME", kind=SomeError, text="message template", hint="remedy", summary="in general words").
-_ = define
+
+# smokeoptions.py: a recorded smoke recipe read back
+RECIPE_OUTSIDE_BUNDLE = define(
+    "RECIPE_OUTSIDE_BUNDLE", kind=InputError,
+    text="The smoke recipe names input file {file!r} for {name!r}, which is not a member of the bundle",
+    hint="A bundle's recipe may only name files inside it: the bundle was not made by onnxpack or was altered. Do "
+         "not trust it.",
+    summary="The smoke recipe names a file that is not in the bundle",
+)
+RECIPE = define(
+    "RECIPE", kind=InputError, text="The smoke recipe is not valid: {detail}", hint="Use a recipe written by onnxpack.",
+    summary="The smoke recipe is not valid",
+)
+
+# childrun.py: the smoke child seen from the parent
+SMOKE_CRASH = define(
+    "SMOKE_CRASH", kind=RuntimeFailure,
+    text="ONNX Runtime failed hard while {current} ({what}): {exit}. onnxpack itself is unaffected.",
+    hint="The model is probably malformed or triggers an ONNX Runtime bug. Run `onnxpack check` on it, or try another "
+         "onnxruntime version.",
+    summary="ONNX Runtime crashed during the smoke run; onnxpack itself is unaffected",
+)
+
+# smoke.py: the parent's side of a smoke run
+INPUT_DIGEST = define(
+    "INPUT_DIGEST", kind=InputError,
+    text="{opt:input} {name}: {file} has SHA-256 {actual}, but the recipe recorded {recorded}",
+    hint="The input file changed since the recorded run; use the original file.",
+    summary="An input file differs from the one the recorded run used",
+)
+
+# outputfiles.py: --save-outputs
+OUTPUT_ESCAPES = define(
+    "OUTPUT_ESCAPES", kind=OutputError, text="Output name {name!r} would be written outside {folder}",
+    hint="Rename the output.", summary="An output would be written outside the output folder",
+)
+
+# smokefindings.py: what a smoke run found
+SMOKE_INPUT_TOO_LARGE = define(
+    "SMOKE_INPUT_TOO_LARGE", ERROR,
+    "{subject}: the generated inputs would take {size}, more than the {limit} onnxpack allows on this machine "
+    "({detail})",
+    "Give smaller sizes, e.g. {opt:dim} {dim}=1 (or real data with {opt:input} NAME=FILE.npy).",
+)
+SMOKE_INPUT_UNSUPPORTED = define(
+    "SMOKE_INPUT_UNSUPPORTED", ERROR, "{subject}: cannot build inputs: {detail}",
+    "Only tensor inputs of numeric, bool and string types, of at most 64 dimensions, can be generated or loaded.",
+)
+#: ``more``: the optional sentences (generated inputs, dims not given, the search), each after a space.
+SMOKE_RUN_FAILED = define("SMOKE_RUN_FAILED", ERROR, "{subject}: ONNX Runtime rejected the run: {detail}{more}")
+SMOKE_OUTPUT_NOT_TENSOR = define(
+    "SMOKE_OUTPUT_NOT_TENSOR", INFO,
+    "{model}: output {subject} is a {type}, not a tensor: only its SHA-256 is recorded (no .npy is saved, and a "
+    "bundle holds no reference values for it), and onnxruntime-node (JavaScript) cannot return such an output",
+    "If an app reads it with onnxruntime-node, re-export the model with tensor outputs (scikit-learn classifiers: "
+    "skl2onnx's option zipmap=False).",
+)
+SMOKE_NON_FINITE = define(
+    "SMOKE_NON_FINITE", WARNING, "{model}: output {subject} has {nan} NaN and {inf} Inf value(s) out of {size}",
+    "Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.",
+)
+SMOKE_CONSTANT_OUTPUT = define(
+    "SMOKE_CONSTANT_OUTPUT", INFO, "{model}: output {subject} is constant everywhere ({value})",
+    "This can be normal (e.g. a mask); otherwise the model may ignore its input.",
+)
+SMOKE_NONDETERMINISTIC = define(
+    "SMOKE_NONDETERMINISTIC", WARNING, "{model}: output {subject} differs between runs on the same inputs",
+    "The model is non-deterministic (random ops?); equality checks against it are not meaningful.",
+)
+SMOKE_INPUT_OMITTED = define(
+    "SMOKE_INPUT_OMITTED", INFO, "{model}: optional input {subject} was not fed",
+    "Feed it with {opt:input} {subject}=FILE.npy to test that path.",
+)
+SMOKE_INPUT_DEFAULT = define(
+    "SMOKE_INPUT_DEFAULT", INFO,
+    "{model}: input {subject} has a default value (an initializer of the same name); the default was used",
+    "Override it with {opt:input} {subject}=FILE.npy.",
+)
+SMOKE_DIMS_SEARCHED = define(
+    "SMOKE_DIMS_SEARCHED", WARNING,
+    "{subject}: the run failed with the default sizes ({error}); it passed with {sizes} after {attempts} attempt(s)",
+    "Pass {flags} to use these sizes directly (or the model's real sizes).",
+)
+COMPARE_MISSING_OUTPUT = define(
+    "COMPARE_MISSING_OUTPUT", ERROR, "Output {subject} of the original is missing in {model}",
+    "Compare models with the same outputs.",
+)
+#: Its hint names the tolerance flags (and says when the output is non-deterministic): worded at the call site.
+COMPARE_MISMATCH = define("COMPARE_MISMATCH", ERROR, "Output {subject} differs: {detail}")
+COMPARE_NOT_BITWISE = define(
+    "COMPARE_NOT_BITWISE", INFO,
+    "Output {subject} is within the tolerance ({tol}) but not bitwise identical (max abs diff {max_abs}, max rel diff "
+    "{max_rel})",
+    "Expected for re-optimized graphs; a merged copy of the same model should be bitwise identical.",
+)
+COMPARE_EXTRA_OUTPUT = define(
+    "COMPARE_EXTRA_OUTPUT", WARNING, "{model} has an output {subject} that the original lacks",
+    "Compare models with the same outputs.",
+)
+
+# session.py (in the smoke child): opening an ONNX Runtime session
+SMOKE_TOO_LARGE = define(
+    "SMOKE_TOO_LARGE", kind=RuntimeFailure,
+    text="{file}: the tensors that must be embedded make the model exceed 2 GiB",
+    hint="Large tensors inside subgraphs or Constant nodes cannot be smoke-run in memory; move them to main-graph "
+         "initializers.",
+    summary="The tensors that must be embedded make the model exceed 2 GiB",
+)
+#: Its hint says what ONNX Runtime's message says (session.load_failure_hint): worded at the call site.
+ORT_LOAD = define(
+    "ORT_LOAD", kind=RuntimeFailure, text="ONNX Runtime cannot load {model}: {detail}",
+    summary="ONNX Runtime cannot load the model",
+)
+
+# smoke_child.py: the smoke job
+COMPARE_INPUTS = define(
+    "COMPARE_INPUTS", kind=InputError, text="{model} needs input(s) {missing} that {original} does not have",
+    hint="Only models with the same inputs can be compared.", summary="The two models do not have the same inputs",
+)
+COMPARE_RUN = define(
+    "COMPARE_RUN", kind=RuntimeFailure, text="{model} failed on the inputs that {original} accepted: {detail}",
+    hint="The two models do not behave alike; check that you compare the right files.",
+    summary="The second model failed on inputs the first one accepted",
+)
+SMOKE_MEMORY = define(
+    "SMOKE_MEMORY", kind=RuntimeFailure, text="Out of memory in the smoke run",
+    hint="Use smaller {opt:dim} values or run on a machine with more memory.",
+    summary="The smoke run ran out of memory",
+)
+SMOKE_CHILD_ERROR = define(
+    "SMOKE_CHILD_ERROR", kind=RuntimeFailure, text="The smoke run failed unexpectedly: {error}",
+    hint="This is probably a bug in onnxpack; please report it with the details.",
+    summary="The smoke run failed unexpectedly",
+)
+
+# inputfiles.py: --input files
+INPUT_FILE_MISSING = define(
+    "INPUT_FILE_MISSING", kind=InputError, text="{opt:input} {name}: file not found: {file}",
+    hint="Check the path (relative paths are relative to the current folder).",
+    summary="The input file was not found",
+)
+#: Each variant has its own remedy, worded at the call site (inputfiles._FORMAT_HINTS).
+INPUT_FILE_FORMAT = define(
+    "INPUT_FILE_FORMAT", kind=InputError,
+    text="{opt:input} {name}: {file} is neither .npy, .npz nor an ONNX TensorProto (.pb): {detail}",
+    hint="Save the input with numpy.save() or onnx.numpy_helper.from_array(...).SerializeToString().",
+    variants={
+        "external": "{opt:input} {name}: {file} refers to external data, which onnxpack does not follow",
+        "empty": "{opt:input} {name}: {file} does not hold a tensor (empty or not a TensorProto)",
+        "inconsistent": "{opt:input} {name}: the tensor in {file} is inconsistent: {detail}",
+        "npz": "{opt:input} {name}: cannot read {file} as .npz: {detail}",
+        "npy": "{opt:input} {name}: cannot read {file} as .npy: {detail}",
+    },
+    summary="The input file is not a tensor onnxpack can read",
+)
+INPUT_FILE_MEMBER = define(
+    "INPUT_FILE_MEMBER", kind=InputError,
+    text="{opt:input} {name}: {file} holds {count} arrays ({members}) and none is named after the input",
+    hint="Name the member: {opt:input} {name}={path}:{member}",
+    variants={"missing": "{opt:input} {name}: {file} has no array {member!r} (it has: {members})"},
+    summary="The .npz file has no array for this input",
+)
+
+# inputs.py: inputs made for a model
+INPUT_UNKNOWN = define(
+    "INPUT_UNKNOWN", kind=InputError, text="The model has no input named {name!r} (inputs: {inputs})",
+    hint="Check the spelling; names are case-sensitive.", summary="The model has no input of that name",
+)
+DIM_UNKNOWN = define(
+    "DIM_UNKNOWN", kind=InputError,
+    text="The model has no symbolic dimension named {names} (its symbolic dimensions: {listing})",
+    hint='Check the spelling (names are case-sensitive); an unnamed dimension is INPUT[AXIS], e.g. {opt:dim} '
+         '"x[0]=1".',
+    summary="The model has no symbolic dimension of that name",
+)
+INPUT_UNSUPPORTED = define(
+    "INPUT_UNSUPPORTED", kind=InputError, text="Input {name} has type {type}, which onnxpack cannot feed from a file",
+    hint="Only tensor inputs can be supplied.", summary="This input cannot be fed from a file",
+)
+INPUT_DTYPE = define(
+    "INPUT_DTYPE", kind=InputError,
+    text="{opt:input} {name}: the file holds {got} data, but the model wants {type}",
+    hint="Convert it, e.g. numpy.save(path, array.astype('{dtype}')).",
+    summary="The input data has another element type than the model wants",
+)
+#: The variants' remedies are worded at the call site (inputs._SHAPE_HINTS).
+INPUT_SHAPE = define(
+    "INPUT_SHAPE", kind=InputError,
+    text="{opt:input} {name}: the array has shape {shape} (rank {rank}), but the model wants rank {want_rank} {want}",
+    hint="Reshape the array to the model's input shape.",
+    variants={
+        "axis": "{opt:input} {name}: axis {axis} has size {got}, but the model fixes it at {want} (model shape "
+                "{shape})",
+        "agree": "{opt:input} {name}: axis {axis} ({dim}) has size {got}, but {dim} = {value} ({source})",
+    },
+    summary="The input data has another shape than the model wants",
+)
+#: The variants' remedies are worded at the call site (inputs._VALUE_HINTS).
+INPUT_VALUE = define(
+    "INPUT_VALUE", kind=InputError,
+    text="{opt:input} {name}={value}: not a valid {elem} value (and no such file)",
+    hint="Give {what} for {name} (e.g. {opt:input} {name}={example}) or a .npy/.npz/.pb file.",
+    variants={
+        "range": "{opt:input} {name}={value}: out of the range of {elem} ({low} to {high})",
+        "default": "{opt:input} {name}={value}: {name} is an input with a default value (an initializer); give a "
+                   "file to override it",
+    },
+    summary="The input value cannot be used",
+)
+
+# prove.py, wheels.py, releaseenvs.py: --prove-ort
+BAD_PROVE_ORT = define(
+    "BAD_PROVE_ORT", kind=InputError, text="Not an ONNX Runtime release: {item!r}",
+    hint="Give releases like 1.16.3,1.20.1, a MAJOR.MINOR (its newest patch), newest, or auto (the oldest release "
+         "the model claims plus the newest).",
+    summary="Not a list of ONNX Runtime releases to prove the model on",
+)
+#: The variants' remedies are worded at the call site (wheels._NETWORK_HINTS).
+PROVE_NETWORK = define(
+    "PROVE_NETWORK", kind=RuntimeFailure,
+    text="Cannot reach the package index ({index}) to fetch ONNX Runtime wheels: {reason}",
+    hint="{opt:prove_ort} downloads each release's official wheel once (then it is cached): connect to the internet, "
+         "set ONNXPACK_PYPI_URL to a reachable PyPI mirror, or leave {opt:prove_ort} out.",
+    variants={
+        "status": "The package index answered {status} for {url}",
+        "not_json": "The package index sent something that is not JSON for {url}",
+        "no_releases": "The package index has no release list of {package} at {url}",
+        "download": "Cannot download {file}: {reason}",
+    },
+    summary="The package index with the ONNX Runtime wheels cannot be reached",
+)
+PROVE_NO_PYTHON = define(
+    "PROVE_NO_PYTHON", kind=InputError,
+    text="{opt:prove_ort} needs a Python interpreter to create environments, and this is the frozen onnxpack "
+         "executable",
+    hint="Set ONNXPACK_PYTHON to a CPython 3.10+ executable, or run onnxpack installed with pip.",
+    variants={"tags": "Cannot ask {python} which wheels it installs: {error}"},
+    summary="Proving on ONNX Runtime releases needs a Python interpreter",
+)
+PROVE_NO_WHEEL = define(
+    "PROVE_NO_WHEEL", kind=InputError,
+    text="onnxruntime {version} has no official wheel for {here} (its wheels are for: {platforms})",
+    hint="Prove another release (CPython 3.11 wheels exist from 1.15.0 on), or run onnxpack on a Python that release "
+         "has wheels for.",
+    variants={"any": "PyPI has no wheel of {what} for {here}"},
+    summary="That ONNX Runtime release has no official wheel for this Python and platform",
+)
+PROVE_NO_RELEASE = define(
+    "PROVE_NO_RELEASE", kind=InputError, text="onnxruntime {version} is not on the package index",
+    hint="Give a released version, e.g. 1.16.3 (see https://pypi.org/project/onnxruntime/#history).",
+    summary="That ONNX Runtime release does not exist on the package index",
+)
+PROVE_WHEEL_HASH = define(
+    "PROVE_WHEEL_HASH", kind=RuntimeFailure,
+    text="The download of {file} does not match the SHA-256 the package index publishes ({actual} instead of "
+         "{expected}); it was deleted",
+    hint="Try again (a proxy may have altered it); if it repeats, do not trust that network path.",
+    variants={"missing": "The package index gives no SHA-256 for {file}"},
+    summary="A downloaded ONNX Runtime wheel does not match the hash the package index publishes",
+)
+PROVE_ENV = define(
+    "PROVE_ENV", kind=RuntimeFailure, text="{what} failed: {last}",
+    hint="Check the internet connection and try again; the details show pip's output.",
+    variants={"timeout": "{what} did not finish within {timeout:g} s"},
+    summary="The environment for an ONNX Runtime release could not be created",
+)
+PROVE_INPUTS = define(
+    "PROVE_INPUTS", kind=InputError, text="Cannot make inputs to prove the model with: {problems}",
+    hint="Give the sizes the model needs with {opt:dim} NAME=VALUE.",
+    summary="No inputs could be made to prove the model with",
+)
+PROVE_REFERENCE = define(
+    "PROVE_REFERENCE", kind=RuntimeFailure,
+    text="The reference run with the installed onnxruntime failed: {detail}",
+    hint="Run `onnxpack smoke` on the model to see why.",
+    variants={"frozen": "The frozen onnxpack cannot tell which onnxruntime it carries, so it has no reference to "
+                        "prove against"},
+    summary="The reference run with the installed ONNX Runtime failed",
+)
+PROVE_ORT_NOT_LOADED = define(
+    "PROVE_ORT_NOT_LOADED", ERROR, "ONNX Runtime {version} (its official wheel) cannot run {model}: {ort_message}",
+    "`onnxpack bundle {opt:target_ort} {minor} {opt:fix_ir} {opt:prove_ort} {version}` retargets the released copy "
+    "and proves it on that release.",
+)
+PROVE_ORT_MISMATCH = define(
+    "PROVE_ORT_MISMATCH", ERROR,
+    "ONNX Runtime {version} runs {model} but its outputs differ from ONNX Runtime {reference}'s beyond atol {atol:g} "
+    "/ rtol {rtol:g} (largest difference {difference})",
+    "Do not ship the model for that release without checking the difference matters; report it to the ONNX Runtime "
+    "project if it should not.",
+)
+PROVE_ORT_OK = define(
+    "PROVE_ORT_OK", INFO,
+    "ONNX Runtime {version} (its official wheel) runs {model}: {detail} with ONNX Runtime {reference}",
+)
+
+# ortformat.py: the ORT-format conversion
+ORT_TOO_LARGE = define(
+    "ORT_TOO_LARGE", kind=OutputError,
+    text="{file} needs {bytes} bytes as one file; the ORT format (like a single .onnx) is limited to 2 GiB",
+    hint="Ship models this large in ONNX format with external data instead of the ORT format.",
+    summary="The model is too large for the ORT format (2 GiB)",
+)
+ORT_CONVERT = define(
+    "ORT_CONVERT", kind=RuntimeFailure, text="onnxruntime's ORT-format converter failed: {detail}",
+    hint="Check that the model loads (`onnxpack smoke MODEL`); custom operators cannot be converted.",
+    variants={"missing": "The converter did not produce {file}"},
+    summary="ONNX Runtime's ORT-format converter failed",
+)

@@ -1,0 +1,227 @@
+"""What a smoke run found: the findings of one run, of its outputs and inputs, and of a comparison of two models."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..findings import Finding, Severity
+from . import codes
+from .inputs import LoadedInput
+from .smokeoptions import RECIPE_SCHEMA, SmokeOptions, SmokeResult
+
+__all__ = ["compare_findings", "smoke_result"]
+
+def _recipe(raw: dict[str, Any], options: SmokeOptions, loaded: list[LoadedInput]) -> dict[str, Any]:
+    inputs = dict(raw.get("inputs") or {})
+    for li in loaded:
+        inputs[li.name] = li.recipe()
+    return {
+        "schema": RECIPE_SCHEMA,
+        "seed": options.seed,
+        "runs": options.runs,
+        "default_dim": options.default_dim,
+        "search": options.search,
+        "dims": dict(raw.get("dims") or {}),
+        "dim_sources": dict(raw.get("dim_sources") or {}),
+        "ranges": {k: [lo, hi] for k, (lo, hi) in options.ranges.items()},
+        "inputs": inputs,
+        "atol": options.atol,
+        "rtol": options.rtol,
+    }
+
+
+def _fmt_shape(shape: Any) -> str:
+    return "[" + ",".join(str(s) for s in shape) + "]" if isinstance(shape, list) else "?"
+
+
+def _example_value(dtype: str) -> str:
+    """A value of ``dtype`` to show in a hint (``--input flag=true``, not ``flag=16000``)."""
+    if dtype == "bool":
+        return "true"
+    if dtype == "string":
+        return "hello"
+    if dtype.startswith("float"):
+        return "0.5"
+    return "16000"
+
+
+#: Words in ONNX Runtime's messages for an index outside its table (Gather, GatherND, ScatterND, OneHot...).
+_INDEX_WORDS = ("idx", "indices", "index", "out of bound", "out-of-bound", "out of range")
+
+
+def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions) -> Finding:
+    fail = raw["failure"]
+    if fail["kind"] == "too_large":
+        dims = fail.get("dims") or {}
+        srcs = fail.get("dim_sources") or {}
+        given = sorted((k for k in dims if srcs.get(k) in ("option", "default", "search")), key=lambda k: -dims[k])
+        return codes.SMOKE_INPUT_TOO_LARGE.finding(
+            model_name, hint=None if given else _FIXED_TOO_LARGE, size=fail["size"], limit=fail["limit"],
+            detail=fail["message"], dim=given[0] if given else "",
+        )
+    if fail["kind"] == "inputs":
+        return codes.SMOKE_INPUT_UNSUPPORTED.finding(model_name, detail=fail["message"])
+    return _run_failed(raw, model_name, options)
+
+
+#: SMOKE_INPUT_TOO_LARGE's remedy when no size can be made smaller (the model fixes them all).
+_FIXED_TOO_LARGE = ("The model fixes these sizes: it cannot be smoke-run here; bundle it with --no-smoke, or run it on "
+                    "a machine with more memory.")
+
+
+def _run_failed(raw: dict[str, Any], model_name: str, options: SmokeOptions) -> Finding:
+    """SMOKE_RUN_FAILED: what ONNX Runtime said, the inputs and dims onnxpack chose, and which flags to try."""
+    fail = raw["failure"]
+    inputs = fail.get("inputs") or {}
+    gen = [f"{n} {e.get('dtype')}{_fmt_shape(e.get('shape'))}" for n, e in inputs.items()
+           if e.get("source") == "generated"]
+    dims = fail.get("dims") or {}
+    srcs = fail.get("dim_sources") or {}
+    guessed = {k: v for k, v in dims.items() if srcs.get(k) in ("default", "search")}
+    gen_text = ", ".join(gen)
+    guessed_text = ", ".join(f"{k}={v}" for k, v in guessed.items())
+    parts = []
+    if gen:
+        parts.append("Generated inputs: " + gen_text + ".")
+    if guessed:
+        parts.append("Dims not given: " + guessed_text + ".")
+    attempts = raw.get("search", {}).get("attempts") or []
+    if attempts:
+        tried = sorted({v for a in attempts for v in a["dims"].values()})
+        parts.append(f"The automatic search tried {len(attempts)} more size(s) ({', '.join(map(str, tried))}) "
+                     "without success.")
+    hint = _run_failed_hint(fail, guessed, options)
+    return codes.SMOKE_RUN_FAILED.finding(model_name, hint=hint, detail=fail["message"],
+                                          more="".join(" " + p for p in parts), inputs=gen_text or "-",
+                                          dims=guessed_text or "-")
+
+
+def _run_failed_hint(fail: dict[str, Any], guessed: dict[str, int], options: SmokeOptions) -> str:
+    """The flags to try after a failed run, as one sentence."""
+    inputs = fail.get("inputs") or {}
+    message = str(fail["message"]).lower()
+    int_generated = [n for n, e in inputs.items() if e.get("source") == "generated"
+                     and str(e.get("dtype", "")).startswith(("int", "uint")) and n not in options.ranges]
+    index_failure = bool(int_generated) and any(w in message for w in _INDEX_WORDS)
+    if index_failure:
+        # An index out of bounds: generated integers are small, but not small enough for this table. Sizes
+        # and scalar values would not help; the valid range of the indices does.
+        n = int_generated[0]
+        dist = inputs[n].get("distribution", "")
+        hints = [f"{n} was generated as {dist}; if it holds indices, give their valid range, e.g. "
+                 f"--range {n}=0:N where N is the size of what they index"]
+    else:
+        hints = _size_hints(inputs, guessed)
+    hints.append("or supply real data with --input NAME=FILE.npy (.npz, .pb)")
+    if not options.search and guessed and not index_failure:
+        hints.append("or drop --no-search to let onnxpack try common sizes")
+    hint = "; ".join(hints)
+    return hint[:1].upper() + hint[1:] + "."
+
+
+def _size_hints(inputs: dict[str, Any], guessed: dict[str, int]) -> list[str]:
+    """Real sizes for the dims onnxpack guessed, real values for the scalar inputs it generated."""
+    from .dimsearch import is_batch_like
+
+    hints = []
+    named = sorted((k for k in guessed if not k.endswith("]")), key=is_batch_like)  # non-batch dims first
+    if guessed:
+        k = named[0] if named else next(iter(guessed))
+        hints.append(f"give real sizes, e.g. --dim {k}=512" if named else f'give real sizes, e.g. --dim "{k}=512"')
+    scalars = sorted((n for n, e in inputs.items() if e.get("source") == "generated"
+                      and isinstance(e.get("shape"), list) and math.prod(e["shape"]) <= 1
+                      and len(e["shape"]) <= 1), key=lambda n: len(inputs[n]["shape"]))  # 0-d ones first
+    if scalars:
+        hints.append(f"give real values for scalar inputs, e.g. --input {scalars[0]}="
+                     + _example_value(str(inputs[scalars[0]].get("dtype", ""))))
+    return hints
+
+
+def _output_findings(desc: dict[str, Any], model_name: str, *, primary: bool = True) -> list[Finding]:
+    out: list[Finding] = []
+    for o in desc["outputs"]:
+        if primary and o.get("shape") is None:  # a sequence or map (a ZipMap's seq(map(int64, float)))
+            kind = str(o.get("elem_type") or "").lower()
+            out.append(codes.SMOKE_OUTPUT_NOT_TENSOR.finding(o["name"], model=model_name, type=kind))
+        if o.get("finite") is False:
+            out.append(codes.SMOKE_NON_FINITE.finding(o["name"], model=model_name, nan=o["nan_count"],
+                                                      inf=o["inf_count"], size=o["size"]))
+        if o.get("constant"):
+            out.append(codes.SMOKE_CONSTANT_OUTPUT.finding(o["name"], model=model_name,
+                                                           value=str(o.get("constant_value"))))
+    for name in desc.get("nondeterministic") or []:
+        out.append(codes.SMOKE_NONDETERMINISTIC.finding(name, model=model_name))
+    return out
+
+
+def _input_findings(recipe: dict[str, Any], model_name: str) -> list[Finding]:
+    out: list[Finding] = []
+    for name, e in recipe["inputs"].items():
+        if e.get("source") == "omitted":
+            out.append(codes.SMOKE_INPUT_OMITTED.finding(name, model=model_name))
+        elif e.get("source") == "initializer":
+            out.append(codes.SMOKE_INPUT_DEFAULT.finding(name, model=model_name))
+    return out
+
+
+def _searched_finding(search: dict[str, Any], name: str) -> Finding:
+    """SMOKE_DIMS_SEARCHED: the sizes the search found, as the flags that give them directly."""
+    found = search["found"]
+    flags = " ".join(f"--dim {k}={v}" if not k.endswith("]") else f'--dim "{k}={v}"' for k, v in found.items())
+    sizes = ", ".join(f"{k}={v}" for k, v in found.items())
+    attempts = len(search.get("attempts") or [])
+    return codes.SMOKE_DIMS_SEARCHED.finding(name, sizes=sizes, attempts=attempts,
+                                             error=search.get("initial_error"), flags=flags)
+
+
+def smoke_result(raw: dict[str, Any], index: int, model: str, name: str, options: SmokeOptions,
+                 loaded: list[LoadedInput]) -> SmokeResult:
+    """The SmokeResult of model ``index`` of the child's answer ``raw`` (``model``: its path, ``name``: what
+    messages call it)."""
+    recipe = _recipe(raw, options, loaded)
+    findings = _input_findings(recipe, name)
+    search = dict(raw.get("search") or {})
+    models = raw.get("models") or []
+    if raw.get("failure") is not None and index == 0:
+        findings.append(_failure_finding(raw, name, options))
+        return SmokeResult(model, False, raw["ort_version"], raw["provider"], None, None, None,
+                           [], [], recipe, search, findings, error=raw["failure"]["message"])
+    desc = models[index]
+    if index == 0 and search.get("found"):
+        findings.append(_searched_finding(search, name))
+    findings += _output_findings(desc, name, primary=index == 0)
+    ok = not any(f.severity is Severity.ERROR for f in findings)
+    return SmokeResult(
+        model, ok, raw["ort_version"], raw["provider"], desc["create_s"], desc["first_run_s"],
+        desc["median_run_s"], list(desc["run_times"]), list(desc["outputs"]), recipe, search, findings,
+        load=desc.get("load", ""),
+    )
+
+
+def compare_findings(raw: dict[str, Any], other_name: str, options: SmokeOptions) -> list[Finding]:
+    """The findings of comparing the outputs of the original with those of the other model (``other_name``)."""
+    findings: list[Finding] = []
+    tol = f"atol={options.atol:g}, rtol={options.rtol:g}"
+    nondet = set(orig_nd for o in raw["models"] for orig_nd in o.get("nondeterministic") or [])
+    for r in raw["compare"]["outputs"]:
+        n = r["name"]
+        if r["problem"] == "missing in the other model":
+            findings.append(codes.COMPARE_MISSING_OUTPUT.finding(n, model=other_name))
+        elif not r["within_tolerance"]:
+            findings.append(_mismatch(r, tol, n in nondet))
+        elif not r["bitwise_equal"]:
+            findings.append(codes.COMPARE_NOT_BITWISE.finding(n, tol=tol, max_abs=f"{r['max_abs']:.6g}",
+                                                              max_rel=f"{r['max_rel']:.6g}"))
+    for n in raw["compare"].get("extra_outputs") or []:
+        findings.append(codes.COMPARE_EXTRA_OUTPUT.finding(n, model=other_name))
+    return findings
+
+
+def _mismatch(row: dict[str, Any], tol: str, nondeterministic: bool) -> Finding:
+    detail = row["problem"] or (f"max abs diff {row['max_abs']:.6g}, max rel diff {row['max_rel']:.6g}, "
+                                f"{row['mismatched']} value(s) outside the tolerance")
+    hint = f"Tolerance is {tol}; raise --atol/--rtol if small differences are expected (e.g. an optimized graph)."
+    if nondeterministic:
+        hint = "The output is non-deterministic, so runs differ anyway. " + hint
+    return codes.COMPARE_MISMATCH.finding(row["name"], hint=hint, detail=detail, tol=tol)
