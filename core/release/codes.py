@@ -297,3 +297,35 @@ BUNDLE_CHANGED = _(
     hint="Make sure nothing writes the bundle while it is verified, and verify it again.",
     summary="The bundle changed while its model was smoke-run",
 )  # fmt: skip
+
+# versions.py: the release's version against the previous release
+BAD_VERSION = _(
+    "BAD_VERSION", kind=InputError, text="{what} {version!r} is not a semantic version",
+    hint="Use MAJOR.MINOR.PATCH, e.g. 1.0.0 or 2.1.0-rc.1 (semver.org); no leading 'v', no leading zeros.",
+    summary="The version is not a semantic version",
+)  # fmt: skip
+MODEL_VERSION_RANGE = _(
+    "MODEL_VERSION_RANGE", kind=InputError,
+    text="Version {version} cannot be written into model_version (MAJOR*1000000 + MINOR*1000 + PATCH needs MINOR "
+         "and PATCH below 1000)",
+    hint="Drop --set-model-version, or use a version with smaller components.",
+    summary="This version cannot be written into model_version",
+)  # fmt: skip
+VERSION_NOT_GREATER = _(
+    "VERSION_NOT_GREATER", kind=RefusedError,
+    text="Version {version} is not greater than the previous release {previous}",
+    hint="Use {suggested} ({why}), or pass {opt:allow_version_not_greater} to release it anyway.",
+    summary="The version is not greater than the previous release's",
+)  # fmt: skip
+VERSION_UNDERBUMP = _(
+    "VERSION_UNDERBUMP", WARNING,
+    "Version {version} is a smaller step than this {bump} change needs (suggested {suggested})", "{changes}",
+)  # fmt: skip
+
+# zipwriter.py: the reproducible ZIP
+BAD_SOURCE_DATE_EPOCH = _(
+    "BAD_SOURCE_DATE_EPOCH", kind=InputError,
+    text="SOURCE_DATE_EPOCH is {value!r}, not a non-negative integer number of seconds",
+    hint="Set it to a Unix timestamp such as $(git log -1 --format=%ct), or unset it.",
+    summary="SOURCE_DATE_EPOCH is not a non-negative whole number of seconds",
+)  # fmt: skip

@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError, RefusedError
 from ..findings import Finding
+from . import codes
 
 __all__ = [
     "IMPACTS",
@@ -108,11 +108,7 @@ def parse_semver(text: str, what: str = "--version") -> SemVer:
     """Parse ``MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD]``; anything else raises InputError."""
     m = _SEMVER.fullmatch(text.strip()) if len(text) <= 128 else None
     if m is None:
-        raise InputError(
-            f"{what} {text!r} is not a semantic version",
-            "Use MAJOR.MINOR.PATCH, e.g. 1.0.0 or 2.1.0-rc.1 (semver.org); no leading 'v', no leading zeros.",
-            code="BAD_VERSION",
-        )
+        raise codes.BAD_VERSION.error(what=what, version=text)
     pre = tuple(m.group(4).split(".")) if m.group(4) else ()
     return SemVer(int(m.group(1)), int(m.group(2)), int(m.group(3)), pre, m.group(5) or "")
 
@@ -120,12 +116,7 @@ def parse_semver(text: str, what: str = "--version") -> SemVer:
 def encode_model_version(v: SemVer) -> int:
     """``MAJOR * 1_000_000 + MINOR * 1_000 + PATCH``; limits checked (see module docstring)."""
     if v.minor >= 1000 or v.patch >= 1000 or v.major >= MODEL_VERSION_MAJOR_LIMIT:
-        raise InputError(
-            f"Version {v} cannot be written into model_version (MAJOR*1000000 + MINOR*1000 + PATCH needs "
-            f"MINOR and PATCH below 1000)",
-            "Drop --set-model-version, or use a version with smaller components.",
-            code="MODEL_VERSION_RANGE",
-        )
+        raise codes.MODEL_VERSION_RANGE.error(version=str(v))
     return v.major * 1_000_000 + v.minor * 1_000 + v.patch
 
 
@@ -263,11 +254,27 @@ def _diff_values(
 ) -> list[Change]:
     """Diff the inputs (kind "input") or outputs (kind "output") of two interfaces; ``widened`` (for outputs): the
     inputs' dims that went fixed → symbolic (:func:`_widened_inputs`)."""
-    out: list[Change] = []
     old_by = {v["name"]: v for v in old}
     new_by = {v["name"]: v for v in new}
-    removed = [v for v in old if v["name"] not in new_by]
-    added = [v for v in new if v["name"] not in old_by]
+    out = _membership(kind, old, new)
+    common_old = [v["name"] for v in old if v["name"] in new_by]
+    common_new = [v["name"] for v in new if v["name"] in old_by]
+    if common_old != common_new:
+        out.append(Change(f"{kind}s_reordered", kind, "major",
+                          f"the {kind}s are in a different order (callers binding by position break)",
+                          common_old, common_new))  # fmt: skip
+    for name in common_old:
+        out += _value_changes(kind, name, old_by[name], new_by[name], widened or {})
+    return out
+
+
+def _membership(kind: str, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[Change]:
+    """Values renamed, removed and added."""
+    out: list[Change] = []
+    old_names = {v["name"] for v in old}
+    new_names = {v["name"] for v in new}
+    removed = [v for v in old if v["name"] not in new_names]
+    added = [v for v in new if v["name"] not in old_names]
     # A removed and an added value of identical type and shape at the same position: a rename.
     for r in list(removed):
         pos = old.index(r)
@@ -275,94 +282,49 @@ def _diff_values(
         if cand is not None:
             removed.remove(r)
             added.remove(cand)
-            out.append(
-                Change(
-                    f"{kind}_renamed",
-                    r["name"],
-                    "major",
-                    f"{kind} {r['name']!r} was renamed to {cand['name']!r}",
-                    r["name"],
-                    cand["name"],
-                )
-            )
+            out.append(Change(f"{kind}_renamed", r["name"], "major",
+                              f"{kind} {r['name']!r} was renamed to {cand['name']!r}", r["name"], cand["name"]))
     for r in removed:
         out.append(Change(f"{kind}_removed", r["name"], "major", f"{kind} {r['name']!r} was removed", r, None))
     for a in added:
         if kind == "output":
             out.append(Change("output_added", a["name"], "minor", f"new output {a['name']!r}", None, a))
         elif a.get("optional"):
-            out.append(
-                Change(
-                    "input_added_optional",
-                    a["name"],
-                    "minor",
-                    f"new optional input {a['name']!r} (has a default)",
-                    None,
-                    a,
-                )
-            )
+            out.append(Change("input_added_optional", a["name"], "minor",
+                              f"new optional input {a['name']!r} (has a default)", None, a))
         else:
-            out.append(
-                Change(
-                    "input_added_required",
-                    a["name"],
-                    "major",
-                    f"new required input {a['name']!r}: existing callers do not pass it",
-                    None,
-                    a,
-                )
-            )
-    common_old = [v["name"] for v in old if v["name"] in new_by]
-    common_new = [v["name"] for v in new if v["name"] in old_by]
-    if common_old != common_new:
-        out.append(
-            Change(
-                f"{kind}s_reordered",
-                kind,
-                "major",
-                f"the {kind}s are in a different order (callers binding by position break)",
-                common_old,
-                common_new,
-            )
-        )
-    for name in common_old:
-        a, b = old_by[name], new_by[name]
-        if a.get("elem_type") != b.get("elem_type"):
-            out.append(
-                Change(
-                    f"{kind}_type_changed",
-                    name,
-                    "major",
-                    f"{kind} {name!r} element type {a.get('elem_type')} → {b.get('elem_type')}",
-                    a.get("elem_type"),
-                    b.get("elem_type"),
-                )
-            )
-        rel, notes = _shape_relation(a.get("shape"), b.get("shape"))
-        if rel != "same":
-            compatible = "widened" if kind == "input" else "narrowed"
-            impact = "patch" if rel == "renamed" else "minor" if rel == compatible else "major"
-            what = {
-                "renamed": "symbolic dimension renamed",
-                "widened": "shape widened",
-                "narrowed": "shape narrowed",
-                "changed": "shape changed",
-            }[rel]
-            if kind == "output" and rel == "widened" and _follows_inputs(a.get("shape"), b.get("shape"),
-                                                                          widened or {}):  # fmt: skip
-                impact, what = "minor", "shape widened with the input it follows (the old input gives the old shape)"
-            out.append(
-                Change(
-                    f"{kind}_shape_{rel}",
-                    name,
-                    impact,
-                    f"{kind} {name!r}: {what} ({'; '.join(notes)})",
-                    a.get("shape"),
-                    b.get("shape"),
-                )
-            )
-        if a.get("optional") and not b.get("optional") and kind == "input":
-            out.append(Change("input_now_required", name, "major", f"input {name!r} lost its default", True, False))
+            out.append(Change("input_added_required", a["name"], "major",
+                              f"new required input {a['name']!r}: existing callers do not pass it", None, a))
+    return out
+
+
+_SHAPE_WORDS = {
+    "renamed": "symbolic dimension renamed",
+    "widened": "shape widened",
+    "narrowed": "shape narrowed",
+    "changed": "shape changed",
+}
+
+
+def _value_changes(kind: str, name: str, a: dict[str, Any], b: dict[str, Any],
+                   widened: dict[str, set[int]]) -> list[Change]:  # fmt: skip
+    """How one input or output present in both interfaces changed: element type, shape, default."""
+    out: list[Change] = []
+    if a.get("elem_type") != b.get("elem_type"):
+        out.append(Change(f"{kind}_type_changed", name, "major",
+                          f"{kind} {name!r} element type {a.get('elem_type')} → {b.get('elem_type')}",
+                          a.get("elem_type"), b.get("elem_type")))  # fmt: skip
+    rel, notes = _shape_relation(a.get("shape"), b.get("shape"))
+    if rel != "same":
+        compatible = "widened" if kind == "input" else "narrowed"
+        impact = "patch" if rel == "renamed" else "minor" if rel == compatible else "major"
+        what = _SHAPE_WORDS[rel]
+        if kind == "output" and rel == "widened" and _follows_inputs(a.get("shape"), b.get("shape"), widened):
+            impact, what = "minor", "shape widened with the input it follows (the old input gives the old shape)"
+        out.append(Change(f"{kind}_shape_{rel}", name, impact, f"{kind} {name!r}: {what} ({'; '.join(notes)})",
+                          a.get("shape"), b.get("shape")))  # fmt: skip
+    if a.get("optional") and not b.get("optional") and kind == "input":
+        out.append(Change("input_now_required", name, "major", f"input {name!r} lost its default", True, False))
     return out
 
 
@@ -462,16 +424,12 @@ def check_new_version(requested: SemVer, diff: ReleaseDiff, *, force: bool = Fal
     prev = diff.previous_version
     if requested <= prev:
         if not force:
-            raise RefusedError(
-                f"Version {requested} is not greater than the previous release {prev}",
-                f"Use {diff.suggested} ({_suggested_for(diff.bump)}), or pass --allow-version-not-greater to "
-                "release it anyway.",
-                code="VERSION_NOT_GREATER",
-            )
+            raise codes.VERSION_NOT_GREATER.error(version=str(requested), previous=str(prev),
+                                                  suggested=str(diff.suggested), why=_suggested_for(diff.bump))
         diff.forced = True
         findings.append(
-            Finding.warning(
-                "VERSION_NOT_GREATER",
+            Finding.warning(  # the refusal's code (registered as its error), reported as forced
+                codes.VERSION_NOT_GREATER.name,
                 f"Version {requested} is not greater than {prev} (forced)",
                 f"The suggested version is {diff.suggested}.",
                 "version",
@@ -483,14 +441,7 @@ def check_new_version(requested: SemVer, diff: ReleaseDiff, *, force: bool = Fal
         diff.suggested.minor,
         diff.suggested.patch,
     ):
-        findings.append(
-            Finding.warning(
-                "VERSION_UNDERBUMP",
-                f"Version {requested} is a smaller step than this {diff.bump} change needs "
-                f"(suggested {diff.suggested})",
-                "; ".join(c.message for c in diff.changes if c.impact == diff.bump)[:500],
-                "version",
-                version=str(requested), bump=diff.bump, suggested=str(diff.suggested),
-            )
-        )
+        changes = "; ".join(c.message for c in diff.changes if c.impact == diff.bump)[:500]
+        findings.append(codes.VERSION_UNDERBUMP.finding("version", version=str(requested), bump=diff.bump,
+                                                        suggested=str(diff.suggested), changes=changes))
     return findings

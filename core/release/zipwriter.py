@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..atomic import WritebackPacer, plain_file_fd
-from ..errors import InputError
 from ..progress import CancelToken, ProgressCallback, check_cancel, report
+from . import codes
 
 __all__ = [
     "DEFAULT_EPOCH",
@@ -66,11 +66,7 @@ def source_date_epoch(env: Mapping[str, str] | None = None) -> int | None:
         return None
     text = raw.strip()
     if not text.isdigit() or not text.isascii():
-        raise InputError(
-            f"SOURCE_DATE_EPOCH is {raw!r}, not a non-negative integer number of seconds",
-            "Set it to a Unix timestamp such as $(git log -1 --format=%ct), or unset it.",
-            code="BAD_SOURCE_DATE_EPOCH",
-        )
+        raise codes.BAD_SOURCE_DATE_EPOCH.error(value=raw)
     return int(text)
 
 
@@ -109,8 +105,6 @@ class HashingWriter(io.RawIOBase):
         stage: str = "zip",
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
-        base_done: int = 0,
-        grand_total: int | None = None,
         pacer: Callable[[], None] | None = None,
     ) -> None:
         super().__init__()
@@ -123,8 +117,6 @@ class HashingWriter(io.RawIOBase):
         self._stage = stage
         self._progress = progress
         self._cancel = cancel
-        self._base = base_done
-        self._grand = grand_total if grand_total is not None else total
         self._last_report = -1
         self._pool: ThreadPoolExecutor | None = None
 
@@ -159,11 +151,11 @@ class HashingWriter(io.RawIOBase):
                 self._tee.write(view)
         self._count += n
         if self._progress is not None:
-            done = self._base + self._count
+            done = self._count
             # Throttle: at most one event per MiB (and always the last one).
-            if done - self._last_report >= 1 << 20 or self._count >= self._total:
+            if done - self._last_report >= 1 << 20 or done >= self._total:
                 self._last_report = done
-                report(self._progress, self._stage, done, self._grand)
+                report(self._progress, self._stage, done, self._total)
         return n
 
     def tell(self) -> int:
@@ -239,8 +231,6 @@ class DeterministicZip:
         stage: str = "zip",
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
-        base_done: int = 0,
-        grand_total: int | None = None,
     ) -> Iterator[HashingWriter]:
         """Stream one member of exactly ``size`` bytes; yields a :class:`HashingWriter`."""
         info = self._info(name, size, compress)
@@ -254,8 +244,6 @@ class DeterministicZip:
             stage=stage,
             progress=progress,
             cancel=cancel,
-            base_done=base_done,
-            grand_total=grand_total,
             pacer=self._pacer,
         )
         try:
