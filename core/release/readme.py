@@ -234,16 +234,23 @@ def _csharp(entry: str, inputs: list[dict[str, Any]]) -> list[str]:
 
 def receiver_readme(manifest: dict[str, Any]) -> str:
     """README.txt for the people who receive the bundle (plain text, English, one Japanese line on the data file)."""
-    m = manifest["model"]
-    insp = manifest["inspection"]
-    name, entry = m["name"], m["entry"]
+    lines: list[str] = []
+    for section in _SECTIONS:
+        lines += section(manifest)
+    return "\n".join(lines) + "\n"
 
-    def shape(v: dict[str, Any]) -> str:
-        if v["shape"] is None:
-            return "?"
-        return "[" + ", ".join("?" if d is None else str(d) for d in v["shape"]) + "]"
 
-    lines = [f"{name} {m['version']}", "=" * len(f"{name} {m['version']}"), ""]
+def _shape(v: dict[str, Any]) -> str:
+    if v["shape"] is None:
+        return "?"
+    return "[" + ", ".join("?" if d is None else str(d) for d in v["shape"]) + "]"
+
+
+def _heading(manifest: dict[str, Any]) -> list[str]:
+    """The title, the model's description, what it is and which ONNX Runtime loads it."""
+    m, insp = manifest["model"], manifest["inspection"]
+    title = f"{m['name']} {m['version']}"
+    lines = [title, "=" * len(title), ""]
     if insp["doc_string"]:
         lines += [insp["doc_string"].strip(), ""]
     lines += [
@@ -255,46 +262,73 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
     oldest = manifest["compatibility"]["oldest_ort"]
     if oldest:
         lines.append(f"It loads in ONNX Runtime {oldest} or newer.")
+    return lines
+
+
+def _proven(manifest: dict[str, Any]) -> list[str]:
+    """The ONNX Runtime releases the model was proven on (--prove-ort)."""
     proven = manifest.get("prove_ort")
-    if proven:
-        lines.append(f"Proven on these ONNX Runtime releases (each its official wheel from PyPI, outputs compared with "
-                     f"ONNX Runtime {proven['reference_ort']}):")
-        for p in proven["releases"]:
-            same = ("bitwise-equal outputs" if p["outputs_bitwise_equal"]
-                    else f"outputs within {proven['atol']:g} (largest difference {p['max_abs_diff']:.3g})")
-            lines.append(f"  {p['version']}: {'loads it, ' + same if p['ok'] else 'FAILED: ' + str(p['message'])}")
-        lines += [f"  ({note})" for note in proven.get("notes") or []]
+    if not proven:
+        return []
+    lines = [f"Proven on these ONNX Runtime releases (each its official wheel from PyPI, outputs compared with "
+             f"ONNX Runtime {proven['reference_ort']}):"]
+    for p in proven["releases"]:
+        same = ("bitwise-equal outputs" if p["outputs_bitwise_equal"]
+                else f"outputs within {proven['atol']:g} (largest difference {p['max_abs_diff']:.3g})")
+        lines.append(f"  {p['version']}: {'loads it, ' + same if p['ok'] else 'FAILED: ' + str(p['message'])}")
+    return lines + [f"  ({note})" for note in proven.get("notes") or []]
+
+
+def _about(manifest: dict[str, Any]) -> list[str]:
+    """The release metadata: licence, authors, homepage, class labels."""
     about = manifest.get("about")
-    if about:
-        lines += ["", "About this release", "------------------"]
-        if about.get("license"):
-            lines.append(f"License: {about['license']} (SPDX)")
-        if about.get("authors"):
-            lines.append("Authors: " + "; ".join(about["authors"]))
-        if about.get("homepage"):
-            lines.append(f"Homepage: {about['homepage']}")
-        if about.get("labels"):
-            lines.append(f"Class labels, in output order ({len(about['labels'])}):")
-            lines += [f"  {i}: {label}" for i, label in enumerate(about["labels"])]
-    lines += ["", "Interface", "---------", "Inputs:"]
+    if not about:
+        return []
+    lines = ["", "About this release", "------------------"]
+    if about.get("license"):
+        lines.append(f"License: {about['license']} (SPDX)")
+    if about.get("authors"):
+        lines.append("Authors: " + "; ".join(about["authors"]))
+    if about.get("homepage"):
+        lines.append(f"Homepage: {about['homepage']}")
+    if about.get("labels"):
+        lines.append(f"Class labels, in output order ({len(about['labels'])}):")
+        lines += [f"  {i}: {label}" for i, label in enumerate(about["labels"])]
+    return lines
+
+
+def _interface(manifest: dict[str, Any]) -> list[str]:
+    insp = manifest["inspection"]
+    lines = ["", "Interface", "---------", "Inputs:"]
     for v in insp["inputs"]:
         opt = " (optional)" if v.get("optional") else ""
-        lines.append(f"  {v['name']}: {v['elem_type']} {shape(v)}{opt}")
+        lines.append(f"  {v['name']}: {v['elem_type']} {_shape(v)}{opt}")
     lines.append("Outputs:")
     for v in insp["outputs"]:
-        lines.append(f"  {v['name']}: {v['elem_type']} {shape(v)}")
+        lines.append(f"  {v['name']}: {v['elem_type']} {_shape(v)}")
     symbolic = sorted({d for v in insp["inputs"] + insp["outputs"] for d in (v["shape"] or []) if isinstance(d, str)})
     if symbolic:
         lines.append(f"Named dimensions ({', '.join(symbolic)}) can take any size; the same name means the same size.")
-    lines += ["", "Files", "-----"]
+    return lines
+
+
+def _files(manifest: dict[str, Any]) -> list[str]:
+    lines = ["", "Files", "-----"]
     for f in sorted(manifest["files"], key=lambda f: f["path"]):
         lines.append(f"  {f['path']}  ({f['role']}, {f['size']} bytes)")
     lines.append("  README.txt  (this file)")
     lines.append(f"  {CHECKSUMS_NAME}  (the SHA-256 of every file above; check with `sha256sum -c {CHECKSUMS_NAME}`)")
     lines.append(f"  {MANIFEST_NAME}  (sizes and SHA-256 of every file; check with `onnxpack verify`)")
-    lines += ["", "Loading and running the model", "-----------------------------",
-              f"In {', '.join(LANGUAGES[:-1])} and {LANGUAGES[-1]}: each example loads the model by its file path",
-              "and runs it once on zeros of the right type and shape (named dimensions are set to 1).", ""]
+    return lines
+
+
+def _examples(manifest: dict[str, Any]) -> list[str]:
+    """Loading and running the model in each language."""
+    m, insp = manifest["model"], manifest["inspection"]
+    entry = m["entry"]
+    lines = ["", "Loading and running the model", "-----------------------------",
+             f"In {', '.join(LANGUAGES[:-1])} and {LANGUAGES[-1]}: each example loads the model by its file path",
+             "and runs it once on zeros of the right type and shape (named dimensions are set to 1).", ""]
     lines += _python(entry, insp["inputs"], insp["outputs"])
     lines += [""]
     lines += _javascript(entry, insp["inputs"], m["layout"] == "single")
@@ -304,15 +338,22 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
     lines += _rust(entry, insp["inputs"])
     lines += [""]
     lines += _csharp(entry, insp["inputs"])
+    return lines
+
+
+def _layout(manifest: dict[str, Any]) -> list[str]:
+    """Whether the model is self-contained, or where its weights are; the ORT-format variant."""
+    m = manifest["model"]
+    entry = m["entry"]
     if m["layout"] == "single":
-        lines += [
+        lines = [
             "",
             f"{entry} is self-contained: all weights are inside it, so it can also be embedded in an",
             "application and loaded from memory (commit_from_memory / CreateSessionFromArray, or a buffer in",
             "InferenceSession.create in JavaScript).",
         ]
     else:
-        lines += [
+        lines = [
             "",
             f"IMPORTANT: the weights are in {m['data']}, which must stay in the same folder as {entry}",
             "and keep its name. Load the model from its file path; it cannot be loaded from memory",
@@ -329,15 +370,22 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
             "every run, so rebuilding this bundle gives the same model in different .ort bytes (and another line",
             f"for it in {CHECKSUMS_NAME}).",
         ]
-    lines += [
+    return lines
+
+
+def _checking(manifest: dict[str, Any]) -> list[str]:
+    """How to check the bundle, with onnxpack and without; how to check its signature."""
+    m = manifest["model"]
+    zip_name = f"{m['name']}-{m['version']}.zip"
+    lines = [
         "",
         "Checking this bundle",
         "--------------------",
-        f"    onnxpack verify {name}-{m['version']}.zip          (sizes, SHA-256, archive safety)",
-        f"    onnxpack verify {name}-{m['version']}.zip --smoke  (also re-runs the recorded test inference)",
+        f"    onnxpack verify {zip_name}          (sizes, SHA-256, archive safety)",
+        f"    onnxpack verify {zip_name} --smoke  (also re-runs the recorded test inference)",
         f"Without onnxpack, in the folder the bundle was extracted to (every file but {MANIFEST_NAME}):",
         f"    sha256sum -c {CHECKSUMS_NAME}             (Linux; on macOS: shasum -a 256 -c {CHECKSUMS_NAME})",
-        f"    Get-FileHash {entry} -Algorithm SHA256",
+        f"    Get-FileHash {m['entry']} -Algorithm SHA256",
         f"        (Windows PowerShell: compare each file's hash with its line in {CHECKSUMS_NAME})",
         "",
     ]
@@ -347,12 +395,17 @@ def receiver_readme(manifest: dict[str, Any]) -> str:
             f"The bundle is signed: {sig['file']} signs every other file with the publisher's key (OpenSSF",
             f"model-signing; public key SHA-256 {sig['public_key_sha256']}). Check it with the publisher's",
             "public key, obtained from the publisher directly (not from this bundle):",
-            f"    onnxpack verify {name}-{m['version']}.zip --key PUBLISHER.pub",
+            f"    onnxpack verify {zip_name} --key PUBLISHER.pub",
             "or, in the extracted folder, with model-signing itself:",
             f"    model_signing verify key . --signature {sig['file']} --public_key PUBLISHER.pub",
             "",
         ]
-    lines += [
-        f"Made by {manifest['tool']['name']} {manifest['tool']['version']}.",
-    ]
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _made_by(manifest: dict[str, Any]) -> list[str]:
+    return [f"Made by {manifest['tool']['name']} {manifest['tool']['version']}."]
+
+
+#: The README's sections, in order.
+_SECTIONS = (_heading, _proven, _about, _interface, _files, _examples, _layout, _checking, _made_by)
