@@ -84,7 +84,7 @@ EXTDATA_NOT_REGULAR = define(
 EXTDATA_HARDLINK = define(
     "EXTDATA_HARDLINK", ERROR,
     "External data file {file!r} has {links} hard links; it may be a link to a file outside the model folder",
-    "Replace the hard link with a real copy of the file (e.g. `cp --no-preserve=links`).",
+    "Replace the hard link with a real copy of the file (e.g. `{copy}`).",
 )
 # extdata: a tensor's byte range in its file, its length and its checksum (core/model/extresolve.py)
 EXTDATA_OUT_OF_RANGE = define(

@@ -20,6 +20,8 @@ __all__ = ["FileCheck", "check_location"]
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _HINT_REEXPORT = "Re-export the model, or fix the external data file next to it."
+#: The command EXTDATA_HARDLINK's remedy suggests (a parameter: the registry's templates name only onnxpack's flags).
+_COPY_COMMAND = "cp --no-preserve=links"
 
 
 def check_location(ref: TensorRef, location: str) -> Finding | None:
@@ -121,7 +123,7 @@ class FileCheck:
         elif not stat.S_ISREG(st.st_mode):
             self._fail(codes.EXTDATA_NOT_REGULAR)
         elif st.st_nlink > 1:
-            self._fail(codes.EXTDATA_HARDLINK, links=st.st_nlink)
+            self._fail(codes.EXTDATA_HARDLINK, links=st.st_nlink, copy=_COPY_COMMAND)
         else:
             self.size = st.st_size
             return True

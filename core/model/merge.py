@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from .. import errorcodes
 from ..atomic import (
     atomic_file,
     check_free_space,
@@ -42,6 +43,10 @@ __all__ = [
     "plan_merge",
     "tensor_paths",
 ]
+
+#: Why the output cannot be written when it vanished while the merge ran (OUTPUT_WRITE).
+_VANISHED = "the output folder (or the file being written) was removed while the merge ran; nothing was written"
+_VANISHED_HINT = "Keep the output folder in place until the merge ends, then run it again."
 
 
 @dataclass
@@ -140,12 +145,7 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], run:
                              dests[0].parent, cancel)
         except (InputError, ExternalDataError):
             if not pending.exists():  # not a problem of the input: the output vanished under us
-                raise OutputError(
-                    f"Cannot write {dests[0]}: the output folder (or the file being written) was removed while the "
-                    "merge ran; nothing was written",
-                    "Keep the output folder in place until the merge ends, then run it again.",
-                    code="OUTPUT_WRITE",
-                ) from None
+                raise errorcodes.OUTPUT_WRITE.error(output=dests[0], reason=_VANISHED, hint=_VANISHED_HINT) from None
             raise
 
     if plan.layout is Layout.SINGLE:

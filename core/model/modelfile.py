@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..codes import render
 from ..errors import InputError, ModelFormatError
+from . import codes
 
 if TYPE_CHECKING:
     from google.protobuf.message import Message
@@ -177,8 +179,7 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
         raise _unreadable(path, e) from None
     if window is not None:
         if window[0] < 0 or window[1] < 0 or window[0] + window[1] > size:
-            raise ModelFormatError(f"{path.name}: bytes {window[0]}–{window[0] + window[1]} lie outside the file",
-                                   "The archive is truncated or damaged; build it again.", code="MODEL_TRUNCATED")
+            raise codes.MODEL_TRUNCATED.error(path.name, file=path.name, start=window[0], end=window[0] + window[1])
         size = window[1]
     if kind in (FileKind.EMPTY, FileKind.TEXT):  # weights can be empty, or happen to look like text
         _refuse_external_data(path, window)
@@ -188,30 +189,13 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
             "The export or copy was probably interrupted; export the model again.",
         )
     if kind is FileKind.ORT:
-        raise ModelFormatError(
-            f"{path.name} is an ORT-format model (FlatBuffer 'ORTM'), not an ONNX protobuf",
-            "Rename it to .ort; ORT-format models can be inspected and smoke-run but not merged or "
-            "re-bundled — give the original .onnx for that.",
-            code="MODEL_IS_ORT",
-        )
+        raise codes.MODEL_IS_ORT.error(path.name, file=path.name)
     if kind is FileKind.ZIP:
-        raise ModelFormatError(
-            f"{path.name} is a ZIP archive, not an ONNX model",
-            "If it is an onnxpack bundle, use `onnxpack verify`; otherwise extract the model first.",
-            code="MODEL_IS_ZIP",
-        )
+        raise codes.MODEL_IS_ZIP.error(path.name, file=path.name)
     if kind is FileKind.TEXT:
-        raise ModelFormatError(
-            f"{path.name} is a text file, not a binary ONNX model",
-            "Textual ONNX (onnx.printer / .onnxtxt) is not supported; save the model with onnx.save().",
-            code="MODEL_IS_TEXT",
-        )
+        raise codes.MODEL_IS_TEXT.error(path.name, file=path.name)
     if size >= PROTOBUF_LIMIT:
-        raise ModelFormatError(
-            f"{path.name} is {size} bytes, at or above protobuf's 2 GiB limit",
-            "Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).",
-            code="MODEL_TOO_LARGE",
-        )
+        raise codes.MODEL_TOO_LARGE.error(path.name, file=path.name, size=size)
     from google.protobuf.message import DecodeError
 
     from .skeleton import read_skeleton
@@ -243,11 +227,7 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
         )
     bad_field = _invalid_utf8_field(model)
     if bad_field is not None:
-        raise ModelFormatError(
-            f"{path.name} holds text that is not valid UTF-8 (in a '{bad_field}' field)",
-            "The file is corrupted or was not written by an ONNX exporter; export the model again.",
-            code="MODEL_BAD_TEXT",
-        )
+        raise codes.MODEL_BAD_TEXT.error(path.name, file=path.name, field=bad_field)
     return model
 
 
@@ -265,22 +245,12 @@ def _refuse_external_data(path: Path, window: Window | None) -> None:
     referrers = _referrers(path)
     if referrers:
         names = ", ".join(r.name for r in referrers)
-        raise ModelFormatError(
-            f"{path.name} is external data (the weights) of {names}, not a model",
-            f"Give the model file instead: {referrers[0]}" + ("" if len(referrers) == 1 else " (or another of them)")
-            + "; its data file is found beside it.",
-            code="MODEL_IS_DATA",
-            params={"file": path.name, "model": names},
-        )
+        others = "" if len(referrers) == 1 else " (or another of them)"
+        raise codes.MODEL_IS_DATA.error(file=path.name, model=names, referrer=str(referrers[0]), others=others)
     lower = path.name.lower()
     if lower.endswith(_DATA_SUFFIXES) or ".onnx." in lower:
-        raise ModelFormatError(
-            f"{path.name} is not an ONNX model; its name says it is external data (the weights a .onnx file "
-            "refers to), and no .onnx beside it refers to it",
-            "Give the .onnx model file that uses this data; keep the data file beside it (or pass --data-dir).",
-            code="MODEL_IS_DATA",
-            params={"file": path.name, "model": ""},
-        )
+        raise codes.MODEL_IS_DATA.error(variant="named", hint=render(codes.MODEL_IS_DATA_NAMED_HINT, {}),
+                                        file=path.name, model="")
 
 
 def _referrers(path: Path) -> list[Path]:
@@ -359,8 +329,7 @@ def refuse_non_bundle(path: Path) -> None:
         "manifest": "Give the bundle .zip this manifest came from: a manifest alone cannot show that the files "
                     "are intact.",
     }.get(key, "Give the NAME-VERSION.zip that `onnxpack bundle` wrote.")
-    raise InputError(f"{path.name} {is_}{words}: a bundle .zip is expected", hint, code="BUNDLE_NOT_ZIP",
-                     params={"file": path.name})  # fmt: skip
+    raise codes.BUNDLE_NOT_ZIP.error(file=path.name, what=is_ + words, hint=hint)
 
 
 def refuse_non_previous(path: Path) -> None:
@@ -371,13 +340,7 @@ def refuse_non_previous(path: Path) -> None:
         return
     words, key = what
     is_ = "is " if key != "other" else ""
-    raise InputError(
-        f"{path.name} {is_}{words}, not a previous release: --previous takes the earlier release's bundle .zip "
-        "(or the manifest.json inside it)",
-        "Give the NAME-VERSION.zip of the release before this one, e.g. --previous dist/NAME-1.0.0.zip.",
-        code="PREVIOUS_NOT_BUNDLE",
-        params={"file": path.name},
-    )
+    raise codes.PREVIOUS_NOT_BUNDLE.error(file=path.name, what=is_ + words)
 
 
 #: Above this many nodes, initializers and value infos the UTF-8 check parses the structure again (C speed) instead

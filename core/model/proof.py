@@ -26,8 +26,9 @@ from typing import Any
 
 from onnx import ModelProto, TensorProto
 
-from ..errors import InternalError, RuntimeFailure
+from ..errors import InternalError
 from ..progress import CancelToken, check_cancel
+from . import codes
 from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, resolve_external_data
 from .mergeparts import tensor_paths
 from .modelfile import Window, load_structure
@@ -195,12 +196,7 @@ def prove_same_model(
         diff = next((labels[i] for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
         what = (f"tensor {diff!r} has different bytes" if diff is not None else
                 f"{len(b)} tensors instead of {len(a)}" if len(a) != len(b) else "its structure differs")
-        raise RuntimeFailure(
-            f"The merged model is not the source model: {what}",
-            "This is a bug in onnxpack's merge (or a source file changed while it was read); please report it. "
-            "Nothing was written.",
-            code="MERGE_NOT_EQUAL",
-        )
+        raise codes.MERGE_NOT_EQUAL.error(what=what)
     total = sum(r.data_length or 0 for r in table.refs)
     total += sum(len(t.raw_data) for _p, t in tensor_paths(model))
     return WeightsProof(len(labels), total, hashlib.sha256(got).hexdigest())
