@@ -1,4 +1,7 @@
-"""Smoke-run inputs: parse --dim/--input/--range, load .npy/.npz/.pb files, generate seeded inputs."""
+"""Smoke-run inputs made for a model: seeded generated values, scalar values, supplied arrays checked against it.
+
+The inputs a user gives (--dim/--input/--range, .npy/.npz/.pb files) are read by :mod:`.inputfiles`.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +9,28 @@ import math
 import os
 import re
 import sys
-import zipfile
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
 from ..errors import InputError
-from ..filehash import sha256_file
 from ..units import format_bytes
+from .inputfiles import (
+    MAX_DIM,
+    InputSpec,
+    LoadedInput,
+    dtype_label,
+    load_input_file,
+    parse_dim,
+    parse_input,
+    parse_range,
+)
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "DEFAULT_DIM",
@@ -26,6 +39,7 @@ __all__ = [
     "SEARCH_VALUES",
     "GeneratedInputs",
     "InputMeta",
+    "InputRequest",
     "InputSpec",
     "LoadedInput",
     "anonymous_dim_key",
@@ -41,8 +55,6 @@ __all__ = [
 
 #: numpy's (and so onnxpack's) most dimensions of an array.
 MAX_RANK = 64
-#: The largest size of one dimension (ONNX dims are int64).
-MAX_DIM = (1 << 63) - 1
 #: Value of a symbolic or unnamed dimension nobody specified.
 DEFAULT_DIM = 1
 #: Values tried, in order, for unresolved dims when the default fails (bounded search).
@@ -51,9 +63,6 @@ SEARCH_VALUES = (1, 8, 16, 32, 64, 128, 224, 256, 512)
 #: index or class id in most models.
 _INT_HIGH = 10
 _WORDS = ("onnx", "pack", "smoke", "test", "hello", "world", "release", "model")
-_NAME_RE = re.compile(r"^[^=]+$")
-_NPZ_MEMBER = re.compile(r"^(?P<file>.*\.npz):(?P<member>[^:/\\]+)$", re.IGNORECASE)
-_FILE_SUFFIXES = (".npy", ".npz", ".pb")
 
 # ORT type strings ('tensor(float)') -> numpy dtype names; 'string' is an object array of str.
 _ORT_ELEM = {
@@ -82,240 +91,6 @@ def numpy_dtype(elem: str) -> np.dtype[Any] | None:
 def anonymous_dim_key(input_name: str, axis: int) -> str:
     """Key of an unnamed dimension in ``dims``: ``INPUT[AXIS]`` (e.g. ``--dim "x[2]=64"``)."""
     return f"{input_name}[{axis}]"
-
-
-def _split(text: str, flag: str, example: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    name = name.strip()
-    if not sep or not name or not _NAME_RE.match(name):
-        raise InputError(f"{flag} {text!r} is not of the form NAME=VALUE", f"Example: {flag} {example}", code="USAGE")
-    return name, value.strip()
-
-
-def parse_dim(text: str) -> tuple[str, int]:
-    """``NAME=VALUE`` -> (name, value); VALUE must be an integer ≥ 1 (a size of 0 would run on empty tensors
-    and prove nothing)."""
-    name, value = _split(text, "--dim", "sequence=512")
-    if value.isdigit() and int(value) > MAX_DIM:
-        raise InputError(f"--dim {text!r}: {value} is more than a dimension can be (ONNX dims are int64: at most "
-                         f"{MAX_DIM})", "Example: --dim sequence=512", code="USAGE")
-    if not value.isdigit() or int(value) < 1:
-        raise InputError(
-            f"--dim {text!r}: {value!r} is not a positive integer (a size of 0 runs on empty tensors, which "
-            "proves nothing)",
-            "Example: --dim sequence=512", code="USAGE"
-        )
-    return name, int(value)
-
-
-def parse_range(text: str) -> tuple[str, tuple[float, float]]:
-    """``NAME=LO:HI`` -> (name, (lo, hi)) with lo ≤ hi, both finite."""
-    name, value = _split(text, "--range", "pixel_values=0:1")
-    lo_s, sep, hi_s = value.partition(":")
-    try:
-        lo, hi = float(lo_s), float(hi_s)
-    except ValueError:
-        lo = hi = math.nan
-    if not sep or not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
-        raise InputError(
-            f"--range {text!r}: expected LO:HI with finite numbers and LO ≤ HI", "Example: --range x=0:1", code="USAGE"
-        )
-    return name, (lo, hi)
-
-
-def parse_input(text: str) -> tuple[str, str]:
-    """``NAME=FILE`` or ``NAME=VALUE`` -> (name, spec); the spec is resolved by :class:`InputSpec`."""
-    return _split(text, "--input", "sr=16000")
-
-
-@dataclass(frozen=True)
-class InputSpec:
-    """What the user said about one input: a file (.npy, .npz[:member], .pb) or a scalar value."""
-
-    name: str
-    file: Path | None = None
-    member: str | None = None
-    value: str | None = None
-
-    @classmethod
-    def parse(cls, name: str, spec: str, base_dir: Path | None = None) -> InputSpec:
-        """A FILE when it exists (or looks like one: .npy/.npz/.pb suffix), else a scalar VALUE."""
-        m = _NPZ_MEMBER.match(spec)
-        candidates: list[tuple[str, str | None]] = [(spec, None)]
-        if m:
-            candidates.insert(0, (m.group("file"), m.group("member")))
-        for path_text, member in candidates:
-            p = Path(path_text)
-            if base_dir is not None and not p.is_absolute():
-                p = base_dir / p
-            if p.exists():
-                return cls(name, file=p, member=member)
-        looks_like_file = any(c[0].lower().endswith(_FILE_SUFFIXES) for c in candidates)
-        if looks_like_file:
-            raise InputError(
-                f"--input {name}: file not found: {candidates[0][0]}",
-                "Check the path (relative paths are relative to the current folder).",
-                code="INPUT_FILE_MISSING",
-            )
-        if spec == "":
-            raise InputError(f"--input {name}= has no value", "Example: --input sr=16000", code="USAGE")
-        return cls(name, value=spec)
-
-    def describe(self) -> str:
-        if self.file is None:
-            return repr(self.value)
-        return str(self.file) + (f":{self.member}" if self.member else "")
-
-
-@dataclass
-class LoadedInput:
-    """An input array read from a user-supplied file, with the facts for the recipe."""
-
-    name: str
-    array: np.ndarray[Any, Any]
-    file: Path
-    format: str  # "npy" | "npz" | "pb"
-    member: str | None
-    sha256: str
-
-    def recipe(self) -> dict[str, Any]:
-        return {
-            "source": "file",
-            "file": str(self.file),
-            "format": self.format,
-            "member": self.member,
-            "sha256": self.sha256,
-            "dtype": _dtype_label(self.array),
-            "shape": [int(d) for d in self.array.shape],
-        }
-
-
-def _dtype_label(a: np.ndarray[Any, Any]) -> str:
-    return "string" if a.dtype.kind in "OUS" else str(a.dtype)
-
-
-def _file_format(path: Path) -> str:
-    with open(path, "rb") as f:
-        head = f.read(8)
-    if head.startswith(b"\x93NUMPY"):
-        return "npy"
-    if head.startswith(b"PK"):
-        return "npz"
-    return "pb"
-
-
-def _load_pb(spec: InputSpec, path: Path) -> np.ndarray[Any, Any]:
-    import onnx
-    from google.protobuf.message import DecodeError
-    from onnx import numpy_helper
-
-    from ..model.tensors import uses_external_data
-
-    t = onnx.TensorProto()
-    try:
-        t.ParseFromString(path.read_bytes())
-    except (DecodeError, RecursionError, ValueError) as e:
-        raise InputError(
-            f"--input {spec.name}: {path.name} is neither .npy, .npz nor an ONNX TensorProto (.pb): {e}",
-            "Save the input with numpy.save() or onnx.numpy_helper.from_array(...).SerializeToString().",
-            code="INPUT_FILE_FORMAT",
-        ) from None
-    if uses_external_data(t) or len(t.external_data):
-        # Never resolve a path named inside a user file (security.md rule 3).
-        raise InputError(
-            f"--input {spec.name}: {path.name} refers to external data, which onnxpack does not follow",
-            "Save the tensor with its data inline.",
-            code="INPUT_FILE_FORMAT",
-        )
-    if t.data_type == 0 or not (t.dims or t.raw_data or t.float_data or t.int32_data or t.int64_data
-                                or t.double_data or t.uint64_data or t.string_data):
-        raise InputError(
-            f"--input {spec.name}: {path.name} does not hold a tensor (empty or not a TensorProto)",
-            "Give a .npy/.npz file or an ONNX TensorProto .pb file such as test_data_set_0/input_0.pb.",
-            code="INPUT_FILE_FORMAT",
-        )
-    try:
-        arr = numpy_helper.to_array(t)
-    except Exception as e:  # onnx raises assorted errors for inconsistent tensors
-        raise InputError(
-            f"--input {spec.name}: the tensor in {path.name} is inconsistent: {e}",
-            "Save the tensor again with onnx.numpy_helper.from_array().",
-            code="INPUT_FILE_FORMAT",
-        ) from None
-    return np.asarray(arr)
-
-
-def _load_npz(spec: InputSpec, path: Path) -> tuple[np.ndarray[Any, Any], str]:
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            names = list(npz.files)
-            member = spec.member
-            if member is None:
-                if spec.name in names:
-                    member = spec.name
-                elif len(names) == 1:
-                    member = names[0]
-                else:
-                    raise InputError(
-                        f"--input {spec.name}: {path.name} holds {len(names)} arrays ({', '.join(names[:10])}) "
-                        "and none is named after the input",
-                        f"Name the member: --input {spec.name}={path}:{names[0] if names else 'MEMBER'}",
-                        code="INPUT_FILE_MEMBER",
-                    )
-            if member not in names:
-                raise InputError(
-                    f"--input {spec.name}: {path.name} has no array {member!r} (it has: {', '.join(names[:10])})",
-                    "Use one of the listed member names after the colon.",
-                    code="INPUT_FILE_MEMBER",
-                )
-            return np.asarray(npz[member]), member
-    except InputError:
-        raise
-    except (ValueError, OSError, zipfile.BadZipFile, EOFError) as e:
-        raise InputError(
-            f"--input {spec.name}: cannot read {path.name} as .npz: {e}",
-            "Object (pickled) arrays are refused for safety; save plain arrays with numpy.savez().",
-            code="INPUT_FILE_FORMAT",
-        ) from None
-
-
-def load_input_file(spec: InputSpec) -> LoadedInput:
-    """Read the array of a file input (.npy, .npz member, ONNX TensorProto .pb) and its SHA-256.
-
-    Pickled object arrays are refused (``allow_pickle=False``): loading them would run code.
-    """
-    assert spec.file is not None
-    path = spec.file
-    if not path.is_file():
-        raise InputError(f"--input {spec.name}: {path} is not a regular file", "Give a .npy, .npz or .pb file.")
-    try:
-        digest = sha256_file(path).hexdigest
-        fmt = _file_format(path)
-    except OSError as e:
-        raise InputError(
-            f"--input {spec.name}: cannot read {path}: {e.strerror}", "Check the file permissions."
-        ) from None
-    member = None
-    if fmt == "npy":
-        try:
-            arr = np.asarray(np.load(path, allow_pickle=False))
-        except (ValueError, OSError, EOFError) as e:
-            raise InputError(
-                f"--input {spec.name}: cannot read {path.name} as .npy: {e}",
-                "Object (pickled) arrays are refused for safety; save a plain array with numpy.save().",
-                code="INPUT_FILE_FORMAT",
-            ) from None
-    elif fmt == "npz":
-        arr, member = _load_npz(spec, path)
-    else:
-        arr = _load_pb(spec, path)
-    if spec.member is not None and fmt != "npz":
-        raise InputError(
-            f"--input {spec.name}: ':{spec.member}' selects an .npz member, but {path.name} is a {fmt} file",
-            "Remove the ':member' part.",
-            code="USAGE",
-        )
-    return LoadedInput(spec.name, arr, path, fmt, member, digest)
 
 
 @dataclass(frozen=True)
@@ -414,9 +189,10 @@ def _scalar(meta: InputMeta, text: str, dtype: np.dtype[Any]) -> Any:
             v = int(text, 0)
             info = np.iinfo(dtype)
             if not info.min <= v <= info.max:
-                raise InputError(
-                    f"--input {meta.name}={text}: out of the range of {meta.elem} ({info.min} to {info.max})",
-                    f"Give a value {meta.name} can hold.", code="INPUT_VALUE")
+                from . import codes  # (here, not at the top: the smoke child imports this module on every run)
+
+                raise codes.INPUT_VALUE.error(variant="range", hint=f"Give a value {meta.name} can hold.",
+                                              name=meta.name, value=text, elem=meta.elem, low=info.min, high=info.max)
             return v
         if dtype.kind == "b":
             low = text.lower()
@@ -424,13 +200,11 @@ def _scalar(meta: InputMeta, text: str, dtype: np.dtype[Any]) -> Any:
                 raise ValueError(text)
             return low in ("1", "true")
     except ValueError:
+        from . import codes
+
         example = "true" if dtype.kind == "b" else "0.5" if dtype.kind == "f" else "16000"
         what = "true, false, 1 or 0" if dtype.kind == "b" else "a number"
-        raise InputError(
-            f"--input {meta.name}={text}: not a valid {meta.elem} value (and no such file)",
-            f"Give {what} for {meta.name} (e.g. --input {meta.name}={example}) or a .npy/.npz/.pb file.",
-            code="INPUT_VALUE",
-        ) from None
+        raise codes.INPUT_VALUE.error(name=meta.name, value=text, elem=meta.elem, what=what, example=example) from None
     return text
 
 
@@ -440,177 +214,216 @@ def _compatible(supplied: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> bool:
     return bool(supplied.dtype == dtype)
 
 
-def generate_inputs(
-    metas: list[InputMeta],
-    *,
-    seed: int = 0,
-    dims: Mapping[str, int] | None = None,
-    supplied: Mapping[str, np.ndarray[Any, Any]] | None = None,
-    values: Mapping[str, str] | None = None,
-    ranges: Mapping[str, tuple[float, float]] | None = None,
-    default_dim: int = DEFAULT_DIM,
-    search_dims: Mapping[str, int] | None = None,
-    max_bytes: int | None = None,
-) -> GeneratedInputs:
+class InputRequest(TypedDict, total=False):
+    """What :func:`generate_inputs` is asked (keyword arguments, all optional): see there."""
+
+    seed: int
+    dims: Mapping[str, int] | None
+    supplied: Mapping[str, np.ndarray[Any, Any]] | None
+    values: Mapping[str, str] | None
+    ranges: Mapping[str, tuple[float, float]] | None
+    default_dim: int
+    search_dims: Mapping[str, int] | None
+    max_bytes: int | None
+
+
+def generate_inputs(metas: list[InputMeta], **request: Unpack[InputRequest]) -> GeneratedInputs:
     """Build the feeds for ``metas``: supplied arrays, scalar values, else seeded generated data.
 
     Dimension values, in order of precedence: ``dims`` (``--dim``), the shape of a supplied array
     (so ``batch`` read from one input applies to every input that names ``batch``), ``search_dims``
-    (the automatic search), then ``default_dim``. Unnamed dimensions are keyed ``INPUT[AXIS]``.
-    Optional-typed inputs with nothing supplied are omitted (ORT treats them as absent), and so are
+    (the automatic search), then ``default_dim`` (default: DEFAULT_DIM). Unnamed dimensions are keyed
+    ``INPUT[AXIS]``. Optional-typed inputs with nothing supplied are omitted (ORT treats them as absent), and so are
     inputs backed by an initializer (the model's default value is used). Raises
     InputError for a supplied file or value that does not fit the model. Inputs of more than ``max_bytes`` in all
-    (default: :func:`memory_limit`) are not made: ``too_large`` says why.
+    (default: :func:`memory_limit`) are not made: ``too_large`` says why. ``seed`` (default 0) seeds the values,
+    ``values`` gives scalar values by input, ``ranges`` the (lo, hi) of generated values.
     """
-    dims = dict(dims or {})
-    supplied = dict(supplied or {})
-    values = dict(values or {})
-    ranges = dict(ranges or {})
-    search_dims = dict(search_dims or {})
+    dims = dict(request.get("dims") or {})
+    supplied = dict(request.get("supplied") or {})
+    values = dict(request.get("values") or {})
+    ranges = dict(request.get("ranges") or {})
+    _check_names(metas, dims, [*supplied, *values, *ranges])
+    state = _Dims(dims, dict(request.get("search_dims") or {}), request.get("default_dim", DEFAULT_DIM))
+    # Pass 1: supplied arrays bind symbolic dims and must fit fixed ones.
+    for meta in metas:
+        arr = supplied.get(meta.name)
+        if arr is not None:
+            state.bind(meta, arr)
+    out = GeneratedInputs({}, {}, state.used, state.sources, [])
+    planned = _plan(metas, supplied, values, state, out)
+    # Sizes are checked before anything is allocated: a fixed shape of 2**31 x 2**31, or a recipe's dim of 2**62,
+    # is a clear finding, not numpy's "array is too big" or an out-of-memory kill.
+    max_bytes = request.get("max_bytes")
+    out.limit_bytes = memory_limit() if max_bytes is None else max_bytes
+    sizes = [(meta, shape, math.prod(shape) * (dtype.itemsize if dtype.kind != "O" else 16)) for meta, shape, dtype
+             in planned]
+    out.planned_bytes = sum(n for _m, _s, n in sizes)
+    if out.planned_bytes > out.limit_bytes:
+        biggest = sorted(sizes, key=lambda x: -x[2])[:3]
+        out.too_large = [f"input {m.name} {_fmt_dims(s)} would take {format_bytes(n)}" for m, s, n in biggest]
+        for meta, shape, dtype in planned:
+            out.recipe[meta.name] = {"source": "too large", "dtype": "string" if dtype.kind == "O" else str(dtype),
+                                     "shape": shape}
+        return out
+    _fill(planned, values, ranges, request.get("seed", 0), out)
+    return out
+
+
+def _check_names(metas: list[InputMeta], dims: dict[str, int], named: list[str]) -> None:
+    """Every input ``named`` (supplied, valued or ranged) and every dim given is one of the model's."""
     known = {m.name for m in metas}
-    for name in list(supplied) + list(values) + list(ranges):
+    for name in named:
         if name not in known:
-            raise InputError(
-                f"The model has no input named {name!r} (inputs: {', '.join(sorted(known)) or 'none'})",
-                "Check the spelling; names are case-sensitive.",
-                code="INPUT_UNKNOWN",
-            )
+            from . import codes  # (here, not at the top: the smoke child imports this module on every run)
+
+            raise codes.INPUT_UNKNOWN.error(name=name, inputs=", ".join(sorted(known)) or "none")
     symbolic = sorted({d if isinstance(d, str) and d else anonymous_dim_key(m.name, axis)
                        for m in metas for axis, d in enumerate(m.shape) if not (isinstance(d, int) and d >= 0)})
     unknown = sorted(set(dims) - set(symbolic))
     if unknown:
+        from . import codes
+
         listing = ", ".join(symbolic) if symbolic else "none: every input has a fixed shape"
-        raise InputError(
-            f"The model has no symbolic dimension named {', '.join(map(repr, unknown))} (its symbolic dimensions: "
-            f"{listing})",
-            "Check the spelling (names are case-sensitive); an unnamed dimension is INPUT[AXIS], e.g. "
-            '--dim "x[0]=1".',
-            code="DIM_UNKNOWN",
-        )
-    used: dict[str, int] = {}
-    sources: dict[str, str] = {}
-    for k, v in dims.items():
-        used[k] = v
-        sources[k] = "option"
-    # Pass 1: supplied arrays bind symbolic dims and must fit fixed ones.
-    for meta in metas:
-        arr = supplied.get(meta.name)
-        if arr is None:
-            continue
-        dtype = numpy_dtype(meta.elem or "")
-        if meta.kind not in ("tensor", "optional") or dtype is None:
-            raise InputError(f"Input {meta.name} has type {meta.type}, which onnxpack cannot feed from a file",
-                             "Only tensor inputs can be supplied.", code="INPUT_UNSUPPORTED")
-        if not _compatible(arr, dtype):
-            raise InputError(
-                f"--input {meta.name}: the file holds {_dtype_label(arr)} data, but the model wants {meta.type}",
-                f"Convert it, e.g. numpy.save(path, array.astype('{dtype}')).",
-                code="INPUT_DTYPE",
-            )
-        if meta.shape and len(meta.shape) != arr.ndim:
-            raise InputError(
-                f"--input {meta.name}: the array has shape {list(arr.shape)} (rank {arr.ndim}), but the model "
-                f"wants rank {len(meta.shape)} {meta.shape}",
-                "Reshape the array to the model's input shape.",
-                code="INPUT_SHAPE",
-            )
+        raise codes.DIM_UNKNOWN.error(names=", ".join(map(repr, unknown)), listing=listing)
+
+
+def _check_supplied(meta: InputMeta, arr: np.ndarray[Any, Any]) -> None:
+    """A supplied array is of a type and rank the input takes."""
+    dtype = numpy_dtype(meta.elem or "")
+    if meta.kind not in ("tensor", "optional") or dtype is None:
+        from . import codes  # (here, not at the top: the smoke child imports this module on every run)
+
+        raise codes.INPUT_UNSUPPORTED.error(name=meta.name, type=meta.type)
+    if not _compatible(arr, dtype):
+        from . import codes
+
+        raise codes.INPUT_DTYPE.error(name=meta.name, got=dtype_label(arr), type=meta.type, dtype=str(dtype))
+    if meta.shape and len(meta.shape) != arr.ndim:
+        from . import codes
+
+        raise codes.INPUT_SHAPE.error(name=meta.name, shape=list(arr.shape), rank=arr.ndim,
+                                      want_rank=len(meta.shape), want=meta.shape)
+
+
+class _Dims:
+    """The size of every symbolic or unnamed dim (``used``) and where it came from (``sources``: "option",
+    "input:NAME", "search" or "default")."""
+
+    def __init__(self, dims: dict[str, int], search_dims: dict[str, int], default_dim: int) -> None:
+        self.used: dict[str, int] = {}
+        self.sources: dict[str, str] = {}
+        for k, v in dims.items():
+            self.used[k] = v
+            self.sources[k] = "option"
+        self.search_dims = search_dims
+        self.default_dim = default_dim
+
+    def bind(self, meta: InputMeta, arr: np.ndarray[Any, Any]) -> None:
+        """Check a supplied array against its input; its sizes of symbolic dims are used for every input."""
+        _check_supplied(meta, arr)
         for axis, (want, got) in enumerate(zip(meta.shape, arr.shape, strict=False)):
             if isinstance(want, int) and want >= 0 and want != got:
-                raise InputError(
-                    f"--input {meta.name}: axis {axis} has size {got}, but the model fixes it at {want} "
-                    f"(model shape {meta.shape})",
-                    "Give an array of the model's input shape.",
-                    code="INPUT_SHAPE",
-                )
-            if isinstance(want, str) and want:
-                if want in used and used[want] != got:
-                    raise InputError(
-                        f"--input {meta.name}: axis {axis} ({want}) has size {got}, but {want} = {used[want]} "
-                        f"({sources[want]})",
-                        f"Make the inputs agree on {want}, or drop --dim {want}.",
-                        code="INPUT_SHAPE",
-                    )
-                used[want] = int(got)
-                sources.setdefault(want, f"input:{meta.name}")
-    feeds: dict[str, Any] = {}
-    recipe: dict[str, dict[str, Any]] = {}
-    problems: list[str] = []
+                from . import codes  # (here, not at the top: the smoke child imports this module on every run)
 
-    def resolve(meta: InputMeta) -> list[int]:
+                raise codes.INPUT_SHAPE.error(variant="axis", hint="Give an array of the model's input shape.",
+                                              name=meta.name, axis=axis, got=got, want=want, shape=meta.shape)
+            if isinstance(want, str) and want:
+                if want in self.used and self.used[want] != got:
+                    from . import codes
+
+                    raise codes.INPUT_SHAPE.error(
+                        variant="agree", hint=f"Make the inputs agree on {want}, or drop --dim {want}.",
+                        name=meta.name, axis=axis, dim=want, got=got, value=self.used[want],
+                        source=self.sources[want],
+                    )
+                self.used[want] = int(got)
+                self.sources.setdefault(want, f"input:{meta.name}")
+
+    def resolve(self, meta: InputMeta) -> list[int]:
+        """The shape ``meta`` gets: its fixed sizes, and a size for every other dim (named once for all inputs)."""
         shape: list[int] = []
         for axis, d in enumerate(meta.shape):
             if isinstance(d, int) and d >= 0:
                 shape.append(d)
                 continue
             key = d if isinstance(d, str) and d else anonymous_dim_key(meta.name, axis)
-            if key not in used:
-                if key in search_dims:
-                    used[key], sources[key] = search_dims[key], "search"
+            if key not in self.used:
+                if key in self.search_dims:
+                    self.used[key], self.sources[key] = self.search_dims[key], "search"
                 else:
-                    used[key], sources[key] = default_dim, "default"
-            shape.append(used[key])
+                    self.used[key], self.sources[key] = self.default_dim, "default"
+            shape.append(self.used[key])
         return shape
 
-    planned: list[tuple[InputMeta, list[int], np.dtype[Any]]] = []  # what is still to allocate
+
+#: An input to make: its description, shape and numpy dtype.
+_Planned = tuple[InputMeta, list[int], np.dtype[Any]]
+
+
+def _plan(metas: list[InputMeta], supplied: dict[str, np.ndarray[Any, Any]], values: dict[str, str], state: _Dims,
+          out: GeneratedInputs) -> list[_Planned]:
+    """Feed the supplied arrays, record the inputs that are not fed; return the inputs still to make."""
+    planned: list[_Planned] = []
     for meta in metas:
         name = meta.name
         if name in supplied:
-            feeds[name] = supplied[name]
+            out.feeds[name] = supplied[name]
             continue  # recipe entry added by the caller, which knows the file
         dtype = numpy_dtype(meta.elem or "")
-        if meta.overridable:
-            if name in values:
-                raise InputError(
-                    f"--input {name}={values[name]}: {name} is an input with a default value (an initializer); "
-                    "give a file to override it",
-                    f"Use --input {name}=FILE.npy with an array of the initializer's shape.",
-                    code="INPUT_VALUE",
-                )
-            recipe[name] = {"source": "initializer", "reason": "input with a default value in the model; not fed"}
+        if _not_fed(meta, dtype, values, out) or dtype is None:  # (_not_fed is True when dtype is None)
             continue
-        if meta.kind == "optional" and name not in values:
-            recipe[name] = {"source": "omitted", "reason": f"optional input ({meta.type}); ORT treats it as absent"}
-            continue
-        if meta.kind not in ("tensor", "optional") or dtype is None:
-            problems.append(
-                f"input {name} has type {meta.type}, which onnxpack cannot generate"
-                + ("" if meta.kind in ("tensor", "optional") else "; only tensors are supported")
-            )
-            recipe[name] = {"source": "unsupported", "type": meta.type}
-            continue
-        shape = resolve(meta)
+        shape = state.resolve(meta)
         if len(shape) > MAX_RANK:
-            problems.append(f"input {name} has {len(shape)} dimensions; onnxpack makes arrays of at most {MAX_RANK} "
-                            "(numpy's limit)")
-            recipe[name] = {"source": "unsupported", "type": meta.type, "rank": len(shape)}
+            out.problems.append(f"input {name} has {len(shape)} dimensions; onnxpack makes arrays of at most "
+                                f"{MAX_RANK} (numpy's limit)")
+            out.recipe[name] = {"source": "unsupported", "type": meta.type, "rank": len(shape)}
             continue
         planned.append((meta, shape, dtype))
-    # Sizes are checked before anything is allocated: a fixed shape of 2**31 x 2**31, or a recipe's dim of 2**62,
-    # is a clear finding, not numpy's "array is too big" or an out-of-memory kill.
-    limit = memory_limit() if max_bytes is None else max_bytes
-    sizes = [(meta, shape, math.prod(shape) * (dtype.itemsize if dtype.kind != "O" else 16)) for meta, shape, dtype
-             in planned]
-    total = sum(n for _m, _s, n in sizes)
-    if total > limit:
-        biggest = sorted(sizes, key=lambda x: -x[2])[:3]
-        too_large = [f"input {m.name} {_fmt_dims(s)} would take {format_bytes(n)}" for m, s, n in biggest]
-        for meta, shape, dtype in planned:
-            recipe[meta.name] = {"source": "too large", "dtype": "string" if dtype.kind == "O" else str(dtype),
-                                 "shape": shape}
-        return GeneratedInputs(feeds, recipe, used, sources, problems, too_large=too_large, planned_bytes=total,
-                               limit_bytes=limit)
+    return planned
+
+
+def _not_fed(meta: InputMeta, dtype: np.dtype[Any] | None, values: dict[str, str], out: GeneratedInputs) -> bool:
+    """Record an input that is not fed (it has a default value, it is an optional one, or of a type onnxpack cannot
+    make); True if so."""
+    name = meta.name
+    if meta.overridable:
+        if name in values:
+            from . import codes  # (here, not at the top: the smoke child imports this module on every run)
+
+            raise codes.INPUT_VALUE.error(
+                variant="default", hint=f"Use --input {name}=FILE.npy with an array of the initializer's shape.",
+                name=name, value=values[name],
+            )
+        out.recipe[name] = {"source": "initializer", "reason": "input with a default value in the model; not fed"}
+        return True
+    if meta.kind == "optional" and name not in values:
+        out.recipe[name] = {"source": "omitted", "reason": f"optional input ({meta.type}); ORT treats it as absent"}
+        return True
+    if meta.kind not in ("tensor", "optional") or dtype is None:
+        out.problems.append(
+            f"input {name} has type {meta.type}, which onnxpack cannot generate"
+            + ("" if meta.kind in ("tensor", "optional") else "; only tensors are supported")
+        )
+        out.recipe[name] = {"source": "unsupported", "type": meta.type}
+        return True
+    return False
+
+
+def _fill(planned: list[_Planned], values: dict[str, str], ranges: dict[str, tuple[float, float]], seed: int,
+          out: GeneratedInputs) -> None:
+    """Make the planned inputs: a given scalar value everywhere, else seeded generated values."""
     for meta, shape, dtype in planned:
         name = meta.name
         if name in values:
             v = _scalar(meta, values[name], dtype)
             arr = np.full(shape, v, dtype=dtype)
-            feeds[name] = arr
-            recipe[name] = {"source": "value", "value": values[name], "dtype": _dtype_label(arr), "shape": shape}
+            out.feeds[name] = arr
+            out.recipe[name] = {"source": "value", "value": values[name], "dtype": dtype_label(arr), "shape": shape}
             continue
         arr, dist = _generate(meta, shape, dtype, seed, ranges.get(name))
-        feeds[name] = arr
-        recipe[name] = {"source": "generated", "distribution": dist, "dtype": _dtype_label(arr), "shape": shape}
-    return GeneratedInputs(feeds, recipe, used, sources, problems, planned_bytes=total, limit_bytes=limit)
+        out.feeds[name] = arr
+        out.recipe[name] = {"source": "generated", "distribution": dist, "dtype": dtype_label(arr), "shape": shape}
 
 
 def _fmt_dims(shape: list[int]) -> str:

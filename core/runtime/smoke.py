@@ -26,7 +26,7 @@ from ..progress import CancelToken, ProgressCallback
 from . import codes
 from .childrun import ERRORS as _ERRORS
 from .childrun import Target, run_in_child, start_child
-from .inputs import InputSpec, LoadedInput, load_input_file
+from .inputfiles import InputSpec, LoadedInput, load_input_file
 from .outputfiles import safe_output_filename, save_outputs
 from .smokefindings import compare_findings, smoke_result
 from .smokeoptions import RECIPE_SCHEMA, SCHEMA, CompareResult, SmokeOptions, SmokeResult

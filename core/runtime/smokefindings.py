@@ -7,7 +7,7 @@ from typing import Any
 
 from ..findings import Finding, Severity
 from . import codes
-from .inputs import LoadedInput
+from .inputfiles import LoadedInput
 from .smokeoptions import RECIPE_SCHEMA, SmokeOptions, SmokeResult
 
 __all__ = ["compare_findings", "smoke_result"]

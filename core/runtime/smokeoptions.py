@@ -11,7 +11,8 @@ from typing import Any
 from ..errors import InputError
 from ..findings import Finding
 from . import codes
-from .inputs import DEFAULT_DIM, MAX_DIM, parse_dim, parse_range
+from .inputfiles import MAX_DIM, parse_dim, parse_input, parse_range
+from .inputs import DEFAULT_DIM
 
 __all__ = ["RECIPE_SCHEMA", "SCHEMA", "CompareResult", "SmokeOptions", "SmokeResult"]
 
@@ -96,8 +97,6 @@ class SmokeOptions:
         **kw: Any,
     ) -> SmokeOptions:
         """Build options from the command line's repeated NAME=VALUE strings."""
-        from .inputs import parse_input
-
         d = dict(parse_dim(x) for x in dims or [])
         i = dict(parse_input(x) for x in inputs or [])
         r = dict(parse_range(x) for x in ranges or [])
