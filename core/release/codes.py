@@ -77,18 +77,18 @@ ORT_FORMAT_MISMATCH = define(
 # core/release/metadata.py: the release metadata (--license, --author, --homepage, --labels)
 ABOUT_LICENSE = define(
     "ABOUT_LICENSE", kind=InputError,
-    text="--license {license!r} is not an SPDX licence expression ({reason})",
+    text="{opt:license} {license!r} is not an SPDX licence expression ({reason})",
     hint="Use an identifier from https://spdx.org/licenses/ such as MIT, Apache-2.0 or CC-BY-4.0 (combine with "
          "AND/OR), or LicenseRef-NAME for your own.",
     summary="The license is not an SPDX license expression",
 )
 ABOUT_AUTHOR = define(
-    "ABOUT_AUTHOR", kind=InputError, text="An --author is empty",
+    "ABOUT_AUTHOR", kind=InputError, text="An {opt:author} is empty",
     hint="Give each author's name (and e-mail), e.g. 'Ada <ada@example.org>'.",
     summary="An author's name is empty",
 )
 ABOUT_HOMEPAGE = define(
-    "ABOUT_HOMEPAGE", kind=InputError, text="--homepage {homepage!r} is not an http(s) address",
+    "ABOUT_HOMEPAGE", kind=InputError, text="{opt:homepage} {homepage!r} is not an http(s) address",
     hint="Give the full address, e.g. https://example.org/model.",
     summary="The homepage is not an http(s) address",
 )
@@ -328,4 +328,62 @@ BAD_SOURCE_DATE_EPOCH = _(
     text="SOURCE_DATE_EPOCH is {value!r}, not a non-negative integer number of seconds",
     hint="Set it to a Unix timestamp such as $(git log -1 --format=%ct), or unset it.",
     summary="SOURCE_DATE_EPOCH is not a non-negative whole number of seconds",
+)  # fmt: skip
+
+# signing.py: the signing key and certificates, Sigstore, and model.sig (verify reports SIGNATURE_* as findings)
+SIGNING_UNAVAILABLE = _(
+    "SIGNING_UNAVAILABLE", kind=InputError, text="Signing needs the model-signing library, which is not installed",
+    hint="Install the signing support (the OpenSSF model-signing library) from what you installed onnxpack from: in "
+         "the onnxpack checkout, pip install '.[sign]'; from a wheel, pip install "
+         "'onnxpack-{version}-py3-none-any.whl[sign]'.",
+    variants={"frozen": "This build of onnxpack cannot sign or check signatures (model-signing is not included)"},
+    summary="This onnxpack cannot sign or check signatures",
+)  # fmt: skip
+SIGNING_KEY = _(
+    "SIGNING_KEY", kind=InputError, text="{path} is not a usable PEM private key ({reason})",
+    hint="Give the private key made by 'onnxpack keygen' (NAME.key), not the public key.",
+    variants={"encrypted": "The signing key {path} is encrypted",
+              "curve": "{path} is not an elliptic-curve P-256/P-384/P-521 key, which model-signing requires",
+              "certificate": "An encrypted key cannot sign with a certificate (model-signing does not support it)",
+              "public": "{path} is not a PEM public key ({reason})",
+              "public_curve": "{path} is not an elliptic-curve public key"},
+    summary="The signing key cannot be used",
+)  # fmt: skip
+SIGNING_CERTIFICATE = _(
+    "SIGNING_CERTIFICATE", kind=InputError, text="The {what} {path} is not a PEM certificate ({reason})",
+    hint="Give a PEM certificate file.",
+    variants={"unreadable": "Cannot read the {what} {path}: {reason}",
+              "other_key": "The certificate {certificate} is not the certificate of the key {path}",
+              "cannot_sign": "The certificate {certificate} does not allow signing"},
+    summary="The signing certificate cannot be used",
+)  # fmt: skip
+SIGSTORE_UNREACHABLE = _(
+    "SIGSTORE_UNREACHABLE", kind=InputError,
+    text="Sigstore keyless signing needs its public service, which cannot be reached ({problem})",
+    hint="Connect to the internet (a proxy must allow *.sigstore.dev), or sign offline with a key: onnxpack keygen, "
+         "then {opt:sign_key}.",
+    summary="Sigstore's public service cannot be reached",
+)  # fmt: skip
+SIGSTORE_FAILED = _(
+    "SIGSTORE_FAILED", kind=InputError, text="Sigstore could not be set up: {error}",
+    hint="Check the connection to *.sigstore.dev, or sign with a key ({opt:sign_key}).",
+    variants={"signing": "Sigstore signing failed: {error}"},
+    summary="Sigstore signing failed",
+)  # fmt: skip
+SIGNATURE_INVALID = _(
+    "SIGNATURE_INVALID", kind=InputError, text="The signature does not verify with this public key ({error})",
+    hint="The bundle was signed with another key, or model.sig was altered. Check that you have the publisher's "
+         "public key; otherwise get the bundle again.",
+    variants={"certificates": "The signature does not verify with these trusted certificates ({error})",
+              "size": "{file} is {size} bytes (cap {cap})",
+              "format": "{file} is not a model-signing signature ({error})",
+              "certificate": "{file} is signed with a certificate, not a bare key",
+              "bare_key": "{file} is signed with a bare key, not a certificate",
+              "sigstore": "The Sigstore signature does not verify for {identity} ({issuer}): {error}"},
+    summary="The signature is not valid, or not of the kind expected",
+)  # fmt: skip
+SIGNATURE_UNSUPPORTED = _(
+    "SIGNATURE_UNSUPPORTED", kind=InputError, text="{file} signs {identifier} with {algorithm}, not SHA-256 files",
+    hint="Sign the folder with model-signing's default (file) serialization.",
+    summary="The signature uses a method this onnxpack cannot check",
 )  # fmt: skip

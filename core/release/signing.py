@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .. import __version__
+from .. import __version__, errorcodes
 from ..errors import InputError, OutputError
+from . import codes
 
 __all__ = [
     "METHOD_CERTIFICATE",
@@ -52,10 +53,6 @@ METHOD_SIGSTORE = "model-signing/sigstore"
 #: What Sigstore keyless signing and its verification talk to (trust root, certificate authority, log, login).
 SIGSTORE_HOSTS = ("tuf-repo-cdn.sigstore.dev", "fulcio.sigstore.dev", "rekor.sigstore.dev", "oauth2.sigstore.dev")
 MAX_SIGNATURE_BYTES = 1 << 20
-# onnxpack is not published on a package index: the extra is installed from what onnxpack was installed from.
-_INSTALL_HINT = ("Install the signing support (the OpenSSF model-signing library) from what you installed onnxpack "
-                 f"from: in the onnxpack checkout, pip install '.[sign]'; from a wheel, pip install "
-                 f"'onnxpack-{__version__}-py3-none-any.whl[sign]'.")
 
 
 def available() -> bool:
@@ -76,15 +73,11 @@ def installed() -> bool:
 
 def _require() -> None:
     if getattr(sys, "frozen", False) and not available():
-        raise InputError(
-            "This build of onnxpack cannot sign or check signatures (model-signing is not included)",
-            "Use onnxpack installed with pip, with the signing support: in the onnxpack checkout, "
-            "pip install '.[sign]'.",
-            code="SIGNING_UNAVAILABLE",
-        )
+        raise codes.SIGNING_UNAVAILABLE.error(variant="frozen", hint="Use onnxpack installed with pip, with the "
+                                              "signing support: in the onnxpack checkout, pip install '.[sign]'.")
     if not available():
-        raise InputError("Signing needs the model-signing library, which is not installed", _INSTALL_HINT,
-                         code="SIGNING_UNAVAILABLE")  # fmt: skip
+        # onnxpack is not published on a package index: the extra is installed from what onnxpack was installed from
+        raise codes.SIGNING_UNAVAILABLE.error(version=__version__)
 
 
 @dataclass(frozen=True)
@@ -153,19 +146,15 @@ def read_signing_key(path: Path | str, password_env: str | None = None, *, certi
     try:
         key = serialization.load_pem_private_key(data, _password(password_env))
     except TypeError:
-        raise InputError(f"The signing key {path} is encrypted",
-                         "Put its password in an environment variable and name it with --sign-key-password-env.",
-                         code="SIGNING_KEY") from None  # fmt: skip
+        raise codes.SIGNING_KEY.error(variant="encrypted", path=str(path), hint="Put its password in an environment "
+                                      "variable and name it with --sign-key-password-env.") from None
     except ValueError as e:
-        raise InputError(f"{path} is not a usable PEM private key ({e})",
-                         "Give the private key made by 'onnxpack keygen' (NAME.key), not the public key.",
-                         code="SIGNING_KEY") from None  # fmt: skip
+        raise codes.SIGNING_KEY.error(path=str(path), reason=str(e)) from None
     finally:
         del data
     if not isinstance(key, ec.EllipticCurvePrivateKey) or key.curve.key_size not in (256, 384, 521):
-        raise InputError(f"{path} is not an elliptic-curve P-256/P-384/P-521 key, which model-signing requires",
-                         "Make one with 'onnxpack keygen' or 'openssl ecparam -name prime256v1 -genkey'.",
-                         code="SIGNING_KEY")  # fmt: skip
+        raise codes.SIGNING_KEY.error(variant="curve", path=str(path), hint="Make one with 'onnxpack keygen' or "
+                                      "'openssl ecparam -name prime256v1 -genkey'.")
     info = KeyInfo(path, _fingerprint(key.public_key()), key.curve.name, key_file_warning(path))
     if certificate is None:
         if chain:
@@ -173,17 +162,15 @@ def read_signing_key(path: Path | str, password_env: str | None = None, *, certi
                              "Add --sign-certificate CERT.pem, or drop --sign-chain.", code="USAGE")  # fmt: skip
         return info
     if password_env:  # model-signing's certificate signer loads the key without a password
-        raise InputError("An encrypted key cannot sign with a certificate (model-signing does not support it)",
-                         "Use an unencrypted key kept readable by you only, or sign with the key alone.",
-                         code="SIGNING_KEY")  # fmt: skip
+        raise codes.SIGNING_KEY.error(variant="certificate", path=str(path), hint="Use an unencrypted key kept "
+                                      "readable by you only, or sign with the key alone.")
     cert = _load_certificate(Path(certificate), "signing certificate")
     if _fingerprint(cert.public_key()) != info.public_key_sha256:
-        raise InputError(f"The certificate {certificate} is not the certificate of the key {path}",
-                         "Give the certificate issued for this private key.", code="SIGNING_CERTIFICATE")  # fmt: skip
+        raise codes.SIGNING_CERTIFICATE.error(variant="other_key", certificate=str(certificate), path=str(path),
+                                              hint="Give the certificate issued for this private key.")
     if not _can_sign(cert):
-        raise InputError(f"The certificate {certificate} does not allow signing",
-                         "It needs the digitalSignature key usage or the codeSigning extended key usage.",
-                         code="SIGNING_CERTIFICATE")  # fmt: skip
+        raise codes.SIGNING_CERTIFICATE.error(variant="cannot_sign", certificate=str(certificate), hint="It needs the "
+                                              "digitalSignature key usage or the codeSigning extended key usage.")
     chain_paths = tuple(Path(c) for c in chain)
     for c in chain_paths:
         _load_certificate(c, "certificate chain file")
@@ -200,11 +187,10 @@ def _load_certificate(path: Path, what: str) -> Any:
     try:
         certs = x509.load_pem_x509_certificates(path.read_bytes())
     except OSError as e:
-        raise InputError(f"Cannot read the {what} {path}: {e.strerror}", "Give a PEM certificate file.",
-                         code="SIGNING_CERTIFICATE") from None  # fmt: skip
+        raise codes.SIGNING_CERTIFICATE.error(variant="unreadable", what=what, path=str(path),
+                                              reason=e.strerror) from None
     except ValueError as e:
-        raise InputError(f"The {what} {path} is not a PEM certificate ({e})", "Give a PEM certificate file.",
-                         code="SIGNING_CERTIFICATE") from None  # fmt: skip
+        raise codes.SIGNING_CERTIFICATE.error(what=what, path=str(path), reason=str(e)) from None
     return certs[0]
 
 
@@ -237,11 +223,11 @@ def load_public_key(path: Path | str) -> str:
         raise InputError(f"Cannot read the public key {path}: {e.strerror}",
                          "Give the publisher's public key file (NAME.pub).") from None  # fmt: skip
     except ValueError as e:
-        raise InputError(f"{path} is not a PEM public key ({e})",
-                         "Give the public key (NAME.pub), never the private key.", code="SIGNING_KEY") from None
+        raise codes.SIGNING_KEY.error(variant="public", path=str(path), reason=str(e),
+                                      hint="Give the public key (NAME.pub), never the private key.") from None
     if not isinstance(key, ec.EllipticCurvePublicKey):
-        raise InputError(f"{path} is not an elliptic-curve public key", "model-signing keys are P-256/384/521.",
-                         code="SIGNING_KEY")  # fmt: skip
+        raise codes.SIGNING_KEY.error(variant="public_curve", path=str(path),
+                                      hint="model-signing keys are P-256/384/521.")
     return _fingerprint(key)
 
 
@@ -290,9 +276,7 @@ def first_unreachable(hosts: Sequence[str] = SIGSTORE_HOSTS, timeout: float = 5.
 def _require_sigstore_network() -> None:
     problem = first_unreachable()
     if problem is not None:
-        raise InputError(f"Sigstore keyless signing needs its public service, which cannot be reached ({problem})",
-                         "Connect to the internet (a proxy must allow *.sigstore.dev), or sign offline with a key: "
-                         "onnxpack keygen, then --sign-key.", code="SIGSTORE_UNREACHABLE")  # fmt: skip
+        raise codes.SIGSTORE_UNREACHABLE.error(problem=problem)
 
 
 @dataclass
@@ -323,9 +307,7 @@ def prepare_sigstore(identity_token_env: str | None = None) -> SigstoreSigner:
     try:
         return SigstoreSigner(sign_sigstore.Signer(identity_token=token, force_oob=True))
     except Exception as e:  # the trust root is fetched here: TUF, network and certificate errors alike
-        raise InputError(f"Sigstore could not be set up: {type(e).__name__}: {e}",
-                         "Check the connection to *.sigstore.dev, or sign with a key (--sign-key).",
-                         code="SIGSTORE_FAILED") from None  # fmt: skip
+        raise codes.SIGSTORE_FAILED.error(error=f"{type(e).__name__}: {e}") from None
 
 
 def sign_digests_sigstore(name: str, digests: dict[str, str], prepared: SigstoreSigner) -> bytes:
@@ -335,8 +317,8 @@ def sign_digests_sigstore(name: str, digests: dict[str, str], prepared: Sigstore
     try:
         signature: Any = prepared.signer.sign(signing.Payload(_statement_manifest(name, digests)))
     except Exception as e:  # login refused, network gone, the log unavailable
-        raise InputError(f"Sigstore signing failed: {type(e).__name__}: {e}",
-                         "Try again, or sign with a key (--sign-key).", code="SIGSTORE_FAILED") from None  # fmt: skip
+        raise codes.SIGSTORE_FAILED.error(variant="signing", error=f"{type(e).__name__}: {e}",
+                                          hint="Try again, or sign with a key (--sign-key).") from None
     return str(signature.bundle.to_json()).encode("utf-8")
 
 
@@ -384,27 +366,21 @@ def verify_signature(data: bytes, public_key: Path | str | None = None, *, trust
         _load_certificate(Path(t), "trusted certificate")
     from model_signing._signing import sign_certificate, sign_ec_key, sign_sigstore_pb
 
-    bad = ("The signature does not verify with this public key" if public_key is not None
-           else "The signature does not verify with these trusted certificates")  # fmt: skip
-    hint = ("The bundle was signed with another key, or model.sig was altered. Check that you have the publisher's "
-            "public key; otherwise get the bundle again.")  # fmt: skip
     if len(data) > MAX_SIGNATURE_BYTES:
-        raise InputError(f"{SIGNATURE_NAME} is {len(data)} bytes (cap {MAX_SIGNATURE_BYTES})", hint,
-                         code="SIGNATURE_INVALID")  # fmt: skip
+        raise codes.SIGNATURE_INVALID.error(variant="size", file=SIGNATURE_NAME, size=len(data),
+                                            cap=MAX_SIGNATURE_BYTES)  # fmt: skip
     try:
         signature: Any = sign_sigstore_pb.Signature.read(_Text(data.decode("utf-8")))  # type: ignore[arg-type]
     except Exception as e:  # the library raises whatever its parsers raise on garbage
-        raise InputError(f"{SIGNATURE_NAME} is not a model-signing signature ({type(e).__name__}: {e})", hint,
-                         code="SIGNATURE_INVALID") from None  # fmt: skip
+        raise codes.SIGNATURE_INVALID.error(variant="format", file=SIGNATURE_NAME,
+                                            error=f"{type(e).__name__}: {e}") from None  # fmt: skip
     has_chain = bool(signature.bundle.verification_material.x509_certificate_chain)
     if has_chain and not trust:
-        raise InputError(f"{SIGNATURE_NAME} is signed with a certificate, not a bare key",
-                         "Pass --trust CA.pem with the publisher's root (or intermediate) certificate.",
-                         code="SIGNATURE_INVALID")  # fmt: skip
+        raise codes.SIGNATURE_INVALID.error(variant="certificate", file=SIGNATURE_NAME, hint="Pass --trust CA.pem "
+                                            "with the publisher's root (or intermediate) certificate.")
     if not has_chain and public_key is None:
-        raise InputError(f"{SIGNATURE_NAME} is signed with a bare key, not a certificate",
-                         "Pass --key PUBLISHER.pub with the publisher's public key.",
-                         code="SIGNATURE_INVALID")  # fmt: skip
+        raise codes.SIGNATURE_INVALID.error(variant="bare_key", file=SIGNATURE_NAME,
+                                            hint="Pass --key PUBLISHER.pub with the publisher's public key.")
     subject = None
     try:
         if has_chain:
@@ -417,8 +393,8 @@ def verify_signature(data: bytes, public_key: Path | str | None = None, *, trust
         else:
             signed = sign_ec_key.Verifier(Path(str(public_key))).verify(signature)
     except Exception as e:  # cryptography's InvalidSignature, OpenSSL's X509StoreContextError, ValueError, ...
-        raise InputError(f"{bad} ({type(e).__name__}{': ' + str(e) if str(e) else ''})", hint,
-                         code="SIGNATURE_INVALID") from None  # fmt: skip
+        raise codes.SIGNATURE_INVALID.error(variant=None if public_key is not None else "certificates",
+                                            error=f"{type(e).__name__}{': ' + str(e) if str(e) else ''}") from None
     return _contents(signed, fingerprint, METHOD_CERTIFICATE if has_chain else METHOD_KEY, subject)
 
 
@@ -427,23 +403,22 @@ def _contents(signed: Any, fingerprint: str, method: str, subject: str | None) -
     digests: dict[str, str] = {}
     for rd in signed.resource_descriptors():
         if rd.digest.algorithm != "sha256":
-            raise InputError(f"{SIGNATURE_NAME} signs {rd.identifier} with {rd.digest.algorithm}, not SHA-256 files",
-                             "Sign the folder with model-signing's default (file) serialization.",
-                             code="SIGNATURE_UNSUPPORTED")  # fmt: skip
+            raise codes.SIGNATURE_UNSUPPORTED.error(file=SIGNATURE_NAME, identifier=str(rd.identifier),
+                                                    algorithm=str(rd.digest.algorithm))
         digests[str(rd.identifier)] = rd.digest.digest_hex
     return SignedContents(fingerprint, digests, dict(signed.serialization_type), method, subject)
 
 
 def _sigstore_contents(data: bytes, identity: str, issuer: str) -> SignedContents:
-    hint = ("The bundle was signed by someone else, or model.sig was altered. Check the identity and issuer the "
-            "publisher signs with.")  # fmt: skip
     try:
         signed = _verify_sigstore(data.decode("utf-8"), identity, issuer)
     except InputError:
         raise
     except Exception as e:
-        raise InputError(f"The Sigstore signature does not verify for {identity} ({issuer}): {type(e).__name__}: {e}",
-                         hint, code="SIGNATURE_INVALID") from None  # fmt: skip
+        raise codes.SIGNATURE_INVALID.error(
+            variant="sigstore", identity=identity, issuer=issuer, error=f"{type(e).__name__}: {e}",
+            hint="The bundle was signed by someone else, or model.sig was altered. Check the identity and issuer the "
+                 "publisher signs with.") from None  # fmt: skip
     return _contents(signed, "", METHOD_SIGSTORE, identity)
 
 
@@ -457,8 +432,8 @@ def generate_key_pair(out_dir: Path | str, name: str = "onnxpack-signing", *, fo
     private, public = out / f"{name}.key", out / f"{name}.pub"
     for p in (private, public):
         if p.exists() and not force:
-            raise OutputError(f"{p} already exists", "Choose another --name or folder, or pass --force to replace it.",
-                              code="OUTPUT_EXISTS")  # fmt: skip
+            raise errorcodes.OUTPUT_EXISTS.error(variant="folder", output=str(p),
+                                                 hint="Choose another --name or folder, or pass --force to replace it.")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
