@@ -1,11 +1,12 @@
-"""Assemble a bundle's manifest.json (schema in manifest.py) from what the pipeline read, wrote and proved."""
+"""Assemble a bundle's manifest.json (schema in manifest.py) once, from the records the bundle's stages return."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import onnx
 
@@ -13,9 +14,22 @@ from ..checks.compat import check_target, oldest_ort, ort_package_version
 from ..checks.validate import Validation
 from ..findings import Finding
 from .manifest import MANIFEST_SCHEMA, iso_utc, tool_info
-from .zipwriter import EntryRecord
+from .members import Member
 
-__all__ = ["assemble_manifest", "compatibility_of", "inspection_facts", "interface_of"]
+if TYPE_CHECKING:
+    from .signing import KeyInfo, SigstoreSigner
+
+__all__ = [
+    "ManifestParts",
+    "ModelFacts",
+    "Provenance",
+    "assemble_manifest",
+    "compatibility_of",
+    "inspection_facts",
+    "interface_of",
+    "model_facts",
+    "signature_section",
+]
 
 
 def interface_of(model: onnx.ModelProto) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -85,71 +99,119 @@ def compatibility_of(val: Validation, model: onnx.ModelProto, target: str | None
     }
 
 
-def assemble_manifest(
-    *,
-    val: Validation,
-    model: onnx.ModelProto,
-    layout: str,
-    align: int | None,
-    name: str,
-    version: str,
-    epoch: int | None,
-    records: Sequence[EntryRecord],
-    hashes: dict[Path, tuple[int, str]],
-    sources: list[Path],
-    model_path: Path,
-    data_dir: Path,
-    smoke: dict[str, Any] | None,
-    ort_format: dict[str, Any] | None,
-    findings: list[Finding],
-    fixes: list[dict[str, Any]],
-    target_ort: str | None,
-) -> dict[str, Any]:
-    """The manifest of the ZIP members in ``records`` (``release`` left None: the caller diffs it)."""
-    roles = {
-        f"{name}.onnx": "model",
-        f"{name}.onnx.data": "external-data",
-        f"{name}.ort": "ort-model",
-        f"{name}.required_operators.config": "ort-config",
-    }
-    files = []
-    for rec in records:
-        role = roles.get(rec.name) or ("smoke-output" if rec.name.startswith("smoke/outputs/") else "smoke-input")
-        files.append({"path": rec.name, "role": role, "size": rec.size, "sha256": rec.sha256})
-    prov_files = []
-    for p in sources:
-        size, sha = hashes[p]
-        rel = p.name if p == model_path else os.path.relpath(p, data_dir).replace(os.sep, "/")
-        prov_files.append(
-            {"path": rel, "role": "model" if p == model_path else "external-data", "size": size, "sha256": sha}
-        )
-    # Without SOURCE_DATE_EPOCH the newest modification time of the source files stands in for it, so the
-    # same input gives the same bundle, byte for byte (the wall clock would make every run differ).
-    created = epoch if epoch is not None else max(int(p.stat().st_mtime) for p in sources)
+@dataclass(frozen=True)
+class Provenance:
+    """The source files read (the model first, then its external data) and their sizes and SHA-256."""
+
+    layout: str  # the source's layout as inspected
+    model: Path
+    data_dir: Path
+    files: tuple[Path, ...]
+    hashes: Mapping[Path, tuple[int, str]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The manifest's ``provenance`` record."""
+        prov_files = []
+        for p in self.files:
+            size, sha = self.hashes[p]
+            rel = p.name if p == self.model else os.path.relpath(p, self.data_dir).replace(os.sep, "/")
+            role = "model" if p == self.model else "external-data"
+            prov_files.append({"path": rel, "role": role, "size": size, "sha256": sha})
+        return {"layout": self.layout, "model": self.model.name, "files": prov_files}
+
+    def newest_mtime(self) -> int:
+        return max(int(p.stat().st_mtime) for p in self.files)
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """The manifest's records of the bundled model: what a release diff compares (versions.diff_manifests)."""
+
+    inspection: dict[str, Any]
+    compatibility: dict[str, Any]
+    provenance: Provenance
+
+    def sections(self) -> dict[str, Any]:
+        return {"inspection": self.inspection, "compatibility": self.compatibility,
+                "provenance": self.provenance.to_dict()}  # fmt: skip
+
+
+def model_facts(val: Validation, model: onnx.ModelProto, layout: str, align: int | None, provenance: Provenance,
+                target_ort: str | None) -> ModelFacts:
+    """The inspection, compatibility and provenance records of the bundled ``model``."""
+    return ModelFacts(inspection_facts(val, model, layout, align), compatibility_of(val, model, target_ort), provenance)
+
+
+@dataclass(frozen=True)
+class ManifestParts:
+    """Everything the manifest says but its list of files, from the stages' records."""
+
+    name: str
+    version: str
+    layout: str
+    align: int | None
+    model_version: int
+    epoch: int | None  # SOURCE_DATE_EPOCH; None: ``created`` is the sources' newest modification time
+    created: int
+    facts: ModelFacts
+    smoke: dict[str, Any] | None
+    ort_format: dict[str, Any] | None
+    findings: tuple[Finding, ...]
+    fixes: tuple[Mapping[str, Any], ...]
+    release: dict[str, Any] | None
+    #: The optional sections, in this order when present: ``about``, ``prove_ort``, ``signature``.
+    about: dict[str, Any] | None = None
+    prove_ort: dict[str, Any] | None = None
+    signature: dict[str, Any] | None = None
+
+
+def assemble_manifest(parts: ManifestParts, members: Sequence[Member]) -> dict[str, Any]:
+    """The manifest listing ``members`` (sorted by path)."""
+    name, layout = parts.name, parts.layout
     manifest: dict[str, Any] = {
         "schema": MANIFEST_SCHEMA,
         "tool": tool_info(),
-        "created": iso_utc(created),
-        "created_from": "SOURCE_DATE_EPOCH" if epoch is not None else "source-mtime",
+        "created": iso_utc(parts.created),
+        "created_from": "SOURCE_DATE_EPOCH" if parts.epoch is not None else "source-mtime",
         "model": {
             "name": name,
-            "version": version,
+            "version": parts.version,
             "layout": layout,
             "entry": f"{name}.onnx",
             "data": f"{name}.onnx.data" if layout == "external" else None,
-            "ort_entry": f"{name}.ort" if ort_format is not None else None,
-            "alignment": align,
-            "model_version": int(model.model_version),
+            "ort_entry": f"{name}.ort" if parts.ort_format is not None else None,
+            "alignment": parts.align,
+            "model_version": parts.model_version,
             "loadable_from_memory": layout == "single",
         },
-        "files": files,
-        "inspection": inspection_facts(val, model, layout, align),
-        "compatibility": compatibility_of(val, model, target_ort),
-        "smoke": smoke,
-        "ort_format": ort_format,
-        "provenance": {"layout": val.inspection.layout, "model": model_path.name, "files": prov_files},
-        "findings": [f.to_dict() for f in findings],
-        "fixes": list(fixes),
-        "release": None,
+        "files": [m.to_dict() for m in sorted(members, key=lambda m: m.path)],
+        "inspection": parts.facts.inspection,
+        "compatibility": parts.facts.compatibility,
+        "smoke": parts.smoke,
+        "ort_format": parts.ort_format,
+        "provenance": parts.facts.provenance.to_dict(),
+        "findings": [f.to_dict() for f in parts.findings],
+        "fixes": [dict(f) for f in parts.fixes],
+        "release": parts.release,
     }
+    optional = {"about": parts.about, "prove_ort": parts.prove_ort, "signature": parts.signature}
+    manifest.update((k, v) for k, v in optional.items() if v is not None)
     return manifest
+
+
+def signature_section(key: KeyInfo | SigstoreSigner) -> dict[str, Any]:
+    """The manifest's ``signature``: how the bundle is signed and by which key (the signature is model.sig); a
+    Sigstore signer's identity is only known once it has logged in, so it is in model.sig, not here."""
+    import importlib.metadata
+
+    from .signing import SIGNATURE_NAME, SigstoreSigner
+
+    doc: dict[str, Any] = {"method": key.method, "file": SIGNATURE_NAME,
+                           "library": f"model-signing {importlib.metadata.version('model-signing')}",
+                           "covers": "every member of the archive except the signature itself"}  # fmt: skip
+    if isinstance(key, SigstoreSigner):
+        return doc
+    doc["public_key_sha256"] = key.public_key_sha256
+    if key.certificate is not None:
+        doc.update(certificate_sha256=key.certificate_sha256, certificate_subject=key.subject)
+    return doc

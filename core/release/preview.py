@@ -10,8 +10,8 @@ from ..checks.validate import validate_model
 from ..errors import InputError
 from ..filehash import sha256_file
 from ..progress import CancelToken, ProgressCallback, report
-from .bundle import source_files_of
 from .manifest_build import compatibility_of, interface_of
+from .sources import source_files_of
 from .versions import ReleaseDiff, diff_manifests
 
 __all__ = ["preview_release"]

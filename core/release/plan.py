@@ -1,0 +1,103 @@
+"""A bundle's plan: what every stage is told, computed once from the options before any work (frozen)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..findings import Finding
+from ..model.modelfile import ModelLocation, locate_model
+from ..names import bundle_file_name, check_bundle_name, default_bundle_name
+from ..resources import SAMPLE_MODEL, resource_path
+from . import codes
+from .metadata import ReleaseInfo
+from .options import BundleOptions
+from .versions import SemVer, encode_model_version, parse_semver
+from .zipwriter import source_date_epoch
+
+if TYPE_CHECKING:  # signing is imported when a bundle is signed (issue 28 §2: what a small bundle imports)
+    from .signing import KeyInfo, SigstoreSigner
+
+__all__ = ["BundlePlan", "default_name", "make_plan"]
+
+
+def default_name(model: Path | None) -> str:
+    """The bundle name used when --name is not given: the model file's stem (core.names.default_bundle_name)."""
+    return default_bundle_name(model if model is not None else resource_path(*SAMPLE_MODEL))
+
+
+@dataclass(frozen=True)
+class BundlePlan:
+    """The checked options and what follows from them alone: the model's location, the bundle's name and version,
+    the timestamp, the signing key (checked; the key itself is never kept), and the findings about them."""
+
+    opts: BundleOptions
+    location: ModelLocation
+    name: str
+    version: SemVer
+    #: The version as model_version (--set-model-version), or None to leave the model's own.
+    version_model: int | None
+    epoch: int | None  # SOURCE_DATE_EPOCH; None: the sources' newest modification time
+    key: KeyInfo | None
+    sigstore: SigstoreSigner | None  # a prepared Sigstore keyless signer
+    findings: tuple[Finding, ...]
+
+    @property
+    def about(self) -> ReleaseInfo | None:
+        return self.opts.about  # normalized by BundleOptions.validated()
+
+    @property
+    def signed(self) -> bool:
+        return self.key is not None or self.sigstore is not None
+
+    @property
+    def model_entry(self) -> str:
+        return f"{self.name}.onnx"
+
+    @property
+    def data_entry(self) -> str:
+        return f"{self.name}.onnx.data"
+
+    @property
+    def zip_name(self) -> str:
+        return self.opts.zip_name or bundle_file_name(self.name, self.version)
+
+    @property
+    def read_files(self) -> list[Path]:
+        """The files a bundle run reads besides the external data: the model, the previous release, the signing
+        key."""
+        others = (self.opts.previous, self.opts.sign_key, self.opts.sign_certificate)
+        return [self.location.model, *(p for p in others if p is not None)]
+
+
+def make_plan(opts: BundleOptions) -> BundlePlan:
+    """The plan of ``opts`` (already validated). The release metadata and the signing key are checked here, before
+    any work: a typo must not cost a 2 GB merge."""
+    version = parse_semver(opts.version)
+    location = locate_model(opts.model if opts.model is not None else resource_path(*SAMPLE_MODEL), opts.data_dir)
+    name = check_bundle_name(opts.name if opts.name is not None else default_name(location.model))
+    epoch = opts.source_date_epoch if opts.source_date_epoch is not None else source_date_epoch()
+    version_model = encode_model_version(version) if opts.set_model_version else None
+    findings: list[Finding] = []
+    if version_model is not None and (version.prerelease or version.build):
+        findings.append(codes.MODEL_VERSION_TAGS.finding("model_version", model_version=version_model,
+                                                         version=str(version)))  # fmt: skip
+    key = _signing_key(opts)
+    if key is not None and key.warning:
+        findings.append(codes.SIGNING_KEY_READABLE.finding("sign_key", warning=key.warning))
+    sigstore = None
+    if opts.sign_sigstore:
+        from .signing import prepare_sigstore
+
+        sigstore = prepare_sigstore(opts.sigstore_identity_token_env)
+    return BundlePlan(opts, location, name, version, version_model, epoch, key, sigstore, tuple(findings))
+
+
+def _signing_key(opts: BundleOptions) -> KeyInfo | None:
+    if opts.sign_key is None:
+        return None
+    from .signing import read_signing_key
+
+    return read_signing_key(opts.sign_key, opts.sign_key_password_env, certificate=opts.sign_certificate,
+                            chain=list(opts.sign_chain))  # fmt: skip

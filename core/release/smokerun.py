@@ -1,0 +1,176 @@
+"""The bundle's smoke stage: run the merged model (and, to compare, the original) and record the run, its inputs
+and reference outputs for ``verify --smoke``; the equality record of the proofs that it is the source model."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..childproc import ChildProcess
+from ..errors import RefusedError, RuntimeFailure
+from ..findings import Finding, Severity
+from ..model.modelfile import Window
+from ..model.proof import METHOD, WeightsProof
+from ..progress import CancelToken, ProgressCallback
+from . import codes
+from .fixes import Fixed
+from .members import Role
+from .plan import BundlePlan
+from .sources import SourceWatch
+
+if TYPE_CHECKING:
+    from ..runtime.smoke import SmokeResult
+
+__all__ = [
+    "MAX_REFERENCE_BYTES",
+    "SmokeTarget",
+    "Smoked",
+    "equality",
+    "json_copy",
+    "run_smoke",
+    "smoke_or_retarget_refusal",
+]
+
+#: Reference outputs are stored in the bundle (for cross-version verification) up to this total size.
+MAX_REFERENCE_BYTES = 16 * 2**20
+
+
+@dataclass(frozen=True)
+class SmokeTarget:
+    """The merged model to run: ``window`` of ``path`` (its ZIP entry ``entry``, in place), else the copy ``path``;
+    its data files in ``data_dir``."""
+
+    path: Path
+    window: Window | None
+    entry: str
+    data_dir: Path
+
+
+@dataclass(frozen=True)
+class Smoked:
+    """The manifest's smoke record (without ``equal``), the per-output comparison (None when the original was not
+    run), extra bundle members (reference outputs, the user's input files) and the run's findings."""
+
+    doc: dict[str, Any]
+    rows: list[dict[str, Any]] | None
+    extra: Mapping[str, tuple[Role, bytes]] = field(default_factory=dict)
+    findings: tuple[Finding, ...] = ()
+
+
+def json_copy(d: dict[str, Any]) -> dict[str, Any]:
+    out = json.loads(json.dumps(d))
+    assert isinstance(out, dict)
+    return out
+
+
+def _refuse_failed(run: SmokeResult, model: str) -> None:
+    if run.ok:
+        return
+    why = run.error or "the smoke run failed"
+    errs = [f for f in run.findings if f.severity is Severity.ERROR] or [codes.SMOKE_FAILED.finding(detail=why)]
+    raise RefusedError(
+        f"The smoke run of {model} failed: {errs[0].message}",
+        errs[0].hint or "Give the sizes/inputs the model needs with --dim/--input, or pass --no-smoke.",
+        code=errs[0].code,
+        params=errs[0].message_params(),
+    )
+
+
+def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, child: ChildProcess | None,
+              watch: SourceWatch, progress: ProgressCallback | None, cancel: CancelToken | None) -> Smoked:
+    """Smoke-run the merged model; with ``compare`` also the original, requiring bitwise-equal outputs."""
+    from ..runtime.smoke import SmokeOptions, compare_models, smoke_test
+
+    loc = plan.location
+    options = plan.opts.smoke if plan.opts.smoke is not None else SmokeOptions()
+    saved = work / "outputs"
+    rows: list[dict[str, Any]] | None = None
+    if compare:
+        res = compare_models(loc.model, target.path, data_dir=loc.data_dir, other_data_dir=target.data_dir,
+                             options=options, save_outputs_to=saved, progress=progress, cancel=cancel,
+                             other_window=target.window, other_name=target.entry, child=child)  # fmt: skip
+        run, findings = res.original, res.findings
+    else:
+        run = smoke_test(target.path, target.data_dir, options=options, save_outputs_to=saved, progress=progress,
+                         cancel=cancel, window=target.window, name=target.entry, child=child)  # fmt: skip
+        findings = run.findings
+    _refuse_failed(run, loc.model.name)
+    if compare:
+        if not res.bitwise_equal:
+            watch.check()  # a source that changed under us explains it, and is no bug of ours
+            bad = [r for r in res.outputs if not r["bitwise_equal"]]
+            detail = ", ".join(f"{r['name']} (max abs diff {r['max_abs']})" for r in bad) or "no outputs to compare"
+            raise RuntimeFailure(
+                f"The merged model does not give bitwise the same outputs as {loc.model.name}: {detail}",
+                "This is a bug in onnxpack's merge; please report it. Nothing was written.",
+                code="MERGE_NOT_EQUAL",
+            )
+        rows = [{"name": r["name"], "bitwise_equal": r["bitwise_equal"]} for r in res.outputs]
+    kept = tuple(f for f in findings if f.severity is not Severity.INFO or f.code.startswith("SMOKE"))
+    extra: dict[str, tuple[Role, bytes]] = {}
+    recipe = _recipe(run, extra)
+    outputs = _outputs(run, extra)
+    doc = {"ok": True, "ort_version": run.ort_version, "provider": run.provider, "outputs": outputs, "recipe": recipe}
+    return Smoked(doc, rows, extra, kept)
+
+
+def smoke_or_retarget_refusal(plan: BundlePlan, fixed: Fixed, e: RuntimeFailure) -> Exception:
+    """A converted model's outputs that differ are onnx.version_converter's doing, not the merge's: refuse it as
+    such (any other failure is ``e`` itself)."""
+    if not (fixed.converted and e.code == "MERGE_NOT_EQUAL"):
+        return e
+    assert fixed.retarget is not None
+    return codes.RETARGET_NOT_EQUAL.error(version=plan.opts.target_ort, model=plan.location.model.name,
+                                          detail=e.message.split(": ", 1)[-1], hint=fixed.retarget.hint or None)
+
+
+def _recipe(run: SmokeResult, extra: dict[str, tuple[Role, bytes]]) -> dict[str, Any]:
+    """The run's recipe, its input files as bundle members (added to ``extra``) so ``verify --smoke`` can repeat it."""
+    recipe = json_copy(run.recipe)
+    for i, (_inp, entry) in enumerate(sorted(recipe.get("inputs", {}).items())):
+        if isinstance(entry, dict) and entry.get("source") == "file":
+            src = Path(entry["file"])
+            member = f"smoke/inputs/{i:02d}{''.join(src.suffixes[-1:]).lower() or '.bin'}"
+            extra[member] = (Role.SMOKE_INPUT, src.read_bytes())
+            entry["file"] = member
+    return recipe
+
+
+def _outputs(run: SmokeResult, extra: dict[str, tuple[Role, bytes]]) -> list[dict[str, Any]]:
+    """The run's outputs; their values as reference members (added to ``extra``) up to MAX_REFERENCE_BYTES."""
+    outputs = []
+    ref_total = sum(Path(p).stat().st_size for p in run.saved_outputs.values())
+    for o in run.outputs:
+        ref = None
+        saved_path = run.saved_outputs.get(o["name"])
+        if saved_path is not None and ref_total <= MAX_REFERENCE_BYTES:
+            ref = f"smoke/outputs/{Path(saved_path).name}"
+            extra[ref] = (Role.SMOKE_OUTPUT, Path(saved_path).read_bytes())
+        outputs.append(
+            {
+                "name": o["name"],
+                "elem_type": o.get("elem_type", ""),
+                "shape": o.get("shape"),
+                "finite": o.get("finite"),
+                "sha256": o["sha256"],
+                "reference": ref,
+            }
+        )
+    return outputs
+
+
+def equality(source_name: str, entry: str, weights: WeightsProof, outputs: list[dict[str, Any]] | None
+             ) -> dict[str, Any]:
+    """The manifest's equality record: which proofs were made and what they cover."""
+    methods = [METHOD] + (["outputs"] if outputs is not None else [])
+    return {
+        "ok": True,
+        "bitwise": True,
+        "methods": methods,
+        "compared": f"{source_name} (original) vs the bundled {entry}",
+        "weights": weights.to_dict(),
+        "outputs": outputs or [],
+    }
