@@ -16,8 +16,8 @@ from typing import Any
 import onnx
 from onnx import AttributeProto, ModelProto, TypeProto
 
-from ..errors import InputError
 from ..model.tensors import dtype_name, iter_graphs, iter_tensors
+from . import codes
 from .ortreleases import ORT_TO_ONNX, ROW_EVIDENCE
 
 __all__ = [
@@ -72,11 +72,7 @@ def parse_version(text: str) -> tuple[int, int]:
     """``"1.17"`` / ``"1.17.3"`` / ``"v1.17"`` → ``(1, 17)``; anything else raises InputError."""
     m = re.fullmatch(r"\s*v?(\d{1,3})\.(\d{1,3})(?:\.\d{1,4})?\s*", text)
     if not m:
-        raise InputError(
-            f"Not an ONNX Runtime version: {text!r}",
-            "Give a release as MAJOR.MINOR, e.g. --target-ort 1.17.",
-            code="BAD_TARGET_ORT",
-        )
+        raise codes.BAD_TARGET_ORT.error(text=text)
     return int(m.group(1)), int(m.group(2))
 
 

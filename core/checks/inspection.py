@@ -29,6 +29,7 @@ from ..model.tensors import (
     uses_external_data,
 )
 from ..progress import CancelToken, check_cancel
+from . import codes
 from .checker_child import CHECK_TIMEOUT, ort_session_info
 from .compat import CompatResult, oldest_ort
 
@@ -242,15 +243,7 @@ def _sniff(path: Path) -> FileKind:
 def _inspect_ort(loc: ModelLocation, size: int, timeout: float, cancel: CancelToken | None) -> Inspection:
     files = [{"path": loc.model.name, "role": "model", "size": size, "state": "ok"}]
     insp = Inspection(loc, "ort", files, size, size, fits_value=size < PROTOBUF_LIMIT)
-    insp.findings.append(
-        Finding.info(
-            "ORT_FORMAT",
-            f"{loc.model.name} is an ORT-format model (FlatBuffer); only what an ONNX Runtime session reports "
-            "is available (no IR/opsets, no checker)",
-            "Keep the original .onnx for merging, checking and re-bundling.",
-            loc.model.name,
-        )
-    )
+    insp.findings.append(codes.ORT_FORMAT.finding(loc.model.name, model=loc.model.name))
     outcome = ort_session_info(loc.model, timeout=timeout, cancel=cancel)
     if outcome.ok:
         info = dict(outcome.value)
@@ -265,16 +258,7 @@ def _inspect_ort(loc: ModelLocation, size: int, timeout: float, cancel: CancelTo
         insp.metadata = dict(info["metadata"])
     else:
         why = outcome.detail if outcome.status == "error" else f"{outcome.status}: {outcome.detail}"
-        insp.findings.append(
-            Finding.error(
-                "ORT_LOAD_FAILED",
-                f"ONNX Runtime could not load the ORT-format model {loc.model.name}: {why}",
-                "The file may be damaged or made by a newer ONNX Runtime than the one installed; "
-                "regenerate it from the .onnx model.",
-                loc.model.name,
-                detail=why,
-            )
-        )
+        insp.findings.append(codes.ORT_LOAD_FAILED.finding(loc.model.name, model=loc.model.name, detail=why))
     return insp
 
 
@@ -283,15 +267,7 @@ def _opsets(model: ModelProto, findings: list[Finding], name: str) -> dict[str, 
     for op in model.opset_import:
         d = domain_name(op.domain)
         if d in opsets:
-            findings.append(
-                Finding.error(
-                    "OPSET_DUPLICATE",
-                    f"{name} imports operator set {d!r} twice (versions {opsets[d]} and {op.version})",
-                    "Each domain may appear once in opset_import; re-export the model.",
-                    d,
-                    model=name, first=opsets[d], second=op.version,
-                )
-            )
+            findings.append(codes.OPSET_DUPLICATE.finding(d, model=name, domain=d, first=opsets[d], second=op.version))
             opsets[d] = max(opsets[d], int(op.version))
         else:
             opsets[d] = int(op.version)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from . import codes
 
 __all__ = ["ORT_CRATE_RELEASES", "AppTarget", "read_target_app", "target_from"]
 
@@ -121,11 +122,8 @@ def _cargo(path: Path, text: str) -> list[AppTarget]:
                 continue
             ort = _crate_ort(version)
             if ort is None:
-                raise InputError(
-                    f"{path.name}, line {line}: {name} {version} is a release of the Rust ort crate onnxpack has no "
-                    "ONNX Runtime version for",
-                    "Give --target-ort X.Y yourself (the ORT release the crate downloads: its ort-sys build script "
-                    "names it), or update onnxpack.", code="TARGET_APP_UNKNOWN")
+                raise codes.TARGET_APP_UNKNOWN.error(path.name, file=path.name, line=line, package=name,
+                                                     version=version)
             found.append(AppTarget(ort, path, line, f"{name} {version}",
                                    "the ONNX Runtime build the crate downloads; with its load-dynamic feature the app "
                                    "loads the library it ships instead"))
@@ -250,13 +248,10 @@ def read_target_app(path: str | os.PathLike[str]) -> AppTarget:
     """The ONNX Runtime release the app at ``path`` (a file above, or its folder) embeds; InputError when none."""
     p = Path(path)
     if not p.exists():
-        raise InputError(f"{p} does not exist", "Give the app's Cargo.lock, .csproj, package-lock.json, "
-                         "requirements.txt, pyproject.toml or uv.lock, or its folder.", code="TARGET_APP_UNREADABLE")
+        raise codes.TARGET_APP_UNREADABLE.error(p.name, path=p)
     files = _candidates(p) if p.is_dir() else [p]
     if not p.is_dir() and _reader(p) is None:
-        raise InputError(f"{p.name} is not a file onnxpack reads the ONNX Runtime version from",
-                         "Give the app's Cargo.lock, .csproj, packages.lock.json, package-lock.json, "
-                         "requirements*.txt, pyproject.toml or uv.lock.", code="TARGET_APP_UNREADABLE")
+        raise codes.TARGET_APP_UNREADABLE.error(p.name, variant="kind", hint=codes.TARGET_APP_KIND_HINT, file=p.name)
     found: list[AppTarget] = []
     for f in files:
         reader = _reader(f)
@@ -265,18 +260,17 @@ def read_target_app(path: str | os.PathLike[str]) -> AppTarget:
             got = reader(f, text) if callable(reader) else []
         except (OSError, UnicodeDecodeError, ValueError) as e:
             if not p.is_dir():
-                raise InputError(f"Cannot read {f.name}: {e}", "Check the file.",
-                                 code="TARGET_APP_UNREADABLE") from None
+                raise codes.TARGET_APP_UNREADABLE.error(f.name, variant="unreadable",
+                                                        hint=codes.TARGET_APP_UNREADABLE_HINT, file=f.name,
+                                                        reason=e) from None
             continue
         found += [t for t in got if _VERSION.match(t.version)]
         if found:
             break  # the most trusted file that names the runtime decides
     if not found:
-        where = f"{len(files)} dependency file(s) under {p}" if p.is_dir() else p.name
-        raise InputError(f"No ONNX Runtime dependency found in {where}",
-                         "Give --target-ort X.Y yourself, or point --target-app at the file that pins ONNX Runtime "
-                         "(ort/ort-sys, Microsoft.ML.OnnxRuntime, onnxruntime-node/-web, onnxruntime).",
-                         code="TARGET_APP_NONE")
+        if p.is_dir():
+            raise codes.TARGET_APP_NONE.error(p.name, variant="folder", count=len(files), path=p)
+        raise codes.TARGET_APP_NONE.error(p.name, file=p.name)
     return min(found, key=lambda t: tuple(int(x or 0) for x in _VERSION.match(t.version).groups()))  # type: ignore[union-attr]
 
 

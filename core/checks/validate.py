@@ -13,14 +13,24 @@ from onnx import ModelProto
 
 from .. import __version__
 from ..childproc import ChildProcess
+from ..codes import render
 from ..findings import FIXED_BY_RETARGET, Finding, Severity
 from ..model.extdata import raw_data_size_finding
 from ..model.modelfile import PROTOBUF_LIMIT
 from ..model.tensors import cached_walks, iter_graphs, iter_tensors, uses_external_data
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from ..units import format_bytes
+from . import codes
 from .checker_child import CHECK_TIMEOUT, ChildOutcome, check_structure
-from .compat import CompatResult, TargetVerdict, check_target, parse_version, released_limits
+from .compat import (
+    CompatResult,
+    OrtRelease,
+    ReleasedLimits,
+    TargetVerdict,
+    check_target,
+    parse_version,
+    released_limits,
+)
 from .inspection import Inspection, domain_name, inspect_model
 
 __all__ = [
@@ -36,7 +46,6 @@ __all__ = [
 
 CHECK_SCHEMA = "onnxpack.check/1"
 _ORT_BUILTIN_DOMAINS = ("com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental")
-_REEXPORT = "Re-export the model from its source framework."
 VALIDATE_STEPS = 4  # progress steps of validate_model: inspect, structure, findings, the onnx checker
 
 
@@ -100,7 +109,7 @@ def _tensor_findings(model: ModelProto) -> list[Finding]:
         if mismatch is not None:
             out.append(mismatch)
         if len(t.raw_data) >= PROTOBUF_LIMIT:
-            out.append(Finding.error("TENSOR_TOO_LARGE", f"Tensor {ref.label} is 2 GiB or more", _REEXPORT, ref.name))
+            out.append(codes.TENSOR_TOO_LARGE.finding(ref.name, tensor=ref.label))
     return out
 
 
@@ -112,18 +121,8 @@ def _duplicate_initializers(model: ModelProto) -> list[Finding]:
         seen: dict[str, int] = {}
         for name in [t.name for t in graph.initializer] + [s.values.name for s in graph.sparse_initializer]:
             seen[name] = seen.get(name, 0) + 1
-        for name, n in seen.items():
-            if n > 1:
-                out.append(
-                    Finding.error(
-                        "DUPLICATE_INITIALIZER",
-                        f"Initializer {name!r} is defined {n} times in {label}; ONNX Runtime only warns and "
-                        "silently uses the last one",
-                        "Remove the duplicates (keep the intended tensor) and re-export.",
-                        name,
-                        count=n, model=label,
-                    )
-                )
+        out += [codes.DUPLICATE_INITIALIZER.finding(name, name=name, count=n, model=label)
+                for name, n in seen.items() if n > 1]
     return out
 
 
@@ -134,26 +133,10 @@ def _alignment_findings(insp: Inspection) -> list[Finding]:
         return []
     unaligned = [r for r in refs if r.offset is not None and not r.aligned_4k]
     if not unaligned:
-        return [
-            Finding.info(
-                "EXTDATA_ALIGNED",
-                f"All {len(refs)} external tensors start at 4 KiB-aligned offsets "
-                f"({sum(r.aligned_64k for r in refs)} also at 64 KiB)",
-                "",
-                total=len(refs), aligned64=sum(r.aligned_64k for r in refs),
-            )
-        ]
-    return [
-        Finding.info(
-            "EXTDATA_UNALIGNED",
-            f"{len(unaligned)} of {len(refs)} external tensors start at offsets not aligned to 4 KiB "
-            f"(e.g. {unaligned[0].ref.name!r} at {unaligned[0].offset}); ONNX Runtime may then read them into "
-            "memory instead of memory-mapping them",
-            "Harmless; `onnxpack merge --layout external` writes a 64 KiB-aligned data file.",
-            unaligned[0].ref.name,
-            unaligned=len(unaligned), total=len(refs), tensor=unaligned[0].ref.name, offset=unaligned[0].offset,
-        )
-    ]
+        return [codes.EXTDATA_ALIGNED.finding(total=len(refs), aligned64=sum(r.aligned_64k for r in refs))]
+    first = unaligned[0]
+    return [codes.EXTDATA_UNALIGNED.finding(first.ref.name, unaligned=len(unaligned), total=len(refs),
+                                            tensor=first.ref.name, offset=first.offset)]
 
 
 def _size_findings(insp: Inspection) -> list[Finding]:
@@ -161,66 +144,28 @@ def _size_findings(insp: Inspection) -> list[Finding]:
         return []  # (the size itself is not needed: it may cost a serialization, core/checks/inspection.py)
     if insp.merged_size is None:
         return []
-    approx = "" if insp.merged_size_exact else "about "
+    size = insp.merged_size
+    approx = not insp.merged_size_exact
     name = insp.location.model.name
+    variant = "approx" if approx else None
     if insp.fits_single_file:
         if insp.layout == "external":
-            return [
-                Finding.info(
-                    "MERGE_FITS",
-                    f"Merged into one file, {name} would be {approx}{insp.merged_size} bytes, under the 2 GiB "
-                    "protobuf limit",
-                    "`onnxpack merge` writes the self-contained single file.",
-                    model=name, bytes=insp.merged_size, approx=not insp.merged_size_exact,
-                )
-            ]
+            return [codes.MERGE_FITS.finding(variant=variant, model=name, bytes=size, approx=approx)]
         return []
-    return [
-        Finding.info(
-            "MERGE_TOO_LARGE",
-            f"Merged into one file, {name} would be {approx}{insp.merged_size} bytes "
-            f"({format_bytes(insp.merged_size)}), above protobuf's 2 GiB limit; it must keep external data",
-            "onnxpack keeps it as .onnx + one aligned .data file (`onnxpack merge --layout external`).",
-            model=name, bytes=insp.merged_size, approx=not insp.merged_size_exact,
-        )
-    ]
+    return [codes.MERGE_TOO_LARGE.finding(variant=variant, model=name, bytes=size, approx=approx,
+                                          readable=format_bytes(size))]
 
 
 def _external_tensor_size_findings(insp: Inspection) -> list[Finding]:
     """Security.md rule 6: each tensor embedded in a single file must itself stay under 2 GiB."""
-    out: list[Finding] = []
     if insp.external is None:
-        return out
-    for r in insp.external.refs:
-        n = r.data_length
-        if n is not None and n >= PROTOBUF_LIMIT:
-            out.append(
-                Finding.info(
-                    "TENSOR_NOT_EMBEDDABLE",
-                    f"Tensor {r.ref.label} holds {n} bytes (≥ 2 GiB): it can only ever live in external data",
-                    "Keep the external-data layout for this model.",
-                    r.ref.name,
-                    tensor=r.ref.label, bytes=n,
-                )
-            )
-    return out
+        return []
+    return [codes.TENSOR_NOT_EMBEDDABLE.finding(r.ref.name, tensor=r.ref.label, bytes=r.data_length)
+            for r in insp.external.refs if r.data_length is not None and r.data_length >= PROTOBUF_LIMIT]
 
 
-def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
-    out: list[Finding] = []
-    model = insp.model
-    name = insp.location.model.name
-    assert model is not None
-    if insp.ir_version is not None and insp.ir_version < 3:
-        out.append(
-            Finding.error(
-                "IR_TOO_OLD",
-                f"{name} has IR version {insp.ir_version}; ONNX Runtime needs IR 3 or newer",
-                "Convert the model with a current exporter or onnx.version_converter.",
-                model=name, ir=insp.ir_version,
-            )
-        )
-    newest = released_limits()
+def _unreleased(insp: Inspection, newest: ReleasedLimits) -> list[str]:
+    """What ``insp``'s model declares beyond every ONNX release (IR version, opsets), each with the newest."""
     unreleased = []
     if insp.ir_version is not None and insp.ir_version > newest.ir:
         unreleased.append(f"IR version {insp.ir_version} (newest: {newest.ir})")
@@ -228,194 +173,105 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
         limit = newest.opset_limit(domain)
         if limit is not None and version > limit:
             unreleased.append(f"{domain_name(domain) or 'ai.onnx'} opset {version} (newest: {limit})")
+    return unreleased
+
+
+def _release_findings(insp: Inspection, compat: CompatResult, name: str) -> list[Finding]:
+    """The model's IR version and opsets against ONNX's releases and the ONNX Runtime releases that load them."""
+    out: list[Finding] = []
+    if insp.ir_version is not None and insp.ir_version < 3:
+        out.append(codes.IR_TOO_OLD.finding(model=name, ir=insp.ir_version))
+    newest = released_limits()
+    unreleased = _unreleased(insp, newest)
     if unreleased:
-        out.append(
-            Finding.error(
-                "VERSION_UNRELEASED",
-                f"{name} declares {', '.join(unreleased)}, beyond every ONNX release onnxpack knows (onnx "
-                f"{newest.onnx}); no ONNX Runtime release loads it",
-                "Re-export the model with a released exporter and opset. If a newer ONNX has been released since, "
-                "update onnxpack.",
-                model=name, declared=", ".join(unreleased), onnx=newest.onnx,
-            )
-        )
-    for t in compat.too_old:
-        # A warning, not an error: current ONNX Runtime releases still run such models (onnx's own opset 1-6
-        # test models), and the smoke run shows whether the installed one does.
-        out.append(
-            Finding.warning(
-                "OPSET_TOO_OLD",
-                f"{name} uses {t}",
-                "The smoke run shows whether the installed ONNX Runtime runs it; to be safe on other releases, "
-                "convert it to a newer opset (onnx.version_converter.convert_version) and re-check.",
-                model=name, detail=t,
-            )
-        )
+        out.append(codes.VERSION_UNRELEASED.finding(model=name, declared=", ".join(unreleased), onnx=newest.onnx))
+    # A warning, not an error: current ONNX Runtime releases still run such models (onnx's own opset 1-6
+    # test models), and the smoke run shows whether the installed one does.
+    out += [codes.OPSET_TOO_OLD.finding(model=name, detail=t) for t in compat.too_old]
     if compat.oldest is not None:
-        rel = compat.oldest
-        src = "ORT's official table"
-        if rel.derived:
-            src = "limits measured on that release, not from ORT's official table"
-        out.append(
-            Finding.info(
-                "ORT_OLDEST",
-                f"Oldest ONNX Runtime that loads {name}: {rel.version} (ORT {rel.version} reads models up to IR "
-                f"{rel.ir}, ai.onnx opset {rel.opset}"
-                + (f", ai.onnx.ml opset {rel.ml_opset}" if "ai.onnx.ml" in insp.opsets else "")  # only what it uses
-                + f"; {src})",
-                "",
-                model=name, version=rel.version, ir=rel.ir, opset=rel.opset, derived=rel.derived,
-                ml_opset=rel.ml_opset if "ai.onnx.ml" in insp.opsets else None,
-            )
-        )
+        out.append(_oldest_finding(compat.oldest, name, "ai.onnx.ml" in insp.opsets))
     elif compat.newer_than_known and not unreleased:
-        out.append(
-            Finding.warning(
-                "ORT_NEWER_THAN_KNOWN",
-                f"{name} needs more than ONNX Runtime {compat.newest_known.version}, the newest release onnxpack "
-                f"knows: {'; '.join(compat.blockers)}",
-                "Only a newer ONNX Runtime can load it; the smoke run shows whether the installed one does. "
-                "To reach older runtimes, re-export with a lower opset.",
-                model=name, version=compat.newest_known.version, detail="; ".join(compat.blockers),
-            )
-        )
+        out.append(codes.ORT_NEWER_THAN_KNOWN.finding(model=name, version=compat.newest_known.version,
+                                                      detail="; ".join(compat.blockers)))
     if compat.oldest_if_ir_lowered is not None and compat.lowered_ir is not None:
-        rel = compat.oldest_if_ir_lowered
-        out.append(
-            Finding.info(
-                "IR_LOWERABLE",
-                f"{name} uses nothing newer than IR {compat.min_ir}: lowering ir_version from {insp.ir_version} to "
-                f"{compat.lowered_ir} would let ONNX Runtime {rel.version} (and newer) load it",
-                "`onnxpack bundle --fix-ir` lowers ir_version in the released copy.",
-                model=name, min_ir=compat.min_ir, ir=insp.ir_version, lowered=compat.lowered_ir, version=rel.version,
-            )
-        )
+        out.append(codes.IR_LOWERABLE.finding(model=name, min_ir=compat.min_ir, ir=insp.ir_version,
+                                              lowered=compat.lowered_ir, version=compat.oldest_if_ir_lowered.version))
+    return out
+
+
+def _oldest_finding(rel: OrtRelease, name: str, uses_ml: bool) -> Finding:
+    """ORT_OLDEST: the ai.onnx.ml opset only when the model uses it; where the release's limits come from."""
+    variant = "_".join(w for w, on in (("ml", uses_ml), ("derived", rel.derived)) if on) or None
+    return codes.ORT_OLDEST.finding(variant=variant, model=name, version=rel.version, ir=rel.ir, opset=rel.opset,
+                                    derived=rel.derived, ml_opset=rel.ml_opset if uses_ml else None)
+
+
+def _domain_findings(insp: Inspection, compat: CompatResult, model: ModelProto, name: str) -> list[Finding]:
+    """Operator domains outside the opset table: ORT's contrib ops, model-local functions, custom ops, missing."""
+    out: list[Finding] = []
     local_domains = {f.domain for f in model.functions}
     used = {str(o["domain"]) for o in insp.operators}  # every node's domain (main graph, subgraphs, functions)
     for d in compat.other_domains:
         if d not in used and d not in local_domains:
             continue  # only imported (a quantizer's or paddle2onnx's leftover): nothing to load, nothing to say
         if d in _ORT_BUILTIN_DOMAINS:
-            out.append(
-                Finding.info(
-                    "DOMAIN_CONTRIB",
-                    f"{name} uses ONNX Runtime contrib operators (domain {d!r}); they ship with standard ORT "
-                    "packages but are not covered by the opset table",
-                    "The smoke run proves the installed ORT has them.",
-                    d,
-                    model=name, domain=d,
-                )
-            )
+            code = codes.DOMAIN_CONTRIB
         elif d in local_domains:
-            out.append(
-                Finding.info(
-                    "DOMAIN_LOCAL_FUNCTIONS",
-                    f"{name} imports domain {d!r}, defined by its own model-local functions",
-                    "",
-                    d,
-                    model=name, domain=d,
-                )
-            )
+            code = codes.DOMAIN_LOCAL_FUNCTIONS
         else:
-            out.append(
-                Finding.warning(
-                    "DOMAIN_CUSTOM",
-                    f"{name} uses operators of the non-standard domain {d!r}; ONNX Runtime needs a custom-op "
-                    "library registered for them",
-                    "Ship the custom-op library with the model, or re-export without custom operators.",
-                    d,
-                    model=name, domain=d,
-                )
-            )
-    for d in sorted(used - set(insp.opsets) - {f.domain for f in model.functions} - {""}):
-        out.append(
-            Finding.error(
-                "OPSET_MISSING",
-                f"{name} uses operators of domain {d!r} but does not import that operator set",
-                _REEXPORT,
-                d,
-                model=name, domain=d,
-            )
-        )
+            code = codes.DOMAIN_CUSTOM
+        out.append(code.finding(d, model=name, domain=d))
+    out += [codes.OPSET_MISSING.finding(d, model=name, domain=d)
+            for d in sorted(used - set(insp.opsets) - local_domains - {""})]
     return out
+
+
+def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
+    model = insp.model
+    name = insp.location.model.name
+    assert model is not None
+    return _release_findings(insp, compat, name) + _domain_findings(insp, compat, model, name)
 
 
 def _target_findings(verdict: TargetVerdict) -> list[Finding]:
     subject = f"ORT {verdict.target}"
+    params = {"version": verdict.target, "detail": verdict.reason}
     if verdict.loads is True:
-        return [Finding.info("ORT_TARGET_OK", f"Target: ONNX Runtime {verdict.target} loads the model; "
-                             f"{verdict.reason}", "", subject,
-                             version=verdict.target, detail=verdict.reason)]
+        return [codes.ORT_TARGET_OK.finding(subject, **params)]
     if verdict.loads is None:
-        return [Finding.warning("ORT_TARGET_UNKNOWN", verdict.reason,
-                                "Smoke-run the model with that ONNX Runtime release to be sure.", subject,
-                                version=verdict.target, detail=verdict.reason)]
+        return [codes.ORT_TARGET_UNKNOWN.finding(subject, **params)]
+    return [codes.ORT_TARGET_UNSUPPORTED.finding(subject, hint=_unsupported_hint(verdict), **params)]
+
+
+def _unsupported_hint(verdict: TargetVerdict) -> str | None:
+    """ORT_TARGET_UNSUPPORTED's remedy: retargeting, lowering ir_version, the exporter's (None: the registered)."""
     if verdict.retarget is not None and verdict.retarget.possible:
-        hint = (f"`onnxpack bundle --target-ort {verdict.target} --fix-ir` retargets the released copy "
-                f"({verdict.retarget.summary()}); add --prove-ort {verdict.target} to run it on that release.")
-    elif verdict.fix_by_lowering_ir is not None:
-        hint = (f"`onnxpack bundle --target-ort {verdict.target} --fix-ir` writes ir_version "
-                f"{verdict.fix_by_lowering_ir}.")
-    elif verdict.retarget is not None and verdict.retarget.hint:
-        hint = verdict.retarget.hint
-    else:
-        hint = "Re-export for a lower opset / IR, or require a newer ONNX Runtime."
-    return [Finding.error("ORT_TARGET_UNSUPPORTED", f"Target: {verdict.reason}", hint, subject,
-                          version=verdict.target, detail=verdict.reason)]
+        return render(codes.RETARGET_HINT, {"version": verdict.target, "summary": verdict.retarget.summary()})
+    if verdict.fix_by_lowering_ir is not None:
+        return render(codes.LOWER_IR_HINT, {"version": verdict.target, "ir": verdict.fix_by_lowering_ir})
+    if verdict.retarget is not None and verdict.retarget.hint:
+        return str(verdict.retarget.hint)
+    return None
+
+
+#: How the checker child ended, when it did not report: the finding's code.
+_CHILD_ENDED = {"crashed": codes.CHECKER_CRASHED, "timeout": codes.CHECKER_TIMEOUT, "error": codes.CHECKER_FAILED}
 
 
 def _checker_findings(insp: Inspection, outcome: ChildOutcome) -> list[Finding]:
     name = insp.location.model.name
-    if outcome.status == "crashed":
-        return [Finding.error(
-            "CHECKER_CRASHED",
-            f"The onnx checker crashed on {name} ({outcome.detail}); the model is malformed in a way that "
-            "breaks native code",
-            "Do not ship this model; re-export it. onnxpack itself was not affected.",
-            name,
-            model=name, detail=outcome.detail,
-        )]
-    if outcome.status == "timeout":
-        return [Finding.error(
-            "CHECKER_TIMEOUT",
-            f"The onnx checker did not finish on {name} ({outcome.detail})",
-            "The model may be pathological; re-export it, or check it on a faster machine.",
-            name,
-            model=name, detail=outcome.detail,
-        )]
-    if outcome.status == "error":
-        return [Finding.error("CHECKER_FAILED", f"The onnx checker could not run on {name}: {outcome.detail}",
-                              _REEXPORT, name, model=name, detail=outcome.detail)]
+    ended = _CHILD_ENDED.get(outcome.status)
+    if ended is not None:
+        return [ended.finding(name, model=name, detail=outcome.detail)]
     out: list[Finding] = []
     value = outcome.value or {}
     if value.get("checker"):
-        out.append(Finding.error(
-            "ONNX_CHECKER",
-            f"onnx checker rejects {name}: {value['checker'].strip()}",
-            "Fix the model where the message points (or re-export it); ONNX Runtime may refuse it too.",
-            name,
-            model=name, detail=value["checker"].strip(),
-        ))
+        out.append(codes.ONNX_CHECKER.finding(name, model=name, detail=value["checker"].strip()))
     msg = value.get("inference")
     if msg:
-        if "external" in msg.lower() and "tensor" in msg.lower():
-            out.append(Finding.info(
-                "SHAPE_INFERENCE_PARTIAL",
-                f"Shape inference of {name} stopped where it needed the values of a large or external tensor: "
-                f"{msg.strip()}",
-                "Harmless: ONNX Runtime infers those shapes with the data at load time.",
-                name,
-                model=name, detail=msg.strip(),
-            ))
-        else:
-            out.append(Finding.error(
-                "SHAPE_INFERENCE",
-                f"Shape inference fails on {name}: {msg.strip()}",
-                "Types or shapes in the graph are inconsistent; ONNX Runtime runs the same inference at load "
-                "time and will most likely refuse the model. Re-export it.",
-                name,
-                model=name, detail=msg.strip(),
-            ))
+        partial = "external" in msg.lower() and "tensor" in msg.lower()
+        code = codes.SHAPE_INFERENCE_PARTIAL if partial else codes.SHAPE_INFERENCE
+        out.append(code.finding(name, model=name, detail=msg.strip()))
     return out
 
 
@@ -472,12 +328,9 @@ def validate_model(
     if insp.model is None:  # ORT format: the session in inspect_model was the check
         val = Validation(insp, findings, None)
         if target_ort is not None:
-            findings.append(Finding.warning(
-                "ORT_TARGET_UNKNOWN",
-                f"{insp.location.model.name} is an ORT-format model; its IR/opsets cannot be read, so "
-                f"compatibility with ONNX Runtime {target_ort} is unknown",
-                "ORT-format models generally load only in the ORT release that wrote them or newer.",
-                variant="ort_format", model=insp.location.model.name, version=target_ort,
+            findings.append(codes.ORT_TARGET_UNKNOWN.finding(
+                variant="ort_format", hint=codes.ORT_FORMAT_TARGET_HINT, model=insp.location.model.name,
+                version=target_ort,
             ))
         val.checker = {"status": "not applicable", "seconds": 0.0, "onnx_checker": "not applicable",
                        "shape_inference": "not applicable"}
@@ -534,11 +387,7 @@ def run_checker_child(insp: Inspection, *, timeout: float = CHECK_TIMEOUT,
 def apply_checker(val: Validation, run: CheckerRun) -> None:
     """Record a :func:`run_checker_child` result in ``val`` (its ``checker`` entry and findings)."""
     if run.outcome is None:
-        val.findings.append(Finding.warning(
-            "CHECKER_SKIPPED", f"onnx checker and shape inference skipped: {run.skipped}",
-            "Update onnxpack (and its onnx) to check this model.",
-            detail=run.skipped,
-        ))
+        val.findings.append(codes.CHECKER_SKIPPED.finding(detail=run.skipped))
         val.checker = {"status": "skipped", "seconds": 0.0, "onnx_checker": "skipped",
                        "shape_inference": "skipped", "reason": run.skipped}
         return
