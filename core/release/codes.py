@@ -308,7 +308,7 @@ MODEL_VERSION_RANGE = _(
     "MODEL_VERSION_RANGE", kind=InputError,
     text="Version {version} cannot be written into model_version (MAJOR*1000000 + MINOR*1000 + PATCH needs MINOR "
          "and PATCH below 1000)",
-    hint="Drop --set-model-version, or use a version with smaller components.",
+    hint="Drop {opt:set_model_version}, or use a version with smaller components.",
     summary="This version cannot be written into model_version",
 )  # fmt: skip
 VERSION_NOT_GREATER = _(
@@ -326,7 +326,7 @@ VERSION_UNDERBUMP = _(
 BAD_SOURCE_DATE_EPOCH = _(
     "BAD_SOURCE_DATE_EPOCH", kind=InputError,
     text="SOURCE_DATE_EPOCH is {value!r}, not a non-negative integer number of seconds",
-    hint="Set it to a Unix timestamp such as $(git log -1 --format=%ct), or unset it.",
+    hint="Set it to a Unix timestamp such as {example}, or unset it.",
     summary="SOURCE_DATE_EPOCH is not a non-negative whole number of seconds",
 )  # fmt: skip
 

@@ -66,7 +66,7 @@ def source_date_epoch(env: Mapping[str, str] | None = None) -> int | None:
         return None
     text = raw.strip()
     if not text.isdigit() or not text.isascii():
-        raise codes.BAD_SOURCE_DATE_EPOCH.error(value=raw)
+        raise codes.BAD_SOURCE_DATE_EPOCH.error(value=raw, example="$(git log -1 --format=%ct)")
     return int(text)
 
 
