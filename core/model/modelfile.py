@@ -161,6 +161,14 @@ def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] 
     return ModelLocation(p.absolute(), d.absolute(), folder)
 
 
+#: The kinds of file that are no .onnx model, each with its error.
+_REFUSED_KINDS = {
+    FileKind.ORT: codes.MODEL_IS_ORT,
+    FileKind.ZIP: codes.MODEL_IS_ZIP,
+    FileKind.TEXT: codes.MODEL_IS_TEXT,
+}
+
+
 def _unreadable(path: Path, e: OSError) -> InputError:
     return InputError(f"Cannot read model file {path}: {e.strerror}", "Check the path and its permissions.")
 
@@ -172,6 +180,24 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
     references into the model file itself (``ExternalRef.inline``), validated like external data.
     ``window`` = (start, length): the model is that byte range of ``path`` (a stored ZIP entry, read in place).
     """
+    _refuse_non_model(path, window)
+    model = _parse(path, window)
+    if not model.HasField("graph") or model.ir_version <= 0:
+        _refuse_external_data(path, window)
+        raise ModelFormatError(
+            f"{path.name} parsed, but holds no ONNX graph (ir_version={model.ir_version})",
+            "This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); "
+            "export the model again.",
+        )
+    bad_field = _invalid_utf8_field(model)
+    if bad_field is not None:
+        raise codes.MODEL_BAD_TEXT.error(path.name, file=path.name, field=bad_field)
+    return model
+
+
+def _refuse_non_model(path: Path, window: Window | None) -> None:
+    """Raise when the content of ``path`` (or its ``window``) is no ONNX model protobuf could parse: empty, text,
+    an ORT model, a ZIP archive, 2 GiB or more, or external data given instead of its model."""
     try:
         kind = sniff(path, window)
         size = path.stat().st_size
@@ -188,21 +214,22 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
             f"{path.name} is empty (0 bytes)",
             "The export or copy was probably interrupted; export the model again.",
         )
-    if kind is FileKind.ORT:
-        raise codes.MODEL_IS_ORT.error(path.name, file=path.name)
-    if kind is FileKind.ZIP:
-        raise codes.MODEL_IS_ZIP.error(path.name, file=path.name)
-    if kind is FileKind.TEXT:
-        raise codes.MODEL_IS_TEXT.error(path.name, file=path.name)
+    refused = _REFUSED_KINDS.get(kind)
+    if refused is not None:
+        raise refused.error(path.name, file=path.name)
     if size >= PROTOBUF_LIMIT:
         raise codes.MODEL_TOO_LARGE.error(path.name, file=path.name, size=size)
+
+
+def _parse(path: Path, window: Window | None) -> ModelProto:
+    """The skeleton of ``path`` (core/model/skeleton.py); a parse failure is a ModelFormatError."""
     from google.protobuf.message import DecodeError
 
     from .skeleton import read_skeleton
     from .wire import WireError
 
     try:
-        model = read_skeleton(path, window).model
+        return read_skeleton(path, window).model
     except OSError as e:
         raise _unreadable(path, e) from None
     except (DecodeError, RecursionError, WireError) as e:
@@ -218,17 +245,6 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
             "Export the model again, or check it is really an ONNX file.",
             details=repr(e),
         ) from None
-    if not model.HasField("graph") or model.ir_version <= 0:
-        _refuse_external_data(path, window)
-        raise ModelFormatError(
-            f"{path.name} parsed, but holds no ONNX graph (ir_version={model.ir_version})",
-            "This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); "
-            "export the model again.",
-        )
-    bad_field = _invalid_utf8_field(model)
-    if bad_field is not None:
-        raise codes.MODEL_BAD_TEXT.error(path.name, file=path.name, field=bad_field)
-    return model
 
 
 #: Name endings of external-data files (PyTorch writes model.onnx.data, onnx's own examples .bin / .onnx_data).

@@ -7,7 +7,7 @@ import functools
 import math
 import operator
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -302,42 +302,71 @@ class _Where:
 def _place(parent: Message, field: str, index: int, child: Message, at: _Where) -> _Where:
     """Where ``child`` = ``parent.field[index]`` sits, in the words of the messages users see (any place not named
     here is labelled by its field name, and walked all the same)."""
-    if isinstance(parent, ModelProto):
-        if field == "graph":
-            return _Where(graph=f"graph '{parent.graph.name or 'main'}'")
-        if field == "functions":
-            f: FunctionProto = child  # type: ignore[assignment]
-            return _Where(graph=f"function '{f.domain}.{f.name}'")
-        if field == "training_info":
-            return _Where(graph=f"training_info[{index}]")
-    if isinstance(parent, TrainingInfoProto):
-        return _Where(graph=f"{at.graph} {field}")
-    if isinstance(parent, GraphProto):
-        if field == "initializer":
-            return _Where("initializer", at.graph, True)
-        if field == "sparse_initializer":
-            return _Where("sparse initializer", at.graph, True)
-        return _Where(graph=at.graph)
-    if isinstance(parent, NodeProto):
-        label = parent.name or parent.op_type
-        return _Where(graph=at.graph, node=f"node '{label}' ({parent.op_type})", where=label)
-    if isinstance(parent, FunctionProto):
-        if field == "attribute_proto":
-            a: AttributeProto = child  # type: ignore[assignment]
-            return _Where(f"default of attribute '{a.name}'", at.graph, node=f"default of attribute '{a.name}'")
-        return _Where(graph=at.graph)
-    if isinstance(parent, AttributeProto):
-        attr = f"attribute '{parent.name}' of {at.node}" if at.node.startswith("node ") else at.node
-        if field in ("g", "graphs"):
-            g: GraphProto = child  # type: ignore[assignment]
-            owner = at.where if at.node.startswith("node ") else parent.name
-            return _Where(graph=f"subgraph '{g.name or parent.name}' of node '{owner}'")
-        if field in ("sparse_tensor", "sparse_tensors"):
-            return _Where(attr + " sparse", at.graph)
-        return _Where(attr, at.graph)
-    if isinstance(parent, SparseTensorProto):
-        return _Where(f"{at.where} {field}", at.graph, at.init)
+    place = _PLACES.get(type(parent))
+    return place(parent, field, index, child, at) if place is not None else _elsewhere(field, at)
+
+
+def _elsewhere(field: str, at: _Where) -> _Where:
     return _Where(f"{at.where} {field}".strip(), at.graph, at.init, at.node)
+
+
+def _in_model(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
+    if field == "graph":
+        return _Where(graph=f"graph '{parent.graph.name or 'main'}'")
+    if field == "functions":
+        return _Where(graph=f"function '{child.domain}.{child.name}'")
+    if field == "training_info":
+        return _Where(graph=f"training_info[{index}]")
+    return _elsewhere(field, at)
+
+
+def _in_training_info(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
+    return _Where(graph=f"{at.graph} {field}")
+
+
+def _in_graph(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
+    if field == "initializer":
+        return _Where("initializer", at.graph, True)
+    if field == "sparse_initializer":
+        return _Where("sparse initializer", at.graph, True)
+    return _Where(graph=at.graph)
+
+
+def _in_node(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
+    label = parent.name or parent.op_type
+    return _Where(graph=at.graph, node=f"node '{label}' ({parent.op_type})", where=label)
+
+
+def _in_function(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
+    if field == "attribute_proto":
+        return _Where(f"default of attribute '{child.name}'", at.graph, node=f"default of attribute '{child.name}'")
+    return _Where(graph=at.graph)
+
+
+def _in_attribute(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
+    attr = f"attribute '{parent.name}' of {at.node}" if at.node.startswith("node ") else at.node
+    if field in ("g", "graphs"):
+        owner = at.where if at.node.startswith("node ") else parent.name
+        return _Where(graph=f"subgraph '{child.name or parent.name}' of node '{owner}'")
+    if field in ("sparse_tensor", "sparse_tensors"):
+        return _Where(attr + " sparse", at.graph)
+    return _Where(attr, at.graph)
+
+
+def _in_sparse_tensor(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
+    return _Where(f"{at.where} {field}", at.graph, at.init)
+
+
+#: How each kind of message names the place of a message inside it (by the parent's exact type).
+_PLACES: dict[type, Callable[[Any, str, int, Any, _Where], _Where]] = {
+    ModelProto: _in_model,
+    TrainingInfoProto: _in_training_info,
+    GraphProto: _in_graph,
+    NodeProto: _in_node,
+    FunctionProto: _in_function,
+    AttributeProto: _in_attribute,
+    SparseTensorProto: _in_sparse_tensor,
+}
 
 
 def _repeated(fd: Any) -> bool:
