@@ -10,6 +10,7 @@ from ..errors import ExternalDataError
 from ..filehash import hash_file
 from ..findings import Finding, Severity
 from ..progress import CancelToken
+from .layout import Layout
 from .tensors import TensorRef, dtype_name
 
 __all__ = ["CHUNK", "KNOWN_KEYS", "ExternalRef", "ExternalTable", "sha1_file"]
@@ -79,6 +80,11 @@ class ExternalTable:
     def external_refs(self) -> list[ExternalRef]:
         """The references to data outside the model file (what makes the layout "external")."""
         return [r for r in self.refs if not r.inline]
+
+    @property
+    def layout(self) -> Layout:
+        """The model's layout as its tensors say: external when any keeps its data outside the model file."""
+        return Layout.EXTERNAL if self.external_refs else Layout.SINGLE
 
     @property
     def ok(self) -> bool:

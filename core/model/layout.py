@@ -10,18 +10,18 @@ __all__ = ["AUTO", "LAYOUTS", "Layout"]
 class Layout(str, enum.Enum):
     """A model's layout. A ``str``: it equals (and prints, and goes into JSON as) its value, e.g. ``"single"``."""
 
-    def __str__(self) -> str:  # as enum.StrEnum does (Python 3.11+): f"{layout}" is "single", not "Layout.SINGLE"
-        return str(self.value)
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self.value), spec)
-
     #: One self-contained ``NAME.onnx`` (protobuf refuses it at 2 GiB).
     SINGLE = "single"
     #: ``NAME.onnx`` plus its tensor bytes in ``NAME.onnx.data`` beside it.
     EXTERNAL = "external"
     #: An ORT-format model, ``NAME.ort`` (one FlatBuffer).
     ORT = "ort"
+
+    def __str__(self) -> str:  # as enum.StrEnum does (Python 3.11+): f"{layout}" is "single", not "Layout.SINGLE"
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
 
     @staticmethod
     def data_name(model_name: str) -> str:
