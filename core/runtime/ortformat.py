@@ -11,15 +11,21 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..atomic import atomic_dir, check_free_space, output_folder, refuse_inside_inputs
 from ..errors import Cancelled, OnnxpackError, OutputError, RuntimeFailure
 from ..findings import Finding
 from ..model.modelfile import PROTOBUF_LIMIT, FileKind, load_structure, locate_model, sniff
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
+from . import codes
+from .childrun import run_in_child
 from .ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
-from .smoke import CompareResult, SmokeOptions, compare_models, run_in_child
+from .smoke import compare_models
+from .smokeoptions import CompareResult, SmokeOptions
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "DEFAULT_ATOL",
@@ -27,6 +33,7 @@ __all__ = [
     "OPTIMIZATION_STYLES",
     "ORT_NONDETERMINISM",
     "TARGET_PLATFORMS",
+    "OrtCheck",
     "OrtConversion",
     "convert_to_ort",
 ]
@@ -96,12 +103,7 @@ def _write_validated_copy(model_path: Path, data_dir: Path, dest: Path, cancel: 
     table.raise_if_invalid()
     total = model.ByteSize() + sum((r.data_length or 0) for r in table.refs)
     if total >= PROTOBUF_LIMIT:
-        raise OutputError(
-            f"{model_path.name} needs {total} bytes as one file; the ORT format (like a single .onnx) is limited "
-            "to 2 GiB",
-            "Ship models this large in ONNX format with external data instead of the ORT format.",
-            code="ORT_TOO_LARGE",
-        )
+        raise codes.ORT_TOO_LARGE.error(file=model_path.name, bytes=total)
     check_free_space(dest.parent, total)
     with ExternalDataReader(table) as reader:
         for r in table.refs:
@@ -186,12 +188,7 @@ def _run_converter(src_dir: Path, out_dir: Path, style: str, target: str | None,
         code, log = int(proc.returncode), out.decode("utf-8", "replace")
     if code != 0:
         last = [ln for ln in log.strip().splitlines() if ln.strip()]
-        raise RuntimeFailure(
-            "onnxruntime's ORT-format converter failed: " + (last[-1] if last else f"exit status {code}"),
-            "Check that the model loads (`onnxpack smoke MODEL`); custom operators cannot be converted.",
-            code="ORT_CONVERT",
-            details=log[-4000:],
-        )
+        raise codes.ORT_CONVERT.error(detail=last[-1] if last else f"exit status {code}", details=log[-4000:])
     return log
 
 
@@ -230,6 +227,18 @@ def _prepare_out_dir(out_dir: Path, protected: list[Path]) -> None:
                               code="OUTPUT_EXISTS")
 
 
+class OrtCheck(TypedDict, total=False):
+    """How :func:`convert_to_ort` checks the .ort and reports (keyword arguments, all optional): the smoke
+    ``options`` (default: ``SmokeOptions()``), the pass line ``atol``/``rtol`` (default DEFAULT_ATOL/DEFAULT_RTOL),
+    ``progress``/``cancel``."""
+
+    options: SmokeOptions | None
+    atol: float
+    rtol: float
+    progress: ProgressCallback | None
+    cancel: CancelToken | None
+
+
 def convert_to_ort(
     path: str | os.PathLike[str],
     out_dir: str | os.PathLike[str],
@@ -237,11 +246,7 @@ def convert_to_ort(
     *,
     optimization_style: str = "Fixed",
     target_platform: str | None = None,
-    options: SmokeOptions | None = None,
-    atol: float = DEFAULT_ATOL,
-    rtol: float = DEFAULT_RTOL,
-    progress: ProgressCallback | None = None,
-    cancel: CancelToken | None = None,
+    **check: Unpack[OrtCheck],
 ) -> OrtConversion:
     """Convert ``path`` to ORT format into ``out_dir`` and prove the .ort computes what the .onnx does.
 
@@ -262,8 +267,10 @@ def convert_to_ort(
     if target_platform not in (None, *TARGET_PLATFORMS):
         raise OnnxpackError(f"--target-platform must be one of {', '.join(TARGET_PLATFORMS)}",
                             "Use amd64 or arm.", code="USAGE")
-    base = options or SmokeOptions()
-    smoke_opts = SmokeOptions(**{**base.__dict__, "atol": atol, "rtol": rtol})
+    progress, cancel = check.get("progress"), check.get("cancel")
+    base = check.get("options") or SmokeOptions()
+    smoke_opts = SmokeOptions(**{**base.__dict__, "atol": check.get("atol", DEFAULT_ATOL),
+                                 "rtol": check.get("rtol", DEFAULT_RTOL)})
     smoke_opts.validate()
     loc = locate_model(path, data_dir)
     if sniff(loc.model) is FileKind.ORT:
@@ -287,8 +294,8 @@ def convert_to_ort(
         ort_name = f"{stem}{suffix}.ort"
         config_name = f"required_operators{suffix}.config"
         if not (conv / ort_name).is_file():
-            raise RuntimeFailure(f"The converter did not produce {ort_name}", "See the converter log in the details.",
-                                 code="ORT_CONVERT", details=log[-4000:])
+            raise codes.ORT_CONVERT.error(variant="missing", hint="See the converter log in the details.",
+                                          file=ort_name, details=log[-4000:])
         shutil.move(str(conv / ort_name), str(tmp / ort_name))
         config: Path | None = None
         if (conv / config_name).is_file():
