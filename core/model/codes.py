@@ -116,7 +116,7 @@ TENSOR_SIZE_MISMATCH = define(
     },
 )
 EXTDATA_OVERLAP = define(
-    "EXTDATA_OVERLAP", WARNING, "Tensors {other!r} and {subject!r} share bytes of {file!r}",
+    "EXTDATA_OVERLAP", WARNING, "Tensors {other!r} and {tensor!r} share bytes of {file!r}",
     "Overlapping tensors are unusual; check the exporter. A merge copies each separately.",
 )
 

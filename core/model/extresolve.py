@@ -237,4 +237,5 @@ def _check_overlaps(refs: list[ExternalRef], findings: list[Finding]) -> None:
         for a, b in itertools.pairwise(rs):
             a_end = (a.offset or 0) + (a.data_length or 0)
             if (b.offset or 0) < a_end:
-                findings.append(codes.EXTDATA_OVERLAP.finding(b.ref.name, other=a.ref.name, file=a.location))
+                findings.append(codes.EXTDATA_OVERLAP.finding(b.ref.name, tensor=b.ref.name, other=a.ref.name,
+                                                              file=a.location))
