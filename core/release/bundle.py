@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .. import errorcodes
 from ..atomic import (
     atomic_file,
     check_free_space,
@@ -36,7 +37,7 @@ from ..atomic import (
 )
 from ..checks.validate import VALIDATE_STEPS, CheckerRun, run_checker_child
 from ..childproc import SMOKE_TARGET, ChildProcess
-from ..errors import Cancelled, InputError, InternalError, OutputError, RuntimeFailure
+from ..errors import Cancelled, InputError, InternalError, RuntimeFailure
 from ..filehash import sha256_file
 from ..findings import Finding
 from ..model.merge import MergePlan, plan_merge
@@ -302,9 +303,10 @@ def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], 
             check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
     except InputError:
         if not run.zip_path.parent.is_dir():  # the output folder was removed under us: not a problem of the input
-            raise OutputError(f"Cannot write {run.zip_path}: the output folder was removed while the bundle was "
-                              "made; nothing was written", "Keep the output folder in place until the bundle is done, "
-                              "then run it again.", code="OUTPUT_WRITE") from None  # fmt: skip
+            raise errorcodes.OUTPUT_WRITE.error(
+                output=str(run.zip_path), reason="the output folder was removed while the bundle was made; nothing was "
+                "written", hint="Keep the output folder in place until the bundle is done, then run it again.",
+            ) from None
         raise
     finally:
         hasher.stop()

@@ -14,7 +14,7 @@ import functools
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import __version__, strictjson
@@ -140,69 +140,125 @@ def _equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else bool(a == b)
 
 
-def _validate(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str, errors: list[str]) -> None:
+# Each keyword's check: (node, schema, root, where, errors) -> True when the rest of the schema does not apply.
+_Check = Callable[[Any, Mapping[str, Any], Mapping[str, Any], str, list[str]], bool]
+
+
+def _check_ref(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str, errors: list[str]) -> bool:
     if "$ref" in schema:
         ref = schema["$ref"]
         if not ref.startswith("#/$defs/"):
             raise RuntimeError(f"unsupported $ref {ref!r}")
         _validate(node, root["$defs"][ref[len("#/$defs/") :]], root, where, errors)
-    if "anyOf" in schema:
-        trials: list[list[str]] = []
-        for sub in schema["anyOf"]:
-            trial: list[str] = []
-            _validate(node, sub, root, where, trial)
-            if not trial:
-                break
-            trials.append(trial)
-        else:
-            # The one form whose type matched (e.g. the object of "null or object") says what is wrong inside it.
-            typed = [t for t in trials if not t[0].startswith(f"{where}: expected ")]
-            if len(typed) == 1:
-                errors.extend(typed[0])
-            else:
-                errors.append(f"{where}: {json.dumps(node, ensure_ascii=False)[:80]} matches none of the allowed forms")
-    if "type" in schema:
-        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        if not any(_TYPES[t](node) for t in types):
-            errors.append(f"{where}: expected {' or '.join(types)}, got {json.dumps(node, ensure_ascii=False)[:80]}")
-            return
+    return False
+
+
+def _check_any_of(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str,
+                  errors: list[str]) -> bool:
+    if "anyOf" not in schema:
+        return False
+    trials: list[list[str]] = []
+    for sub in schema["anyOf"]:
+        trial: list[str] = []
+        _validate(node, sub, root, where, trial)
+        if not trial:
+            return False
+        trials.append(trial)
+    # The one form whose type matched (e.g. the object of "null or object") says what is wrong inside it.
+    typed = [t for t in trials if not t[0].startswith(f"{where}: expected ")]
+    if len(typed) == 1:
+        errors.extend(typed[0])
+    else:
+        errors.append(f"{where}: {json.dumps(node, ensure_ascii=False)[:80]} matches none of the allowed forms")
+    return False
+
+
+def _check_type(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str, errors: list[str]) -> bool:
+    if "type" not in schema:
+        return False
+    types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+    if any(_TYPES[t](node) for t in types):
+        return False
+    errors.append(f"{where}: expected {' or '.join(types)}, got {json.dumps(node, ensure_ascii=False)[:80]}")
+    return True
+
+
+def _check_value(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str,
+                 errors: list[str]) -> bool:
     if "const" in schema and not _equal(node, schema["const"]):
         errors.append(f"{where}: must be {json.dumps(schema['const'])}")
     if "enum" in schema and not any(_equal(node, e) for e in schema["enum"]):
         errors.append(f"{where}: {json.dumps(node, ensure_ascii=False)[:80]} is not one of {schema['enum']}")
-    if isinstance(node, str):
-        if "minLength" in schema and len(node) < schema["minLength"]:
-            errors.append(f"{where}: shorter than {schema['minLength']} characters")
-        if "maxLength" in schema and len(node) > schema["maxLength"]:
-            errors.append(f"{where}: longer than {schema['maxLength']} characters")
-        if "pattern" in schema and not re.search(schema["pattern"], node):
-            errors.append(f"{where}: {node[:80]!r} does not have the required form")
-    if _TYPES["number"](node) and "minimum" in schema and node < schema["minimum"]:
+    return False
+
+
+def _check_string(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str,
+                  errors: list[str]) -> bool:
+    if not isinstance(node, str):
+        return False
+    if "minLength" in schema and len(node) < schema["minLength"]:
+        errors.append(f"{where}: shorter than {schema['minLength']} characters")
+    if "maxLength" in schema and len(node) > schema["maxLength"]:
+        errors.append(f"{where}: longer than {schema['maxLength']} characters")
+    if "pattern" in schema and not re.search(schema["pattern"], node):
+        errors.append(f"{where}: {node[:80]!r} does not have the required form")
+    return False
+
+
+def _check_number(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str,
+                  errors: list[str]) -> bool:
+    if not _TYPES["number"](node):
+        return False
+    if "minimum" in schema and node < schema["minimum"]:
         errors.append(f"{where}: {node} is below the minimum {schema['minimum']}")
-    if _TYPES["number"](node) and "maximum" in schema and node > schema["maximum"]:
+    if "maximum" in schema and node > schema["maximum"]:
         errors.append(f"{where}: {node} is above the maximum {schema['maximum']}")
-    if isinstance(node, list):
-        if "minItems" in schema and len(node) < schema["minItems"]:
-            errors.append(f"{where}: needs at least {schema['minItems']} item(s)")
-        if "maxItems" in schema and len(node) > schema["maxItems"]:
-            errors.append(f"{where}: has more than {schema['maxItems']} item(s)")
-        if "items" in schema:
-            for i, item in enumerate(node):
-                _validate(item, schema["items"], root, f"{where}[{i}]", errors)
-    if isinstance(node, dict):
-        props = schema.get("properties", {})
-        for key in schema.get("required", []):
-            if key not in node:
-                errors.append(f"{where}: required key {key!r} is missing")
-        extra = schema.get("additionalProperties", True)
-        for key, value in node.items():
-            sub = f"{where}.{key}"
-            if key in props:
-                _validate(value, props[key], root, sub, errors)
-            elif extra is False:
-                errors.append(f"{where}: unexpected key {key!r}")
-            elif isinstance(extra, dict):
-                _validate(value, extra, root, sub, errors)
+    return False
+
+
+def _check_array(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str,
+                 errors: list[str]) -> bool:
+    if not isinstance(node, list):
+        return False
+    if "minItems" in schema and len(node) < schema["minItems"]:
+        errors.append(f"{where}: needs at least {schema['minItems']} item(s)")
+    if "maxItems" in schema and len(node) > schema["maxItems"]:
+        errors.append(f"{where}: has more than {schema['maxItems']} item(s)")
+    if "items" in schema:
+        for i, item in enumerate(node):
+            _validate(item, schema["items"], root, f"{where}[{i}]", errors)
+    return False
+
+
+def _check_object(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str,
+                  errors: list[str]) -> bool:
+    if not isinstance(node, dict):
+        return False
+    props = schema.get("properties", {})
+    for key in schema.get("required", []):
+        if key not in node:
+            errors.append(f"{where}: required key {key!r} is missing")
+    extra = schema.get("additionalProperties", True)
+    for key, value in node.items():
+        sub = f"{where}.{key}"
+        if key in props:
+            _validate(value, props[key], root, sub, errors)
+        elif extra is False:
+            errors.append(f"{where}: unexpected key {key!r}")
+        elif isinstance(extra, dict):
+            _validate(value, extra, root, sub, errors)
+    return False
+
+
+#: The checks in the order their errors are reported (a wrong type stops the rest).
+_CHECKS: tuple[_Check, ...] = (_check_ref, _check_any_of, _check_type, _check_value, _check_string, _check_number,
+                               _check_array, _check_object)  # fmt: skip
+
+
+def _validate(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str, errors: list[str]) -> None:
+    for check in _CHECKS:
+        if check(node, schema, root, where, errors):
+            return
 
 
 def schema_errors(doc: Any) -> list[str]:
