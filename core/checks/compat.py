@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any
 
 import onnx
-from onnx import AttributeProto, ModelProto, TypeProto
+from onnx import ModelProto
 
-from ..model.tensors import dtype_name, iter_graphs, iter_tensors
 from . import codes
+from .irfeatures import lower_ir_possible, min_ir_for_features
 from .ortreleases import ORT_TO_ONNX, ROW_EVIDENCE
 
 __all__ = [
@@ -47,26 +46,6 @@ _AI_ONNX_TRAINING = "ai.onnx.training"
 _PREVIEW_TRAINING = "ai.onnx.preview.training"
 # Contrib-op domains built into standard ORT packages.
 _ORT_BUILTIN_DOMAINS = frozenset({"com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental"})
-
-# Element types and the IR version that introduced them (onnx.proto "IR VERSION n" comments).
-_TYPE_IR = {
-    "BFLOAT16": 4,
-    "FLOAT8E4M3FN": 9,
-    "FLOAT8E4M3FNUZ": 9,
-    "FLOAT8E5M2": 9,
-    "FLOAT8E5M2FNUZ": 9,
-    "UINT4": 10,
-    "INT4": 10,
-    "FLOAT4E2M1": 11,
-    "FLOAT8E8M0": 12,
-    "UINT2": 13,
-    "INT2": 13,
-    "FLOAT6E2M3": 14,
-    "FLOAT6E3M2": 14,
-}
-# Integer attributes that name an element type (Cast.to, RandomNormal.dtype, QuantizeLinear.output_dtype...).
-_DTYPE_ATTRS = frozenset({"to", "dtype", "output_dtype"})
-
 
 def parse_version(text: str) -> tuple[int, int]:
     """``"1.17"`` / ``"1.17.3"`` / ``"v1.17"`` → ``(1, 17)``; anything else raises InputError."""
@@ -282,122 +261,6 @@ def oldest_ort(ir_version: int, opsets: dict[str, int], model: ModelProto | None
             if lowered is not None and (oldest is None or lowered.key < oldest.key) and lowered.ir < ir_version:
                 result.oldest_if_ir_lowered = lowered
     return result
-
-
-def _type_elem_types(tp: TypeProto) -> list[int]:
-    """Element types named in a (possibly nested) TypeProto, plus marker -1 for optional/sparse types."""
-    out: list[int] = []
-    stack = [tp]
-    while stack:
-        t = stack.pop()
-        which = t.WhichOneof("value")
-        if which == "tensor_type":
-            out.append(t.tensor_type.elem_type)
-        elif which == "sparse_tensor_type":
-            out += [t.sparse_tensor_type.elem_type, -1]
-        elif which == "sequence_type":
-            stack.append(t.sequence_type.elem_type)
-        elif which == "map_type":
-            out.append(t.map_type.key_type)
-            stack.append(t.map_type.value_type)
-        elif which == "optional_type":
-            out.append(-2)
-            stack.append(t.optional_type.elem_type)
-    return out
-
-
-_NODE_METADATA, _NODE_OVERLOAD = attrgetter("metadata_props"), attrgetter("overload")
-_NODE_DEVICES, _NODE_ATTRIBUTES = attrgetter("device_configurations"), attrgetter("attribute")
-
-
-def min_ir_for_features(model: ModelProto) -> tuple[int, list[str]]:
-    """The lowest IR version that has every feature ``model`` uses, and the features that set it.
-
-    Conservative: element types are collected from tensors, every type annotation (inputs, outputs,
-    value_info) and integer attributes naming a type (``to``, ``dtype``, ``output_dtype``).
-    """
-    need: dict[str, int] = {}
-
-    def use(feature: str, ir: int) -> None:
-        need[feature] = max(need.get(feature, 0), ir)
-
-    elem_types: set[int] = set()
-    for ref in iter_tensors(model):
-        elem_types.add(ref.tensor.data_type)
-        if ref.tensor.metadata_props:
-            use("metadata_props on tensors", 10)
-    for _label, graph, nodes in iter_graphs(model):
-        if graph is not None:
-            inputs = {i.name for i in graph.input}
-            if any(t.name not in inputs for t in graph.initializer):
-                use("initializers that are not graph inputs", 4)
-            if len(graph.quantization_annotation):
-                use("quantization annotations", 5)
-            if len(graph.sparse_initializer):
-                use("sparse initializers", 6)
-            if len(graph.metadata_props):
-                use("metadata_props on graphs", 10)
-            for vi in [*graph.input, *graph.output, *graph.value_info]:
-                for et in _type_elem_types(vi.type):
-                    if et == -1:
-                        use("sparse tensor types", 8)
-                    elif et == -2:
-                        use("optional types", 8)
-                    else:
-                        elem_types.add(et)
-                if len(vi.metadata_props):
-                    use("metadata_props on value_info", 10)
-        # each feature over all nodes at C speed (a graph can have millions of nodes)
-        if any(map(len, map(_NODE_METADATA, nodes))):
-            use("metadata_props on nodes", 10)
-        if any(map(_NODE_OVERLOAD, nodes)):
-            use("function overloads", 10)
-        if any(map(len, map(_NODE_DEVICES, nodes))):
-            use("multi-device configuration", 11)
-        for node in filter(_NODE_ATTRIBUTES, nodes):
-            for attr in node.attribute:
-                if attr.name in _DTYPE_ATTRS and attr.type == AttributeProto.INT:
-                    elem_types.add(int(attr.i))
-                if attr.HasField("sparse_tensor") or len(attr.sparse_tensors):
-                    use("sparse tensor attributes", 6)
-                if attr.HasField("tp") or len(attr.type_protos):
-                    for tp in ([attr.tp] if attr.HasField("tp") else []) + list(attr.type_protos):
-                        for et in _type_elem_types(tp):
-                            if et >= 0:
-                                elem_types.add(et)
-    if len(model.training_info):
-        use("training_info", 7)
-    if len(model.functions):
-        use("model-local functions", 8)
-    for f in model.functions:
-        if len(f.attribute_proto):
-            use("function attribute defaults", 9)
-        if f.overload:
-            use("function overloads", 10)
-        if len(f.metadata_props) or len(f.value_info):
-            use("function metadata_props/value_info", 10)
-    if len(model.configuration):
-        use("multi-device configuration", 11)
-    for et in elem_types:
-        name = dtype_name(et)
-        if name in _TYPE_IR:
-            use(f"element type {name}", _TYPE_IR[name])
-        elif name.startswith("UNKNOWN"):
-            use(f"element type {name}", onnx.IR_VERSION)
-    base = 3  # opset_import and domains exist since IR 3
-    top = max([base, *need.values()])
-    reasons = sorted((f"{feat} (IR {ir})" for feat, ir in need.items() if ir == top), key=str)
-    return top, reasons
-
-
-def lower_ir_possible(model: ModelProto, target_ir: int | None = None) -> tuple[bool, int, list[str]]:
-    """Can ``model.ir_version`` be lowered (to ``target_ir``, or as far as its features allow)?
-
-    Returns ``(possible, lowest_allowed_ir, reasons)``; reasons name the features that need that IR.
-    """
-    min_ir, reasons = min_ir_for_features(model)
-    goal = min_ir if target_ir is None else target_ir
-    return (min_ir <= goal < model.ir_version), min_ir, reasons
 
 
 @dataclass(frozen=True)

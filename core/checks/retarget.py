@@ -26,17 +26,12 @@ import onnx
 from onnx import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TypeProto
 
 from ..model.tensors import dtype_name
+from .irfeatures import DTYPE_ATTRS, TYPE_IR, min_ir_for_features
 
 __all__ = ["Dropped", "RetargetResult", "exporter_hint", "retarget_model"]
 
 _AI_ONNX = ("", "ai.onnx")
 _ML = "ai.onnx.ml"
-#: Element types and the IR that introduced them (as core/checks/compat.py; onnx.proto "IR VERSION n" comments).
-_TYPE_IR = {
-    "FLOAT8E4M3FN": 9, "FLOAT8E4M3FNUZ": 9, "FLOAT8E5M2": 9, "FLOAT8E5M2FNUZ": 9, "UINT4": 10, "INT4": 10,
-    "FLOAT4E2M1": 11, "FLOAT8E8M0": 12, "UINT2": 13, "INT2": 13, "FLOAT6E2M3": 14, "FLOAT6E3M2": 14,
-}
-_DTYPE_ATTRS = frozenset({"to", "dtype", "output_dtype"})
 #: A recorded value longer than this is cut (its full length is recorded beside it).
 _VALUE_CHARS = 160
 #: The converter runs in a child process with this time limit (seconds).
@@ -212,7 +207,7 @@ class _IrLowering:
 
     def elem(self, et: int, where: str) -> None:
         name = dtype_name(et)
-        ir = _TYPE_IR.get(name)
+        ir = TYPE_IR.get(name)
         if ir is not None:
             self.block(f"{where} uses element type {name} (IR {ir})", ir)
 
@@ -258,7 +253,7 @@ class _IrLowering:
             if len(node.device_configurations):
                 self.block(f"{label} has a multi-device configuration (IR 11)", 11)
             for attr in node.attribute:
-                if attr.name in _DTYPE_ATTRS and attr.type == AttributeProto.INT:
+                if attr.name in DTYPE_ATTRS and attr.type == AttributeProto.INT:
                     self.elem(int(attr.i), f"{label} (attribute {attr.name})")
                 if attr.HasField("t"):
                     self.tensor(attr.t, f"{label} (attribute {attr.name})")
@@ -398,56 +393,15 @@ def retarget_model(model: ModelProto, target: str, ir_limit: int, opset_limits: 
     torch_hint_opset: int | None = None
     # 1. IR
     if model.ir_version > ir_limit:
-        low = _IrLowering(work, ir_limit)
-        low.run()
-        res.dropped = low.dropped
-        if low.blockers:
-            res.blockers += low.blockers
-            res.hint = exporter_hint(model, None, target)
-        else:
-            from .compat import min_ir_for_features
-
-            need, reasons = min_ir_for_features(work)
-            if need > ir_limit:
-                res.blockers += [f"the model uses {r}" for r in reasons]
-                res.hint = exporter_hint(model, None, target)
-            else:
-                work.ir_version = ir_limit
-                res.ir_after = ir_limit
+        _lower_ir(model, work, res, ir_limit)
     # 2. opsets
     for domain, goal in sorted(opset_limits.items()):
         have = before.get(domain)
         if have is None or have <= goal:
             continue
-        blockers = _opset_blockers(work, domain, goal)
+        work, blockers = _lower_opset(work, res, domain, goal, convert=convert, cancel=cancel)
         if not blockers:
-            _set_opset(work.opset_import, domain, goal)
-            for f in work.functions:
-                _set_opset(f.opset_import, domain, goal)
-            res.opset_method = "exact" if res.opset_method == "unchanged" else res.opset_method
-            res.opsets_after[domain] = goal
             continue
-        if domain == "ai.onnx" and not any(_opsets(f.opset_import).get(domain) for f in work.functions):
-            if not convert:
-                res.converter_pending = True
-                res.opsets_after[domain] = goal
-                res.opset_method = "version_converter"
-                continue
-            converted, why = _convert(work, goal, cancel)
-            if converted is not None:
-                left = _opset_blockers(converted, domain, goal) if _opsets(converted.opset_import).get(
-                    domain, 0) > goal else []
-                if not left:
-                    converted.ir_version = work.ir_version
-                    work = converted
-                    res.opsets_after[domain] = goal
-                    res.opset_method = "version_converter"
-                    continue
-                why = "the converted model still uses " + "; ".join(left)
-            blockers = [*blockers, why]
-        else:
-            blockers = [*blockers, f"onnx.version_converter cannot lower {domain} opsets"
-                        + (" inside model-local functions" if domain == "ai.onnx" else "")]
         res.blockers += [f"ai.onnx.ml opset {have} -> {goal}: {b}" if domain == _ML else b for b in blockers]
         if domain == "ai.onnx":
             torch_hint_opset = goal
@@ -458,3 +412,57 @@ def retarget_model(model: ModelProto, target: str, ir_limit: int, opset_limits: 
     if res.possible:
         res.model = work
     return res
+
+
+def _lower_ir(model: ModelProto, work: ModelProto, res: RetargetResult, ir_limit: int) -> None:
+    """Step 1: lower ``work``'s ir_version to ``ir_limit`` (dropping what the lower IR has no place for), or record
+    in ``res`` what blocks it."""
+    low = _IrLowering(work, ir_limit)
+    low.run()
+    res.dropped = low.dropped
+    if low.blockers:
+        res.blockers += low.blockers
+        res.hint = exporter_hint(model, None, res.target)
+        return
+    need, reasons = min_ir_for_features(work)
+    if need > ir_limit:
+        res.blockers += [f"the model uses {r}" for r in reasons]
+        res.hint = exporter_hint(model, None, res.target)
+    else:
+        work.ir_version = ir_limit
+        res.ir_after = ir_limit
+
+
+def _lower_opset(work: ModelProto, res: RetargetResult, domain: str, goal: int, *, convert: bool,
+                 cancel: Any) -> tuple[ModelProto, list[str]]:
+    """Step 2, one domain: lower its opset to ``goal`` exactly, else with onnx.version_converter (ai.onnx only).
+
+    Returns the model to go on with (the converter's copy when it ran) and what blocks (empty when lowered).
+    """
+    blockers = _opset_blockers(work, domain, goal)
+    if not blockers:
+        _set_opset(work.opset_import, domain, goal)
+        for f in work.functions:
+            _set_opset(f.opset_import, domain, goal)
+        res.opset_method = "exact" if res.opset_method == "unchanged" else res.opset_method
+        res.opsets_after[domain] = goal
+        return work, []
+    if domain != "ai.onnx" or any(_opsets(f.opset_import).get(domain) for f in work.functions):
+        return work, [*blockers, f"onnx.version_converter cannot lower {domain} opsets"
+                      + (" inside model-local functions" if domain == "ai.onnx" else "")]
+    if not convert:
+        res.converter_pending = True
+        res.opsets_after[domain] = goal
+        res.opset_method = "version_converter"
+        return work, []
+    converted, why = _convert(work, goal, cancel)
+    if converted is not None:
+        left = _opset_blockers(converted, domain, goal) if _opsets(converted.opset_import).get(
+            domain, 0) > goal else []
+        if not left:
+            converted.ir_version = work.ir_version
+            res.opsets_after[domain] = goal
+            res.opset_method = "version_converter"
+            return converted, []
+        why = "the converted model still uses " + "; ".join(left)
+    return work, [*blockers, why]
