@@ -164,13 +164,13 @@ ZIP_TOO_LARGE = _(
 ZIP_GAP = _(
     "ZIP_GAP", ERROR, "{count} unaccounted byte(s) before member {name!r}", _CRAFTED,
     variants={"directory": "{count} unaccounted byte(s) before the central directory",
-              "end": "The central directory does not end where the end record starts ({gap:+d} bytes)"},
+              "end": "The central directory does not end where the end record starts ({gap} bytes)"},
 )  # fmt: skip
 ZIP_LEADING_DATA = _("ZIP_LEADING_DATA", ERROR, "{count} unaccounted byte(s) before the first entry", _CRAFTED)
 ZIP_OVERLAP = _(
     "ZIP_OVERLAP", ERROR, "Member {name!r} overlaps the previous entry", _CRAFTED,
     variants={"directory": "Member {name!r} extends into the central directory",
-              "end": "The central directory does not end where the end record starts ({gap:+d} bytes)"},
+              "end": "The central directory does not end where the end record starts ({gap} bytes)"},
 )  # fmt: skip
 ZIP_BAD_DIRECTORY = _(
     "ZIP_BAD_DIRECTORY", ERROR, "The central directory is damaged (bad entry header)", _CRAFTED,
@@ -221,11 +221,11 @@ ZIP_NAME_CONFLICT = _(
 
 # verify_manifest.py: the manifest and its list of files against the archive
 ZIP_DAMAGED = _(
-    "ZIP_DAMAGED", ERROR, "{subject} cannot be read intact: {detail}", _TAMPER,
-    variants={"read": "{subject} cannot be read: {detail}"},
+    "ZIP_DAMAGED", ERROR, "{path} cannot be read intact: {detail}", _TAMPER,
+    variants={"read": "{path} cannot be read: {detail}"},
 )  # fmt: skip
 MANIFEST_MISSING = _(
-    "MANIFEST_MISSING", ERROR, "The archive has no {file}",
+    "MANIFEST_MISSING", ERROR, "The archive has no manifest.json",
     "This is not an onnxpack bundle, or its manifest was removed.",
 )  # fmt: skip
 MANIFEST_SELF = _("MANIFEST_SELF", ERROR, "The manifest lists itself ({path!r})", _TAMPER)
@@ -247,10 +247,11 @@ CHECKSUMS_MISMATCH = _("CHECKSUMS_MISMATCH", ERROR, "{detail}", _TAMPER)
 
 # verify_signature.py: model.sig against the archive
 SIGNATURE_MISSING = _(
-    "SIGNATURE_MISSING", ERROR, "The bundle has no {file}, so it is not signed (or its signature was removed)",
+    "SIGNATURE_MISSING", ERROR, "The bundle has no model.sig, so it is not signed (or its signature was removed)",
     "Ask the publisher for a signed bundle; without one, you cannot tell who made it.",
-    variants={"absent": "The bundle has no {file}, so it is not signed (or its signature was removed)",
-              "stripped": "The manifest says the bundle is signed, but {file} is missing: the signature was removed"},
+    variants={"absent": "The bundle has no model.sig, so it is not signed (or its signature was removed)",
+              "stripped": "The manifest says the bundle is signed, but model.sig is missing: the signature was "
+                          "removed"},
 )  # fmt: skip
 SIGNATURE_KEY = _(
     "SIGNATURE_KEY", ERROR, "The manifest names another signing key than the one that signed the bundle", _TAMPER
@@ -285,11 +286,11 @@ SMOKE_MISMATCH = _(
               "no_reference": "Output {name} differs from the recorded run (another ONNX Runtime version) and the "
                               "bundle holds no reference values to compare within a tolerance",
               "unreadable": "Output {name}: reference values unreadable ({detail})",
-              "tolerance": "Output {name} differs from the recorded run beyond atol={atol:g}, rtol={rtol:g}: {detail}"},
+              "tolerance": "Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: {detail}"},
 )  # fmt: skip
 SMOKE_WITHIN_TOLERANCE = _(
     "SMOKE_WITHIN_TOLERANCE", INFO,
-    "Output {name} is within atol={atol:g}, rtol={rtol:g} of the recorded run (max abs diff {max_abs}, max rel diff "
+    "Output {name} is within atol={atol}, rtol={rtol} of the recorded run (max abs diff {max_abs}, max rel diff "
     "{max_rel}); digests differ because the ONNX Runtime version differs",
 )  # fmt: skip
 BUNDLE_CHANGED = _(

@@ -53,6 +53,8 @@ METHOD_SIGSTORE = "model-signing/sigstore"
 #: What Sigstore keyless signing and its verification talk to (trust root, certificate authority, log, login).
 SIGSTORE_HOSTS = ("tuf-repo-cdn.sigstore.dev", "fulcio.sigstore.dev", "rekor.sigstore.dev", "oauth2.sigstore.dev")
 MAX_SIGNATURE_BYTES = 1 << 20
+# onnxpack is not published on a package index: the extra is installed from what onnxpack was installed from.
+_INSTALL_HINT = codes.SIGNING_UNAVAILABLE.remedy(version=__version__)
 
 
 def available() -> bool:
@@ -76,8 +78,7 @@ def _require() -> None:
         raise codes.SIGNING_UNAVAILABLE.error(variant="frozen", hint="Use onnxpack installed with pip, with the "
                                               "signing support: in the onnxpack checkout, pip install '.[sign]'.")
     if not available():
-        # onnxpack is not published on a package index: the extra is installed from what onnxpack was installed from
-        raise codes.SIGNING_UNAVAILABLE.error(version=__version__)
+        raise codes.SIGNING_UNAVAILABLE.error(version=__version__)  # its hint: _INSTALL_HINT
 
 
 @dataclass(frozen=True)

@@ -187,8 +187,7 @@ def read_bundle_manifest(path: Path | str, *, cancel: CancelToken | None = None)
         doc = None if scan.problems else _read_manifest(f, scan, rep)
         check_cancel(cancel)
         if doc is None:
-            first = rep.problems[0] if rep.problems else codes.MANIFEST_MISSING.finding(MANIFEST_NAME,
-                                                                                        file=MANIFEST_NAME)
+            first = rep.problems[0] if rep.problems else codes.MANIFEST_MISSING.finding(MANIFEST_NAME)
             raise InputError(
                 f"Cannot read the manifest of {path.name}: {first.message}",
                 "Run `onnxpack verify` on it for details.",

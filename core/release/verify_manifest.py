@@ -58,7 +58,7 @@ def read_manifest(f: BinaryIO, scan: ArchiveScan, rep: VerifyReport,
     """The manifest, checked; with ``digests`` also records the SHA-256 of the bytes read (signature check)."""
     member = scan.by_name().get(MANIFEST_NAME)
     if member is None:
-        rep.problems.append(codes.MANIFEST_MISSING.finding(MANIFEST_NAME, file=MANIFEST_NAME))
+        rep.problems.append(codes.MANIFEST_MISSING.finding(MANIFEST_NAME))
         return None
     if member.size > MAX_MANIFEST_BYTES:
         rep.problems.append(_manifest_problem(
@@ -67,7 +67,7 @@ def read_manifest(f: BinaryIO, scan: ArchiveScan, rep: VerifyReport,
     try:
         data = b"".join(iter_member(f, member))
     except ValueError as e:
-        rep.problems.append(codes.ZIP_DAMAGED.finding(MANIFEST_NAME, variant="read", detail=str(e)))
+        rep.problems.append(codes.ZIP_DAMAGED.finding(MANIFEST_NAME, variant="read", path=MANIFEST_NAME, detail=str(e)))
         return None
     if digests is not None:
         digests[MANIFEST_NAME] = hashlib.sha256(data).hexdigest()
@@ -235,7 +235,7 @@ def _judge(fs: FileStatus, m: Member, sha256: str, damaged: str | None, rep: Ver
         rep.problems.append(codes.FILE_HASH.finding(fs.path, path=fs.path, actual=fs.actual_sha256, listed=fs.sha256))
     elif damaged is not None:
         fs.status = "damaged"
-        rep.problems.append(codes.ZIP_DAMAGED.finding(fs.path, detail=damaged))
+        rep.problems.append(codes.ZIP_DAMAGED.finding(fs.path, path=fs.path, detail=damaged))
     else:
         fs.status = "ok"
 
@@ -251,7 +251,7 @@ def check_sums(f: BinaryIO, doc: dict[str, Any], to_hash: ToHash, rep: VerifyRep
         try:
             data = b"".join(iter_member(f, member))
         except ValueError as e:
-            rep.problems.append(codes.ZIP_DAMAGED.finding(fs.path, variant="read", detail=str(e)))
+            rep.problems.append(codes.ZIP_DAMAGED.finding(fs.path, variant="read", path=fs.path, detail=str(e)))
             continue
         for problem in sha256sums_problems(data, doc["files"]):
             rep.problems.append(codes.CHECKSUMS_MISMATCH.finding(fs.path, detail=problem))

@@ -46,7 +46,7 @@ def check_signature(f: BinaryIO, scan: ArchiveScan, signers: TrustedSigners, rep
     member = scan.by_name().get(SIGNATURE_NAME)
     if member is None:
         if signers.checking:
-            rep.problems.append(codes.SIGNATURE_MISSING.finding(SIGNATURE_NAME, variant="absent", file=SIGNATURE_NAME))
+            rep.problems.append(codes.SIGNATURE_MISSING.finding(SIGNATURE_NAME, variant="absent"))
         return None
     if not signers.checking:
         rep.signature = {"status": "signed-not-checked",
@@ -60,7 +60,8 @@ def check_signature(f: BinaryIO, scan: ArchiveScan, signers: TrustedSigners, rep
         data = b"".join(iter_member(f, member))
         contents = verify_signature(data, signers.key, trust=signers.trust, sigstore=signers.sigstore)
     except ValueError as e:
-        rep.problems.append(codes.ZIP_DAMAGED.finding(SIGNATURE_NAME, variant="read", detail=str(e)))
+        rep.problems.append(codes.ZIP_DAMAGED.finding(SIGNATURE_NAME, variant="read", path=SIGNATURE_NAME,
+                                                      detail=str(e)))
         return None
     except InputError as e:
         if e.code in ("SIGNATURE_INVALID", "SIGNATURE_UNSUPPORTED"):
@@ -76,8 +77,7 @@ def signature_declared(doc: dict[str, Any] | None, scan: ArchiveScan, rep: Verif
     """A manifest that says the bundle is signed while model.sig is gone: the signature was stripped."""
     declared = (doc or {}).get("signature")
     if declared and SIGNATURE_NAME not in scan.by_name():
-        rep.problems.append(codes.SIGNATURE_MISSING.finding(SIGNATURE_NAME, variant="stripped", hint=HINT_TAMPER,
-                                                            file=SIGNATURE_NAME))  # fmt: skip
+        rep.problems.append(codes.SIGNATURE_MISSING.finding(SIGNATURE_NAME, variant="stripped", hint=HINT_TAMPER))
     elif declared and rep.signature.get("public_key_sha256") not in (None, declared.get("public_key_sha256")):
         rep.problems.append(codes.SIGNATURE_KEY.finding(SIGNATURE_NAME))
 

@@ -206,7 +206,7 @@ def _compare_reference(
         return
     cmp = compare_values(name, ref, cur, CROSS_VERSION_ATOL, CROSS_VERSION_RTOL)
     row.update(max_abs=cmp["max_abs"], max_rel=cmp["max_rel"], within_tolerance=cmp["within_tolerance"])
-    atol, rtol = CROSS_VERSION_ATOL, CROSS_VERSION_RTOL
+    atol, rtol = f"{CROSS_VERSION_ATOL:g}", f"{CROSS_VERSION_RTOL:g}"
     if cmp["within_tolerance"]:
         problems.append(codes.SMOKE_WITHIN_TOLERANCE.finding(name, name=name, atol=atol, rtol=rtol,
                                                              max_abs=cmp["max_abs"], max_rel=cmp["max_rel"]))

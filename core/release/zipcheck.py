@@ -205,7 +205,7 @@ def _find_end(f: BinaryIO, size: int, scan: ArchiveScan) -> tuple[int, int, int]
         return None
     if cd_offset + cd_size != cd_end_expected:
         gap = cd_end_expected - (cd_offset + cd_size)
-        scan.problems.append((codes.ZIP_GAP if gap > 0 else codes.ZIP_OVERLAP).finding(variant="end", gap=gap))
+        scan.problems.append((codes.ZIP_GAP if gap > 0 else codes.ZIP_OVERLAP).finding(variant="end", gap=f"{gap:+d}"))
         return None
     return cd_offset, cd_size, n_total
 
