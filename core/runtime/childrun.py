@@ -102,13 +102,7 @@ def run_in_child(
                 raise codes.SMOKE_CRASH.error(current=follower.current, what=what, exit=_describe_exit(proc.exitcode),
                                               details=f"exit code {proc.exitcode}")
             if time.monotonic() > deadline:
-                raise RuntimeFailure(
-                    f"{what} did not finish within {timeout:g} s (it was {follower.current}); the child process was "
-                    "stopped",
-                    "Raise the limit with --timeout SECONDS (loading a large model can take minutes), or use "
-                    "smaller sizes with --dim NAME=VALUE.",
-                    code="SMOKE_TIMEOUT",
-                )
+                raise codes.SMOKE_TIMEOUT.error(what=what, timeout=f"{timeout:g}", current=follower.current)
     finally:
         child.discard()
 

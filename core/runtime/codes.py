@@ -35,6 +35,15 @@ SMOKE_CRASH = define(
     summary="ONNX Runtime crashed during the smoke run; onnxpack itself is unaffected",
 )
 
+#: (The flags are written out: OPTION_FLAGS has no timeout yet.)
+SMOKE_TIMEOUT = define(
+    "SMOKE_TIMEOUT", kind=RuntimeFailure,
+    text="{what} did not finish within {timeout} s (it was {current}); the child process was stopped",
+    hint="Raise the limit with --timeout SECONDS (loading a large model can take minutes), or use smaller sizes with "
+         "{opt:dim} NAME=VALUE.",
+    summary="The smoke run did not finish in time and was stopped",
+)
+
 # smoke.py: the parent's side of a smoke run
 INPUT_DIGEST = define(
     "INPUT_DIGEST", kind=InputError,
@@ -43,7 +52,11 @@ INPUT_DIGEST = define(
     summary="An input file differs from the one the recorded run used",
 )
 
-# outputfiles.py: --save-outputs
+# outputfiles.py: --save-outputs (the flag is written out: OPTION_FLAGS has no save_outputs yet)
+OUTPUT_IS_FILE = define(
+    "OUTPUT_IS_FILE", kind=OutputError, text="--save-outputs {folder} is a file, not a folder", hint="Give a folder.",
+    summary="The output folder is a file",
+)
 OUTPUT_ESCAPES = define(
     "OUTPUT_ESCAPES", kind=OutputError, text="Output name {name!r} would be written outside {folder}",
     hint="Rename the output.", summary="An output would be written outside the output folder",
@@ -275,7 +288,7 @@ PROVE_WHEEL_HASH = define(
 PROVE_ENV = define(
     "PROVE_ENV", kind=RuntimeFailure, text="{what} failed: {last}",
     hint="Check the internet connection and try again; the details show pip's output.",
-    variants={"timeout": "{what} did not finish within {timeout:g} s"},
+    variants={"timeout": "{what} did not finish within {timeout} s"},
     summary="The environment for an ONNX Runtime release could not be created",
 )
 PROVE_INPUTS = define(
@@ -292,14 +305,14 @@ PROVE_REFERENCE = define(
     summary="The reference run with the installed ONNX Runtime failed",
 )
 PROVE_ORT_NOT_LOADED = define(
-    "PROVE_ORT_NOT_LOADED", ERROR, "ONNX Runtime {version} (its official wheel) cannot run {model}: {ort_message}",
+    "PROVE_ORT_NOT_LOADED", ERROR, "ONNX Runtime {version} (its official wheel) cannot run {model}: {detail}",
     "`onnxpack bundle {opt:target_ort} {minor} {opt:fix_ir} {opt:prove_ort} {version}` retargets the released copy "
     "and proves it on that release.",
 )
 PROVE_ORT_MISMATCH = define(
     "PROVE_ORT_MISMATCH", ERROR,
-    "ONNX Runtime {version} runs {model} but its outputs differ from ONNX Runtime {reference}'s beyond atol {atol:g} "
-    "/ rtol {rtol:g} (largest difference {difference})",
+    "ONNX Runtime {version} runs {model} but its outputs differ from ONNX Runtime {reference}'s beyond atol {atol} / "
+    "rtol {rtol} (largest difference {difference})",
     "Do not ship the model for that release without checking the difference matters; report it to the ONNX Runtime "
     "project if it should not.",
 )
@@ -314,6 +327,13 @@ ORT_TOO_LARGE = define(
     text="{file} needs {bytes} bytes as one file; the ORT format (like a single .onnx) is limited to 2 GiB",
     hint="Ship models this large in ONNX format with external data instead of the ORT format.",
     summary="The model is too large for the ORT format (2 GiB)",
+)
+#: (The flag is written out: OPTION_FLAGS has no timeout yet.)
+ORT_TIMEOUT = define(
+    "ORT_TIMEOUT", kind=RuntimeFailure,
+    text="The ORT-format conversion did not finish within {timeout} s; it was stopped",
+    hint="Raise the limit with --timeout SECONDS.",
+    summary="The ORT-format conversion did not finish in time and was stopped",
 )
 ORT_CONVERT = define(
     "ORT_CONVERT", kind=RuntimeFailure, text="onnxruntime's ORT-format converter failed: {detail}",

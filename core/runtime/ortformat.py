@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..atomic import atomic_dir, check_free_space, output_folder, refuse_inside_inputs
-from ..errors import Cancelled, OnnxpackError, OutputError, RuntimeFailure
+from ..errors import Cancelled, OnnxpackError, OutputError
 from ..findings import Finding
 from ..model.modelfile import PROTOBUF_LIMIT, FileKind, load_structure, locate_model, sniff
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
@@ -172,11 +172,7 @@ def _run_converter(src_dir: Path, out_dir: Path, style: str, target: str | None,
                 if cancel is not None and cancel.cancelled:
                     raise Cancelled("Cancelled during the ORT-format conversion.")
                 if time.monotonic() > deadline:
-                    raise RuntimeFailure(
-                        f"The ORT-format conversion did not finish within {timeout:g} s; it was stopped",
-                        "Raise the limit with --timeout SECONDS.",
-                        code="ORT_TIMEOUT",
-                    )
+                    raise codes.ORT_TIMEOUT.error(timeout=f"{timeout:g}")
                 time.sleep(0.05)
         finally:
             if proc.poll() is None:

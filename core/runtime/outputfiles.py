@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 
 from ..atomic import atomic_file, check_output_path, output_error_from_oserror
-from ..errors import OutputError
 from . import codes
 
 __all__ = ["safe_output_filename", "save_outputs"]
@@ -50,7 +49,7 @@ def save_outputs(arrays: Mapping[str, Any], out_dir: Path, *, protected: list[Pa
     """
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
-        raise OutputError(f"--save-outputs {out_dir} is a file, not a folder", "Give a folder.", code="OUTPUT_IS_FILE")
+        raise codes.OUTPUT_IS_FILE.error(folder=str(out_dir))
     if not out_dir.exists():
         try:
             out_dir.mkdir(parents=True)

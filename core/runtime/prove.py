@@ -342,14 +342,14 @@ def prove_findings(report_: ProveReport, name: str) -> list[Finding]:
         subject = f"ORT {r.version}"
         if not r.loaded or (r.message and not r.outputs):
             out.append(codes.PROVE_ORT_NOT_LOADED.finding(
-                subject, model=name, version=r.version, detail=r.message or "", ort_message=str(r.message),
+                subject, model=name, version=r.version, detail=r.message or "",
                 minor=".".join(r.version.split(".")[:2]),
             ))
         elif not r.ok:
             worst = max((o["max_abs"] for o in r.outputs if o.get("max_abs") is not None), default=None)
             out.append(codes.PROVE_ORT_MISMATCH.finding(
                 subject, model=name, version=r.version, reference=report_.reference.version, difference=str(worst),
-                atol=ATOL, rtol=RTOL,
+                atol=f"{ATOL:g}", rtol=f"{RTOL:g}",
             ))
         else:
             same = ("bitwise-equal outputs" if r.equal else

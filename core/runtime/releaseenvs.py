@@ -106,7 +106,7 @@ def _run(cmd: list[str], what: str, timeout: float, cancel: CancelToken | None) 
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         if not wait(proc, timeout, cancel, poll=0.1):
-            raise codes.PROVE_ENV.error(variant="timeout", hint="Try again.", what=what, timeout=timeout)
+            raise codes.PROVE_ENV.error(variant="timeout", hint="Try again.", what=what, timeout=f"{timeout:g}")
         if proc.returncode != 0:
             log.seek(0)
             tail = log.read()[-2000:].decode("utf-8", "replace").strip()
