@@ -236,7 +236,11 @@ class _Merged:
     members: tuple[Member, ...]
     streamed_hashes: Mapping[Path, tuple[int, str]]
     source_digests: Mapping[RangeKey, str]
-    copy_dir: Path
+    copy: Path  # the merged model's copy in the work folder (teed when one is needed), its data file beside it
+
+    @property
+    def copy_dir(self) -> Path:
+        return self.copy.parent
 
 
 @dataclass(frozen=True)
@@ -287,7 +291,7 @@ def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], 
             target = _smoke_target(plan, merged, f, z) if in_place else _copy_target(plan, merged)
             proven = _proofs(plan, checked, fixed, merged, target, watch, run, child)
             # 5. ORT-format variant
-            ort = add_ort_variant(plan, target.path, run.work, z, progress, cancel) if opts.ort_format else None
+            ort = add_ort_variant(plan, merged.copy, run.work, z, progress, cancel) if opts.ort_format else None
             extra = [Member(role, z.write_bytes(path, data)) for path, (role, data) in sorted(proven.extra.items())]
             provenance = _provenance(plan, checked, sources, merged, hasher, cancel)
             facts = model_facts(checked.val, fixed.source.model, merge.layout, _align(merge), provenance,
@@ -349,12 +353,12 @@ def _merge(plan: BundlePlan, merge: MergePlan, z: DeterministicZip, streamed: se
         members.append(Member(Role.MODEL, z.records[-1]))
         streamed_hashes = seq.finish()  # reads the tails after the last tensors
         digests = reader.tensor_observer.finish() if isinstance(reader.tensor_observer, TensorHasher) else {}
-    return _Merged(merge, tuple(members), streamed_hashes, digests, copy_dir)
+    return _Merged(merge, tuple(members), streamed_hashes, digests, copy_dir / plan.model_entry)
 
 
 def _copy_target(plan: BundlePlan, merged: _Merged) -> SmokeTarget:
     """The merged model's copy in the work folder."""
-    return SmokeTarget(merged.copy_dir / plan.model_entry, None, plan.model_entry, merged.copy_dir)
+    return SmokeTarget(merged.copy, None, plan.model_entry, merged.copy_dir)
 
 
 def _smoke_target(plan: BundlePlan, merged: _Merged, f: BinaryIO, z: DeterministicZip) -> SmokeTarget:
@@ -375,8 +379,7 @@ def _proofs(plan: BundlePlan, checked: Checked, fixed: Fixed, merged: _Merged, t
         return proven
     from .proveort import prove_ort  # 4b. the bundled model on each named ONNX Runtime release
 
-    copy = merged.copy_dir / plan.model_entry
-    report_ = prove_ort(plan, checked, copy, fixed.source.model, proven.smoke, run.progress, run.cancel)
+    report_ = prove_ort(plan, checked, merged.copy, fixed.source.model, proven.smoke, run.progress, run.cancel)
     return _Proven(proven.smoke, proven.equal, proven.extra, proven.findings, report_.to_dict())
 
 
