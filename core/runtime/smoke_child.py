@@ -162,6 +162,10 @@ def _inputs_failure(result: dict[str, Any], gen: GeneratedInputs) -> dict[str, A
     return result
 
 
+#: A run that passed: the inputs, the outputs, the seconds it took.
+_Ran = tuple[GeneratedInputs, list[Any], float]
+
+
 def _first_run(r: _Runner, primary: OpenedSession, gen: GeneratedInputs,
                result: dict[str, Any]) -> _Ran | None:
     """The first run, with the size search when it fails; None (and ``result["failure"]``) when nothing passed."""
@@ -181,10 +185,6 @@ def _first_run(r: _Runner, primary: OpenedSession, gen: GeneratedInputs,
                          "dim_sources": gen.dim_sources, "unresolved": unresolved}
     result.update(inputs=gen.recipe, dims=gen.dims, dim_sources=gen.dim_sources)
     return None
-
-
-#: A run that passed: the inputs, the outputs, the seconds it took.
-_Ran = tuple[GeneratedInputs, list[Any], float]
 
 
 def _search_sizes(r: _Runner, primary: OpenedSession, gen: GeneratedInputs, unresolved: list[str], first_error: str,
