@@ -4,6 +4,12 @@ One progress stream (stages "inspect", "validate", "merge", "smoke", "ort", "zip
 point; nothing is left behind on failure: the ZIP is written through ``atomic_file`` and the private
 work folder (``.onnxpack-work-PID-*`` inside the output folder) is always removed.
 
+A plan is computed once from the options (plan.py: :class:`BundlePlan`, frozen); then each stage returns a frozen
+record carrying its own findings: the validate stage and its gate (gate.py), the retarget stage (fixes.py), the merge
+(here: the members it wrote, with their roles), the smoke run and the proofs (smokerun.py, here), --prove-ort
+(proveort.py), the ORT variant (ortvariant.py), the release diff and the last members (finish.py). The manifest is
+assembled once from those records (manifest_build.py).
+
 Speed: the merged model streams straight into its (uncompressed) ZIP entry through a hashing sink,
 so the weights are read once and written once and memory stays bounded. When a smoke run or the ORT
 conversion needs the merged model as a file, the same bytes are *teed* into a temporary copy in the

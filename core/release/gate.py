@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import onnx
-
 from ..checks.validate import CheckerRun, Validation, apply_checker, validate_model
 from ..errors import InputError
 from ..findings import Finding
@@ -27,12 +25,6 @@ class Checked:
     val: Validation
     prove_releases: tuple[str, ...] = ()
     prove_notes: tuple[str, ...] = ()  # how --prove-ort auto was resolved, when not as claimed
-
-    @property
-    def model(self) -> onnx.ModelProto:
-        model = self.val.inspection.model
-        assert model is not None  # check_model refused an ORT-format model
-        return model
 
 
 def _until_checker(progress: ProgressCallback | None) -> ProgressCallback | None:
