@@ -374,3 +374,17 @@ def test_readme_python_snippet_feeds_every_input_and_runs(tmp_path: Path) -> Non
                          check=False)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.strip() == "(1, 4)"
+
+
+def test_member_roles_are_the_ones_the_zip_writer_was_told(tmp_path: Path) -> None:
+    """Issue 31 item 4: each member's role is the one its stage wrote it for (not rebuilt from its name), and every
+    role a manifest lists is one of the schema's; the manifest is the only member it does not list."""
+    from onnxpack.core.release.manifest import ROLES
+    from onnxpack.core.release.members import Role
+
+    assert {r.value for r in Role} - {"manifest", "signature"} == set(ROLES)
+    r = build_bundle(BundleOptions(None, tmp_path, "1.0.0", layout="external", source_date_epoch=1))
+    roles = {f["path"]: f["role"] for f in r.files}
+    assert roles == {**{f["path"]: f["role"] for f in r.manifest["files"]}, "manifest.json": "manifest"}
+    assert {roles[r.manifest["model"]["entry"]], roles[r.manifest["model"]["data"]]} == {"model", "external-data"}
+    assert [f["path"] for f in r.manifest["files"]] == sorted(f["path"] for f in r.manifest["files"])
