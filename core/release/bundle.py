@@ -261,13 +261,20 @@ class _Proven:
     prove: dict[str, Any] | None = None  # the manifest's prove_ort record
 
 
-def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], previous: dict[str, Any] | None,
-           run: _Run, child: ChildProcess | None) -> BundleResult:
-    opts, progress, cancel = plan.opts, run.progress, run.cancel
-    fixed = apply_fixes(plan, checked.val, progress, cancel)
-    check_cancel(cancel)
+@dataclass(frozen=True)
+class _Placement:
+    """The merge planned, and where the smoke run and the proofs read its result: ``in_place`` in its stored ZIP
+    entry, or (``need_copy``) a copy teed into the work folder."""
+
+    merge: MergePlan
+    in_place: bool
+    need_copy: bool
+
+
+def _place(plan: BundlePlan, fixed: Fixed, run: _Run) -> _Placement:
+    opts = plan.opts
     # The skeleton and ranges validated above: the model is not read again (the plan owns the skeleton from here).
-    merge = plan_merge(fixed.source, layout=opts.layout, data_location=plan.data_entry, cancel=cancel)
+    merge = plan_merge(fixed.source, layout=opts.layout, data_location=plan.data_entry, cancel=run.cancel)
     # The smoke run and the proof read the merged model where it ships: in place in its stored ZIP entry. A
     # temporary copy (the same bytes, teed) is written only when that is impossible: deflated, the external layout,
     # or the ORT converter, which needs a file of its own.
@@ -276,6 +283,16 @@ def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], 
     if opts.ort_format and not merge.fits_single_file:
         raise codes.ORT_FORMAT_TOO_LARGE.error()
     check_free_space(run.zip_path.parent, merge.total_size * (2 if need_copy else 1) + (1 << 20))
+    return _Placement(merge, in_place, need_copy)
+
+
+def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], previous: dict[str, Any] | None,
+           run: _Run, child: ChildProcess | None) -> BundleResult:
+    opts, progress, cancel = plan.opts, run.progress, run.cancel
+    fixed = apply_fixes(plan, checked.val, progress, cancel)
+    check_cancel(cancel)
+    placed = _place(plan, fixed, run)
+    merge = placed.merge
     sources = [plan.location.model, *source_files_of(checked.val)]
     watch = SourceWatch.of(sources)
     streamed = read_in_order(merge.read_order) & set(sources)  # hashed from the merge's own reads
@@ -288,13 +305,13 @@ def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], 
             DeterministicZip(f, epoch=plan.epoch, compress=opts.compress) as z,
         ):
             # 3. merge, streamed into the ZIP (and teed into the work copy when it will be run)
-            merged = _merge(plan, merge, z, streamed, need_copy, run)
+            merged = _merge(plan, merge, z, streamed, placed.need_copy, run)
             report(progress, "validate", VALIDATE_STEPS - 1, VALIDATE_STEPS, "waiting for the onnx checker",
                    unit=STEPS)  # fmt: skip
             gated = gate_after_checker(checked, checker.join(), opts)
             report(progress, "validate", VALIDATE_STEPS, VALIDATE_STEPS, "done", unit=STEPS)
             # 4. smoke run of the merged copy; meanwhile the proof that it is the source model, bit for bit
-            target = _smoke_target(plan, merged, f, z) if in_place else _copy_target(plan, merged)
+            target = _smoke_target(plan, merged, f, z) if placed.in_place else _copy_target(plan, merged)
             proven = _proofs(plan, checked, fixed, merged, target, watch, run, child)
             # 5. ORT-format variant
             ort = add_ort_variant(plan, merged.copy, run.work, z, progress, cancel) if opts.ort_format else None
