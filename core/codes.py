@@ -157,7 +157,8 @@ class Code:
     """One finding or error code: what it means, in English templates, and how bad it is."""
 
     name: str
-    #: A finding's severity; None for an error code (its class says how the command line exits).
+    #: A finding's severity; None for a code that is only an error (its class says how the command line exits). A
+    #: code may be both: the same problem found while checking (a finding) and while working (an error).
     severity: Severity | None
     #: The message, a template over the values the call site passes (see the module's docstring).
     text: str
@@ -165,22 +166,29 @@ class Code:
     hint: str = ""
     #: Other wordings of the message by variant (a call site passes ``variant=...``).
     variants: Mapping[str, str] = field(default_factory=dict)
-    #: The exception class an error code raises (None for a finding).
+    #: The exception class an error code raises (None for a code that is only a finding).
     kind: type[OnnxpackError] | None = None
     #: For an error code: what went wrong in general words (the desktop app's title; the message has the detail).
     summary: str = ""
+    #: Remedies of the variants whose remedy differs from ``hint``, by variant.
+    variant_hints: Mapping[str, str] = field(default_factory=dict)
 
     def template(self, variant: str | None = None) -> str:
         """The message template of ``variant`` (the main text when None or empty)."""
         return self.variants[variant] if variant else self.text
 
+    def hint_template(self, variant: str | None = None) -> str:
+        """The remedy template of ``variant`` (its own when it has one, else the code's)."""
+        return self.variant_hints.get(variant or "", self.hint)
+
     def message(self, variant: str | None = None, **params: Any) -> str:
         """The English message with ``params`` filled in."""
         return render(self.template(variant), params)
 
-    def remedy(self, **params: Any) -> str:
-        """The English hint with ``params`` filled in (options as command-line flags)."""
-        return render(self.hint, params) if self.hint else ""
+    def remedy(self, variant: str | None = None, **params: Any) -> str:
+        """The English hint of ``variant`` with ``params`` filled in (options as command-line flags)."""
+        template = self.hint_template(variant)
+        return render(template, params) if template else ""
 
     def finding(self, subject: str = "", *, variant: str | None = None, hint: str | None = None,
                 **params: Any) -> Finding:
@@ -188,7 +196,7 @@ class Code:
         if self.severity is None:
             raise TypeError(f"{self.name} is an error code, not a finding")
         message = self.message(variant, subject=subject, **params)
-        remedy = self.remedy(subject=subject, **params) if hint is None else hint
+        remedy = self.remedy(variant, subject=subject, **params) if hint is None else hint
         kept = {**params, **({"variant": variant} if variant else {})}
         return Finding(self.severity, self.name, message, remedy, subject, kept)
 
@@ -198,7 +206,7 @@ class Code:
         if self.kind is None:
             raise TypeError(f"{self.name} is a finding code, not an error")
         message = self.message(variant, subject=subject, **params)
-        remedy = (self.remedy(subject=subject, **params) or None) if hint is None else hint
+        remedy = (self.remedy(variant, subject=subject, **params) or None) if hint is None else hint
         kept = {"subject": subject, **params, **({"variant": variant} if variant else {})}
         return self.kind(message, remedy, code=self.name, details=details, params=kept)
 
@@ -212,13 +220,18 @@ def define(
     variants: Mapping[str, str] | None = None,
     kind: type[OnnxpackError] | None = None,
     summary: str = "",
+    variant_hints: Mapping[str, str] | None = None,
 ) -> Code:
     """Register a code (once: a name defined twice is a bug) and return it."""
     if name in CODES:
         raise ValueError(f"code {name} is defined twice")
-    if (severity is None) == (kind is None):
-        raise ValueError(f"code {name}: give a severity (a finding) or a kind (an error), not both")
-    code = Code(name, severity, text, hint, MappingProxyType(dict(variants or {})), kind, summary)
+    if severity is None and kind is None:
+        raise ValueError(f"code {name}: give a severity (a finding), a kind (an error), or both")
+    unknown = set(variant_hints or {}) - set(variants or {}) - {""}
+    if unknown:
+        raise ValueError(f"code {name}: hints for variants it does not have: {sorted(unknown)}")
+    code = Code(name, severity, text, hint, MappingProxyType(dict(variants or {})), kind, summary,
+                MappingProxyType(dict(variant_hints or {})))
     CODES[name] = code
     return code
 
@@ -261,14 +274,19 @@ def markdown(codes: Mapping[str, Code]) -> str:
     for c in findings:
         text = " / ".join([c.text, *c.variants.values()])
         out.append(f"| `{c.name}` | {c.severity.value if c.severity else ''} | {cell(_shown(text))} | "
-                   f"{cell(_shown(c.hint))} |")  # fmt: skip
+                   f"{cell(_shown(_hints(c)))} |")  # fmt: skip
     out += ["", f"## Errors ({len(errors)})", "",
             "Exit status: 1 refused or failed, 2 unusable input or options, 3 a bug in onnxpack, 130 cancelled.", "",
             "| code | exit | what went wrong | message | remedy |", "|---|---|---|---|---|"]  # fmt: skip
     for c in errors:
         status = c.kind.exit_status if c.kind is not None else ""
-        out.append(f"| `{c.name}` | {status} | {cell(c.summary)} | {cell(_shown(c.text))} | {cell(_shown(c.hint))} |")
+        text = " / ".join(t for t in [c.text, *c.variants.values()] if t)
+        out.append(f"| `{c.name}` | {status} | {cell(c.summary)} | {cell(_shown(text))} | {cell(_shown(_hints(c)))} |")
     return "\n".join(out) + "\n"
+
+
+def _hints(code: Code) -> str:
+    return " / ".join(h for h in [code.hint, *code.variant_hints.values()] if h)
 
 
 def _shown(template: str) -> str:

@@ -88,9 +88,10 @@ def translated_message(code: Code, variant: str | None, values: Mapping[str, Any
 def remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
     """``code``'s remedy in the app's language, its options named by the app's controls (None: no remedy, or a
     value it names is missing)."""
-    if not code.hint:
+    template = code.hint_template(str(values.get("variant") or "") or None)
+    if not template:
         return None
-    return _fill(QCoreApplication.translate("Hints", code.hint), values)
+    return _fill(QCoreApplication.translate("Hints", template), values)
 
 
 def summary_text(code: Code) -> str | None:

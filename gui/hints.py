@@ -649,13 +649,16 @@ def gui_hint(code: str | None, hint: str | None, params: Mapping[str, Any] | Non
     if own is not None:
         return own
     entry = code_of(code)
-    if hint and entry is not None and entry.hint:
-        values = dict(params or {})
-        if fields(entry.hint) <= set(values) and hint == entry.remedy(**values):
-            translated = QCoreApplication.translate("Hints", entry.hint) != entry.hint
-            text = remedy_text(entry, values)
-            if text is not None and (current_language() == "en" or translated):
-                return text
+    values = dict(params or {})
+    variant = str(values.get("variant") or "") or None
+    template = entry.hint_template(variant) if entry is not None else ""
+    if hint and entry is not None and template and fields(template) <= set(values) and (
+        hint == entry.remedy(variant, **values)  # the registered remedy, not words of the call site's own
+    ):
+        translated = QCoreApplication.translate("Hints", template) != template
+        text = remedy_text(entry, values)
+        if text is not None and (current_language() == "en" or translated):
+            return text
     if hint and current_language() != "en":
         if hint in ERROR_HINT_TEXTS:
             return QCoreApplication.translate("ErrorHints", hint)

@@ -4,6 +4,7 @@ codes generated from it, options named as data."""
 from __future__ import annotations
 
 import argparse
+import re
 import string
 from pathlib import Path
 
@@ -43,16 +44,17 @@ def test_every_option_a_remedy_can_name_is_a_flag_of_the_command_line():
 @pytest.mark.parametrize("code", list(registry().values()), ids=lambda c: c.name)
 def test_each_entry_is_well_formed(code: Code):
     assert code.name == code.name.upper() and code.name.replace("_", "").isalnum()
-    assert (code.severity is None) != (code.kind is None)
+    assert code.severity is not None or code.kind is not None
     texts = [code.text, *code.variants.values(), code.hint, code.summary]
     for text in texts:
         list(string.Formatter().parse(text))  # raises on a broken template
         assert options(text) <= set(OPTION_FLAGS), (code.name, text)
         literal = "".join(part for part, _, _, _ in string.Formatter().parse(text))
+        literal = re.sub(r"`[^`]*`", "", literal)  # a command quoted whole (`onnxpack merge --layout external`)
         assert " --" not in f" {literal}", f"{code.name}: name an option as {{opt:NAME}}, not as a flag: {text!r}"
     if code.severity is not None:
         assert code.text, code.name
-    else:
+    if code.kind is not None:
         assert code.summary and "{" not in code.summary, code.name
         assert issubclass(code.kind, OnnxpackError)
 

@@ -70,7 +70,7 @@ def registry_strings() -> list[tuple[str, str, str]]:
     for name, code in registry().items():
         texts = (code.text, *code.variants.values()) if code.severity is not None else ()
         out += [("Findings", text, name) for text in texts if text]
-        out += [("Hints", code.hint, name)] if code.hint else []
+        out += [("Hints", hint, name) for hint in (code.hint, *code.variant_hints.values()) if hint]
         out += [("Errors", code.summary, name)] if code.summary else []
     return out
 
