@@ -1,9 +1,9 @@
 """The engine's registry of codes in the desktop app's language: messages, remedies and error summaries.
 
 Every text comes from ``onnxpack.core.codes`` (one entry per code); Qt Linguist translates it in the contexts
-"Findings" (messages and their variants), "Hints" (remedies) and "Errors" (an error code's general words):
-``resources/i18n/update_translations.py`` extracts them from the registry. A remedy naming an option
-(``{opt:fix_ir}``) names the app's own control here; the command line names the flag."""
+"Findings" (messages and their variants), "Hints" (remedies) and "Errors" (an error code's general words), each
+with its code as the disambiguation: ``resources/i18n/update_translations.py`` extracts them from the registry.
+A remedy naming an option (``{opt:fix_ir}``) names the app's own control here; the command line names the flag."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def translated_message(code: Code, variant: str | None, values: Mapping[str, Any
         source = code.template(variant)
     except KeyError:
         return None
-    return _fill(QCoreApplication.translate("Findings", source), values)
+    return _fill(QCoreApplication.translate("Findings", source, code.name), values)
 
 
 def remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
@@ -91,9 +91,9 @@ def remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
     template = code.hint_template(str(values.get("variant") or "") or None)
     if not template:
         return None
-    return _fill(QCoreApplication.translate("Hints", template), values)
+    return _fill(QCoreApplication.translate("Hints", template, code.name), values)
 
 
 def summary_text(code: Code) -> str | None:
     """An error code's general words in the app's language (None when the registry has none)."""
-    return QCoreApplication.translate("Errors", code.summary) if code.summary else None
+    return QCoreApplication.translate("Errors", code.summary, code.name) if code.summary else None

@@ -1,15 +1,15 @@
-"""Catalog coverage: every finding and error code the engine can produce has a text in the app's catalogs, each call
-site gives the values its template names, and each renders in Japanese.
+"""Catalog coverage, a loop over the engine's registry of codes (onnxpack.core.codes): every code the engine can
+produce is registered, every registered code is produced, every call site gives the values its templates name, and
+every text the app shows renders in Japanese.
 
-The engine's call sites are found by reading ``core/*.py`` (``ast``), so a new finding code, a new parameter in a
-template or a new error code fails here until gui/messages.py and gui/hints.py (and the Japanese .ts) know it."""
+A new finding is one registry entry plus its translation: each test here fails until it has both."""
 
 from __future__ import annotations
 
 import ast
 import functools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,183 +17,208 @@ import pytest
 CORE = Path(__file__).resolve().parent.parent / "core"
 _CODE = re.compile(r"[A-Z][A-Z0-9_]+")
 
-# Helpers of the engine that build a Finding: name → (index of the code, index of the hint, whether the hint defaults
-# to a non-empty text, parameters the helper adds itself).
-_FINDING_HELPERS: dict[str, tuple[int, int, bool, frozenset[str]]] = {
-    "error": (0, 2, False, frozenset()),  # Finding.error / warning / info
-    "warning": (0, 2, False, frozenset()),
-    "info": (0, 2, False, frozenset()),
-    "_problem": (0, 3, True, frozenset()),  # verify.py: hint defaults to the tamper hint
-    "bad": (0, 2, False, frozenset({"file"})),  # extdata.py _check_location
-    "_fail": (0, 2, False, frozenset({"file"})),  # extdata.py _ExtFile._fail
-    "_bad": (0, 3, True, frozenset()),  # zipcheck.py: the damaged-archive hint is its own
-}
-
 
 @functools.cache
 def _core_trees() -> list[tuple[Path, ast.Module]]:
-    """Every module of core/, parsed once for the three scans below."""
+    """Every module of core/, parsed once for the scans below."""
     return [(path, ast.parse(path.read_text(encoding="utf-8"))) for path in sorted(CORE.rglob("*.py"))]
 
 
-@dataclass
-class Site:
-    code: str
-    where: str
-    params: set[str] = field(default_factory=set)
-    open_params: bool = False  # the call passes **params: its keywords are not all known here
-    variant: str | None = None
-    has_hint: bool = False
+@functools.cache
+def _registry() -> dict:
+    from onnxpack.core import registry
+
+    return registry()
 
 
-def _name(func: ast.expr) -> str | None:
-    if isinstance(func, ast.Attribute):
-        if func.attr in ("error", "warning", "info"):
-            return func.attr if isinstance(func.value, ast.Name) and func.value.id == "Finding" else None
-        return func.attr if func.attr in _FINDING_HELPERS else None
-    if isinstance(func, ast.Name) and func.id in _FINDING_HELPERS and func.id not in ("error", "warning", "info"):
-        return func.id
-    return None
-
-
-def _finding_sites() -> list[Site]:
-    sites = []
-    for path, tree in _core_trees():
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or (name := _name(node.func)) is None:
-                continue
-            code_i, hint_i, hint_default, extra = _FINDING_HELPERS[name]
-            if len(node.args) <= code_i:
-                continue
-            codes = _constants(node.args[code_i])
-            if not codes:
-                continue  # the helper's own body (a variable code) or another function of the same name
-            site = Site(codes[0], f"{path.name}:{node.lineno}", set(extra))
-            hint: ast.expr | None = node.args[hint_i] if len(node.args) > hint_i else None
-            for kw in node.keywords:
-                if kw.arg is None:
-                    site.open_params = True
-                elif kw.arg == "hint":
-                    hint = kw.value
-                elif kw.arg == "variant":
-                    assert isinstance(kw.value, ast.Constant), f"{site.where}: variant must be a literal"
-                    site.variant = kw.value.value
-                elif kw.arg != "subject":
-                    site.params.add(kw.arg)
-            site.has_hint = hint_default if hint is None else not (isinstance(hint, ast.Constant) and not hint.value)
-            sites += [replace(site, code=code) for code in codes]
-    return sites
-
-
-def _constants(node: ast.expr) -> list[str]:
-    """The code(s) a call's argument can be: a literal, or either literal of ``"A" if … else "B"``."""
+def _literal_code(node: ast.expr | None) -> list[str]:
+    """The code(s) an expression can be: a literal, or either literal of ``"A" if … else "B"``."""
     if isinstance(node, ast.IfExp):
-        both = _constants(node.body) + _constants(node.orelse)
-        return both if len(both) == 2 else []
+        return _literal_code(node.body) + _literal_code(node.orelse)
     if isinstance(node, ast.Constant) and isinstance(node.value, str) and _CODE.fullmatch(node.value):
         return [node.value]
     return []
 
 
-def _error_codes() -> dict[str, str]:
-    """Every error code the engine sets: ``code="X"`` keywords, ``code = "X"`` class attributes, ``"code": "X"`` in
-    the smoke child's error messages (the dicts with a "class"), and the code argument of bundle.py's ``_refuse``."""
-    codes: dict[str, str] = {}
+def _literal_codes() -> dict[str, str]:
+    """Codes written as string literals where a finding or error gets its code: ``Finding(...)``/``Finding.error``
+    etc., ``code="X"`` keywords, ``code = "X"`` class attributes and the smoke child's ``{"class":…, "code": "X"}``
+    messages. Each must be a registered code: the registry is where a code's words live."""
+    found: dict[str, str] = {}
     for path, tree in _core_trees():
         for node in ast.walk(tree):
-            found: list[ast.expr] = []
+            values: list[ast.expr | None] = []
             if isinstance(node, ast.Call):
-                found += [kw.value for kw in node.keywords if kw.arg == "code"]
-                if isinstance(node.func, ast.Name) and node.func.id == "_refuse" and len(node.args) >= 3:
-                    found.append(node.args[2])
+                values += [kw.value for kw in node.keywords if kw.arg == "code"]
+                func = node.func
+                if (isinstance(func, ast.Attribute) and func.attr in ("error", "warning", "info")
+                        and isinstance(func.value, ast.Name) and func.value.id == "Finding" and node.args):  # fmt: skip
+                    values.append(node.args[0])
+                if isinstance(func, ast.Name) and func.id == "Finding" and len(node.args) > 1:
+                    values.append(node.args[1])
             elif isinstance(node, ast.ClassDef):
-                found += [s.value for s in node.body if isinstance(s, ast.Assign)
-                          and any(isinstance(t, ast.Name) and t.id == "code" for t in s.targets)]  # fmt: skip
+                values += [s.value for s in node.body if isinstance(s, ast.Assign)
+                           and any(isinstance(t, ast.Name) and t.id == "code" for t in s.targets)]  # fmt: skip
             elif isinstance(node, ast.Dict):
                 keys = {k.value: v for k, v in zip(node.keys, node.values, strict=True) if isinstance(k, ast.Constant)}
                 if "class" in keys and "code" in keys:
-                    found.append(keys["code"])
-            for value in found:
-                for code in _constants(value):
-                    codes.setdefault(code, f"{path.name}:{node.lineno}")
-                if isinstance(value, ast.BinOp) and isinstance(value.left, ast.Constant):  # "PATH_" + errno name
-                    codes.setdefault(str(value.left.value), f"{path.name}:{node.lineno}")
-    return codes
+                    values.append(keys["code"])
+            for value in values:
+                for code in _literal_code(value):
+                    found.setdefault(code, f"{path.relative_to(CORE)}:{node.lineno}")
+    return found
 
 
-SITES = _finding_sites()
-ERROR_CODES = _error_codes()
+@dataclass
+class Call:
+    """A ``codes.NAME.finding(...)`` / ``.error(...)`` call site with the keywords it passes."""
+
+    code: str
+    where: str
+    keywords: frozenset[str]
+    open_keywords: bool  # passes **params: not every keyword is known here
+    variant: str | None
 
 
-def test_the_scan_finds_the_engine_call_sites():
-    """Guards the scanner itself: it sees the codes of every module that reports findings, and errors' codes."""
-    files = {s.where.split(":")[0] for s in SITES}
-    assert {"validate.py", "extdata.py", "inspection.py", "smoke.py", "verify.py", "bundle.py", "versions.py"} <= files
-    assert len({s.code for s in SITES}) >= 80
-    assert {"EXTDATA_MISSING", "SMOKE_RUN_FAILED", "ZIP_DAMAGED", "IR_LOWERABLE"} <= {s.code for s in SITES}
-    assert {"INPUT", "OUTPUT", "CANCELLED", "PATH_", "SMOKE_MEMORY", "SMOKE_CHILD_ERROR"} <= set(ERROR_CODES)
+def _calls() -> list[Call]:
+    calls = []
+    for path, tree in _core_trees():
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("finding", "error")):  # fmt: skip
+                continue
+            target = node.func.value
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", None)
+            if not name or not _CODE.fullmatch(name):
+                continue
+            variant = next((kw.value.value for kw in node.keywords if kw.arg == "variant"
+                            and isinstance(kw.value, ast.Constant)), None)  # fmt: skip
+            calls.append(Call(name, f"{path.relative_to(CORE)}:{node.lineno}",
+                              frozenset(kw.arg for kw in node.keywords if kw.arg),
+                              any(kw.arg is None for kw in node.keywords), variant))  # fmt: skip
+    return calls
 
 
-def test_every_finding_code_has_a_catalog_text():
-    from onnxpack.gui.messages import GUI_MESSAGE_CODES
-
-    missing = sorted({f"{s.code} ({s.where})" for s in SITES if s.code not in GUI_MESSAGE_CODES})
-    assert not missing, "finding codes without a text in gui/messages.py: " + ", ".join(missing)
+CALLS = _calls()
 
 
-def test_every_catalog_code_is_one_the_engine_produces():
-    """A catalog key no call site produces is a typo or a code the engine dropped: its text would never show."""
-    from onnxpack.gui.hints import ENGINE_HINT_CODES, GUI_HINT_CODES
-    from onnxpack.gui.messages import ERROR_TEXT_CODES, GUI_MESSAGE_CODES
-
-    produced = {s.code for s in SITES} | set(ERROR_CODES)
-    for catalog in (GUI_MESSAGE_CODES, ERROR_TEXT_CODES, GUI_HINT_CODES, ENGINE_HINT_CODES):
-        assert not sorted(set(catalog) - produced)
-
-
-def test_every_error_code_has_a_general_text():
-    from onnxpack.gui.messages import ERROR_TEXT_CODES
-
-    missing = sorted(f"{c} ({w})" for c, w in ERROR_CODES.items() if c not in ERROR_TEXT_CODES)
-    assert not missing, "error codes without a text in gui/messages.py: " + ", ".join(missing)
+def test_the_scans_see_the_engine():
+    """Guards the scanners: they find the registry's call sites in every floor, and the registry is whole."""
+    assert len(CALLS) >= 100
+    assert {c.where.split("/")[0] for c in CALLS} >= {"model", "checks", "runtime", "release"}
+    assert len(_registry()) >= 150
+    assert {"EXTDATA_MISSING", "SMOKE_RUN_FAILED", "ZIP_DAMAGED", "IR_LOWERABLE", "INPUT", "CANCELLED"} <= set(
+        _registry()
+    )
 
 
-def test_every_finding_with_a_hint_has_the_apps_hint_or_its_translation():
-    from onnxpack.gui.hints import ENGINE_HINT_CODES, GUI_HINT_CODES
-
-    known = set(ENGINE_HINT_CODES) | set(GUI_HINT_CODES)
-    missing = sorted({f"{s.code} ({s.where})" for s in SITES if s.has_hint and s.code not in known})
-    assert not missing, "finding codes whose hint stays English in Japanese: " + ", ".join(missing)
+def test_every_code_the_engine_writes_is_registered():
+    missing = sorted(f"{code} ({where})" for code, where in _literal_codes().items() if code not in _registry())
+    assert not missing, "codes written as literals, not in the registry (core/*/codes.py): " + ", ".join(missing)
 
 
-@pytest.mark.parametrize("site", SITES, ids=lambda s: f"{s.code}@{s.where}")
-def test_each_call_site_renders_in_japanese_from_its_own_values(qapp, site):
-    """With exactly the keywords the call site passes (dummy values), the Japanese template fills every placeholder:
-    a template naming a value the engine does not give would fall back to English at run time."""
-    from onnxpack.core.findings import Finding
+def test_every_call_site_names_a_registered_code():
+    missing = sorted(f"{c.code} ({c.where})" for c in CALLS if c.code not in _registry())
+    assert not missing
+
+
+def test_every_registered_code_is_produced():
+    """A registered code no module uses is a typo or a code the engine dropped: its words would never show."""
+    sources = "\n".join(p.read_text(encoding="utf-8") for p, _ in _core_trees() if p.name != "codes.py")
+    used = set(re.findall(r"\b[A-Z][A-Z0-9_]+\b", sources)) | {c.code for c in CALLS}
+    unused = sorted(name for name in _registry() if name not in used)
+    assert not unused, "registered codes no module of core/ uses: " + ", ".join(unused)
+
+
+def test_every_call_site_gives_the_values_its_templates_name():
+    """Checked here for every call site, also those a test never reaches (the English is rendered at run time)."""
+    from onnxpack.core.codes import fields
+
+    wrong = []
+    for call in CALLS:
+        code = _registry().get(call.code)
+        if code is None or call.open_keywords:
+            continue
+        needed = fields(code.template(call.variant)) | (fields(code.hint) if "hint" not in call.keywords else set())
+        lacking = needed - call.keywords - {"subject"}
+        if lacking:
+            wrong.append(f"{call.where}: {call.code} lacks {sorted(lacking)}")
+    assert not wrong, wrong
+
+
+# Keywords of .finding()/.error() that are not values of the message.
+_NOT_VALUES = frozenset({"subject", "variant", "hint", "details"})
+
+
+def _dummy(names: set[str]) -> dict[str, object]:
+    """A value for each name (what the app's derived placeholders compute from, where a code has them)."""
+    from onnxpack.gui import messages
+
+    values: dict[str, object] = {name: f"V{i}x" for i, name in enumerate(sorted(names))}
+    values.update({"bytes": 123456, "approx": True, "ml_opset": 3, "derived": False})
+    assert set(messages._DERIVED) <= set(_registry())
+    return values
+
+
+def _texts() -> list[tuple[str, str | None]]:
+    """(code, variant) of every finding message template in the registry."""
+    out: list[tuple[str, str | None]] = []
+    for name, code in _registry().items():
+        if code.severity is not None:
+            out += [(name, None)] + [(name, v) for v in code.variants]
+    return out
+
+
+@pytest.mark.parametrize(("name", "variant"), _texts(), ids=lambda v: str(v))
+def test_each_finding_renders_in_japanese_from_the_values_its_template_names(qapp, name, variant):
+    from onnxpack.core.codes import fields
     from onnxpack.gui import i18n
     from onnxpack.gui.hints import gui_hint
     from onnxpack.gui.messages import gui_message
 
-    assert not site.open_params, f"{site.where}: pass the values by name (not **params) so that this test sees them"
-    params: dict[str, object] = {name: "7" for name in site.params}
-    if site.variant is not None:
-        params["variant"] = site.variant
+    code = _registry()[name]
+    passed = {k for c in CALLS if c.code == name and c.variant == variant for k in c.keywords}
+    params = _dummy((fields(code.template(variant)) | fields(code.hint) | passed) - _NOT_VALUES)
+    finding = code.finding("SUBJ", variant=variant, **params)
     try:
         i18n.install_translators(qapp, "ja")
-        finding = Finding.error(site.code, "english", "english hint", "subj", **params)
         text = gui_message(finding)
-        assert text != "english", f"{site.where}: {site.code} does not render from {sorted(site.params)}"
-        assert "{" not in text and not text.isascii(), text
-        if site.has_hint:
-            hint = gui_hint(site.code, "english hint")
-            assert hint and hint != "english hint" and not hint.isascii(), (site.code, hint)
+        assert text != finding.message and "{" not in text and not text.isascii(), (name, variant, text)
+        if code.hint:
+            hint = gui_hint(name, finding.hint, finding.message_params())
+            assert hint and hint != finding.hint and not hint.isascii(), (name, hint)
     finally:
         i18n.install_translators(qapp, "en")
 
 
-def _error_hints() -> dict[str, tuple[str, str]]:
-    """The constant hint of every error the engine raises: hint → (its code, where)."""
+def test_every_error_code_has_japanese_words_and_remedy(qapp):
+    from onnxpack.core.codes import fields
+    from onnxpack.gui import i18n
+    from onnxpack.gui.hints import gui_hint
+    from onnxpack.gui.messages import gui_message
+
+    errors = {name: code for name, code in _registry().items() if code.kind is not None}
+    assert {"INPUT", "OUTPUT", "CANCELLED", "SMOKE_MEMORY"} <= set(errors)
+    bad = []
+    try:
+        i18n.install_translators(qapp, "ja")
+        for name, code in errors.items():
+            passed = {k for c in CALLS if c.code == name and c.variant is None for k in c.keywords}
+            params = _dummy((fields(code.text) | fields(code.hint) | passed) - _NOT_VALUES)
+            err = code.error("SUBJ", **params)
+            if not code.summary or gui_message(err).isascii():
+                bad.append(f"{name}: summary {code.summary!r} → {gui_message(err)!r}")
+            if err.hint and (gui_hint(name, err.hint, err.params) or "").isascii():
+                bad.append(f"{name}: hint {err.hint!r} stays English")
+    finally:
+        i18n.install_translators(qapp, "en")
+    assert not bad, bad
+
+
+def _class_error_hints() -> dict[str, tuple[str, str]]:
+    """The constant hint of every error raised with only its class's code (``InputError("…", "hint")``) or a code
+    known at run time only: hint → (code, where). Those have several hints per code, so the app translates each by
+    its text."""
     from onnxpack.core import errors
 
     classes = {name: cls.code for name, cls in vars(errors).items()
@@ -203,32 +228,27 @@ def _error_hints() -> dict[str, tuple[str, str]]:
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or len(node.args) < 2:
                 continue
-            if node.func.id == "_refuse" and len(node.args) >= 3:
-                code = _constants(node.args[2])
-            elif node.func.id in classes:
-                code = [c for kw in node.keywords if kw.arg == "code" for c in _constants(kw.value)]
-                code = code or [classes[node.func.id]]
-            else:
-                continue
+            if node.func.id not in classes or any(kw.arg == "code" and _literal_code(kw.value) for kw in node.keywords):
+                continue  # a registered code: its remedy is the registry's
             hint = node.args[1]
-            if code and isinstance(hint, ast.Constant) and isinstance(hint.value, str) and hint.value:
-                hints.setdefault(hint.value, (code[0], f"{path.name}:{node.lineno}"))
+            if isinstance(hint, ast.Constant) and isinstance(hint.value, str) and hint.value:
+                hints.setdefault(hint.value, (classes[node.func.id], f"{path.relative_to(CORE)}:{node.lineno}"))
     return hints
 
 
-def test_every_error_hint_speaks_the_apps_language(qapp):
-    """An error's hint is the app's own (by code), the translation of its code's hint, or, for codes with several
-    hints (INPUT, MODEL_FORMAT …), the translation of its exact text (hints.ERROR_HINT_TEXTS)."""
+def test_every_class_error_hint_speaks_the_apps_language(qapp):
     from onnxpack.gui import i18n
-    from onnxpack.gui.hints import ENGINE_HINT_CODES, ERROR_HINT_TEXTS, GUI_HINT_CODES, gui_hint
+    from onnxpack.gui.hints import ERROR_HINT_TEXTS, GUI_HINT_CODES, gui_hint
 
-    hints = _error_hints()
-    assert len(hints) > 100 and "Check the path and its permissions." in hints  # the scan sees them
-    by_code = set(GUI_HINT_CODES) | set(ENGINE_HINT_CODES)
+    hints = _class_error_hints()
+    assert "Check the path and its permissions." in hints  # the scan sees them
     missing = sorted(f"{code} {where}: {h!r}" for h, (code, where) in hints.items()
-                     if code not in by_code and h not in ERROR_HINT_TEXTS)  # fmt: skip
-    assert not missing, "error hints that stay English in Japanese: " + "; ".join(missing)
-    assert set(hints) >= ERROR_HINT_TEXTS, "hints.ERROR_HINT_TEXTS names a hint the engine no longer gives"
+                     if code not in GUI_HINT_CODES and h not in ERROR_HINT_TEXTS)  # fmt: skip
+    assert not missing, "error hints that stay English in Japanese (add them to hints.ERROR_HINT_TEXTS): " + "; ".join(
+        missing
+    )
+    stale = ERROR_HINT_TEXTS - set(hints) - {code.hint for code in _registry().values()}
+    assert not stale, "hints.ERROR_HINT_TEXTS names a hint the engine no longer gives"
     try:
         i18n.install_translators(qapp, "ja")
         for hint, (code, where) in hints.items():
@@ -236,3 +256,9 @@ def test_every_error_hint_speaks_the_apps_language(qapp):
             assert text and text != hint and not text.isascii(), (code, where, hint, text)
     finally:
         i18n.install_translators(qapp, "en")
+
+
+def test_the_apps_own_hints_are_for_registered_codes():
+    from onnxpack.gui.hints import GUI_HINT_CODES
+
+    assert not sorted(set(GUI_HINT_CODES) - set(_registry()))

@@ -282,6 +282,7 @@
     </message>
     <message>
         <source>Retarget for the target runtime (lower the IR version and opset where exact)</source>
+        <extracomment>The Linguist context of each kind of registry text. The options the Bundle tab has a checkbox for (each sets one option: issue 26 item 3, replacing a bundle never also lets a version go backwards); a remedy naming one of them names the box the user sees.</extracomment>
         <translation>対象ランタイム向けに変換する (正確に行える場合は IR バージョンと opset を下げる)</translation>
     </message>
     <message>
@@ -417,394 +418,6 @@
 <context>
     <name>Errors</name>
     <message>
-        <source>onnxpack could not finish this task</source>
-        <translation>onnxpack はこの作業を完了できませんでした</translation>
-    </message>
-    <message>
-        <source>A file or setting given cannot be used</source>
-        <translation>指定したファイルまたは設定は使えません</translation>
-    </message>
-    <message>
-        <source>The file is not a readable ONNX or ORT model</source>
-        <translation>このファイルは読み込める ONNX または ORT のモデルではありません</translation>
-    </message>
-    <message>
-        <source>The model&apos;s external data cannot be used safely</source>
-        <translation>モデルの外部データを安全に使えません</translation>
-    </message>
-    <message>
-        <source>onnxpack refused to build the bundle</source>
-        <translation>onnxpack はバンドルの作成を拒否しました</translation>
-    </message>
-    <message>
-        <source>The output cannot be written</source>
-        <translation>出力を書き込めません</translation>
-    </message>
-    <message>
-        <source>Internal error in onnxpack</source>
-        <translation>onnxpack の内部エラーです</translation>
-    </message>
-    <message>
-        <source>ONNX Runtime failed</source>
-        <translation>ONNX Runtime が失敗しました</translation>
-    </message>
-    <message>
-        <source>Cancelled; nothing was written</source>
-        <translation>キャンセルしました。何も書き込んでいません</translation>
-    </message>
-    <message>
-        <source>These settings cannot be used together, or one is missing</source>
-        <translation>これらの設定は一緒に使えないか、足りない設定があります</translation>
-    </message>
-    <message>
-        <source>An author&apos;s name is empty</source>
-        <translation>著者の名前が空です</translation>
-    </message>
-    <message>
-        <source>The homepage is not an http(s) address</source>
-        <translation>ホームページが http(s) のアドレスではありません</translation>
-    </message>
-    <message>
-        <source>The class labels cannot be used</source>
-        <translation>クラスラベルを使えません</translation>
-    </message>
-    <message>
-        <source>The license is not an SPDX license expression</source>
-        <translation>ライセンスが SPDX のライセンス表記ではありません</translation>
-    </message>
-    <message>
-        <source>The bundle name cannot be used as a file name</source>
-        <translation>バンドル名をファイル名として使えません</translation>
-    </message>
-    <message>
-        <source>SOURCE_DATE_EPOCH is not a non-negative whole number of seconds</source>
-        <translation>SOURCE_DATE_EPOCH が 0 以上の整数の秒数ではありません</translation>
-    </message>
-    <message>
-        <source>The target is not an ONNX Runtime version</source>
-        <translation>目標が ONNX Runtime のバージョンではありません</translation>
-    </message>
-    <message>
-        <source>The version is not a semantic version</source>
-        <translation>バージョンがセマンティック バージョンではありません</translation>
-    </message>
-    <message>
-        <source>The bundle changed while its model was smoke-run</source>
-        <translation>モデルのスモーク実行中にバンドルが変更されました</translation>
-    </message>
-    <message>
-        <source>The model has error-level findings, so it is not bundled</source>
-        <translation>モデルにエラーの所見があるため、バンドルを作りませんでした</translation>
-    </message>
-    <message>
-        <source>The two models do not have the same inputs</source>
-        <translation>2 つのモデルの入力が同じではありません</translation>
-    </message>
-    <message>
-        <source>The second model failed on inputs the first one accepted</source>
-        <translation>2 つ目のモデルが、1 つ目のモデルの受け付けた入力で失敗しました</translation>
-    </message>
-    <message>
-        <source>The model has no symbolic dimension of that name</source>
-        <translation>モデルにその名前のシンボリック次元はありません</translation>
-    </message>
-    <message>
-        <source>An external data file changed into something other than an ordinary file while in use</source>
-        <translation>使用中に外部データファイルが通常のファイル以外のものに変わりました</translation>
-    </message>
-    <message>
-        <source>An external data file got shorter while it was read</source>
-        <translation>読み込み中に外部データファイルが短くなりました</translation>
-    </message>
-    <message>
-        <source>An external data file cannot be opened</source>
-        <translation>外部データファイルを開けません</translation>
-    </message>
-    <message>
-        <source>Lowering the IR version cannot make the model load in the target ONNX Runtime</source>
-        <translation>IR バージョンを下げても、目標の ONNX Runtime でこのモデルを読み込めるようにはなりません</translation>
-    </message>
-    <message>
-        <source>An input file differs from the one the recorded run used</source>
-        <translation>入力ファイルが、記録された実行で使ったものと異なります</translation>
-    </message>
-    <message>
-        <source>The input data has another element type than the model wants</source>
-        <translation>入力データの要素型がモデルの求めるものと異なります</translation>
-    </message>
-    <message>
-        <source>The input file is not a tensor onnxpack can read</source>
-        <translation>入力ファイルは onnxpack が読めるテンソルではありません</translation>
-    </message>
-    <message>
-        <source>The .npz file has no array for this input</source>
-        <translation>.npz ファイルにこの入力の配列がありません</translation>
-    </message>
-    <message>
-        <source>The input file was not found</source>
-        <translation>入力ファイルが見つかりません</translation>
-    </message>
-    <message>
-        <source>The input data has another shape than the model wants</source>
-        <translation>入力データの形状がモデルの求めるものと異なります</translation>
-    </message>
-    <message>
-        <source>The model has no input of that name</source>
-        <translation>モデルにその名前の入力はありません</translation>
-    </message>
-    <message>
-        <source>This input cannot be fed from a file</source>
-        <translation>この入力はファイルから与えられません</translation>
-    </message>
-    <message>
-        <source>The input value cannot be used</source>
-        <translation>入力の値を使えません</translation>
-    </message>
-    <message>
-        <source>The manifest is not valid JSON</source>
-        <translation>マニフェストが正しい JSON ではありません</translation>
-    </message>
-    <message>
-        <source>The manifest does not follow the onnxpack manifest schema</source>
-        <translation>マニフェストが onnxpack のマニフェストの形式に従っていません</translation>
-    </message>
-    <message>
-        <source>The manifest is larger than a manifest may be</source>
-        <translation>マニフェストが許される大きさを超えています</translation>
-    </message>
-    <message>
-        <source>The merged model is not exactly the original model; nothing was written</source>
-        <translation>結合したモデルが元のモデルと完全には一致しないため、何も書き込んでいません</translation>
-    </message>
-    <message>
-        <source>Merged into one file, the model would exceed protobuf&apos;s 2 GiB limit</source>
-        <translation>1 つのファイルに結合すると、モデルが protobuf の 2 GiB の上限を超えます</translation>
-    </message>
-    <message>
-        <source>The model holds text that is not valid UTF-8</source>
-        <translation>モデルに正しい UTF-8 ではないテキストが含まれています</translation>
-    </message>
-    <message>
-        <source>This is an ORT-format model; this task needs the .onnx model</source>
-        <translation>これは ORT 形式のモデルです。この作業には .onnx のモデルが必要です</translation>
-    </message>
-    <message>
-        <source>The file is a text file, not a binary ONNX model</source>
-        <translation>このファイルはテキストファイルで、バイナリの ONNX モデルではありません</translation>
-    </message>
-    <message>
-        <source>The file is a ZIP archive, not an ONNX model</source>
-        <translation>このファイルは ZIP アーカイブで、ONNX モデルではありません</translation>
-    </message>
-    <message>
-        <source>The file is a model&apos;s external data (its weights), not the model</source>
-        <translation>このファイルはモデルの外部データ（重み）で、モデルそのものではありません</translation>
-    </message>
-    <message>
-        <source>The file is not a bundle: a bundle .zip is expected</source>
-        <translation>このファイルはバンドルではありません。バンドルの .zip を指定してください</translation>
-    </message>
-    <message>
-        <source>The previous bundle is not a bundle .zip (or the manifest.json from one)</source>
-        <translation>前回のバンドルに指定したファイルは、バンドルの .zip（またはその中の manifest.json）ではありません</translation>
-    </message>
-    <message>
-        <source>The model file is at or above protobuf&apos;s 2 GiB limit</source>
-        <translation>モデルファイルが protobuf の 2 GiB の上限以上です</translation>
-    </message>
-    <message>
-        <source>The model file is truncated, or got shorter while it was read</source>
-        <translation>モデルファイルが途中で切れているか、読み込み中に短くなりました</translation>
-    </message>
-    <message>
-        <source>This version cannot be written into model_version</source>
-        <translation>このバージョンは model_version に書き込めません</translation>
-    </message>
-    <message>
-        <source>ONNX Runtime&apos;s ORT-format converter failed</source>
-        <translation>ONNX Runtime の ORT 形式コンバーターが失敗しました</translation>
-    </message>
-    <message>
-        <source>The ORT-format variant failed its check</source>
-        <translation>ORT 形式の版が検査に合格しませんでした</translation>
-    </message>
-    <message>
-        <source>An ORT-format variant needs a model under 2 GiB</source>
-        <translation>ORT 形式の版を作るには、モデルが 2 GiB 未満である必要があります</translation>
-    </message>
-    <message>
-        <source>ONNX Runtime cannot load the model</source>
-        <translation>ONNX Runtime がモデルを読み込めません</translation>
-    </message>
-    <message>
-        <source>The ORT-format conversion did not finish in time and was stopped</source>
-        <translation>ORT 形式への変換が時間内に終わらなかったため、停止しました</translation>
-    </message>
-    <message>
-        <source>The model is too large for the ORT format (2 GiB)</source>
-        <translation>モデルが ORT 形式の上限（2 GiB）に対して大きすぎます</translation>
-    </message>
-    <message>
-        <source>The output name cannot be used for the data file</source>
-        <translation>出力の名前をデータファイルに使えません</translation>
-    </message>
-    <message>
-        <source>An output would be written outside the output folder</source>
-        <translation>出力が出力フォルダーの外に書き込まれることになります</translation>
-    </message>
-    <message>
-        <source>The output already exists</source>
-        <translation>出力はすでに存在します</translation>
-    </message>
-    <message>
-        <source>The output folder lies inside the input folder</source>
-        <translation>出力フォルダーが入力フォルダーの中にあります</translation>
-    </message>
-    <message>
-        <source>The output is an existing folder</source>
-        <translation>出力は既存のフォルダーです</translation>
-    </message>
-    <message>
-        <source>The output folder is a file</source>
-        <translation>出力フォルダーがファイルです</translation>
-    </message>
-    <message>
-        <source>The output is the same file as the input</source>
-        <translation>出力が入力と同じファイルです</translation>
-    </message>
-    <message>
-        <source>The output is a symbolic link; onnxpack never writes through a link</source>
-        <translation>出力がシンボリックリンクです。onnxpack はリンク越しには書き込みません</translation>
-    </message>
-    <message>
-        <source>The output folder does not exist</source>
-        <translation>出力フォルダーが存在しません</translation>
-    </message>
-    <message>
-        <source>Not enough free disk space; nothing partial was left</source>
-        <translation>ディスクの空き容量が足りません。書きかけのファイルは残していません</translation>
-    </message>
-    <message>
-        <source>The smoke recipe is not valid</source>
-        <translation>スモーク実行の手順が正しくありません</translation>
-    </message>
-    <message>
-        <source>The smoke recipe names a file that is not in the bundle</source>
-        <translation>スモーク実行の手順が、バンドルにないファイルを指定しています</translation>
-    </message>
-    <message>
-        <source>The signature is not valid, or not of the kind expected</source>
-        <translation>署名が有効でないか、想定した種類の署名ではありません</translation>
-    </message>
-    <message>
-        <source>The signature uses a method this onnxpack cannot check</source>
-        <translation>この onnxpack では確かめられない方式の署名です</translation>
-    </message>
-    <message>
-        <source>The signing certificate cannot be used</source>
-        <translation>署名用の証明書を使えません</translation>
-    </message>
-    <message>
-        <source>The signing key cannot be used</source>
-        <translation>署名鍵を使えません</translation>
-    </message>
-    <message>
-        <source>This onnxpack cannot sign or check signatures</source>
-        <translation>この onnxpack では署名も署名の確認もできません</translation>
-    </message>
-    <message>
-        <source>Sigstore signing failed</source>
-        <translation>Sigstore での署名に失敗しました</translation>
-    </message>
-    <message>
-        <source>Sigstore&apos;s public service cannot be reached</source>
-        <translation>Sigstore の公開サービスに接続できません</translation>
-    </message>
-    <message>
-        <source>The smoke run failed unexpectedly</source>
-        <translation>スモーク実行が予期せず失敗しました</translation>
-    </message>
-    <message>
-        <source>ONNX Runtime crashed during the smoke run; onnxpack itself is unaffected</source>
-        <translation>スモーク実行中に ONNX Runtime がクラッシュしました。onnxpack 自体には影響ありません</translation>
-    </message>
-    <message>
-        <source>The smoke run ran out of memory</source>
-        <translation>スモーク実行でメモリーが足りなくなりました</translation>
-    </message>
-    <message>
-        <source>The smoke run did not finish in time and was stopped</source>
-        <translation>スモーク実行が時間内に終わらなかったため、停止しました</translation>
-    </message>
-    <message>
-        <source>The tensors that must be embedded make the model exceed 2 GiB</source>
-        <translation>埋め込む必要のあるテンソルのために、モデルが 2 GiB を超えます</translation>
-    </message>
-    <message>
-        <source>A source file changed while it was being bundled; the bundle was not written</source>
-        <translation>バンドル作成中に元のファイルが変更されたため、バンドルを書き込みませんでした</translation>
-    </message>
-    <message>
-        <source>The version is not greater than the previous release&apos;s</source>
-        <translation>バージョンが前のリリースより大きくありません</translation>
-    </message>
-    <message>
-        <source>Not a list of ONNX Runtime releases to prove the model on</source>
-        <translation>モデルを検証する ONNX Runtime リリースの指定として正しくありません</translation>
-    </message>
-    <message>
-        <source>The package index with the ONNX Runtime wheels cannot be reached</source>
-        <translation>ONNX Runtime のホイールがあるパッケージインデックスに接続できません</translation>
-    </message>
-    <message>
-        <source>That ONNX Runtime release has no official wheel for this Python and platform</source>
-        <translation>その ONNX Runtime リリースには、この Python とプラットフォーム向けの公式ホイールがありません</translation>
-    </message>
-    <message>
-        <source>That ONNX Runtime release does not exist on the package index</source>
-        <translation>その ONNX Runtime リリースはパッケージインデックスにありません</translation>
-    </message>
-    <message>
-        <source>A downloaded ONNX Runtime wheel does not match the hash the package index publishes</source>
-        <translation>ダウンロードした ONNX Runtime のホイールが、パッケージインデックスの公開するハッシュと一致しません</translation>
-    </message>
-    <message>
-        <source>The environment for an ONNX Runtime release could not be created</source>
-        <translation>ONNX Runtime リリース用の環境を作成できませんでした</translation>
-    </message>
-    <message>
-        <source>Proving on ONNX Runtime releases needs a Python interpreter</source>
-        <translation>ONNX Runtime リリースでの検証には Python インタープリターが必要です</translation>
-    </message>
-    <message>
-        <source>No inputs could be made to prove the model with</source>
-        <translation>モデルを検証するための入力を作れませんでした</translation>
-    </message>
-    <message>
-        <source>The reference run with the installed ONNX Runtime failed</source>
-        <translation>インストール済みの ONNX Runtime による基準の実行に失敗しました</translation>
-    </message>
-    <message>
-        <source>The bundled model fails on an ONNX Runtime release it was to be proven on</source>
-        <translation>バンドルするモデルが、検証対象の ONNX Runtime リリースで動きません</translation>
-    </message>
-    <message>
-        <source>onnxpack does not know which ONNX Runtime release the app&apos;s ort crate uses</source>
-        <translation>アプリの ort クレートがどの ONNX Runtime リリースを使うか、onnxpack は知りません</translation>
-    </message>
-    <message>
-        <source>The app&apos;s file cannot be read for its ONNX Runtime version</source>
-        <translation>アプリのファイルから ONNX Runtime のバージョンを読み取れません</translation>
-    </message>
-    <message>
-        <source>No ONNX Runtime dependency was found in the app</source>
-        <translation>アプリに ONNX Runtime への依存が見つかりません</translation>
-    </message>
-    <message>
-        <source>The model rewritten by the ONNX version converter does not give the same outputs as the original</source>
-        <translation>ONNX のバージョンコンバーターで書き換えたモデルの出力が、元のモデルと一致しません</translation>
-    </message>
-    <message>
         <source>A path cannot be used</source>
         <translation>そのパスは使えません</translation>
     </message>
@@ -816,520 +429,482 @@
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>An author&apos;s name is empty</source>
+        <comment>ABOUT_AUTHOR</comment>
+        <translation>著者の名前が空です</translation>
+    </message>
+    <message>
+        <source>The homepage is not an http(s) address</source>
+        <comment>ABOUT_HOMEPAGE</comment>
+        <translation>ホームページが http(s) のアドレスではありません</translation>
+    </message>
+    <message>
+        <source>The class labels cannot be used</source>
+        <comment>ABOUT_LABELS</comment>
+        <translation>クラスラベルを使えません</translation>
+    </message>
+    <message>
+        <source>The license is not an SPDX license expression</source>
+        <comment>ABOUT_LICENSE</comment>
+        <translation>ライセンスが SPDX のライセンス表記ではありません</translation>
+    </message>
+    <message>
+        <source>The bundle name cannot be used as a file name</source>
+        <comment>BAD_NAME</comment>
+        <translation>バンドル名をファイル名として使えません</translation>
+    </message>
+    <message>
+        <source>Not a list of ONNX Runtime releases to prove the model on</source>
+        <comment>BAD_PROVE_ORT</comment>
+        <translation>モデルを検証する ONNX Runtime リリースの指定として正しくありません</translation>
+    </message>
+    <message>
+        <source>SOURCE_DATE_EPOCH is not a non-negative whole number of seconds</source>
+        <comment>BAD_SOURCE_DATE_EPOCH</comment>
+        <translation>SOURCE_DATE_EPOCH が 0 以上の整数の秒数ではありません</translation>
+    </message>
+    <message>
+        <source>The target is not an ONNX Runtime version</source>
+        <comment>BAD_TARGET_ORT</comment>
+        <translation>目標が ONNX Runtime のバージョンではありません</translation>
+    </message>
+    <message>
+        <source>The version is not a semantic version</source>
+        <comment>BAD_VERSION</comment>
+        <translation>バージョンがセマンティック バージョンではありません</translation>
+    </message>
+    <message>
+        <source>The bundle changed while its model was smoke-run</source>
+        <comment>BUNDLE_CHANGED</comment>
+        <translation>モデルのスモーク実行中にバンドルが変更されました</translation>
+    </message>
+    <message>
+        <source>The model has error-level findings, so it is not bundled</source>
+        <comment>BUNDLE_FINDINGS</comment>
+        <translation>モデルにエラーの所見があるため、バンドルを作りませんでした</translation>
+    </message>
+    <message>
+        <source>The file is not a bundle: a bundle .zip is expected</source>
+        <comment>BUNDLE_NOT_ZIP</comment>
+        <translation>このファイルはバンドルではありません。バンドルの .zip を指定してください</translation>
+    </message>
+    <message>
+        <source>Cancelled; nothing was written</source>
+        <comment>CANCELLED</comment>
+        <translation>キャンセルしました。何も書き込んでいません</translation>
+    </message>
+    <message>
+        <source>The two models do not have the same inputs</source>
+        <comment>COMPARE_INPUTS</comment>
+        <translation>2 つのモデルの入力が同じではありません</translation>
+    </message>
+    <message>
+        <source>The second model failed on inputs the first one accepted</source>
+        <comment>COMPARE_RUN</comment>
+        <translation>2 つ目のモデルが、1 つ目のモデルの受け付けた入力で失敗しました</translation>
+    </message>
+    <message>
+        <source>The model has no symbolic dimension of that name</source>
+        <comment>DIM_UNKNOWN</comment>
+        <translation>モデルにその名前のシンボリック次元はありません</translation>
+    </message>
+    <message>
+        <source>onnxpack could not finish this task</source>
+        <comment>ERROR</comment>
+        <translation>onnxpack はこの作業を完了できませんでした</translation>
+    </message>
+    <message>
+        <source>The model&apos;s external data cannot be used safely</source>
+        <comment>EXTERNAL_DATA</comment>
+        <translation>モデルの外部データを安全に使えません</translation>
+    </message>
+    <message>
+        <source>Lowering the IR version cannot make the model load in the target ONNX Runtime</source>
+        <comment>FIX_IR_NOT_POSSIBLE</comment>
+        <translation>IR バージョンを下げても、目標の ONNX Runtime でこのモデルを読み込めるようにはなりません</translation>
+    </message>
+    <message>
+        <source>A file or setting given cannot be used</source>
+        <comment>INPUT</comment>
+        <translation>指定したファイルまたは設定は使えません</translation>
+    </message>
+    <message>
+        <source>An input file differs from the one the recorded run used</source>
+        <comment>INPUT_DIGEST</comment>
+        <translation>入力ファイルが、記録された実行で使ったものと異なります</translation>
+    </message>
+    <message>
+        <source>The input data has another element type than the model wants</source>
+        <comment>INPUT_DTYPE</comment>
+        <translation>入力データの要素型がモデルの求めるものと異なります</translation>
+    </message>
+    <message>
+        <source>The input file is not a tensor onnxpack can read</source>
+        <comment>INPUT_FILE_FORMAT</comment>
+        <translation>入力ファイルは onnxpack が読めるテンソルではありません</translation>
+    </message>
+    <message>
+        <source>The .npz file has no array for this input</source>
+        <comment>INPUT_FILE_MEMBER</comment>
+        <translation>.npz ファイルにこの入力の配列がありません</translation>
+    </message>
+    <message>
+        <source>The input file was not found</source>
+        <comment>INPUT_FILE_MISSING</comment>
+        <translation>入力ファイルが見つかりません</translation>
+    </message>
+    <message>
+        <source>The input data has another shape than the model wants</source>
+        <comment>INPUT_SHAPE</comment>
+        <translation>入力データの形状がモデルの求めるものと異なります</translation>
+    </message>
+    <message>
+        <source>The model has no input of that name</source>
+        <comment>INPUT_UNKNOWN</comment>
+        <translation>モデルにその名前の入力はありません</translation>
+    </message>
+    <message>
+        <source>This input cannot be fed from a file</source>
+        <comment>INPUT_UNSUPPORTED</comment>
+        <translation>この入力はファイルから与えられません</translation>
+    </message>
+    <message>
+        <source>The input value cannot be used</source>
+        <comment>INPUT_VALUE</comment>
+        <translation>入力の値を使えません</translation>
+    </message>
+    <message>
+        <source>Internal error in onnxpack</source>
+        <comment>INTERNAL</comment>
+        <translation>onnxpack の内部エラーです</translation>
+    </message>
+    <message>
+        <source>The manifest is not valid JSON</source>
+        <comment>MANIFEST_JSON</comment>
+        <translation>マニフェストが正しい JSON ではありません</translation>
+    </message>
+    <message>
+        <source>The manifest does not follow the onnxpack manifest schema</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>マニフェストが onnxpack のマニフェストの形式に従っていません</translation>
+    </message>
+    <message>
+        <source>The manifest is larger than a manifest may be</source>
+        <comment>MANIFEST_TOO_LARGE</comment>
+        <translation>マニフェストが許される大きさを超えています</translation>
+    </message>
+    <message>
+        <source>The merged model is not exactly the original model; nothing was written</source>
+        <comment>MERGE_NOT_EQUAL</comment>
+        <translation>結合したモデルが元のモデルと完全には一致しないため、何も書き込んでいません</translation>
+    </message>
+    <message>
+        <source>The model holds text that is not valid UTF-8</source>
+        <comment>MODEL_BAD_TEXT</comment>
+        <translation>モデルに正しい UTF-8 ではないテキストが含まれています</translation>
+    </message>
+    <message>
+        <source>The file is not a readable ONNX or ORT model</source>
+        <comment>MODEL_FORMAT</comment>
+        <translation>このファイルは読み込める ONNX または ORT のモデルではありません</translation>
+    </message>
+    <message>
+        <source>The file is a model&apos;s external data (its weights), not the model</source>
+        <comment>MODEL_IS_DATA</comment>
+        <translation>このファイルはモデルの外部データ（重み）で、モデルそのものではありません</translation>
+    </message>
+    <message>
+        <source>This is an ORT-format model; this task needs the .onnx model</source>
+        <comment>MODEL_IS_ORT</comment>
+        <translation>これは ORT 形式のモデルです。この作業には .onnx のモデルが必要です</translation>
+    </message>
+    <message>
+        <source>The file is a text file, not a binary ONNX model</source>
+        <comment>MODEL_IS_TEXT</comment>
+        <translation>このファイルはテキストファイルで、バイナリの ONNX モデルではありません</translation>
+    </message>
+    <message>
+        <source>The file is a ZIP archive, not an ONNX model</source>
+        <comment>MODEL_IS_ZIP</comment>
+        <translation>このファイルは ZIP アーカイブで、ONNX モデルではありません</translation>
+    </message>
+    <message>
+        <source>The model file is at or above protobuf&apos;s 2 GiB limit</source>
+        <comment>MODEL_TOO_LARGE</comment>
+        <translation>モデルファイルが protobuf の 2 GiB の上限以上です</translation>
+    </message>
+    <message>
+        <source>The model file is truncated, or got shorter while it was read</source>
+        <comment>MODEL_TRUNCATED</comment>
+        <translation>モデルファイルが途中で切れているか、読み込み中に短くなりました</translation>
+    </message>
+    <message>
+        <source>This version cannot be written into model_version</source>
+        <comment>MODEL_VERSION_RANGE</comment>
+        <translation>このバージョンは model_version に書き込めません</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime&apos;s ORT-format converter failed</source>
+        <comment>ORT_CONVERT</comment>
+        <translation>ONNX Runtime の ORT 形式コンバーターが失敗しました</translation>
+    </message>
+    <message>
+        <source>The ORT-format variant failed its check</source>
+        <comment>ORT_FORMAT_MISMATCH</comment>
+        <translation>ORT 形式の版が検査に合格しませんでした</translation>
+    </message>
+    <message>
+        <source>An ORT-format variant needs a model under 2 GiB</source>
+        <comment>ORT_FORMAT_TOO_LARGE</comment>
+        <translation>ORT 形式の版を作るには、モデルが 2 GiB 未満である必要があります</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime cannot load the model</source>
+        <comment>ORT_LOAD</comment>
+        <translation>ONNX Runtime がモデルを読み込めません</translation>
+    </message>
+    <message>
+        <source>The ORT-format conversion did not finish in time and was stopped</source>
+        <comment>ORT_TIMEOUT</comment>
+        <translation>ORT 形式への変換が時間内に終わらなかったため、停止しました</translation>
+    </message>
+    <message>
+        <source>The model is too large for the ORT format (2 GiB)</source>
+        <comment>ORT_TOO_LARGE</comment>
+        <translation>モデルが ORT 形式の上限（2 GiB）に対して大きすぎます</translation>
+    </message>
+    <message>
+        <source>The output cannot be written</source>
+        <comment>OUTPUT</comment>
+        <translation>出力を書き込めません</translation>
+    </message>
+    <message>
+        <source>The output name cannot be used for the data file</source>
+        <comment>OUTPUT_BAD_NAME</comment>
+        <translation>出力の名前をデータファイルに使えません</translation>
+    </message>
+    <message>
+        <source>An output would be written outside the output folder</source>
+        <comment>OUTPUT_ESCAPES</comment>
+        <translation>出力が出力フォルダーの外に書き込まれることになります</translation>
+    </message>
+    <message>
+        <source>The output already exists</source>
+        <comment>OUTPUT_EXISTS</comment>
+        <translation>出力はすでに存在します</translation>
+    </message>
+    <message>
+        <source>The output folder lies inside the input folder</source>
+        <comment>OUTPUT_INSIDE_INPUT</comment>
+        <translation>出力フォルダーが入力フォルダーの中にあります</translation>
+    </message>
+    <message>
+        <source>The output is an existing folder</source>
+        <comment>OUTPUT_IS_DIR</comment>
+        <translation>出力は既存のフォルダーです</translation>
+    </message>
+    <message>
+        <source>The output folder is a file</source>
+        <comment>OUTPUT_IS_FILE</comment>
+        <translation>出力フォルダーがファイルです</translation>
+    </message>
+    <message>
+        <source>The output is the same file as the input</source>
+        <comment>OUTPUT_IS_INPUT</comment>
+        <translation>出力が入力と同じファイルです</translation>
+    </message>
+    <message>
+        <source>The output is a symbolic link; onnxpack never writes through a link</source>
+        <comment>OUTPUT_IS_SYMLINK</comment>
+        <translation>出力がシンボリックリンクです。onnxpack はリンク越しには書き込みません</translation>
+    </message>
+    <message>
+        <source>The output folder does not exist</source>
+        <comment>OUTPUT_NO_FOLDER</comment>
+        <translation>出力フォルダーが存在しません</translation>
+    </message>
+    <message>
+        <source>Not enough free disk space; nothing partial was left</source>
+        <comment>OUTPUT_NO_SPACE</comment>
+        <translation>ディスクの空き容量が足りません。書きかけのファイルは残していません</translation>
+    </message>
+    <message>
+        <source>The output cannot be written</source>
+        <comment>OUTPUT_WRITE</comment>
+        <translation>出力を書き込めません</translation>
+    </message>
+    <message>
+        <source>The previous bundle is not a bundle .zip (or the manifest.json from one)</source>
+        <comment>PREVIOUS_NOT_BUNDLE</comment>
+        <translation>前回のバンドルに指定したファイルは、バンドルの .zip（またはその中の manifest.json）ではありません</translation>
+    </message>
+    <message>
+        <source>The environment for an ONNX Runtime release could not be created</source>
+        <comment>PROVE_ENV</comment>
+        <translation>ONNX Runtime リリース用の環境を作成できませんでした</translation>
+    </message>
+    <message>
+        <source>No inputs could be made to prove the model with</source>
+        <comment>PROVE_INPUTS</comment>
+        <translation>モデルを検証するための入力を作れませんでした</translation>
+    </message>
+    <message>
+        <source>The package index with the ONNX Runtime wheels cannot be reached</source>
+        <comment>PROVE_NETWORK</comment>
+        <translation>ONNX Runtime のホイールがあるパッケージインデックスに接続できません</translation>
+    </message>
+    <message>
+        <source>Proving on ONNX Runtime releases needs a Python interpreter</source>
+        <comment>PROVE_NO_PYTHON</comment>
+        <translation>ONNX Runtime リリースでの検証には Python インタープリターが必要です</translation>
+    </message>
+    <message>
+        <source>That ONNX Runtime release does not exist on the package index</source>
+        <comment>PROVE_NO_RELEASE</comment>
+        <translation>その ONNX Runtime リリースはパッケージインデックスにありません</translation>
+    </message>
+    <message>
+        <source>That ONNX Runtime release has no official wheel for this Python and platform</source>
+        <comment>PROVE_NO_WHEEL</comment>
+        <translation>その ONNX Runtime リリースには、この Python とプラットフォーム向けの公式ホイールがありません</translation>
+    </message>
+    <message>
+        <source>The bundled model fails on an ONNX Runtime release it was to be proven on</source>
+        <comment>PROVE_ORT_FAILED</comment>
+        <translation>バンドルするモデルが、検証対象の ONNX Runtime リリースで動きません</translation>
+    </message>
+    <message>
+        <source>The reference run with the installed ONNX Runtime failed</source>
+        <comment>PROVE_REFERENCE</comment>
+        <translation>インストール済みの ONNX Runtime による基準の実行に失敗しました</translation>
+    </message>
+    <message>
+        <source>A downloaded ONNX Runtime wheel does not match the hash the package index publishes</source>
+        <comment>PROVE_WHEEL_HASH</comment>
+        <translation>ダウンロードした ONNX Runtime のホイールが、パッケージインデックスの公開するハッシュと一致しません</translation>
+    </message>
+    <message>
+        <source>The smoke recipe is not valid</source>
+        <comment>RECIPE</comment>
+        <translation>スモーク実行の手順が正しくありません</translation>
+    </message>
+    <message>
+        <source>The smoke recipe names a file that is not in the bundle</source>
+        <comment>RECIPE_OUTSIDE_BUNDLE</comment>
+        <translation>スモーク実行の手順が、バンドルにないファイルを指定しています</translation>
+    </message>
+    <message>
+        <source>onnxpack refused to build the bundle</source>
+        <comment>REFUSED</comment>
+        <translation>onnxpack はバンドルの作成を拒否しました</translation>
+    </message>
+    <message>
+        <source>The model rewritten by the ONNX version converter does not give the same outputs as the original</source>
+        <comment>RETARGET_NOT_EQUAL</comment>
+        <translation>ONNX のバージョンコンバーターで書き換えたモデルの出力が、元のモデルと一致しません</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime failed</source>
+        <comment>RUNTIME</comment>
+        <translation>ONNX Runtime が失敗しました</translation>
+    </message>
+    <message>
+        <source>The signature is not valid, or not of the kind expected</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>署名が有効でないか、想定した種類の署名ではありません</translation>
+    </message>
+    <message>
+        <source>The signature uses a method this onnxpack cannot check</source>
+        <comment>SIGNATURE_UNSUPPORTED</comment>
+        <translation>この onnxpack では確かめられない方式の署名です</translation>
+    </message>
+    <message>
+        <source>The signing certificate cannot be used</source>
+        <comment>SIGNING_CERTIFICATE</comment>
+        <translation>署名用の証明書を使えません</translation>
+    </message>
+    <message>
+        <source>The signing key cannot be used</source>
+        <comment>SIGNING_KEY</comment>
+        <translation>署名鍵を使えません</translation>
+    </message>
+    <message>
+        <source>This onnxpack cannot sign or check signatures</source>
+        <comment>SIGNING_UNAVAILABLE</comment>
+        <translation>この onnxpack では署名も署名の確認もできません</translation>
+    </message>
+    <message>
+        <source>Sigstore signing failed</source>
+        <comment>SIGSTORE_FAILED</comment>
+        <translation>Sigstore での署名に失敗しました</translation>
+    </message>
+    <message>
+        <source>Sigstore&apos;s public service cannot be reached</source>
+        <comment>SIGSTORE_UNREACHABLE</comment>
+        <translation>Sigstore の公開サービスに接続できません</translation>
+    </message>
+    <message>
+        <source>The smoke run failed unexpectedly</source>
+        <comment>SMOKE_CHILD_ERROR</comment>
+        <translation>スモーク実行が予期せず失敗しました</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime crashed during the smoke run; onnxpack itself is unaffected</source>
+        <comment>SMOKE_CRASH</comment>
+        <translation>スモーク実行中に ONNX Runtime がクラッシュしました。onnxpack 自体には影響ありません</translation>
+    </message>
+    <message>
+        <source>The smoke run ran out of memory</source>
+        <comment>SMOKE_MEMORY</comment>
+        <translation>スモーク実行でメモリーが足りなくなりました</translation>
+    </message>
+    <message>
+        <source>The smoke run did not finish in time and was stopped</source>
+        <comment>SMOKE_TIMEOUT</comment>
+        <translation>スモーク実行が時間内に終わらなかったため、停止しました</translation>
+    </message>
+    <message>
+        <source>The tensors that must be embedded make the model exceed 2 GiB</source>
+        <comment>SMOKE_TOO_LARGE</comment>
+        <translation>埋め込む必要のあるテンソルのために、モデルが 2 GiB を超えます</translation>
+    </message>
+    <message>
+        <source>A source file changed while it was being bundled; the bundle was not written</source>
+        <comment>SOURCE_CHANGED</comment>
+        <translation>バンドル作成中に元のファイルが変更されたため、バンドルを書き込みませんでした</translation>
+    </message>
+    <message>
+        <source>No ONNX Runtime dependency was found in the app</source>
+        <comment>TARGET_APP_NONE</comment>
+        <translation>アプリに ONNX Runtime への依存が見つかりません</translation>
+    </message>
+    <message>
+        <source>onnxpack does not know which ONNX Runtime release the app&apos;s ort crate uses</source>
+        <comment>TARGET_APP_UNKNOWN</comment>
+        <translation>アプリの ort クレートがどの ONNX Runtime リリースを使うか、onnxpack は知りません</translation>
+    </message>
+    <message>
+        <source>The app&apos;s file cannot be read for its ONNX Runtime version</source>
+        <comment>TARGET_APP_UNREADABLE</comment>
+        <translation>アプリのファイルから ONNX Runtime のバージョンを読み取れません</translation>
+    </message>
+    <message>
+        <source>These settings cannot be used together, or one is missing</source>
+        <comment>USAGE</comment>
+        <translation>これらの設定は一緒に使えないか、足りない設定があります</translation>
+    </message>
+    <message>
+        <source>The version is not greater than the previous release&apos;s</source>
+        <comment>VERSION_NOT_GREATER</comment>
+        <translation>バージョンが前のリリースより大きくありません</translation>
+    </message>
 </context>
 <context>
     <name>Findings</name>
     <message>
         <source>about {size}</source>
         <translation>約 {size}</translation>
-    </message>
-    <message>
-        <source>External data file &apos;{file}&apos; was not found (looked for {looked_for})</source>
-        <translation>外部データファイル「{file}」が見つかりません ({looked_for} を探しました)</translation>
-    </message>
-    <message>
-        <source>External data file &apos;{file}&apos; has a path component that is not a folder</source>
-        <translation>外部データファイル &apos;{file}&apos; のパスに、フォルダーではない要素があります</translation>
-    </message>
-    <message>
-        <source>{unaligned} of {total} external tensors start at offsets not aligned to 4 KiB (e.g. &apos;{tensor}&apos; at {offset}); ONNX Runtime may then read them into memory instead of memory-mapping them</source>
-        <translation>外部テンソル {total} 個のうち {unaligned} 個が 4 KiB 境界に揃っていないオフセットから始まります (例: 「{tensor}」は {offset})。ONNX Runtime はそれらをメモリマップせずにメモリへ読み込むことがあります</translation>
-    </message>
-    <message>
-        <source>All {total} external tensors start at 4 KiB-aligned offsets ({aligned64} also at 64 KiB)</source>
-        <translation>外部テンソル {total} 個すべてが 4 KiB 境界のオフセットから始まります (うち {aligned64} 個は 64 KiB 境界)</translation>
-    </message>
-    <message>
-        <source>Merged into one file, {model} would be {size}, under the 2 GiB protobuf limit</source>
-        <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を下回ります</translation>
-    </message>
-    <message>
-        <source>Merged into one file, {model} would be {size}, above protobuf&apos;s 2 GiB limit; it must keep external data</source>
-        <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を超えます。外部データのままにする必要があります</translation>
-    </message>
-    <message>
-        <source>{model} uses nothing newer than IR {min_ir}: lowering ir_version from {ir} to {lowered} would let ONNX Runtime {version} (and newer) load it</source>
-        <translation>{model} は IR {min_ir} より新しい機能を使っていません。ir_version を {ir} から {lowered} に下げると ONNX Runtime {version} 以降で読み込めます</translation>
-    </message>
-    <message>
-        <source>{model} uses ONNX Runtime contrib operators (domain &apos;{domain}&apos;); they ship with standard ORT packages but are not covered by the opset table</source>
-        <translation>{model} は ONNX Runtime の contrib 演算子 (ドメイン「{domain}」) を使っています。標準の ORT パッケージに含まれますが、opset の表では判定できません</translation>
-    </message>
-    <message>
-        <source>{model} imports domain &apos;{domain}&apos;, defined by its own model-local functions</source>
-        <translation>{model} はドメイン「{domain}」をインポートしています。モデル内の関数で定義されています</translation>
-    </message>
-    <message>
-        <source>{model} uses operators of the non-standard domain &apos;{domain}&apos;; ONNX Runtime needs a custom-op library registered for them</source>
-        <translation>{model} は非標準ドメイン「{domain}」の演算子を使っています。ONNX Runtime にはそのカスタム演算子ライブラリの登録が必要です</translation>
-    </message>
-    <message>
-        <source>{model} uses operators of domain &apos;{domain}&apos; but does not import that operator set</source>
-        <translation>{model} はドメイン「{domain}」の演算子を使っていますが、その演算子セットをインポートしていません</translation>
-    </message>
-    <message>
-        <source>The onnx checker crashed on {model} ({detail}); the model is malformed in a way that breaks native code</source>
-        <translation>onnx チェッカーが {model} でクラッシュしました ({detail})。ネイティブコードを壊す形でモデルが壊れています</translation>
-    </message>
-    <message>
-        <source>The onnx checker did not finish on {model} ({detail})</source>
-        <translation>onnx チェッカーが {model} で終了しませんでした ({detail})</translation>
-    </message>
-    <message>
-        <source>The onnx checker could not run on {model}: {detail}</source>
-        <translation>onnx チェッカーを {model} で実行できませんでした: {detail}</translation>
-    </message>
-    <message>
-        <source>onnx checker rejects {model}: {detail}</source>
-        <translation>onnx チェッカーが {model} を拒否しました: {detail}</translation>
-    </message>
-    <message>
-        <source>Shape inference of {model} stopped where it needed the values of a large or external tensor: {detail}</source>
-        <translation>{model} の形状推論は、大きなテンソルまたは外部テンソルの値が必要な箇所で止まりました: {detail}</translation>
-    </message>
-    <message>
-        <source>Shape inference fails on {model}: {detail}</source>
-        <translation>{model} の形状推論に失敗しました: {detail}</translation>
-    </message>
-    <message>
-        <source>Tensor {tensor} holds {size} (≥ 2 GiB): it can only ever live in external data</source>
-        <translation>テンソル {tensor} は {size} (2 GiB 以上) あり、外部データにしか置けません</translation>
-    </message>
-    <message>
-        <source>{path} is listed in the manifest but not in the archive</source>
-        <translation>{path} はマニフェストに記載されていますが、アーカイブにありません</translation>
-    </message>
-    <message>
-        <source>{path} is in the archive but not listed in the manifest</source>
-        <translation>{path} はアーカイブにありますが、マニフェストに記載されていません</translation>
-    </message>
-    <message>
-        <source>{path} has {size} bytes; the manifest says {listed}</source>
-        <translation>{path} は {size} バイトですが、マニフェストでは {listed} バイトです</translation>
-    </message>
-    <message>
-        <source>{path}: SHA-256 is {actual}, the manifest says {listed}</source>
-        <translation>{path}: SHA-256 は {actual} ですが、マニフェストでは {listed} です</translation>
-    </message>
-    <message>
-        <source>SHA256SUMS does not agree with the manifest: {detail}</source>
-        <translation>SHA256SUMS がマニフェストと一致しません: {detail}</translation>
-    </message>
-    <message>
-        <source>The bundle has no model.sig, so it is not signed (or its signature was removed)</source>
-        <translation>バンドルに model.sig がないため、署名されていません (または署名が削除されました)</translation>
-    </message>
-    <message>
-        <source>The manifest says the bundle is signed, but model.sig is missing: the signature was removed</source>
-        <translation>マニフェストには署名済みとありますが、model.sig がありません。署名が削除されています</translation>
-    </message>
-    <message>
-        <source>{path} is not covered by the signature (added after signing)</source>
-        <translation>{path} は署名の対象外です (署名後に追加されました)</translation>
-    </message>
-    <message>
-        <source>{path} is not the file that was signed (SHA-256 {actual}, signed {signed})</source>
-        <translation>{path} は署名されたファイルではありません (SHA-256 {actual}、署名時 {signed})</translation>
-    </message>
-    <message>
-        <source>{path} was signed but is missing from the archive</source>
-        <translation>{path} は署名されていますが、アーカイブにありません</translation>
-    </message>
-    <message>
-        <source>Oldest ONNX Runtime that loads {model}: {version} (ORT {version} reads models up to IR {ir}, ai.onnx opset {opset}{ml}; {source})</source>
-        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}{ml} までのモデル、{source})</translation>
-    </message>
-    <message>
-        <source>Tensor {subject} is 2 GiB or more</source>
-        <translation>テンソル {subject} は 2 GiB 以上あります</translation>
-    </message>
-    <message>
-        <source>Initializer {subject} is defined {count} times in {model}; ONNX Runtime only warns and silently uses the last one</source>
-        <translation>初期化子 {subject} が {model} の中で {count} 回定義されています。ONNX Runtime は警告するだけで、黙って最後の定義を使います</translation>
-    </message>
-    <message>
-        <source>{model} has IR version {ir}; ONNX Runtime needs IR 3 or newer</source>
-        <translation>{model} の IR バージョンは {ir} です。ONNX Runtime には IR 3 以降が必要です</translation>
-    </message>
-    <message>
-        <source>{model} declares {declared}, beyond every ONNX release onnxpack knows (onnx {onnx}); no ONNX Runtime release loads it</source>
-        <translation>{model} は {declared} を宣言しています。onnxpack が知るどの ONNX リリース（onnx {onnx}）よりも新しいため、これを読み込める ONNX Runtime のリリースはありません</translation>
-    </message>
-    <message>
-        <source>{model} uses an operator set that is too old: {detail}</source>
-        <translation>{model} の演算子セットが古すぎます: {detail}</translation>
-    </message>
-    <message>
-        <source>{model} needs more than ONNX Runtime {version}, the newest release onnxpack knows: {detail}</source>
-        <translation>{model} には、onnxpack が知る最新のリリースである ONNX Runtime {version} より新しいものが必要です: {detail}</translation>
-    </message>
-    <message>
-        <source>Target: ONNX Runtime {version} loads the model ({detail})</source>
-        <translation>目標: ONNX Runtime {version} はこのモデルを読み込めます（{detail}）</translation>
-    </message>
-    <message>
-        <source>Target: whether ONNX Runtime {version} loads the model is unknown ({detail})</source>
-        <translation>目標: ONNX Runtime {version} がこのモデルを読み込めるかどうかは不明です（{detail}）</translation>
-    </message>
-    <message>
-        <source>{model} is an ORT-format model; its IR/opsets cannot be read, so compatibility with ONNX Runtime {version} is unknown</source>
-        <translation>{model} は ORT 形式のモデルで IR やオペセットを読めないため、ONNX Runtime {version} との互換性は不明です</translation>
-    </message>
-    <message>
-        <source>Target: ONNX Runtime {version} cannot load the model ({detail})</source>
-        <translation>目標: ONNX Runtime {version} はこのモデルを読み込めません（{detail}）</translation>
-    </message>
-    <message>
-        <source>onnx checker and shape inference skipped: {detail}</source>
-        <translation>onnx チェッカーと形状推論を省略しました: {detail}</translation>
-    </message>
-    <message>
-        <source>{subject} is an ORT-format model (FlatBuffer); only what an ONNX Runtime session reports is available (no IR/opsets, no checker)</source>
-        <translation>{subject} は ORT 形式（FlatBuffer）のモデルです。ONNX Runtime のセッションが報告する情報しか得られません（IR・オペセット・チェッカーはありません）</translation>
-    </message>
-    <message>
-        <source>ONNX Runtime could not load the ORT-format model {subject}: {detail}</source>
-        <translation>ONNX Runtime は ORT 形式のモデル {subject} を読み込めませんでした: {detail}</translation>
-    </message>
-    <message>
-        <source>{model} imports operator set &apos;{subject}&apos; twice (versions {first} and {second})</source>
-        <translation>{model} は演算子セット &apos;{subject}&apos; を 2 回インポートしています（バージョン {first} と {second}）</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: its external data has no location</source>
-        <translation>テンソル {subject}: 外部データの場所（location）がありません</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: the external data location &apos;{file}&apos; is not a usable file name</source>
-        <translation>テンソル {subject}: 外部データの場所 &apos;{file}&apos; はファイル名として使えません</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: the external data location &apos;{file}&apos; is absolute; locations must be relative to the model folder</source>
-        <translation>テンソル {subject}: 外部データの場所 &apos;{file}&apos; が絶対パスです。場所はモデルのフォルダーからの相対パスでなければなりません</translation>
-    </message>
-    <message>
-        <source>The external data location &apos;{file}&apos; points outside the model folder</source>
-        <translation>外部データの場所 &apos;{file}&apos; はモデルのフォルダーの外を指しています</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: external_data &apos;{key}&apos; is not a non-negative integer</source>
-        <translation>テンソル {subject}: external_data の &apos;{key}&apos; が 0 以上の整数ではありません</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: its data lies beyond the end of its file</source>
-        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: the size of its raw_data does not match its type and shape</source>
-        <translation>テンソル {subject}: raw_data の大きさが型と形状に合いません</translation>
-    </message>
-    <message>
-        <source>External data file &apos;{file}&apos; cannot be examined: {detail}</source>
-        <translation>外部データファイル &apos;{file}&apos; を調べられません: {detail}</translation>
-    </message>
-    <message>
-        <source>External data file &apos;{file}&apos; is or passes through a symbolic link</source>
-        <translation>外部データファイル &apos;{file}&apos; はシンボリックリンクであるか、シンボリックリンクを経由しています</translation>
-    </message>
-    <message>
-        <source>External data file &apos;{file}&apos; is not an ordinary file</source>
-        <translation>外部データファイル &apos;{file}&apos; は通常のファイルではありません</translation>
-    </message>
-    <message>
-        <source>External data file &apos;{file}&apos; has {links} hard links; it may be a link to a file outside the model folder</source>
-        <translation>外部データファイル &apos;{file}&apos; にはハードリンクが {links} 個あり、モデルのフォルダーの外にあるファイルへのリンクかもしれません</translation>
-    </message>
-    <message>
-        <source>Tensor {subject} is a STRING tensor stored as external data, which ONNX does not allow</source>
-        <translation>テンソル {subject} は外部データに保存された STRING テンソルですが、ONNX はこれを認めていません</translation>
-    </message>
-    <message>
-        <source>Tensor {subject} is marked EXTERNAL but also carries inline data</source>
-        <translation>テンソル {subject} は EXTERNAL と指定されていますが、インラインのデータも持っています</translation>
-    </message>
-    <message>
-        <source>Tensor {subject} has external_data entries but data_location is not EXTERNAL; they are ignored</source>
-        <translation>テンソル {subject} には external_data の項目がありますが、data_location が EXTERNAL ではないため無視されます</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: external_data key &apos;{key}&apos; appears twice</source>
-        <translation>テンソル {subject}: external_data のキー &apos;{key}&apos; が 2 回現れます</translation>
-    </message>
-    <message>
-        <source>Tensors &apos;{other}&apos; and &apos;{subject}&apos; share bytes of &apos;{file}&apos;</source>
-        <translation>テンソル &apos;{other}&apos; と &apos;{subject}&apos; が &apos;{file}&apos; の同じバイトを共有しています</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: its checksum is not a SHA-1 hex digest</source>
-        <translation>テンソル {subject}: checksum が SHA-1 の 16 進ダイジェストではありません</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: the length of its external data does not match its type and shape</source>
-        <translation>テンソル {subject}: 外部データの長さが型と形状に合いません</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: the SHA-1 of &apos;{file}&apos; differs from the checksum the model records</source>
-        <translation>テンソル {subject}: &apos;{file}&apos; の SHA-1 がモデルに記録された checksum と一致しません</translation>
-    </message>
-    <message>
-        <source>model_version {model_version} cannot carry the pre-release/build part of {version}</source>
-        <translation>model_version {model_version} には {version} のプレリリース／ビルドの部分を入れられません</translation>
-    </message>
-    <message>
-        <source>ONNX Runtime {version} already loads the model; ir_version left as it is</source>
-        <translation>ONNX Runtime {version} はすでにこのモデルを読み込めるため、ir_version はそのままにしました</translation>
-    </message>
-    <message>
-        <source>Other users of this computer can read the private signing key</source>
-        <translation>このコンピューターのほかのユーザーが署名用の秘密鍵を読めます</translation>
-    </message>
-    <message>
-        <source>The smoke run failed: {detail}</source>
-        <translation>スモーク実行に失敗しました: {detail}</translation>
-    </message>
-    <message>
-        <source>The recorded smoke recipe cannot be repeated: {detail}</source>
-        <translation>記録されたスモーク実行の手順を再現できません: {detail}</translation>
-    </message>
-    <message>
-        <source>The recorded smoke run failed now: {detail}</source>
-        <translation>記録されたスモーク実行が今回は失敗しました: {detail}</translation>
-    </message>
-    <message>
-        <source>The previous release is named &apos;{previous}&apos;, this one &apos;{name}&apos;</source>
-        <translation>前のリリースの名前は &apos;{previous}&apos;、今回は &apos;{name}&apos; です</translation>
-    </message>
-    <message>
-        <source>Version {version} is not greater than {previous} (forced)</source>
-        <translation>バージョン {version} は {previous} より大きくありません（強制）</translation>
-    </message>
-    <message>
-        <source>Version {version} is a smaller step than this {bump} change needs (suggested {suggested})</source>
-        <translation>バージョン {version} は、この {bump} の変更に必要な上げ幅より小さいです（推奨: {suggested}）</translation>
-    </message>
-    <message>
-        <source>{subject}: ONNX Runtime rejected the run: {detail}. Generated inputs: {inputs}. Dims not given: {dims}.</source>
-        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。指定のない次元: {dims}。</translation>
-    </message>
-    <message>
-        <source>{subject}: cannot build inputs: {detail}</source>
-        <translation>{subject}: 入力を作れません: {detail}</translation>
-    </message>
-    <message>
-        <source>{model}: output {subject} differs between runs on the same inputs</source>
-        <translation>{model}: 出力 {subject} が、同じ入力でも実行のたびに異なります</translation>
-    </message>
-    <message>
-        <source>{subject}: the run failed with the default sizes; it passed with {sizes} (attempts: {attempts})</source>
-        <translation>{subject}: 既定の大きさでは実行に失敗しましたが、{sizes} で成功しました (試行 {attempts} 回)</translation>
-    </message>
-    <message>
-        <source>{model}: output {subject} has values that are not finite (NaN: {nan}, Inf: {inf}; elements: {size})</source>
-        <translation>{model}: 出力 {subject} に有限でない値があります (NaN: {nan} 個、Inf: {inf} 個、要素数 {size})</translation>
-    </message>
-    <message>
-        <source>{model} has an output {subject} that the original lacks</source>
-        <translation>{model} には元のモデルにない出力 {subject} があります</translation>
-    </message>
-    <message>
-        <source>Tensor {subject}: unknown external_data key &apos;{key}&apos;, which ONNX Runtime refuses</source>
-        <translation>テンソル {subject}: 不明な external_data のキー &apos;{key}&apos;（ONNX Runtime はこのモデルを読み込みません）</translation>
-    </message>
-    <message>
-        <source>Output {subject} of the original is missing in {model}</source>
-        <translation>元のモデルの出力 {subject} が {model} にありません</translation>
-    </message>
-    <message>
-        <source>Output {subject} differs: {detail}</source>
-        <translation>出力 {subject} が異なります: {detail}</translation>
-    </message>
-    <message>
-        <source>Output {subject} is within the tolerance ({tol}) but not bitwise identical (max abs diff {max_abs}, max rel diff {max_rel})</source>
-        <translation>出力 {subject} は許容誤差（{tol}）の範囲内ですが、ビット単位では一致しません（最大絶対差 {max_abs}、最大相対差 {max_rel}）</translation>
-    </message>
-    <message>
-        <source>{model}: output {subject} is constant everywhere ({value})</source>
-        <translation>{model}: 出力 {subject} はすべて同じ値（{value}）です</translation>
-    </message>
-    <message>
-        <source>{model}: output {subject} is a {type}, not a tensor: only its SHA-256 is recorded (no .npy is saved, and a bundle holds no reference values for it), and onnxruntime-node (JavaScript) cannot return such an output</source>
-        <translation>{model}: 出力 {subject} はテンソルではなく {type} です。記録されるのは SHA-256 だけで（.npy は保存されず、バンドルにも参照値は入りません）、onnxruntime-node（JavaScript）はこのような出力を返せません</translation>
-    </message>
-    <message>
-        <source>{subject}: the generated inputs would take {size}, more than the {limit} onnxpack allows on this machine ({detail})</source>
-        <translation>{subject}: 生成する入力は {size} になり、このマシンで onnxpack が許す上限 {limit} を超えます（{detail}）</translation>
-    </message>
-    <message>
-        <source>{model}: optional input {subject} was not fed</source>
-        <translation>{model}: 省略可能な入力 {subject} には何も与えませんでした</translation>
-    </message>
-    <message>
-        <source>{model}: input {subject} has a default value (an initializer of the same name); the default was used</source>
-        <translation>{model}: 入力 {subject} には既定値（同じ名前の初期化子）があり、その既定値を使いました</translation>
-    </message>
-    <message>
-        <source>The archive has no manifest.json</source>
-        <translation>アーカイブに manifest.json がありません</translation>
-    </message>
-    <message>
-        <source>manifest.json is larger than a manifest may be</source>
-        <translation>manifest.json がマニフェストとして許される大きさを超えています</translation>
-    </message>
-    <message>
-        <source>manifest.json does not follow the onnxpack manifest schema</source>
-        <translation>manifest.json が onnxpack のマニフェストの形式に従っていません</translation>
-    </message>
-    <message>
-        <source>manifest.json is not valid JSON</source>
-        <translation>manifest.json は正しい JSON ではありません</translation>
-    </message>
-    <message>
-        <source>The manifest contradicts itself</source>
-        <translation>マニフェストの内容が矛盾しています</translation>
-    </message>
-    <message>
-        <source>The manifest lists itself</source>
-        <translation>マニフェストが自分自身を一覧に載せています</translation>
-    </message>
-    <message>
-        <source>The manifest lists a path outside the bundle: {subject}</source>
-        <translation>マニフェストがバンドルの外のパスを載せています: {subject}</translation>
-    </message>
-    <message>
-        <source>The manifest lists {subject} twice</source>
-        <translation>マニフェストに {subject} が 2 回載っています</translation>
-    </message>
-    <message>
-        <source>{subject} cannot be read intact</source>
-        <translation>{subject} を壊れていない状態で読み取れません</translation>
-    </message>
-    <message>
-        <source>model.sig is not a valid signature, or not one of the kind expected</source>
-        <translation>model.sig は有効な署名でないか、想定した種類の署名ではありません</translation>
-    </message>
-    <message>
-        <source>The manifest names another signing key than the one that signed the bundle</source>
-        <translation>マニフェストに書かれた署名鍵が、バンドルに署名した鍵と異なります</translation>
-    </message>
-    <message>
-        <source>model.sig uses a signing method this onnxpack cannot check</source>
-        <translation>model.sig は、この onnxpack では確かめられない方式の署名です</translation>
-    </message>
-    <message>
-        <source>The bundle records no smoke run; it ran with default inputs, with nothing to compare with</source>
-        <translation>バンドルにスモーク実行の記録がありません。既定の入力で実行しましたが、比べる対象がありません</translation>
-    </message>
-    <message>
-        <source>Output {subject} differs from the recorded run</source>
-        <translation>出力 {subject} が記録された実行結果と異なります</translation>
-    </message>
-    <message>
-        <source>Output {subject} is within the tolerance of the recorded run; the digests differ because the ONNX Runtime version differs</source>
-        <translation>出力 {subject} は記録された実行結果の許容誤差の範囲内です。ONNX Runtime のバージョンが違うため、ダイジェストは異なります</translation>
-    </message>
-    <message>
-        <source>The smoke run was skipped because the bundle failed verification</source>
-        <translation>バンドルの検証に失敗したため、スモーク実行を省略しました</translation>
-    </message>
-    <message>
-        <source>The file is not a ZIP archive</source>
-        <translation>このファイルは ZIP アーカイブではありません</translation>
-    </message>
-    <message>
-        <source>The ZIP archive is truncated</source>
-        <translation>ZIP アーカイブが途中で切れています</translation>
-    </message>
-    <message>
-        <source>The ZIP archive has unaccounted bytes around its end record</source>
-        <translation>ZIP アーカイブの終端レコードの前後に、説明のつかないバイトがあります</translation>
-    </message>
-    <message>
-        <source>The archive claims to span several disks</source>
-        <translation>アーカイブが複数のディスクにまたがっていると主張しています</translation>
-    </message>
-    <message>
-        <source>The archive declares more entries or bytes than onnxpack accepts</source>
-        <translation>アーカイブが、onnxpack の受け付ける数や大きさを超えるエントリーを宣言しています</translation>
-    </message>
-    <message>
-        <source>The archive has unaccounted bytes between its entries</source>
-        <translation>アーカイブのエントリーの間に、説明のつかないバイトがあります</translation>
-    </message>
-    <message>
-        <source>Entries of the archive overlap</source>
-        <translation>アーカイブのエントリーが重なっています</translation>
-    </message>
-    <message>
-        <source>The ZIP central directory is damaged</source>
-        <translation>ZIP の中央ディレクトリが壊れています</translation>
-    </message>
-    <message>
-        <source>The ZIP64 end record is missing or damaged</source>
-        <translation>ZIP64 の終端レコードがないか、壊れています</translation>
-    </message>
-    <message>
-        <source>The member name {subject} is not allowed</source>
-        <translation>メンバー名 {subject} は使えません</translation>
-    </message>
-    <message>
-        <source>Member {subject} is encrypted</source>
-        <translation>メンバー {subject} は暗号化されています</translation>
-    </message>
-    <message>
-        <source>Member {subject} uses a compression method other than stored or deflate</source>
-        <translation>メンバー {subject} は stored と deflate 以外の圧縮方式を使っています</translation>
-    </message>
-    <message>
-        <source>Member {subject} is a link</source>
-        <translation>メンバー {subject} はリンクです</translation>
-    </message>
-    <message>
-        <source>Member {subject} declares a size that does not match the space it occupies</source>
-        <translation>メンバー {subject} の宣言された大きさが、実際に占める大きさと合いません</translation>
-    </message>
-    <message>
-        <source>Member {subject} would expand far more than real data does (a zip bomb?)</source>
-        <translation>メンバー {subject} は実際のデータではありえないほど大きく展開されます（ZIP 爆弾の可能性）</translation>
-    </message>
-    <message>
-        <source>Member {subject} is a directory entry</source>
-        <translation>メンバー {subject} はディレクトリのエントリーです</translation>
-    </message>
-    <message>
-        <source>Member {subject} is a special file</source>
-        <translation>メンバー {subject} は特殊ファイルです</translation>
-    </message>
-    <message>
-        <source>Member {subject}: its local header is missing or damaged</source>
-        <translation>メンバー {subject}: ローカルヘッダーがないか、壊れています</translation>
-    </message>
-    <message>
-        <source>Member {subject}: its local header disagrees with the central directory</source>
-        <translation>メンバー {subject}: ローカルヘッダーが中央ディレクトリと一致しません</translation>
-    </message>
-    <message>
-        <source>The member name {subject} appears twice (perhaps after case folding)</source>
-        <translation>メンバー名 {subject} が（大文字と小文字を区別しないと）2 回現れます</translation>
-    </message>
-    <message>
-        <source>Member {subject} is a file, but another member uses it as a folder</source>
-        <translation>メンバー {subject} はファイルですが、別のメンバーがそれをフォルダーとして使っています</translation>
-    </message>
-    <message>
-        <source>The archive has unaccounted bytes before its first entry</source>
-        <translation>アーカイブの最初のエントリーの前に、説明のつかないバイトがあります</translation>
-    </message>
-    <message>
-        <source>ONNX Runtime {version} (its official wheel) runs {model}: {detail} with ONNX Runtime {reference}</source>
-        <translation>ONNX Runtime {version}（公式ホイール）で {model} が動きました: ONNX Runtime {reference} との比較で {detail}</translation>
-    </message>
-    <message>
-        <source>ONNX Runtime {version} (its official wheel) cannot run {model}: {detail}</source>
-        <translation>ONNX Runtime {version}（公式ホイール）では {model} を実行できません: {detail}</translation>
-    </message>
-    <message>
-        <source>ONNX Runtime {version} runs {model}, but its outputs differ from those of ONNX Runtime {reference} beyond the tolerance (largest difference {difference})</source>
-        <translation>ONNX Runtime {version} で {model} は動きますが、出力が ONNX Runtime {reference} の出力と許容範囲を超えて異なります（最大の差 {difference}）</translation>
     </message>
     <message>
         <source>, ai.onnx.ml opset {ml_opset}</source>
@@ -1342,6 +917,801 @@
     <message>
         <source>ORT&apos;s official table</source>
         <translation>ORT の公式表</translation>
+    </message>
+    <message>
+        <source>The onnx checker crashed on {model} ({detail}); the model is malformed in a way that breaks native code</source>
+        <comment>CHECKER_CRASHED</comment>
+        <translation>onnx チェッカーが {model} でクラッシュしました ({detail})。ネイティブコードを壊す形でモデルが壊れています</translation>
+    </message>
+    <message>
+        <source>The onnx checker could not run on {model}: {detail}</source>
+        <comment>CHECKER_FAILED</comment>
+        <translation>onnx チェッカーを {model} で実行できませんでした: {detail}</translation>
+    </message>
+    <message>
+        <source>onnx checker and shape inference skipped: {detail}</source>
+        <comment>CHECKER_SKIPPED</comment>
+        <translation>onnx チェッカーと形状推論を省略しました: {detail}</translation>
+    </message>
+    <message>
+        <source>The onnx checker did not finish on {model} ({detail})</source>
+        <comment>CHECKER_TIMEOUT</comment>
+        <translation>onnx チェッカーが {model} で終了しませんでした ({detail})</translation>
+    </message>
+    <message>
+        <source>{detail}</source>
+        <comment>CHECKSUMS_MISMATCH</comment>
+        <translation>SHA256SUMS がマニフェストと一致しません: {detail}</translation>
+    </message>
+    <message>
+        <source>{model} has an output {subject} that the original lacks</source>
+        <comment>COMPARE_EXTRA_OUTPUT</comment>
+        <translation>{model} には元のモデルにない出力 {subject} があります</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: {detail}</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: {detail}</translation>
+    </message>
+    <message>
+        <source>Output {subject} of the original is missing in {model}</source>
+        <comment>COMPARE_MISSING_OUTPUT</comment>
+        <translation>元のモデルの出力 {subject} が {model} にありません</translation>
+    </message>
+    <message>
+        <source>Output {subject} is within the tolerance ({tol}) but not bitwise identical (max abs diff {max_abs}, max rel diff {max_rel})</source>
+        <comment>COMPARE_NOT_BITWISE</comment>
+        <translation>出力 {subject} は許容誤差（{tol}）の範囲内ですが、ビット単位では一致しません（最大絶対差 {max_abs}、最大相対差 {max_rel}）</translation>
+    </message>
+    <message>
+        <source>{model} uses ONNX Runtime contrib operators (domain {domain!r}); they ship with standard ORT packages but are not covered by the opset table</source>
+        <comment>DOMAIN_CONTRIB</comment>
+        <translation>{model} は ONNX Runtime の contrib 演算子 (ドメイン「{domain}」) を使っています。標準の ORT パッケージに含まれますが、opset の表では判定できません</translation>
+    </message>
+    <message>
+        <source>{model} uses operators of the non-standard domain {domain!r}; ONNX Runtime needs a custom-op library registered for them</source>
+        <comment>DOMAIN_CUSTOM</comment>
+        <translation>{model} は非標準ドメイン「{domain}」の演算子を使っています。ONNX Runtime にはそのカスタム演算子ライブラリの登録が必要です</translation>
+    </message>
+    <message>
+        <source>{model} imports domain {domain!r}, defined by its own model-local functions</source>
+        <comment>DOMAIN_LOCAL_FUNCTIONS</comment>
+        <translation>{model} はドメイン「{domain}」をインポートしています。モデル内の関数で定義されています</translation>
+    </message>
+    <message>
+        <source>Initializer {name!r} is defined {count} times in {model}; ONNX Runtime only warns and silently uses the last one</source>
+        <comment>DUPLICATE_INITIALIZER</comment>
+        <translation>初期化子 {subject} が {model} の中で {count} 回定義されています。ONNX Runtime は警告するだけで、黙って最後の定義を使います</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: external data location {file!r} is absolute (or a drive-letter/UNC path); locations must be relative to the model folder</source>
+        <comment>EXTDATA_ABSOLUTE</comment>
+        <translation>テンソル {subject}: 外部データの場所 &apos;{file}&apos; が絶対パスです。場所はモデルのフォルダーからの相対パスでなければなりません</translation>
+    </message>
+    <message>
+        <source>All {total} external tensors start at 4 KiB-aligned offsets ({aligned64} also at 64 KiB)</source>
+        <comment>EXTDATA_ALIGNED</comment>
+        <translation>外部テンソル {total} 個すべてが 4 KiB 境界のオフセットから始まります (うち {aligned64} 個は 64 KiB 境界)</translation>
+    </message>
+    <message>
+        <source>Tensor {label} is marked EXTERNAL but also carries inline data</source>
+        <comment>EXTDATA_ALSO_INLINE</comment>
+        <translation>テンソル {subject} は EXTERNAL と指定されていますが、インラインのデータも持っています</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: checksum {checksum!r} is not a SHA-1 hex digest</source>
+        <comment>EXTDATA_BAD_CHECKSUM</comment>
+        <translation>テンソル {subject}: checksum が SHA-1 の 16 進ダイジェストではありません</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: external_data &apos;{key}&apos; is {raw!r}, not a non-negative integer</source>
+        <comment>EXTDATA_BAD_KEY</comment>
+        <translation>テンソル {subject}: external_data の &apos;{key}&apos; が 0 以上の整数ではありません</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: external data location {file!r} {why}</source>
+        <comment>EXTDATA_BAD_LOCATION</comment>
+        <translation>テンソル {subject}: 外部データの場所 &apos;{file}&apos; はファイル名として使えません</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: SHA-1 of {file!r} is {sha1}, but the model records {checksum}</source>
+        <comment>EXTDATA_CHECKSUM_MISMATCH</comment>
+        <translation>テンソル {subject}: &apos;{file}&apos; の SHA-1 がモデルに記録された checksum と一致しません</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: external_data key &apos;{key}&apos; appears twice</source>
+        <comment>EXTDATA_DUPLICATE_KEY</comment>
+        <translation>テンソル {subject}: external_data のキー &apos;{key}&apos; が 2 回現れます</translation>
+    </message>
+    <message>
+        <source>External data file {file!r} has {links} hard links; it may be a link to a file outside the model folder</source>
+        <comment>EXTDATA_HARDLINK</comment>
+        <translation>外部データファイル &apos;{file}&apos; にはハードリンクが {links} 個あり、モデルのフォルダーの外にあるファイルへのリンクかもしれません</translation>
+    </message>
+    <message>
+        <source>Tensor {label} has external_data entries but data_location is not EXTERNAL; they are ignored</source>
+        <comment>EXTDATA_IGNORED</comment>
+        <translation>テンソル {subject} には external_data の項目がありますが、data_location が EXTERNAL ではないため無視されます</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: {length} bytes of external data, but {dtype} {dims} needs {expected}</source>
+        <comment>EXTDATA_LENGTH_MISMATCH</comment>
+        <translation>テンソル {subject}: 外部データの長さが型と形状に合いません</translation>
+    </message>
+    <message>
+        <source>External data file {file!r} was not found (looked for {looked_for})</source>
+        <comment>EXTDATA_MISSING</comment>
+        <translation>外部データファイル「{file}」が見つかりません ({looked_for} を探しました)</translation>
+    </message>
+    <message>
+        <source>External data file {file!r} has a non-folder component {part!r}</source>
+        <comment>EXTDATA_MISSING</comment>
+        <translation>外部データファイル &apos;{file}&apos; のパスに、フォルダーではない要素があります</translation>
+    </message>
+    <message>
+        <source>External data file {file!r} is not a regular file (FIFO, device or socket)</source>
+        <comment>EXTDATA_NOT_REGULAR</comment>
+        <translation>外部データファイル &apos;{file}&apos; は通常のファイルではありません</translation>
+    </message>
+    <message>
+        <source>External data file {file!r} is a folder, not a file</source>
+        <comment>EXTDATA_NOT_REGULAR</comment>
+        <translation>外部データファイル &apos;{file}&apos; は通常のファイルではありません</translation>
+    </message>
+    <message>
+        <source>Tensor {label} is marked EXTERNAL but has no &apos;location&apos; key</source>
+        <comment>EXTDATA_NO_LOCATION</comment>
+        <translation>テンソル {subject}: 外部データの場所（location）がありません</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: external data location {file!r} is empty</source>
+        <comment>EXTDATA_NO_LOCATION</comment>
+        <translation>テンソル {subject}: 外部データの場所（location）がありません</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: external data location {file!r} has a &apos;..&apos; component; it could point outside the model folder</source>
+        <comment>EXTDATA_OUTSIDE_DIR</comment>
+        <translation>外部データの場所 &apos;{file}&apos; はモデルのフォルダーの外を指しています</translation>
+    </message>
+    <message>
+        <source>External data file {file!r} resolves outside the model folder ({real})</source>
+        <comment>EXTDATA_OUTSIDE_DIR</comment>
+        <translation>外部データの場所 &apos;{file}&apos; はモデルのフォルダーの外を指しています</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: bytes {start}..{end} lie beyond the end of {file!r} ({size} bytes)</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: offset {offset} is beyond the end of {file!r} ({size} bytes)</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: external_data &apos;{key}&apos; is {shown}, beyond any 64-bit file offset</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: raw_data bytes {start}..{end} lie beyond the end of the model file</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
+    </message>
+    <message>
+        <source>Tensors {other!r} and {tensor!r} share bytes of {file!r}</source>
+        <comment>EXTDATA_OVERLAP</comment>
+        <translation>テンソル &apos;{other}&apos; と &apos;{subject}&apos; が &apos;{file}&apos; の同じバイトを共有しています</translation>
+    </message>
+    <message>
+        <source>Tensor {label} is a STRING tensor stored as external data, which ONNX does not allow</source>
+        <comment>EXTDATA_STRING</comment>
+        <translation>テンソル {subject} は外部データに保存された STRING テンソルですが、ONNX はこれを認めていません</translation>
+    </message>
+    <message>
+        <source>External data file {file!r} is or passes through a symbolic link ({path})</source>
+        <comment>EXTDATA_SYMLINK</comment>
+        <translation>外部データファイル &apos;{file}&apos; はシンボリックリンクであるか、シンボリックリンクを経由しています</translation>
+    </message>
+    <message>
+        <source>{unaligned} of {total} external tensors start at offsets not aligned to 4 KiB (e.g. {tensor!r} at {offset}); ONNX Runtime may then read them into memory instead of memory-mapping them</source>
+        <comment>EXTDATA_UNALIGNED</comment>
+        <translation>外部テンソル {total} 個のうち {unaligned} 個が 4 KiB 境界に揃っていないオフセットから始まります (例: 「{tensor}」は {offset})。ONNX Runtime はそれらをメモリマップせずにメモリへ読み込むことがあります</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: unknown external_data key &apos;{key}&apos;, which ONNX Runtime refuses</source>
+        <comment>EXTDATA_UNKNOWN_KEY</comment>
+        <translation>テンソル {subject}: 不明な external_data のキー &apos;{key}&apos;（ONNX Runtime はこのモデルを読み込みません）</translation>
+    </message>
+    <message>
+        <source>External data file {file!r} cannot be examined: {detail}</source>
+        <comment>EXTDATA_UNREADABLE</comment>
+        <translation>外部データファイル &apos;{file}&apos; を調べられません: {detail}</translation>
+    </message>
+    <message>
+        <source>{path} is in the archive but not listed in the manifest</source>
+        <comment>FILE_EXTRA</comment>
+        <translation>{path} はアーカイブにありますが、マニフェストに記載されていません</translation>
+    </message>
+    <message>
+        <source>{path}: SHA-256 is {actual}, the manifest says {listed}</source>
+        <comment>FILE_HASH</comment>
+        <translation>{path}: SHA-256 は {actual} ですが、マニフェストでは {listed} です</translation>
+    </message>
+    <message>
+        <source>{path} is listed in the manifest but not in the archive</source>
+        <comment>FILE_MISSING</comment>
+        <translation>{path} はマニフェストに記載されていますが、アーカイブにありません</translation>
+    </message>
+    <message>
+        <source>{path} has {size} bytes; the manifest says {listed}</source>
+        <comment>FILE_SIZE</comment>
+        <translation>{path} は {size} バイトですが、マニフェストでは {listed} バイトです</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime {version} already loads the model; ir_version left as it is</source>
+        <comment>FIX_IR_NOT_NEEDED</comment>
+        <translation>ONNX Runtime {version} はすでにこのモデルを読み込めるため、ir_version はそのままにしました</translation>
+    </message>
+    <message>
+        <source>{model} uses nothing newer than IR {min_ir}: lowering ir_version from {ir} to {lowered} would let ONNX Runtime {version} (and newer) load it</source>
+        <comment>IR_LOWERABLE</comment>
+        <translation>{model} は IR {min_ir} より新しい機能を使っていません。ir_version を {ir} から {lowered} に下げると ONNX Runtime {version} 以降で読み込めます</translation>
+    </message>
+    <message>
+        <source>{model} has IR version {ir}; ONNX Runtime needs IR 3 or newer</source>
+        <comment>IR_TOO_OLD</comment>
+        <translation>{model} の IR バージョンは {ir} です。ONNX Runtime には IR 3 以降が必要です</translation>
+    </message>
+    <message>
+        <source>The manifest lists a path outside the bundle: {path!r} {why}</source>
+        <comment>MANIFEST_BAD_PATH</comment>
+        <translation>マニフェストがバンドルの外のパスを載せています: {subject}</translation>
+    </message>
+    <message>
+        <source>The manifest lists {path!r} twice</source>
+        <comment>MANIFEST_DUPLICATE</comment>
+        <translation>マニフェストに {subject} が 2 回載っています</translation>
+    </message>
+    <message>
+        <source>The manifest points to {path!r} as {role}, but lists no such file</source>
+        <comment>MANIFEST_INCONSISTENT</comment>
+        <translation>マニフェストの内容が矛盾しています</translation>
+    </message>
+    <message>
+        <source>The manifest says &apos;external&apos; layout but names no data file</source>
+        <comment>MANIFEST_INCONSISTENT</comment>
+        <translation>マニフェストの内容が矛盾しています</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s model entry {entry!r} is not an .onnx file</source>
+        <comment>MANIFEST_INCONSISTENT</comment>
+        <translation>マニフェストの内容が矛盾しています</translation>
+    </message>
+    <message>
+        <source>The manifest lists {count} files as the model ({models})</source>
+        <comment>MANIFEST_INCONSISTENT</comment>
+        <translation>マニフェストの内容が矛盾しています</translation>
+    </message>
+    <message>
+        <source>The archive has no manifest.json</source>
+        <comment>MANIFEST_MISSING</comment>
+        <translation>アーカイブに manifest.json がありません</translation>
+    </message>
+    <message>
+        <source>The manifest lists itself ({path!r})</source>
+        <comment>MANIFEST_SELF</comment>
+        <translation>マニフェストが自分自身を一覧に載せています</translation>
+    </message>
+    <message>
+        <source>Merged into one file, {model} would be {bytes} bytes, under the 2 GiB protobuf limit</source>
+        <comment>MERGE_FITS</comment>
+        <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を下回ります</translation>
+    </message>
+    <message>
+        <source>Merged into one file, {model} would be about {bytes} bytes, under the 2 GiB protobuf limit</source>
+        <comment>MERGE_FITS</comment>
+        <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を下回ります</translation>
+    </message>
+    <message>
+        <source>Merged into one file, {model} would be {bytes} bytes ({readable}), above protobuf&apos;s 2 GiB limit; it must keep external data</source>
+        <comment>MERGE_TOO_LARGE</comment>
+        <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を超えます。外部データのままにする必要があります</translation>
+    </message>
+    <message>
+        <source>Merged into one file, {model} would be about {bytes} bytes ({readable}), above protobuf&apos;s 2 GiB limit; it must keep external data</source>
+        <comment>MERGE_TOO_LARGE</comment>
+        <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を超えます。外部データのままにする必要があります</translation>
+    </message>
+    <message>
+        <source>model_version {model_version} cannot carry the pre-release/build part of {version}</source>
+        <comment>MODEL_VERSION_TAGS</comment>
+        <translation>model_version {model_version} には {version} のプレリリース／ビルドの部分を入れられません</translation>
+    </message>
+    <message>
+        <source>onnx checker rejects {model}: {detail}</source>
+        <comment>ONNX_CHECKER</comment>
+        <translation>onnx チェッカーが {model} を拒否しました: {detail}</translation>
+    </message>
+    <message>
+        <source>{model} imports operator set {domain!r} twice (versions {first} and {second})</source>
+        <comment>OPSET_DUPLICATE</comment>
+        <translation>{model} は演算子セット &apos;{subject}&apos; を 2 回インポートしています（バージョン {first} と {second}）</translation>
+    </message>
+    <message>
+        <source>{model} uses operators of domain {domain!r} but does not import that operator set</source>
+        <comment>OPSET_MISSING</comment>
+        <translation>{model} はドメイン「{domain}」の演算子を使っていますが、その演算子セットをインポートしていません</translation>
+    </message>
+    <message>
+        <source>{model} uses {detail}</source>
+        <comment>OPSET_TOO_OLD</comment>
+        <translation>{model} の演算子セットが古すぎます: {detail}</translation>
+    </message>
+    <message>
+        <source>{model} is an ORT-format model (FlatBuffer); only what an ONNX Runtime session reports is available (no IR/opsets, no checker)</source>
+        <comment>ORT_FORMAT</comment>
+        <translation>{subject} は ORT 形式（FlatBuffer）のモデルです。ONNX Runtime のセッションが報告する情報しか得られません（IR・オペセット・チェッカーはありません）</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime could not load the ORT-format model {model}: {detail}</source>
+        <comment>ORT_LOAD_FAILED</comment>
+        <translation>ONNX Runtime は ORT 形式のモデル {subject} を読み込めませんでした: {detail}</translation>
+    </message>
+    <message>
+        <source>{model} needs more than ONNX Runtime {version}, the newest release onnxpack knows: {detail}</source>
+        <comment>ORT_NEWER_THAN_KNOWN</comment>
+        <translation>{model} には、onnxpack が知る最新のリリースである ONNX Runtime {version} より新しいものが必要です: {detail}</translation>
+    </message>
+    <message>
+        <source>Oldest ONNX Runtime that loads {model}: {version} (ORT {version} reads models up to IR {ir}, ai.onnx opset {opset}; ORT&apos;s official table)</source>
+        <comment>ORT_OLDEST</comment>
+        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}{ml} までのモデル、{source})</translation>
+    </message>
+    <message>
+        <source>Oldest ONNX Runtime that loads {model}: {version} (ORT {version} reads models up to IR {ir}, ai.onnx opset {opset}, ai.onnx.ml opset {ml_opset}; ORT&apos;s official table)</source>
+        <comment>ORT_OLDEST</comment>
+        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}{ml} までのモデル、{source})</translation>
+    </message>
+    <message>
+        <source>Oldest ONNX Runtime that loads {model}: {version} (ORT {version} reads models up to IR {ir}, ai.onnx opset {opset}; limits measured on that release, not from ORT&apos;s official table)</source>
+        <comment>ORT_OLDEST</comment>
+        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}{ml} までのモデル、{source})</translation>
+    </message>
+    <message>
+        <source>Oldest ONNX Runtime that loads {model}: {version} (ORT {version} reads models up to IR {ir}, ai.onnx opset {opset}, ai.onnx.ml opset {ml_opset}; limits measured on that release, not from ORT&apos;s official table)</source>
+        <comment>ORT_OLDEST</comment>
+        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}{ml} までのモデル、{source})</translation>
+    </message>
+    <message>
+        <source>Target: ONNX Runtime {version} loads the model; {detail}</source>
+        <comment>ORT_TARGET_OK</comment>
+        <translation>目標: ONNX Runtime {version} はこのモデルを読み込めます（{detail}）</translation>
+    </message>
+    <message>
+        <source>{detail}</source>
+        <comment>ORT_TARGET_UNKNOWN</comment>
+        <translation>目標: ONNX Runtime {version} がこのモデルを読み込めるかどうかは不明です（{detail}）</translation>
+    </message>
+    <message>
+        <source>{model} is an ORT-format model; its IR/opsets cannot be read, so compatibility with ONNX Runtime {version} is unknown</source>
+        <comment>ORT_TARGET_UNKNOWN</comment>
+        <translation>{model} は ORT 形式のモデルで IR やオペセットを読めないため、ONNX Runtime {version} との互換性は不明です</translation>
+    </message>
+    <message>
+        <source>Target: {detail}</source>
+        <comment>ORT_TARGET_UNSUPPORTED</comment>
+        <translation>目標: ONNX Runtime {version} はこのモデルを読み込めません（{detail}）</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime {version} runs {model} but its outputs differ from ONNX Runtime {reference}&apos;s beyond atol {atol} / rtol {rtol} (largest difference {difference})</source>
+        <comment>PROVE_ORT_MISMATCH</comment>
+        <translation>ONNX Runtime {version} で {model} は動きますが、出力が ONNX Runtime {reference} の出力と許容範囲を超えて異なります（最大の差 {difference}）</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime {version} (its official wheel) cannot run {model}: {detail}</source>
+        <comment>PROVE_ORT_NOT_LOADED</comment>
+        <translation>ONNX Runtime {version}（公式ホイール）では {model} を実行できません: {detail}</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime {version} (its official wheel) runs {model}: {detail} with ONNX Runtime {reference}</source>
+        <comment>PROVE_ORT_OK</comment>
+        <translation>ONNX Runtime {version}（公式ホイール）で {model} が動きました: ONNX Runtime {reference} との比較で {detail}</translation>
+    </message>
+    <message>
+        <source>The previous release is named {previous!r}, this one {name!r}</source>
+        <comment>RELEASE_NAME_CHANGED</comment>
+        <translation>前のリリースの名前は &apos;{previous}&apos;、今回は &apos;{name}&apos; です</translation>
+    </message>
+    <message>
+        <source>Shape inference fails on {model}: {detail}</source>
+        <comment>SHAPE_INFERENCE</comment>
+        <translation>{model} の形状推論に失敗しました: {detail}</translation>
+    </message>
+    <message>
+        <source>Shape inference of {model} stopped where it needed the values of a large or external tensor: {detail}</source>
+        <comment>SHAPE_INFERENCE_PARTIAL</comment>
+        <translation>{model} の形状推論は、大きなテンソルまたは外部テンソルの値が必要な箇所で止まりました: {detail}</translation>
+    </message>
+    <message>
+        <source>The manifest names another signing key than the one that signed the bundle</source>
+        <comment>SIGNATURE_KEY</comment>
+        <translation>マニフェストに書かれた署名鍵が、バンドルに署名した鍵と異なります</translation>
+    </message>
+    <message>
+        <source>{path} is not covered by the signature (added after signing)</source>
+        <comment>SIGNATURE_MISMATCH</comment>
+        <translation>{path} は署名の対象外です (署名後に追加されました)</translation>
+    </message>
+    <message>
+        <source>{path} is not the file that was signed (SHA-256 {actual}, signed {signed})</source>
+        <comment>SIGNATURE_MISMATCH</comment>
+        <translation>{path} は署名されたファイルではありません (SHA-256 {actual}、署名時 {signed})</translation>
+    </message>
+    <message>
+        <source>{path} was signed but is missing from the archive</source>
+        <comment>SIGNATURE_MISMATCH</comment>
+        <translation>{path} は署名されていますが、アーカイブにありません</translation>
+    </message>
+    <message>
+        <source>The bundle has no model.sig, so it is not signed (or its signature was removed)</source>
+        <comment>SIGNATURE_MISSING</comment>
+        <translation>バンドルに model.sig がないため、署名されていません (または署名が削除されました)</translation>
+    </message>
+    <message>
+        <source>The manifest says the bundle is signed, but model.sig is missing: the signature was removed</source>
+        <comment>SIGNATURE_MISSING</comment>
+        <translation>マニフェストには署名済みとありますが、model.sig がありません。署名が削除されています</translation>
+    </message>
+    <message>
+        <source>{warning}</source>
+        <comment>SIGNING_KEY_READABLE</comment>
+        <translation>このコンピューターのほかのユーザーが署名用の秘密鍵を読めます</translation>
+    </message>
+    <message>
+        <source>{model}: output {subject} is constant everywhere ({value})</source>
+        <comment>SMOKE_CONSTANT_OUTPUT</comment>
+        <translation>{model}: 出力 {subject} はすべて同じ値（{value}）です</translation>
+    </message>
+    <message>
+        <source>{subject}: the run failed with the default sizes ({error}); it passed with {sizes} after {attempts} attempt(s)</source>
+        <comment>SMOKE_DIMS_SEARCHED</comment>
+        <translation>{subject}: 既定の大きさでは実行に失敗しましたが、{sizes} で成功しました (試行 {attempts} 回)</translation>
+    </message>
+    <message>
+        <source>{detail}</source>
+        <comment>SMOKE_FAILED</comment>
+        <translation>スモーク実行に失敗しました: {detail}</translation>
+    </message>
+    <message>
+        <source>The recorded smoke recipe cannot be repeated: {detail}</source>
+        <comment>SMOKE_FAILED</comment>
+        <translation>記録されたスモーク実行の手順を再現できません: {detail}</translation>
+    </message>
+    <message>
+        <source>The recorded smoke run failed now: {detail}</source>
+        <comment>SMOKE_FAILED</comment>
+        <translation>記録されたスモーク実行が今回は失敗しました: {detail}</translation>
+    </message>
+    <message>
+        <source>{model}: input {subject} has a default value (an initializer of the same name); the default was used</source>
+        <comment>SMOKE_INPUT_DEFAULT</comment>
+        <translation>{model}: 入力 {subject} には既定値（同じ名前の初期化子）があり、その既定値を使いました</translation>
+    </message>
+    <message>
+        <source>{model}: optional input {subject} was not fed</source>
+        <comment>SMOKE_INPUT_OMITTED</comment>
+        <translation>{model}: 省略可能な入力 {subject} には何も与えませんでした</translation>
+    </message>
+    <message>
+        <source>{subject}: the generated inputs would take {size}, more than the {limit} onnxpack allows on this machine ({detail})</source>
+        <comment>SMOKE_INPUT_TOO_LARGE</comment>
+        <translation>{subject}: 生成する入力は {size} になり、このマシンで onnxpack が許す上限 {limit} を超えます（{detail}）</translation>
+    </message>
+    <message>
+        <source>{subject}: cannot build inputs: {detail}</source>
+        <comment>SMOKE_INPUT_UNSUPPORTED</comment>
+        <translation>{subject}: 入力を作れません: {detail}</translation>
+    </message>
+    <message>
+        <source>Output {name} differs from the recorded run (same ONNX Runtime {ort_version}): SHA-256 {sha256} vs {recorded}</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>出力 {subject} が記録された実行結果と異なります</translation>
+    </message>
+    <message>
+        <source>Output {name} is missing from the re-run</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>出力 {subject} が記録された実行結果と異なります</translation>
+    </message>
+    <message>
+        <source>Output {name} differs from the recorded run (another ONNX Runtime version) and the bundle holds no reference values to compare within a tolerance</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>出力 {subject} が記録された実行結果と異なります</translation>
+    </message>
+    <message>
+        <source>Output {name}: reference values unreadable ({detail})</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>出力 {subject} が記録された実行結果と異なります</translation>
+    </message>
+    <message>
+        <source>Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: {detail}</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>出力 {subject} が記録された実行結果と異なります</translation>
+    </message>
+    <message>
+        <source>{model}: output {subject} differs between runs on the same inputs</source>
+        <comment>SMOKE_NONDETERMINISTIC</comment>
+        <translation>{model}: 出力 {subject} が、同じ入力でも実行のたびに異なります</translation>
+    </message>
+    <message>
+        <source>{model}: output {subject} has {nan} NaN and {inf} Inf value(s) out of {size}</source>
+        <comment>SMOKE_NON_FINITE</comment>
+        <translation>{model}: 出力 {subject} に有限でない値があります (NaN: {nan} 個、Inf: {inf} 個、要素数 {size})</translation>
+    </message>
+    <message>
+        <source>The bundle records no smoke run (built with {opt:no_smoke}); ran with default inputs, nothing to compare with</source>
+        <comment>SMOKE_NOT_RECORDED</comment>
+        <translation>バンドルにスモーク実行の記録がありません。既定の入力で実行しましたが、比べる対象がありません</translation>
+    </message>
+    <message>
+        <source>{model}: output {subject} is a {type}, not a tensor: only its SHA-256 is recorded (no .npy is saved, and a bundle holds no reference values for it), and onnxruntime-node (JavaScript) cannot return such an output</source>
+        <comment>SMOKE_OUTPUT_NOT_TENSOR</comment>
+        <translation>{model}: 出力 {subject} はテンソルではなく {type} です。記録されるのは SHA-256 だけで（.npy は保存されず、バンドルにも参照値は入りません）、onnxruntime-node（JavaScript）はこのような出力を返せません</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail}{more}</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。指定のない次元: {dims}。</translation>
+    </message>
+    <message>
+        <source>The smoke run was skipped because the bundle failed verification</source>
+        <comment>SMOKE_SKIPPED</comment>
+        <translation>バンドルの検証に失敗したため、スモーク実行を省略しました</translation>
+    </message>
+    <message>
+        <source>Output {name} is within atol={atol}, rtol={rtol} of the recorded run (max abs diff {max_abs}, max rel diff {max_rel}); digests differ because the ONNX Runtime version differs</source>
+        <comment>SMOKE_WITHIN_TOLERANCE</comment>
+        <translation>出力 {subject} は記録された実行結果の許容誤差の範囲内です。ONNX Runtime のバージョンが違うため、ダイジェストは異なります</translation>
+    </message>
+    <message>
+        <source>Tensor {tensor} holds {bytes} bytes (≥ 2 GiB): it can only ever live in external data</source>
+        <comment>TENSOR_NOT_EMBEDDABLE</comment>
+        <translation>テンソル {tensor} は {size} (2 GiB 以上) あり、外部データにしか置けません</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: {length} bytes of raw_data, but {dtype} {dims} needs {expected}</source>
+        <comment>TENSOR_SIZE_MISMATCH</comment>
+        <translation>テンソル {subject}: raw_data の大きさが型と形状に合いません</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: a STRING tensor with {length} bytes of raw_data (strings live in string_data)</source>
+        <comment>TENSOR_SIZE_MISMATCH</comment>
+        <translation>テンソル {subject}: raw_data の大きさが型と形状に合いません</translation>
+    </message>
+    <message>
+        <source>Tensor {tensor} is 2 GiB or more</source>
+        <comment>TENSOR_TOO_LARGE</comment>
+        <translation>テンソル {subject} は 2 GiB 以上あります</translation>
+    </message>
+    <message>
+        <source>Version {version} is a smaller step than this {bump} change needs (suggested {suggested})</source>
+        <comment>VERSION_UNDERBUMP</comment>
+        <translation>バージョン {version} は、この {bump} の変更に必要な上げ幅より小さいです（推奨: {suggested}）</translation>
+    </message>
+    <message>
+        <source>{model} declares {declared}, beyond every ONNX release onnxpack knows (onnx {onnx}); no ONNX Runtime release loads it</source>
+        <comment>VERSION_UNRELEASED</comment>
+        <translation>{model} は {declared} を宣言しています。onnxpack が知るどの ONNX リリース（onnx {onnx}）よりも新しいため、これを読み込める ONNX Runtime のリリースはありません</translation>
+    </message>
+    <message>
+        <source>The central directory is damaged (bad entry header)</source>
+        <comment>ZIP_BAD_DIRECTORY</comment>
+        <translation>ZIP の中央ディレクトリが壊れています</translation>
+    </message>
+    <message>
+        <source>The central directory is truncated</source>
+        <comment>ZIP_BAD_DIRECTORY</comment>
+        <translation>ZIP の中央ディレクトリが壊れています</translation>
+    </message>
+    <message>
+        <source>Member {name!r} has a damaged extra field</source>
+        <comment>ZIP_BAD_DIRECTORY</comment>
+        <translation>ZIP の中央ディレクトリが壊れています</translation>
+    </message>
+    <message>
+        <source>The central directory has unaccounted bytes</source>
+        <comment>ZIP_BAD_DIRECTORY</comment>
+        <translation>ZIP の中央ディレクトリが壊れています</translation>
+    </message>
+    <message>
+        <source>The ZIP64 end record is missing or damaged</source>
+        <comment>ZIP_BAD_END</comment>
+        <translation>ZIP64 の終端レコードがないか、壊れています</translation>
+    </message>
+    <message>
+        <source>The ZIP64 end record is damaged: it says {value} for the {field}, the ZIP end record {old}</source>
+        <comment>ZIP_BAD_END</comment>
+        <translation>ZIP64 の終端レコードがないか、壊れています</translation>
+    </message>
+    <message>
+        <source>Member {name!r}: no local header at its offset</source>
+        <comment>ZIP_BAD_HEADER</comment>
+        <translation>メンバー {subject}: ローカルヘッダーがないか、壊れています</translation>
+    </message>
+    <message>
+        <source>Member {name!r}: damaged local extra field</source>
+        <comment>ZIP_BAD_HEADER</comment>
+        <translation>メンバー {subject}: ローカルヘッダーがないか、壊れています</translation>
+    </message>
+    <message>
+        <source>Member name {name!r} {why}</source>
+        <comment>ZIP_BAD_NAME</comment>
+        <translation>メンバー名 {subject} は使えません</translation>
+    </message>
+    <message>
+        <source>Member {name!r} carries a second (Unicode path) name</source>
+        <comment>ZIP_BAD_NAME</comment>
+        <translation>メンバー名 {subject} は使えません</translation>
+    </message>
+    <message>
+        <source>Member name {raw!r} is not valid UTF-8</source>
+        <comment>ZIP_BAD_NAME</comment>
+        <translation>メンバー名 {subject} は使えません</translation>
+    </message>
+    <message>
+        <source>Stored member {name!r} declares {size} bytes but occupies {stored}</source>
+        <comment>ZIP_BAD_SIZE</comment>
+        <translation>メンバー {subject} の宣言された大きさが、実際に占める大きさと合いません</translation>
+    </message>
+    <message>
+        <source>Member {name!r} uses compression method {method} (only stored/deflate)</source>
+        <comment>ZIP_COMPRESSION</comment>
+        <translation>メンバー {subject} は stored と deflate 以外の圧縮方式を使っています</translation>
+    </message>
+    <message>
+        <source>{path} cannot be read intact: {detail}</source>
+        <comment>ZIP_DAMAGED</comment>
+        <translation>{subject} を壊れていない状態で読み取れません</translation>
+    </message>
+    <message>
+        <source>{path} cannot be read: {detail}</source>
+        <comment>ZIP_DAMAGED</comment>
+        <translation>{subject} を壊れていない状態で読み取れません</translation>
+    </message>
+    <message>
+        <source>Member {name!r} is a directory entry</source>
+        <comment>ZIP_DIRECTORY</comment>
+        <translation>メンバー {subject} はディレクトリのエントリーです</translation>
+    </message>
+    <message>
+        <source>Member name {name!r} {why}</source>
+        <comment>ZIP_DIRECTORY</comment>
+        <translation>メンバー {subject} はディレクトリのエントリーです</translation>
+    </message>
+    <message>
+        <source>Member name {name!r} appears twice</source>
+        <comment>ZIP_DUPLICATE</comment>
+        <translation>メンバー名 {subject} が（大文字と小文字を区別しないと）2 回現れます</translation>
+    </message>
+    <message>
+        <source>Member names {first!r} and {name!r} are the same after case folding / normalisation</source>
+        <comment>ZIP_DUPLICATE</comment>
+        <translation>メンバー名 {subject} が（大文字と小文字を区別しないと）2 回現れます</translation>
+    </message>
+    <message>
+        <source>Member {name!r} is encrypted</source>
+        <comment>ZIP_ENCRYPTED</comment>
+        <translation>メンバー {subject} は暗号化されています</translation>
+    </message>
+    <message>
+        <source>{count} unaccounted byte(s) before member {name!r}</source>
+        <comment>ZIP_GAP</comment>
+        <translation>アーカイブのエントリーの間に、説明のつかないバイトがあります</translation>
+    </message>
+    <message>
+        <source>{count} unaccounted byte(s) before the central directory</source>
+        <comment>ZIP_GAP</comment>
+        <translation>アーカイブのエントリーの間に、説明のつかないバイトがあります</translation>
+    </message>
+    <message>
+        <source>The central directory does not end where the end record starts ({gap} bytes)</source>
+        <comment>ZIP_GAP</comment>
+        <translation>アーカイブのエントリーの間に、説明のつかないバイトがあります</translation>
+    </message>
+    <message>
+        <source>Member {name!r}: local header disagrees with the central directory ({fields})</source>
+        <comment>ZIP_HEADER_MISMATCH</comment>
+        <translation>メンバー {subject}: ローカルヘッダーが中央ディレクトリと一致しません</translation>
+    </message>
+    <message>
+        <source>{count} unaccounted byte(s) before the first entry</source>
+        <comment>ZIP_LEADING_DATA</comment>
+        <translation>アーカイブの最初のエントリーの前に、説明のつかないバイトがあります</translation>
+    </message>
+    <message>
+        <source>The archive claims to span several disks</source>
+        <comment>ZIP_MULTIDISK</comment>
+        <translation>アーカイブが複数のディスクにまたがっていると主張しています</translation>
+    </message>
+    <message>
+        <source>Member {name!r} starts on another disk</source>
+        <comment>ZIP_MULTIDISK</comment>
+        <translation>アーカイブが複数のディスクにまたがっていると主張しています</translation>
+    </message>
+    <message>
+        <source>Member {name!r} is a file, but {folder!r} uses it as a folder</source>
+        <comment>ZIP_NAME_CONFLICT</comment>
+        <translation>メンバー {subject} はファイルですが、別のメンバーがそれをフォルダーとして使っています</translation>
+    </message>
+    <message>
+        <source>The file is not a ZIP archive (no end-of-central-directory record)</source>
+        <comment>ZIP_NOT_ZIP</comment>
+        <translation>このファイルは ZIP アーカイブではありません</translation>
+    </message>
+    <message>
+        <source>Member {name!r} overlaps the previous entry</source>
+        <comment>ZIP_OVERLAP</comment>
+        <translation>アーカイブのエントリーが重なっています</translation>
+    </message>
+    <message>
+        <source>Member {name!r} extends into the central directory</source>
+        <comment>ZIP_OVERLAP</comment>
+        <translation>アーカイブのエントリーが重なっています</translation>
+    </message>
+    <message>
+        <source>The central directory does not end where the end record starts ({gap} bytes)</source>
+        <comment>ZIP_OVERLAP</comment>
+        <translation>アーカイブのエントリーが重なっています</translation>
+    </message>
+    <message>
+        <source>Member {name!r} would expand {stored} bytes to {size} (ratio above {ratio}: a zip bomb?)</source>
+        <comment>ZIP_RATIO</comment>
+        <translation>メンバー {subject} は実際のデータではありえないほど大きく展開されます（ZIP 爆弾の可能性）</translation>
+    </message>
+    <message>
+        <source>Member {name!r} is a special file (mode {mode})</source>
+        <comment>ZIP_SPECIAL</comment>
+        <translation>メンバー {subject} は特殊ファイルです</translation>
+    </message>
+    <message>
+        <source>Member {name!r} is a symbolic link</source>
+        <comment>ZIP_SYMLINK</comment>
+        <translation>メンバー {subject} はリンクです</translation>
+    </message>
+    <message>
+        <source>Member {name!r} is a reparse point (link)</source>
+        <comment>ZIP_SYMLINK</comment>
+        <translation>メンバー {subject} はリンクです</translation>
+    </message>
+    <message>
+        <source>The archive declares {entries} entries / {bytes} directory bytes</source>
+        <comment>ZIP_TOO_LARGE</comment>
+        <translation>アーカイブが、onnxpack の受け付ける数や大きさを超えるエントリーを宣言しています</translation>
+    </message>
+    <message>
+        <source>Member {name!r} declares {size} bytes (cap {cap})</source>
+        <comment>ZIP_TOO_LARGE</comment>
+        <translation>アーカイブが、onnxpack の受け付ける数や大きさを超えるエントリーを宣言しています</translation>
+    </message>
+    <message>
+        <source>{count} byte(s) after the end of the ZIP end record</source>
+        <comment>ZIP_TRAILING_DATA</comment>
+        <translation>ZIP アーカイブの終端レコードの前後に、説明のつかないバイトがあります</translation>
+    </message>
+    <message>
+        <source>{count} byte(s) missing from the end of the ZIP end record</source>
+        <comment>ZIP_TRAILING_DATA</comment>
+        <translation>ZIP アーカイブの終端レコードの前後に、説明のつかないバイトがあります</translation>
+    </message>
+    <message>
+        <source>Unaccounted bytes between the ZIP64 end record and its locator</source>
+        <comment>ZIP_TRAILING_DATA</comment>
+        <translation>ZIP アーカイブの終端レコードの前後に、説明のつかないバイトがあります</translation>
+    </message>
+    <message>
+        <source>The ZIP end record is truncated</source>
+        <comment>ZIP_TRUNCATED</comment>
+        <translation>ZIP アーカイブが途中で切れています</translation>
     </message>
 </context>
 <context>
@@ -1570,372 +1940,946 @@
         <translation>［バンドル］タブで既存の出力フォルダーを選んでください。</translation>
     </message>
     <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Re-export the model.</source>
-        <translation>モデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Remove the duplicates (keep the intended tensor) and re-export.</source>
-        <translation>重複を取り除いて（意図したテンソルを残して）エクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Convert the model with a current exporter or onnx.version_converter.</source>
-        <translation>最新のエクスポーターか onnx.version_converter でモデルを変換してください。</translation>
-    </message>
-    <message>
-        <source>Re-export the model with a released exporter and opset. If a newer ONNX has been released since, update onnxpack.</source>
-        <translation>リリース済みのエクスポーターとオペセットでモデルをエクスポートし直してください。その後に新しい ONNX がリリースされていれば、onnxpack を更新してください。</translation>
-    </message>
-    <message>
-        <source>Only a newer ONNX Runtime can load it; the smoke run shows whether the installed one does. To reach older runtimes, re-export with a lower opset.</source>
-        <translation>読み込めるのは新しい ONNX Runtime だけです。インストール済みのもので読み込めるかはスモーク実行でわかります。古いランタイムに対応するには、低いオペセットでエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Smoke-run the model with that ONNX Runtime release to be sure.</source>
-        <translation>確かめるには、その ONNX Runtime のリリースでモデルをスモーク実行してください。</translation>
-    </message>
-    <message>
-        <source>Do not ship this model; re-export it. onnxpack itself was not affected.</source>
-        <translation>このモデルは配布せず、エクスポートし直してください。onnxpack 自体には影響ありません。</translation>
-    </message>
-    <message>
-        <source>The model may be pathological; re-export it, or check it on a faster machine.</source>
-        <translation>モデルが異常な構造かもしれません。エクスポートし直すか、より速いマシンで確認してください。</translation>
-    </message>
-    <message>
-        <source>Fix the model where the message points (or re-export it); ONNX Runtime may refuse it too.</source>
-        <translation>メッセージが示す箇所を直してください（またはエクスポートし直してください）。ONNX Runtime もこのモデルを拒否するかもしれません。</translation>
-    </message>
-    <message>
-        <source>Update onnxpack (and its onnx) to check this model.</source>
-        <translation>このモデルを確認するには onnxpack（とその onnx）を更新してください。</translation>
-    </message>
-    <message>
-        <source>Harmless: ONNX Runtime infers those shapes with the data at load time.</source>
-        <translation>問題ありません。ONNX Runtime は読み込み時にデータを使ってそれらの形状を推論します。</translation>
-    </message>
-    <message>
-        <source>Types or shapes in the graph are inconsistent; ONNX Runtime will most likely refuse the model. Re-export it.</source>
-        <translation>グラフの型や形状に矛盾があり、ONNX Runtime はおそらくこのモデルを拒否します。エクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Keep the external-data layout for this model.</source>
-        <translation>このモデルは外部データの形式のままにしてください。</translation>
-    </message>
-    <message>
-        <source>The smoke run proves the installed ORT has them.</source>
-        <translation>インストール済みの ORT にそれらがあるかは、スモーク実行で確かめられます。</translation>
-    </message>
-    <message>
-        <source>Ship the custom-op library with the model, or re-export without custom operators.</source>
-        <translation>カスタム演算子のライブラリをモデルと一緒に配布するか、カスタム演算子なしでエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Each domain may appear once in opset_import; re-export the model.</source>
-        <translation>opset_import には各ドメインを 1 回しか書けません。モデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Keep the original .onnx for merging, checking and re-bundling.</source>
-        <translation>結合・確認・再バンドルのために、元の .onnx を残しておいてください。</translation>
-    </message>
-    <message>
-        <source>The file may be damaged or made by a newer ONNX Runtime than the one installed; regenerate it from the .onnx model.</source>
-        <translation>ファイルが壊れているか、インストール済みより新しい ONNX Runtime で作られた可能性があります。.onnx のモデルから作り直してください。</translation>
-    </message>
-    <message>
-        <source>Re-export the model with its external data.</source>
-        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Move the data file next to the model and save the model with a relative location.</source>
-        <translation>データファイルをモデルの隣に移し、相対的な場所でモデルを保存してください。</translation>
-    </message>
-    <message>
-        <source>Keep external data inside the model folder and use a plain relative file name.</source>
-        <translation>外部データはモデルのフォルダーの中に置き、単純な相対ファイル名を使ってください。</translation>
-    </message>
-    <message>
-        <source>The data file is truncated or belongs to another model; export the model again (and make sure nothing modifies its folder meanwhile).</source>
-        <translation>データファイルが途中で切れているか、別のモデルのものです。モデルをエクスポートし直してください（その間にフォルダーを変更するものがないことも確かめてください）。</translation>
-    </message>
-    <message>
-        <source>Check the file&apos;s permissions.</source>
-        <translation>ファイルのアクセス権を確認してください。</translation>
-    </message>
-    <message>
-        <source>Replace the link with the real file inside the model folder.</source>
-        <translation>リンクを、モデルのフォルダー内にある実際のファイルに置き換えてください。</translation>
-    </message>
-    <message>
-        <source>External data must be an ordinary file.</source>
-        <translation>外部データは通常のファイルでなければなりません。</translation>
-    </message>
-    <message>
-        <source>Replace the hard link with a real copy of the file.</source>
-        <translation>ハードリンクを、ファイルの実際のコピーに置き換えてください。</translation>
-    </message>
-    <message>
-        <source>The smoke run shows whether the installed ONNX Runtime runs it; to be safe on other releases, convert it to a newer opset (onnx.version_converter.convert_version) and check it again.</source>
-        <translation>インストールされている ONNX Runtime で動くかどうかはスモーク実行で分かります。他のリリースでも安全にするには、新しい opset に変換して（onnx.version_converter.convert_version）もう一度チェックしてください。</translation>
-    </message>
-    <message>
-        <source>Remove the key (only location, offset, length and checksum are allowed), or export the model again.</source>
-        <translation>このキーを取り除いてください（使えるのは location、offset、length、checksum だけです）。または、モデルをもう一度エクスポートしてください。</translation>
-    </message>
-    <message>
-        <source>Store string tensors inline.</source>
-        <translation>文字列のテンソルはインラインで保存してください。</translation>
-    </message>
-    <message>
-        <source>Remove the stray external_data entries or set data_location to EXTERNAL.</source>
-        <translation>不要な external_data の項目を取り除くか、data_location を EXTERNAL にしてください。</translation>
-    </message>
-    <message>
-        <source>Overlapping tensors are unusual; check the exporter. A merge copies each separately.</source>
-        <translation>テンソルが重なるのは普通ではありません。エクスポーターを確認してください。結合ではそれぞれを別々にコピーします。</translation>
-    </message>
-    <message>
-        <source>The model and its data file do not match; export them again together.</source>
-        <translation>モデルとデータファイルが一致しません。両方を一緒にエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>The data file was modified or replaced; restore the original.</source>
-        <translation>データファイルが変更されたか置き換えられています。元のファイルに戻してください。</translation>
-    </message>
-    <message>
-        <source>Release managers reading model_version see only MAJOR.MINOR.PATCH.</source>
-        <translation>model_version を読むリリース担当者には MAJOR.MINOR.PATCH だけが見えます。</translation>
-    </message>
-    <message>
-        <source>Keep the private key readable by you only.</source>
-        <translation>秘密鍵は自分だけが読めるようにしてください。</translation>
-    </message>
-    <message>
-        <source>Check the ONNX Runtime installation, or get the bundle again from its publisher.</source>
-        <translation>ONNX Runtime のインストールを確認するか、バンドルを配布元から取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Only tensor inputs of numeric, bool and string types can be generated or loaded.</source>
-        <translation>生成や読み込みができるのは、数値・bool・文字列型のテンソル入力だけです。</translation>
-    </message>
-    <message>
-        <source>The model is non-deterministic (random operators?); equality checks against it are not meaningful.</source>
-        <translation>モデルが非決定的です（乱数の演算子？）。このモデルとの一致の確認には意味がありません。</translation>
-    </message>
-    <message>
-        <source>Compare models with the same outputs.</source>
-        <translation>同じ出力を持つモデルどうしを比べてください。</translation>
-    </message>
-    <message>
-        <source>Raise the tolerance if small differences are expected (e.g. an optimized graph).</source>
-        <translation>小さな差が想定される場合（最適化したグラフなど）は、許容誤差を大きくしてください。</translation>
-    </message>
-    <message>
-        <source>Expected for re-optimized graphs; a merged copy of the same model should be bitwise identical.</source>
-        <translation>再最適化したグラフでは想定どおりです。同じモデルを結合したコピーならビット単位で一致するはずです。</translation>
-    </message>
-    <message>
-        <source>This can be normal (e.g. a mask); otherwise the model may ignore its input.</source>
-        <translation>正常な場合もあります（マスクなど）。そうでなければ、モデルが入力を無視しているのかもしれません。</translation>
-    </message>
-    <message>
-        <source>If an app reads it with onnxruntime-node, re-export the model with tensor outputs (scikit-learn classifiers: skl2onnx&apos;s option zipmap=False).</source>
-        <translation>アプリが onnxruntime-node でこの出力を読む場合は、テンソルを出力するモデルとして再エクスポートしてください（scikit-learn の分類器なら skl2onnx のオプション zipmap=False）。</translation>
-    </message>
-    <message>
-        <source>This is not an onnxpack bundle, or its manifest was removed.</source>
-        <translation>これは onnxpack のバンドルではないか、マニフェストが取り除かれています。</translation>
-    </message>
-    <message>
-        <source>This bundle was made by another tool or a newer onnxpack, or it was modified after it was built.</source>
-        <translation>このバンドルは別のツールか新しい onnxpack で作られたか、作成後に変更されています。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built, or the ONNX Runtime differs: re-run with the recorded ONNX Runtime version.</source>
-        <translation>バンドルが作成後に変更されたか、ONNX Runtime が異なります。記録された ONNX Runtime のバージョンで実行し直してください。</translation>
-    </message>
-    <message>
-        <source>Fix the problems above first.</source>
-        <translation>先に上の問題を解決してください。</translation>
-    </message>
-    <message>
-        <source>Ask the publisher for a signed bundle; without one, you cannot tell who made it.</source>
-        <translation>署名付きのバンドルを配布元に求めてください。署名がなければ、誰が作ったのかを確かめられません。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built, or it is checked with the wrong kind of trust: give the publisher&apos;s key or certificate.</source>
-        <translation>バンドルが作成後に変更されたか、信頼の指定の種類が違います。配布元の鍵または証明書を指定してください。</translation>
-    </message>
-    <message>
-        <source>Sign the folder with model-signing&apos;s default (file) serialization.</source>
-        <translation>model-signing の既定（ファイル単位）のシリアライズで署名してください。</translation>
-    </message>
-    <message>
-        <source>Use a plain file name such as &apos;victory&apos; (letters, digits, &apos;-&apos;, &apos;_&apos;, &apos;.&apos;).</source>
-        <translation>&apos;victory&apos; のような単純なファイル名を使ってください（英字・数字・&apos;-&apos;・&apos;_&apos;・&apos;.&apos;）。</translation>
-    </message>
-    <message>
-        <source>Set it to a Unix timestamp, or unset it.</source>
-        <translation>Unix タイムスタンプを設定するか、設定を外してください。</translation>
-    </message>
-    <message>
-        <source>Use MAJOR.MINOR.PATCH, e.g. 1.0.0 or 2.1.0-rc.1, with no leading &apos;v&apos; and no leading zeros.</source>
-        <translation>1.0.0 や 2.1.0-rc.1 のような MAJOR.MINOR.PATCH の形で、先頭に &apos;v&apos; や 0 を付けずに指定してください。</translation>
-    </message>
-    <message>
-        <source>Make sure nothing writes the bundle while it is verified, and verify it again.</source>
-        <translation>検証中にバンドルへ書き込むものがないことを確かめてから、もう一度検証してください。</translation>
-    </message>
-    <message>
-        <source>Only models with the same inputs can be compared.</source>
-        <translation>比べられるのは同じ入力を持つモデルどうしだけです。</translation>
-    </message>
-    <message>
-        <source>The two models do not behave alike; check that you compare the right files.</source>
-        <translation>2 つのモデルの振る舞いが違います。正しいファイルを比べているか確認してください。</translation>
-    </message>
-    <message>
-        <source>The input file changed since the recorded run; use the original file.</source>
-        <translation>記録された実行の後に入力ファイルが変わりました。元のファイルを使ってください。</translation>
-    </message>
-    <message>
-        <source>Check the spelling; names are case-sensitive.</source>
-        <translation>綴りを確認してください。名前は大文字と小文字を区別します。</translation>
-    </message>
-    <message>
-        <source>Only tensor inputs can be supplied.</source>
-        <translation>与えられるのはテンソルの入力だけです。</translation>
-    </message>
-    <message>
-        <source>The manifest was damaged or edited by hand; rebuild the bundle.</source>
-        <translation>マニフェストが壊れたか手で編集されています。バンドルを作り直してください。</translation>
-    </message>
-    <message>
-        <source>This is not an onnxpack manifest.</source>
-        <translation>これは onnxpack のマニフェストではありません。</translation>
-    </message>
-    <message>
-        <source>This is a bug in onnxpack&apos;s merge (or a source file changed while it was read); please report it.</source>
-        <translation>onnxpack の結合の不具合です（または読み込み中に元のファイルが変わりました）。報告してください。</translation>
-    </message>
-    <message>
-        <source>The file is corrupted or was not written by an ONNX exporter; export the model again.</source>
-        <translation>ファイルが壊れているか、ONNX のエクスポーターで書かれたものではありません。モデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Textual ONNX is not supported; save the model with onnx.save().</source>
-        <translation>テキスト形式の ONNX には対応していません。onnx.save() でモデルを保存してください。</translation>
-    </message>
-    <message>
-        <source>Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).</source>
-        <translation>protobuf では解析できません。外部データ付きでエクスポートし直してください（PyTorch: external_data=True）。</translation>
-    </message>
-    <message>
-        <source>The file is damaged, or something wrote it while it was read; try again.</source>
-        <translation>ファイルが壊れているか、読み込み中に書き込まれました。もう一度試してください。</translation>
-    </message>
-    <message>
-        <source>Check that the model loads in a smoke run; custom operators cannot be converted.</source>
-        <translation>スモーク実行でモデルが読み込めるか確認してください。カスタム演算子は変換できません。</translation>
-    </message>
-    <message>
-        <source>Check that the model suits the installed ONNX Runtime, or re-export it.</source>
-        <translation>モデルがインストール済みの ONNX Runtime に合っているか確認するか、エクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Try again on a faster machine, or bundle without the ORT-format variant.</source>
-        <translation>より速いマシンで試すか、ORT 形式の版なしでバンドルしてください。</translation>
-    </message>
-    <message>
-        <source>Ship models this large in ONNX format with external data instead of the ORT format.</source>
-        <translation>これほど大きなモデルは、ORT 形式ではなく外部データ付きの ONNX 形式で配布してください。</translation>
-    </message>
-    <message>
-        <source>Choose an output name without &apos;..&apos;, slashes or &apos;:&apos;.</source>
-        <translation>&apos;..&apos;、スラッシュ、&apos;:&apos; を含まない出力名を選んでください。</translation>
-    </message>
-    <message>
-        <source>Rename the output.</source>
-        <translation>出力の名前を変えてください。</translation>
-    </message>
-    <message>
-        <source>Give the path of a file.</source>
-        <translation>ファイルのパスを指定してください。</translation>
-    </message>
-    <message>
-        <source>Give a folder.</source>
-        <translation>フォルダーを指定してください。</translation>
-    </message>
-    <message>
-        <source>Choose another output; onnxpack never modifies its inputs.</source>
-        <translation>別の出力を選んでください。onnxpack は入力を変更しません。</translation>
-    </message>
-    <message>
-        <source>Remove the link or choose another output name.</source>
-        <translation>リンクを削除するか、別の出力名を選んでください。</translation>
-    </message>
-    <message>
-        <source>Free some space or choose another output folder.</source>
-        <translation>空き容量を増やすか、別の出力フォルダーを選んでください。</translation>
-    </message>
-    <message>
-        <source>Check that the folder exists and is writable.</source>
-        <translation>フォルダーが存在し、書き込めることを確認してください。</translation>
-    </message>
-    <message>
-        <source>Use a recipe written by onnxpack.</source>
-        <translation>onnxpack が書いた手順を使ってください。</translation>
-    </message>
-    <message>
-        <source>The bundle was not made by onnxpack or was altered. Do not trust it.</source>
-        <translation>このバンドルは onnxpack で作られたものでないか、改変されています。信頼しないでください。</translation>
-    </message>
-    <message>
-        <source>Give the PEM certificate issued for this private key, with the digitalSignature or codeSigning usage.</source>
-        <translation>この秘密鍵に発行された、digitalSignature または codeSigning の用途を持つ PEM 証明書を指定してください。</translation>
-    </message>
-    <message>
-        <source>Use onnxpack installed with pip, with its signing support (pip install &apos;.[sign]&apos; in the onnxpack checkout).</source>
-        <translation>署名に対応した、pip でインストールした onnxpack を使ってください（onnxpack のチェックアウトで pip install &apos;.[sign]&apos;）。</translation>
-    </message>
-    <message>
-        <source>Try again, or sign with a key instead.</source>
-        <translation>もう一度試すか、代わりに鍵で署名してください。</translation>
-    </message>
-    <message>
-        <source>The model is probably malformed or triggers an ONNX Runtime bug; check the model, or try another onnxruntime release.</source>
-        <translation>モデルが不正な形か、ONNX Runtime の不具合を引き起こしている可能性があります。モデルを確認するか、別の onnxruntime のリリースを試してください。</translation>
-    </message>
-    <message>
-        <source>Move large tensors inside subgraphs or Constant nodes to main-graph initializers.</source>
-        <translation>サブグラフや Constant ノードの中の大きなテンソルを、メイングラフの初期化子に移してください。</translation>
-    </message>
-    <message>
-        <source>Wait until whatever writes the model has finished (an export or a copy still running?), then try again.</source>
-        <translation>モデルに書き込んでいる処理（エクスポートやコピーの途中？）が終わるのを待ってから、もう一度試してください。</translation>
-    </message>
-    <message>
-        <source>This is a bug in onnxpack; please report it with the details below.</source>
-        <translation>onnxpack の不具合です。下の詳細を添えて報告してください。</translation>
-    </message>
-    <message>
-        <source>Change the settings as the message says.</source>
-        <translation>メッセージのとおりに設定を変えてください。</translation>
-    </message>
-    <message>
         <source>Lowering the IR version would not let this model bundle: %1 must be fixed first.</source>
         <translation>IR バージョンを下げてもこのモデルはバンドルできません。先に %1 を修正してください。</translation>
     </message>
     <message>
         <source>Choose a Target ONNX Runtime, then %1.</source>
         <translation>対象 ONNX Runtime を選んでから、%1。</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>「%1」</translation>
+    </message>
+    <message>
+        <source>Give each author&apos;s name (and e-mail), e.g. &apos;Ada &lt;ada@example.org&gt;&apos;.</source>
+        <comment>ABOUT_AUTHOR</comment>
+        <translation>バンドル タブの「作成者」では名前を「;」で区切り、空の名前を残さないでください。</translation>
+    </message>
+    <message>
+        <source>Give the full address, e.g. https://example.org/model.</source>
+        <comment>ABOUT_HOMEPAGE</comment>
+        <translation>バンドル タブの「ホームページ」に完全なアドレス (例: https://example.org) を入力してください。</translation>
+    </message>
+    <message>
+        <source>Give one non-empty label per class, in output order.</source>
+        <comment>ABOUT_LABELS</comment>
+        <translation>クラスごとに空でないラベルを出力の順に 1 つずつ指定してください。</translation>
+    </message>
+    <message>
+        <source>Use an identifier from https://spdx.org/licenses/ such as MIT, Apache-2.0 or CC-BY-4.0 (combine with AND/OR), or LicenseRef-NAME for your own.</source>
+        <comment>ABOUT_LICENSE</comment>
+        <translation>バンドル タブの「ライセンス」に SPDX 識別子 (例: MIT、Apache-2.0、CC-BY-4.0) を入力してください。</translation>
+    </message>
+    <message>
+        <source>Use a plain file name such as &apos;victory&apos; (letters, digits, &apos;-&apos;, &apos;_&apos;, &apos;.&apos;); the files in the bundle are NAME.onnx and NAME-VERSION.zip.</source>
+        <comment>BAD_NAME</comment>
+        <translation>&apos;victory&apos; のような単純なファイル名を使ってください（英字・数字・&apos;-&apos;・&apos;_&apos;・&apos;.&apos;）。</translation>
+    </message>
+    <message>
+        <source>Give releases like 1.16.3,1.20.1, a MAJOR.MINOR (its newest patch), newest, or auto (the oldest release the model claims plus the newest).</source>
+        <comment>BAD_PROVE_ORT</comment>
+        <translation>1.16.3,1.20.1 のようなリリース、MAJOR.MINOR、newest、または auto を指定してください。</translation>
+    </message>
+    <message>
+        <source>Set it to a Unix timestamp such as {example}, or unset it.</source>
+        <comment>BAD_SOURCE_DATE_EPOCH</comment>
+        <translation>Unix タイムスタンプを設定するか、設定を外してください。</translation>
+    </message>
+    <message>
+        <source>Give a release as MAJOR.MINOR, e.g. {opt:target_ort} 1.17.</source>
+        <comment>BAD_TARGET_ORT</comment>
+        <translation>バンドル タブの「対象の ONNX Runtime」の一覧からリリースを選ぶか、空欄にしてください。</translation>
+    </message>
+    <message>
+        <source>Use MAJOR.MINOR.PATCH, e.g. 1.0.0 or 2.1.0-rc.1 (semver.org); no leading &apos;v&apos;, no leading zeros.</source>
+        <comment>BAD_VERSION</comment>
+        <translation>1.0.0 や 2.1.0-rc.1 のような MAJOR.MINOR.PATCH の形で、先頭に &apos;v&apos; や 0 を付けずに指定してください。</translation>
+    </message>
+    <message>
+        <source>Make sure nothing writes the bundle while it is verified, and verify it again.</source>
+        <comment>BUNDLE_CHANGED</comment>
+        <translation>検証中にバンドルへ書き込むものがないことを確かめてから、もう一度検証してください。</translation>
+    </message>
+    <message>
+        <source>Run `onnxpack check` on the model for every finding.</source>
+        <comment>BUNDLE_FINDINGS</comment>
+        <translation>先に［所見］タブに挙がったエラーを解決してください。</translation>
+    </message>
+    <message>
+        <source>Give the NAME-VERSION.zip that `onnxpack bundle` wrote.</source>
+        <comment>BUNDLE_NOT_ZIP</comment>
+        <translation>検証するには onnxpack が作成した NAME-VERSION.zip を開いてください。モデルを調べるにはモデルファイルを開いてください。</translation>
+    </message>
+    <message>
+        <source>Do not ship this model; re-export it. onnxpack itself was not affected.</source>
+        <comment>CHECKER_CRASHED</comment>
+        <translation>このモデルは配布せず、エクスポートし直してください。onnxpack 自体には影響ありません。</translation>
+    </message>
+    <message>
+        <source>Re-export the model from its source framework.</source>
+        <comment>CHECKER_FAILED</comment>
+        <translation>モデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Update onnxpack (and its onnx) to check this model.</source>
+        <comment>CHECKER_SKIPPED</comment>
+        <translation>このモデルを確認するには onnxpack（とその onnx）を更新してください。</translation>
+    </message>
+    <message>
+        <source>The model may be pathological; re-export it, or check it on a faster machine.</source>
+        <comment>CHECKER_TIMEOUT</comment>
+        <translation>モデルが異常な構造かもしれません。エクスポートし直すか、より速いマシンで確認してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>CHECKSUMS_MISMATCH</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>Compare models with the same outputs.</source>
+        <comment>COMPARE_EXTRA_OUTPUT</comment>
+        <translation>同じ出力を持つモデルどうしを比べてください。</translation>
+    </message>
+    <message>
+        <source>Only models with the same inputs can be compared.</source>
+        <comment>COMPARE_INPUTS</comment>
+        <translation>比べられるのは同じ入力を持つモデルどうしだけです。</translation>
+    </message>
+    <message>
+        <source>Compare models with the same outputs.</source>
+        <comment>COMPARE_MISSING_OUTPUT</comment>
+        <translation>同じ出力を持つモデルどうしを比べてください。</translation>
+    </message>
+    <message>
+        <source>Expected for re-optimized graphs; a merged copy of the same model should be bitwise identical.</source>
+        <comment>COMPARE_NOT_BITWISE</comment>
+        <translation>再最適化したグラフでは想定どおりです。同じモデルを結合したコピーならビット単位で一致するはずです。</translation>
+    </message>
+    <message>
+        <source>The two models do not behave alike; check that you compare the right files.</source>
+        <comment>COMPARE_RUN</comment>
+        <translation>2 つのモデルの振る舞いが違います。正しいファイルを比べているか確認してください。</translation>
+    </message>
+    <message>
+        <source>Check the spelling (names are case-sensitive); an unnamed dimension is INPUT[AXIS], e.g. {opt:dim} &quot;x[0]=1&quot;.</source>
+        <comment>DIM_UNKNOWN</comment>
+        <translation>バンドル タブの「シンボリック次元」でサイズを指定してください (0 = 自動)。</translation>
+    </message>
+    <message>
+        <source>The smoke run proves the installed ORT has them.</source>
+        <comment>DOMAIN_CONTRIB</comment>
+        <translation>インストール済みの ORT にそれらがあるかは、スモーク実行で確かめられます。</translation>
+    </message>
+    <message>
+        <source>Ship the custom-op library with the model, or re-export without custom operators.</source>
+        <comment>DOMAIN_CUSTOM</comment>
+        <translation>カスタム演算子のライブラリをモデルと一緒に配布するか、カスタム演算子なしでエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Remove the duplicates (keep the intended tensor) and re-export.</source>
+        <comment>DUPLICATE_INITIALIZER</comment>
+        <translation>重複を取り除いて（意図したテンソルを残して）エクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Move the data file next to the model and save the model with a relative location.</source>
+        <comment>EXTDATA_ABSOLUTE</comment>
+        <translation>データファイルをモデルの隣に移し、相対的な場所でモデルを保存してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model, or fix the external data file next to it.</source>
+        <comment>EXTDATA_ALSO_INLINE</comment>
+        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model, or fix the external data file next to it.</source>
+        <comment>EXTDATA_BAD_CHECKSUM</comment>
+        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model, or fix the external data file next to it.</source>
+        <comment>EXTDATA_BAD_KEY</comment>
+        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model, or fix the external data file next to it.</source>
+        <comment>EXTDATA_BAD_LOCATION</comment>
+        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>The data file was modified or replaced; restore the original.</source>
+        <comment>EXTDATA_CHECKSUM_MISMATCH</comment>
+        <translation>データファイルが変更されたか置き換えられています。元のファイルに戻してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model, or fix the external data file next to it.</source>
+        <comment>EXTDATA_DUPLICATE_KEY</comment>
+        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Replace the hard link with a real copy of the file (e.g. `{copy}`).</source>
+        <comment>EXTDATA_HARDLINK</comment>
+        <translation>ハードリンクを、ファイルの実際のコピーに置き換えてください。</translation>
+    </message>
+    <message>
+        <source>Remove the stray external_data entries or set data_location to EXTERNAL.</source>
+        <comment>EXTDATA_IGNORED</comment>
+        <translation>不要な external_data の項目を取り除くか、data_location を EXTERNAL にしてください。</translation>
+    </message>
+    <message>
+        <source>The model and its data file do not match; export them again together.</source>
+        <comment>EXTDATA_LENGTH_MISMATCH</comment>
+        <translation>モデルとデータファイルが一致しません。両方を一緒にエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Put the .data file next to the .onnx file (same folder, same name as written in the model), or give its folder with {opt:data_dir}.</source>
+        <comment>EXTDATA_MISSING</comment>
+        <translation>.data ファイルを .onnx ファイルの隣 (同じフォルダー、モデルに書かれたとおりの名前) に置くか、「ファイル → データファイルの場所を指定…」で場所を選んでください。</translation>
+    </message>
+    <message>
+        <source>External data must be an ordinary file.</source>
+        <comment>EXTDATA_NOT_REGULAR</comment>
+        <translation>外部データは通常のファイルでなければなりません。</translation>
+    </message>
+    <message>
+        <source>Re-export the model, or fix the external data file next to it.</source>
+        <comment>EXTDATA_NO_LOCATION</comment>
+        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Keep external data inside the model folder and use a plain relative file name.</source>
+        <comment>EXTDATA_OUTSIDE_DIR</comment>
+        <translation>外部データはモデルのフォルダーの中に置き、単純な相対ファイル名を使ってください。</translation>
+    </message>
+    <message>
+        <source>The data file is truncated or belongs to another model; export again.</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>データファイルが途中で切れているか、別のモデルのものです。モデルをエクスポートし直してください（その間にフォルダーを変更するものがないことも確かめてください）。</translation>
+    </message>
+    <message>
+        <source>Overlapping tensors are unusual; check the exporter. A merge copies each separately.</source>
+        <comment>EXTDATA_OVERLAP</comment>
+        <translation>テンソルが重なるのは普通ではありません。エクスポーターを確認してください。結合ではそれぞれを別々にコピーします。</translation>
+    </message>
+    <message>
+        <source>Store string tensors inline.</source>
+        <comment>EXTDATA_STRING</comment>
+        <translation>文字列のテンソルはインラインで保存してください。</translation>
+    </message>
+    <message>
+        <source>Replace the link with the real file inside the model folder.</source>
+        <comment>EXTDATA_SYMLINK</comment>
+        <translation>リンクを、モデルのフォルダー内にある実際のファイルに置き換えてください。</translation>
+    </message>
+    <message>
+        <source>Harmless; `onnxpack merge --layout external` writes a 64 KiB-aligned data file.</source>
+        <comment>EXTDATA_UNALIGNED</comment>
+        <translation>問題ありません。バンドル自体のデータファイル (2 GiB を超える場合に使用) は 64 KiB 境界に揃えて書き出されます。</translation>
+    </message>
+    <message>
+        <source>Remove the key (only location, offset, length and checksum are allowed), or re-export the model.</source>
+        <comment>EXTDATA_UNKNOWN_KEY</comment>
+        <translation>このキーを取り除いてください（使えるのは location、offset、length、checksum だけです）。または、モデルをもう一度エクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>Check file permissions.</source>
+        <comment>EXTDATA_UNREADABLE</comment>
+        <translation>ファイルのアクセス権を確認してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>FILE_EXTRA</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>FILE_HASH</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>FILE_MISSING</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>FILE_SIZE</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model for a lower opset, or target a newer ORT.</source>
+        <comment>FIX_IR_NOT_POSSIBLE</comment>
+        <translation>演算子がそのランタイムには新しすぎます。バンドル タブでより新しい対象 ONNX Runtime を選ぶか、古い opset でモデルをエクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>The input file changed since the recorded run; use the original file.</source>
+        <comment>INPUT_DIGEST</comment>
+        <translation>記録された実行の後に入力ファイルが変わりました。元のファイルを使ってください。</translation>
+    </message>
+    <message>
+        <source>Convert it, e.g. numpy.save(path, array.astype(&apos;{dtype}&apos;)).</source>
+        <comment>INPUT_DTYPE</comment>
+        <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Save the input with numpy.save() or onnx.numpy_helper.from_array(...).SerializeToString().</source>
+        <comment>INPUT_FILE_FORMAT</comment>
+        <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Name the member: {opt:input} {name}={path}:{member}</source>
+        <comment>INPUT_FILE_MEMBER</comment>
+        <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Check the path (relative paths are relative to the current folder).</source>
+        <comment>INPUT_FILE_MISSING</comment>
+        <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Reshape the array to the model&apos;s input shape.</source>
+        <comment>INPUT_SHAPE</comment>
+        <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Check the spelling; names are case-sensitive.</source>
+        <comment>INPUT_UNKNOWN</comment>
+        <translation>綴りを確認してください。名前は大文字と小文字を区別します。</translation>
+    </message>
+    <message>
+        <source>Only tensor inputs can be supplied.</source>
+        <comment>INPUT_UNSUPPORTED</comment>
+        <translation>与えられるのはテンソルの入力だけです。</translation>
+    </message>
+    <message>
+        <source>Give {what} for {name} (e.g. {opt:input} {name}={example}) or a .npy/.npz/.pb file.</source>
+        <comment>INPUT_VALUE</comment>
+        <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>`onnxpack bundle --fix-ir` lowers ir_version in the released copy.</source>
+        <comment>IR_LOWERABLE</comment>
+        <translation>`onnxpack bundle --fix-ir` でリリースするコピーの ir_version を下げられます。</translation>
+    </message>
+    <message>
+        <source>Convert the model with a current exporter or onnx.version_converter.</source>
+        <comment>IR_TOO_OLD</comment>
+        <translation>最新のエクスポーターか onnx.version_converter でモデルを変換してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>MANIFEST_BAD_PATH</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>MANIFEST_DUPLICATE</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>MANIFEST_INCONSISTENT</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.</source>
+        <comment>MANIFEST_JSON</comment>
+        <translation>マニフェストが壊れたか手で編集されています。バンドルを作り直してください。</translation>
+    </message>
+    <message>
+        <source>This is not an onnxpack bundle, or its manifest was removed.</source>
+        <comment>MANIFEST_MISSING</comment>
+        <translation>これは onnxpack のバンドルではないか、マニフェストが取り除かれています。</translation>
+    </message>
+    <message>
+        <source>The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>このバンドルは別のツールか新しい onnxpack で作られたか、作成後に変更されています。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>MANIFEST_SELF</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>This is not an onnxpack manifest.</source>
+        <comment>MANIFEST_TOO_LARGE</comment>
+        <translation>これは onnxpack のマニフェストではありません。</translation>
+    </message>
+    <message>
+        <source>`onnxpack merge` writes the self-contained single file.</source>
+        <comment>MERGE_FITS</comment>
+        <translation>バンドル時に自己完結した 1 つの .onnx ファイルとして書き出します。操作は不要です。</translation>
+    </message>
+    <message>
+        <source>This is a bug in onnxpack&apos;s merge (or a source file changed while it was read); please report it. Nothing was written.</source>
+        <comment>MERGE_NOT_EQUAL</comment>
+        <translation>onnxpack の結合の不具合です（または読み込み中に元のファイルが変わりました）。報告してください。</translation>
+    </message>
+    <message>
+        <source>onnxpack keeps it as .onnx + one aligned .data file (`onnxpack merge --layout external`).</source>
+        <comment>MERGE_TOO_LARGE</comment>
+        <translation>2 GiB を超えると、バンドルは重みをモデルの隣の境界揃えされた .onnx.data 1 つに保持します。操作は不要です。</translation>
+    </message>
+    <message>
+        <source>The file is corrupted or was not written by an ONNX exporter; export the model again.</source>
+        <comment>MODEL_BAD_TEXT</comment>
+        <translation>ファイルが壊れているか、ONNX のエクスポーターで書かれたものではありません。モデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Give the model file instead: {referrer}{others}; its data file is found beside it.</source>
+        <comment>MODEL_IS_DATA</comment>
+        <translation>このデータファイルを使う .onnx モデルファイルを開いてください。データファイルはその隣に置いたままにしてください。</translation>
+    </message>
+    <message>
+        <source>Rename it to .ort; ORT-format models can be inspected and smoke-run but not merged or re-bundled — give the original .onnx for that.</source>
+        <comment>MODEL_IS_ORT</comment>
+        <translation>元の .onnx モデルを開いてください。.ort も同梱するには「ORT 形式（.ort）版も同梱する」にチェックを入れてください。</translation>
+    </message>
+    <message>
+        <source>Textual ONNX (onnx.printer / .onnxtxt) is not supported; save the model with onnx.save().</source>
+        <comment>MODEL_IS_TEXT</comment>
+        <translation>テキスト形式の ONNX には対応していません。onnx.save() でモデルを保存してください。</translation>
+    </message>
+    <message>
+        <source>If it is an onnxpack bundle, use `onnxpack verify`; otherwise extract the model first.</source>
+        <comment>MODEL_IS_ZIP</comment>
+        <translation>onnxpack のバンドルなら、開いて検証してください。そうでなければ、先にモデルを取り出してください。</translation>
+    </message>
+    <message>
+        <source>Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).</source>
+        <comment>MODEL_TOO_LARGE</comment>
+        <translation>protobuf では解析できません。外部データ付きでエクスポートし直してください（PyTorch: external_data=True）。</translation>
+    </message>
+    <message>
+        <source>The archive is truncated or damaged; build it again.</source>
+        <comment>MODEL_TRUNCATED</comment>
+        <translation>ファイルが壊れているか、読み込み中に書き込まれました。もう一度試してください。</translation>
+    </message>
+    <message>
+        <source>Drop {opt:set_model_version}, or use a version with smaller components.</source>
+        <comment>MODEL_VERSION_RANGE</comment>
+        <translation>「リリース バージョンをモデルの model_version に書き込む」のチェックを外すか、より小さいバージョン番号を使ってください。</translation>
+    </message>
+    <message>
+        <source>Release managers reading model_version see only MAJOR.MINOR.PATCH.</source>
+        <comment>MODEL_VERSION_TAGS</comment>
+        <translation>model_version を読むリリース担当者には MAJOR.MINOR.PATCH だけが見えます。</translation>
+    </message>
+    <message>
+        <source>Fix the model where the message points (or re-export it); ONNX Runtime may refuse it too.</source>
+        <comment>ONNX_CHECKER</comment>
+        <translation>メッセージが示す箇所を直してください（またはエクスポートし直してください）。ONNX Runtime もこのモデルを拒否するかもしれません。</translation>
+    </message>
+    <message>
+        <source>Each domain may appear once in opset_import; re-export the model.</source>
+        <comment>OPSET_DUPLICATE</comment>
+        <translation>opset_import には各ドメインを 1 回しか書けません。モデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model from its source framework.</source>
+        <comment>OPSET_MISSING</comment>
+        <translation>モデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>The smoke run shows whether the installed ONNX Runtime runs it; to be safe on other releases, convert it to a newer opset (onnx.version_converter.convert_version) and re-check.</source>
+        <comment>OPSET_TOO_OLD</comment>
+        <translation>インストールされている ONNX Runtime で動くかどうかはスモーク実行で分かります。他のリリースでも安全にするには、新しい opset に変換して（onnx.version_converter.convert_version）もう一度チェックしてください。</translation>
+    </message>
+    <message>
+        <source>Check that the model loads (`onnxpack smoke MODEL`); custom operators cannot be converted.</source>
+        <comment>ORT_CONVERT</comment>
+        <translation>スモーク実行でモデルが読み込めるか確認してください。カスタム演算子は変換できません。</translation>
+    </message>
+    <message>
+        <source>Keep the original .onnx for merging, checking and re-bundling.</source>
+        <comment>ORT_FORMAT</comment>
+        <translation>結合・確認・再バンドルのために、元の .onnx を残しておいてください。</translation>
+    </message>
+    <message>
+        <source>Drop {opt:ort_format}, or report the model to the ONNX Runtime project.</source>
+        <comment>ORT_FORMAT_MISMATCH</comment>
+        <translation>「ORT 形式（.ort）の版も含める」をオフにするか、このモデルを ONNX Runtime のプロジェクトに報告してください。</translation>
+    </message>
+    <message>
+        <source>Drop {opt:ort_format} for this model.</source>
+        <comment>ORT_FORMAT_TOO_LARGE</comment>
+        <translation>このモデルでは「ORT 形式（.ort）の版も含める」をオフにしてください。</translation>
+    </message>
+    <message>
+        <source>The file may be damaged or made by a newer ONNX Runtime than the one installed; regenerate it from the .onnx model.</source>
+        <comment>ORT_LOAD_FAILED</comment>
+        <translation>ファイルが壊れているか、インストール済みより新しい ONNX Runtime で作られた可能性があります。.onnx のモデルから作り直してください。</translation>
+    </message>
+    <message>
+        <source>Only a newer ONNX Runtime can load it; the smoke run shows whether the installed one does. To reach older runtimes, re-export with a lower opset.</source>
+        <comment>ORT_NEWER_THAN_KNOWN</comment>
+        <translation>読み込めるのは新しい ONNX Runtime だけです。インストール済みのもので読み込めるかはスモーク実行でわかります。古いランタイムに対応するには、低いオペセットでエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Smoke-run the model with that ONNX Runtime release to be sure.</source>
+        <comment>ORT_TARGET_UNKNOWN</comment>
+        <translation>確かめるには、その ONNX Runtime のリリースでモデルをスモーク実行してください。</translation>
+    </message>
+    <message>
+        <source>Re-export for a lower opset / IR, or require a newer ONNX Runtime.</source>
+        <comment>ORT_TARGET_UNSUPPORTED</comment>
+        <translation>より低い opset / IR でエクスポートし直すか、より新しい ONNX Runtime を必須にしてください。</translation>
+    </message>
+    <message>
+        <source>Raise the limit with --timeout SECONDS.</source>
+        <comment>ORT_TIMEOUT</comment>
+        <translation>より速いマシンで試すか、ORT 形式の版なしでバンドルしてください。</translation>
+    </message>
+    <message>
+        <source>Ship models this large in ONNX format with external data instead of the ORT format.</source>
+        <comment>ORT_TOO_LARGE</comment>
+        <translation>これほど大きなモデルは、ORT 形式ではなく外部データ付きの ONNX 形式で配布してください。</translation>
+    </message>
+    <message>
+        <source>Choose an output name without &apos;..&apos; (the data file is named after it: NAME.onnx.data).</source>
+        <comment>OUTPUT_BAD_NAME</comment>
+        <translation>&apos;..&apos;、スラッシュ、&apos;:&apos; を含まない出力名を選んでください。</translation>
+    </message>
+    <message>
+        <source>Rename the output.</source>
+        <comment>OUTPUT_ESCAPES</comment>
+        <translation>出力の名前を変えてください。</translation>
+    </message>
+    <message>
+        <source>Remove it or pass {opt:force} to replace it.</source>
+        <comment>OUTPUT_EXISTS</comment>
+        <translation>削除するか、{opt:force} で置き換えてください。</translation>
+    </message>
+    <message>
+        <source>Write the output beside the folder (e.g. -o ../dist), or give the model file itself instead of its folder.</source>
+        <comment>OUTPUT_INSIDE_INPUT</comment>
+        <translation>モデルのフォルダーの外にある出力フォルダーを選んでください。onnxpack は入力を変更しません。</translation>
+    </message>
+    <message>
+        <source>Give a file path.</source>
+        <comment>OUTPUT_IS_DIR</comment>
+        <translation>ファイルのパスを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give a folder.</source>
+        <comment>OUTPUT_IS_FILE</comment>
+        <translation>フォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>Choose another output path; onnxpack never modifies its inputs.</source>
+        <comment>OUTPUT_IS_INPUT</comment>
+        <translation>別の出力を選んでください。onnxpack は入力を変更しません。</translation>
+    </message>
+    <message>
+        <source>Remove the link or choose another output name.</source>
+        <comment>OUTPUT_IS_SYMLINK</comment>
+        <translation>リンクを削除するか、別の出力名を選んでください。</translation>
+    </message>
+    <message>
+        <source>Create it first.</source>
+        <comment>OUTPUT_NO_FOLDER</comment>
+        <translation>［バンドル］タブで既存の出力フォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>Free some space or choose another output folder.</source>
+        <comment>OUTPUT_NO_SPACE</comment>
+        <translation>空き容量を増やすか、別の出力フォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>Check the folder exists and is writable.</source>
+        <comment>OUTPUT_WRITE</comment>
+        <translation>フォルダーが存在し、書き込めることを確認してください。</translation>
+    </message>
+    <message>
+        <source>Give the NAME-VERSION.zip of the release before this one, e.g. {opt:previous} dist/NAME-1.0.0.zip.</source>
+        <comment>PREVIOUS_NOT_BUNDLE</comment>
+        <translation>バンドルタブの「前回のバンドル」で、このひとつ前のリリースの .zip を選んでください。</translation>
+    </message>
+    <message>
+        <source>Check the internet connection and try again; the details show pip&apos;s output.</source>
+        <comment>PROVE_ENV</comment>
+        <translation>インターネット接続を確認して、もう一度試してください。詳細に pip の出力があります。</translation>
+    </message>
+    <message>
+        <source>Give the sizes the model needs with {opt:dim} NAME=VALUE.</source>
+        <comment>PROVE_INPUTS</comment>
+        <translation>バンドルタブの「シンボリック次元」で、モデルに必要なサイズを指定してください。</translation>
+    </message>
+    <message>
+        <source>{opt:prove_ort} downloads each release&apos;s official wheel once (then it is cached): connect to the internet, set ONNXPACK_PYPI_URL to a reachable PyPI mirror, or leave {opt:prove_ort} out.</source>
+        <comment>PROVE_NETWORK</comment>
+        <translation>インターネットに接続してください（各リリースは初回だけダウンロードされ、以後はキャッシュされます）。または ONNX Runtime リリースでの検証をやめてください。</translation>
+    </message>
+    <message>
+        <source>Set ONNXPACK_PYTHON to a CPython 3.10+ executable, or run onnxpack installed with pip.</source>
+        <comment>PROVE_NO_PYTHON</comment>
+        <translation>ONNXPACK_PYTHON に Python 3.10 以降のインタープリターを設定するか、pip でインストールした onnxpack を使ってください。</translation>
+    </message>
+    <message>
+        <source>Give a released version, e.g. 1.16.3 (see https://pypi.org/project/onnxruntime/#history).</source>
+        <comment>PROVE_NO_RELEASE</comment>
+        <translation>リリース済みのバージョンを指定してください（例: 1.16.3）。</translation>
+    </message>
+    <message>
+        <source>Prove another release (CPython 3.11 wheels exist from 1.15.0 on), or run onnxpack on a Python that release has wheels for.</source>
+        <comment>PROVE_NO_WHEEL</comment>
+        <translation>この Python 向けのホイールがあるリリースを選んでください（Python 3.11 では 1.15.0 以降）。</translation>
+    </message>
+    <message>
+        <source>Retarget it for the oldest of them ({opt:target_ort} X.Y {opt:fix_ir}), or prove newer releases only.</source>
+        <comment>PROVE_ORT_FAILED</comment>
+        <translation>それらのうち最も古いリリースに向けてモデルを変換する（目標ランタイムに設定し、IR バージョンを下げる）か、より新しいリリースだけで検証してください。</translation>
+    </message>
+    <message>
+        <source>Do not ship the model for that release without checking the difference matters; report it to the ONNX Runtime project if it should not.</source>
+        <comment>PROVE_ORT_MISMATCH</comment>
+        <translation>そのリリース向けに配布する前に、この差が問題にならないか確認してください。</translation>
+    </message>
+    <message>
+        <source>`onnxpack bundle {opt:target_ort} {minor} {opt:fix_ir} {opt:prove_ort} {version}` retargets the released copy and proves it on that release.</source>
+        <comment>PROVE_ORT_NOT_LOADED</comment>
+        <translation>そのリリースを目標ランタイムにして IR バージョンを下げてバンドルしてください。onnxpack が配布用のコピーを変換し、検証します。</translation>
+    </message>
+    <message>
+        <source>Run `onnxpack smoke` on the model to see why.</source>
+        <comment>PROVE_REFERENCE</comment>
+        <translation>モデルをスモーク実行して、失敗する理由を確認してください。</translation>
+    </message>
+    <message>
+        <source>Try again (a proxy may have altered it); if it repeats, do not trust that network path.</source>
+        <comment>PROVE_WHEEL_HASH</comment>
+        <translation>もう一度試してください。繰り返す場合は、このネットワーク接続を信用しないでください。</translation>
+    </message>
+    <message>
+        <source>Use a recipe written by onnxpack.</source>
+        <comment>RECIPE</comment>
+        <translation>onnxpack が書いた手順を使ってください。</translation>
+    </message>
+    <message>
+        <source>A bundle&apos;s recipe may only name files inside it: the bundle was not made by onnxpack or was altered. Do not trust it.</source>
+        <comment>RECIPE_OUTSIDE_BUNDLE</comment>
+        <translation>このバンドルは onnxpack で作られたものでないか、改変されています。信頼しないでください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model for the target&apos;s opset.</source>
+        <comment>RETARGET_NOT_EQUAL</comment>
+        <translation>目標ランタイムの opset でモデルをエクスポートし直すか、より新しい目標ランタイムを選んでください。</translation>
+    </message>
+    <message>
+        <source>Types or shapes in the graph are inconsistent; ONNX Runtime runs the same inference at load time and will most likely refuse the model. Re-export it.</source>
+        <comment>SHAPE_INFERENCE</comment>
+        <translation>グラフの型や形状に矛盾があり、ONNX Runtime はおそらくこのモデルを拒否します。エクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Harmless: ONNX Runtime infers those shapes with the data at load time.</source>
+        <comment>SHAPE_INFERENCE_PARTIAL</comment>
+        <translation>問題ありません。ONNX Runtime は読み込み時にデータを使ってそれらの形状を推論します。</translation>
+    </message>
+    <message>
+        <source>The bundle was signed with another key, or model.sig was altered. Check that you have the publisher&apos;s public key; otherwise get the bundle again.</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>バンドルが作成後に変更されたか、信頼の指定の種類が違います。配布元の鍵または証明書を指定してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>SIGNATURE_KEY</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>SIGNATURE_MISMATCH</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>Ask the publisher for a signed bundle; without one, you cannot tell who made it.</source>
+        <comment>SIGNATURE_MISSING</comment>
+        <translation>署名付きのバンドルを配布元に求めてください。署名がなければ、誰が作ったのかを確かめられません。</translation>
+    </message>
+    <message>
+        <source>Sign the folder with model-signing&apos;s default (file) serialization.</source>
+        <comment>SIGNATURE_UNSUPPORTED</comment>
+        <translation>model-signing の既定（ファイル単位）のシリアライズで署名してください。</translation>
+    </message>
+    <message>
+        <source>Give a PEM certificate file.</source>
+        <comment>SIGNING_CERTIFICATE</comment>
+        <translation>この秘密鍵に発行された、digitalSignature または codeSigning の用途を持つ PEM 証明書を指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the private key made by &apos;onnxpack keygen&apos; (NAME.key), not the public key.</source>
+        <comment>SIGNING_KEY</comment>
+        <translation>バンドル タブの「署名鍵」で秘密鍵 (.key/.pem) を選んでください。鍵は onnxpack keygen で作成できます。暗号化された鍵はコマンドラインからのみ使えます。</translation>
+    </message>
+    <message>
+        <source>Keep the private key readable by you only.</source>
+        <comment>SIGNING_KEY_READABLE</comment>
+        <translation>秘密鍵は自分だけが読めるようにしてください。</translation>
+    </message>
+    <message>
+        <source>Install the signing support (the OpenSSF model-signing library) from what you installed onnxpack from: in the onnxpack checkout, pip install &apos;.[sign]&apos;; from a wheel, pip install &apos;onnxpack-{version}-py3-none-any.whl[sign]&apos;.</source>
+        <comment>SIGNING_UNAVAILABLE</comment>
+        <translation>署名に対応した、pip でインストールした onnxpack を使ってください（onnxpack のチェックアウトで pip install &apos;.[sign]&apos;）。</translation>
+    </message>
+    <message>
+        <source>Check the connection to *.sigstore.dev, or sign with a key ({opt:sign_key}).</source>
+        <comment>SIGSTORE_FAILED</comment>
+        <translation>もう一度試すか、代わりに鍵で署名してください。</translation>
+    </message>
+    <message>
+        <source>Connect to the internet (a proxy must allow *.sigstore.dev), or sign offline with a key: onnxpack keygen, then {opt:sign_key}.</source>
+        <comment>SIGSTORE_UNREACHABLE</comment>
+        <translation>代わりに鍵で署名してください。バンドル タブの「署名鍵」で選べます。</translation>
+    </message>
+    <message>
+        <source>This is probably a bug in onnxpack; please report it with the details.</source>
+        <comment>SMOKE_CHILD_ERROR</comment>
+        <translation>onnxpack の不具合と思われます。詳細を添えて報告してください。</translation>
+    </message>
+    <message>
+        <source>This can be normal (e.g. a mask); otherwise the model may ignore its input.</source>
+        <comment>SMOKE_CONSTANT_OUTPUT</comment>
+        <translation>正常な場合もあります（マスクなど）。そうでなければ、モデルが入力を無視しているのかもしれません。</translation>
+    </message>
+    <message>
+        <source>The model is probably malformed or triggers an ONNX Runtime bug. Run `onnxpack check` on it, or try another onnxruntime version.</source>
+        <comment>SMOKE_CRASH</comment>
+        <translation>モデルが不正な形か、ONNX Runtime の不具合を引き起こしている可能性があります。モデルを確認するか、別の onnxruntime のリリースを試してください。</translation>
+    </message>
+    <message>
+        <source>Pass {flags} to use these sizes directly (or the model&apos;s real sizes).</source>
+        <comment>SMOKE_DIMS_SEARCHED</comment>
+        <translation>［バンドル］タブの「シンボリック次元」で、これらの大きさ（またはモデルの実際の大きさ）を指定してください。</translation>
+    </message>
+    <message>
+        <source>Override it with {opt:input} {subject}=FILE.npy.</source>
+        <comment>SMOKE_INPUT_DEFAULT</comment>
+        <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Feed it with {opt:input} {subject}=FILE.npy to test that path.</source>
+        <comment>SMOKE_INPUT_OMITTED</comment>
+        <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Give smaller sizes, e.g. {opt:dim} {dim}=1 (or real data with {opt:input} NAME=FILE.npy).</source>
+        <comment>SMOKE_INPUT_TOO_LARGE</comment>
+        <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
+    </message>
+    <message>
+        <source>Only tensor inputs of numeric, bool and string types, of at most 64 dimensions, can be generated or loaded.</source>
+        <comment>SMOKE_INPUT_UNSUPPORTED</comment>
+        <translation>生成や読み込みができるのは、数値・bool・文字列型のテンソル入力だけです。</translation>
+    </message>
+    <message>
+        <source>Use smaller {opt:dim} values or run on a machine with more memory.</source>
+        <comment>SMOKE_MEMORY</comment>
+        <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>バンドルが作成後に変更されたか、ONNX Runtime が異なります。記録された ONNX Runtime のバージョンで実行し直してください。</translation>
+    </message>
+    <message>
+        <source>The model is non-deterministic (random ops?); equality checks against it are not meaningful.</source>
+        <comment>SMOKE_NONDETERMINISTIC</comment>
+        <translation>モデルが非決定的です（乱数の演算子？）。このモデルとの一致の確認には意味がありません。</translation>
+    </message>
+    <message>
+        <source>Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.</source>
+        <comment>SMOKE_NON_FINITE</comment>
+        <translation>バンドル タブの「入力データ」に実際の入力データ (.npy) を指定してください。生成値はモデルが想定する範囲外かもしれません。</translation>
+    </message>
+    <message>
+        <source>Rebuild the bundle without {opt:no_smoke} to record one.</source>
+        <comment>SMOKE_NOT_RECORDED</comment>
+        <translation>スモーク実行をオンにしてバンドルを作り直すと、記録が残ります。</translation>
+    </message>
+    <message>
+        <source>If an app reads it with onnxruntime-node, re-export the model with tensor outputs (scikit-learn classifiers: skl2onnx&apos;s option zipmap=False).</source>
+        <comment>SMOKE_OUTPUT_NOT_TENSOR</comment>
+        <translation>アプリが onnxruntime-node でこの出力を読む場合は、テンソルを出力するモデルとして再エクスポートしてください（scikit-learn の分類器なら skl2onnx のオプション zipmap=False）。</translation>
+    </message>
+    <message>
+        <source>Fix the problems above first.</source>
+        <comment>SMOKE_SKIPPED</comment>
+        <translation>先に上の問題を解決してください。</translation>
+    </message>
+    <message>
+        <source>Raise the limit with --timeout SECONDS (loading a large model can take minutes), or use smaller sizes with {opt:dim} NAME=VALUE.</source>
+        <comment>SMOKE_TIMEOUT</comment>
+        <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
+    </message>
+    <message>
+        <source>Large tensors inside subgraphs or Constant nodes cannot be smoke-run in memory; move them to main-graph initializers.</source>
+        <comment>SMOKE_TOO_LARGE</comment>
+        <translation>サブグラフや Constant ノードの中の大きなテンソルを、メイングラフの初期化子に移してください。</translation>
+    </message>
+    <message>
+        <source>Wait until whatever writes the model has finished (an export or a copy still running?), then run again.</source>
+        <comment>SOURCE_CHANGED</comment>
+        <translation>モデルに書き込んでいる処理（エクスポートやコピーの途中？）が終わるのを待ってから、もう一度試してください。</translation>
+    </message>
+    <message>
+        <source>Give {opt:target_ort} X.Y yourself, or point {opt:target_app} at the file that pins ONNX Runtime (ort/ort-sys, Microsoft.ML.OnnxRuntime, onnxruntime-node/-web, onnxruntime).</source>
+        <comment>TARGET_APP_NONE</comment>
+        <translation>目標の ONNX Runtime を自分で選ぶか、ONNX Runtime のバージョンを固定しているファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give {opt:target_ort} X.Y yourself (the ORT release the crate downloads: its ort-sys build script names it), or update onnxpack.</source>
+        <comment>TARGET_APP_UNKNOWN</comment>
+        <translation>目標の ONNX Runtime を自分で選ぶか、onnxpack を更新してください。</translation>
+    </message>
+    <message>
+        <source>Give the app&apos;s Cargo.lock, .csproj, package-lock.json, requirements.txt, pyproject.toml or uv.lock, or its folder.</source>
+        <comment>TARGET_APP_UNREADABLE</comment>
+        <translation>アプリの Cargo.lock、.csproj、packages.lock.json、package-lock.json、requirements.txt、pyproject.toml、uv.lock のいずれかを指定してください。</translation>
+    </message>
+    <message>
+        <source>Keep the external-data layout for this model.</source>
+        <comment>TENSOR_NOT_EMBEDDABLE</comment>
+        <translation>このモデルは外部データの形式のままにしてください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model from its source framework.</source>
+        <comment>TENSOR_SIZE_MISMATCH</comment>
+        <translation>モデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Re-export the model from its source framework.</source>
+        <comment>TENSOR_TOO_LARGE</comment>
+        <translation>モデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>Use {suggested} ({why}), or pass {opt:allow_version_not_greater} to release it anyway.</source>
+        <comment>VERSION_NOT_GREATER</comment>
+        <translation>{suggested}（{why}）を使うか、{opt:allow_version_not_greater} でそのままリリースしてください。</translation>
+    </message>
+    <message>
+        <source>{changes}</source>
+        <comment>VERSION_UNDERBUMP</comment>
+        <translation>より大きな上げ幅が必要な変更は、［結果］タブのリリースの比較に一覧があります。</translation>
+    </message>
+    <message>
+        <source>Re-export the model with a released exporter and opset. If a newer ONNX has been released since, update onnxpack.</source>
+        <comment>VERSION_UNRELEASED</comment>
+        <translation>リリース済みのエクスポーターとオペセットでモデルをエクスポートし直してください。その後に新しい ONNX がリリースされていれば、onnxpack を更新してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_BAD_DIRECTORY</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_BAD_END</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_BAD_HEADER</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_BAD_NAME</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_BAD_SIZE</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_COMPRESSION</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>ZIP_DAMAGED</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_DIRECTORY</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_DUPLICATE</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_ENCRYPTED</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_GAP</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_HEADER_MISMATCH</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_LEADING_DATA</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_MULTIDISK</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_NAME_CONFLICT</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_NOT_ZIP</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_OVERLAP</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_RATIO</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_SPECIAL</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_SYMLINK</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_TOO_LARGE</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_TRAILING_DATA</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
+    </message>
+    <message>
+        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
+        <comment>ZIP_TRUNCATED</comment>
+        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
     </message>
 </context>
 <context>

@@ -76,12 +76,13 @@ def registry_strings() -> list[tuple[str, str, str]]:
 
 
 def _registry_source(folder: Path) -> Path:
-    """A Python file of QT_TRANSLATE_NOOP calls, one per registry text, for lupdate to read beside gui/*.py (the
-    registry's texts live in core/, which lupdate does not read: core never imports Qt)."""
-    lines = [f"QT_TRANSLATE_NOOP({json.dumps(ctx)}, {json.dumps(text, ensure_ascii=False)})  # {code}"
-             for ctx, text, code in registry_strings()]  # fmt: skip
+    """A Python file with one translate call per registry text, for lupdate to read beside gui/*.py (the registry's
+    texts live in core/, which lupdate does not read: core never imports Qt). The code is the disambiguation (the
+    .ts's ``<comment>``): two codes with the same words get a translation each, and translators see the code."""
+    lines = [f"QCoreApplication.translate({json.dumps(ctx)}, {json.dumps(text, ensure_ascii=False)}, "
+             f"{json.dumps(code)})" for ctx, text, code in registry_strings()]  # fmt: skip
     path = folder / "registry_strings.py"
-    path.write_text("from PySide6.QtCore import QT_TRANSLATE_NOOP\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    path.write_text("from PySide6.QtCore import QCoreApplication\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
     return path
 
 
