@@ -234,13 +234,13 @@ def _version_findings(insp: Inspection, compat: CompatResult) -> list[Finding]:
 
 
 def _target_findings(verdict: TargetVerdict) -> list[Finding]:
-    subject = f"ORT {verdict.target}"
-    params = {"version": verdict.target, "detail": verdict.reason}
+    subject, version, detail = f"ORT {verdict.target}", verdict.target, verdict.reason
     if verdict.loads is True:
-        return [codes.ORT_TARGET_OK.finding(subject, **params)]
+        return [codes.ORT_TARGET_OK.finding(subject, version=version, detail=detail)]
     if verdict.loads is None:
-        return [codes.ORT_TARGET_UNKNOWN.finding(subject, **params)]
-    return [codes.ORT_TARGET_UNSUPPORTED.finding(subject, hint=_unsupported_hint(verdict), **params)]
+        return [codes.ORT_TARGET_UNKNOWN.finding(subject, version=version, detail=detail)]
+    return [codes.ORT_TARGET_UNSUPPORTED.finding(subject, hint=_unsupported_hint(verdict), version=version,
+                                                 detail=detail)]
 
 
 def _unsupported_hint(verdict: TargetVerdict) -> str | None:
