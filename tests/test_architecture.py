@@ -190,3 +190,10 @@ def test_importing_the_engine_package_loads_no_model_library() -> None:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
+
+
+def test_no_core_module_grows_past_500_lines() -> None:
+    """A module of the engine is about one thing (issue 31): past ~500 lines it is about two; split it by meaning."""
+    long = sorted(f"{p.relative_to(ROOT)}: {n}" for p in (ROOT / "core").rglob("*.py")
+                  if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500)  # fmt: skip
+    assert long == []
