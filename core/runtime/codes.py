@@ -35,12 +35,11 @@ SMOKE_CRASH = define(
     summary="ONNX Runtime crashed during the smoke run; onnxpack itself is unaffected",
 )
 
-#: (The flags are written out: OPTION_FLAGS has no timeout yet.)
 SMOKE_TIMEOUT = define(
     "SMOKE_TIMEOUT", kind=RuntimeFailure,
     text="{what} did not finish within {timeout} s (it was {current}); the child process was stopped",
-    hint="Raise the limit with --timeout SECONDS (loading a large model can take minutes), or use smaller sizes with "
-         "{opt:dim} NAME=VALUE.",
+    hint="Raise the limit with {opt:timeout} SECONDS (loading a large model can take minutes), or use smaller sizes "
+         "with {opt:dim} NAME=VALUE.",
     summary="The smoke run did not finish in time and was stopped",
 )
 
@@ -52,9 +51,10 @@ INPUT_DIGEST = define(
     summary="An input file differs from the one the recorded run used",
 )
 
-# outputfiles.py: --save-outputs (the flag is written out: OPTION_FLAGS has no save_outputs yet)
+# outputfiles.py: --save-outputs
 OUTPUT_IS_FILE = define(
-    "OUTPUT_IS_FILE", kind=OutputError, text="--save-outputs {folder} is a file, not a folder", hint="Give a folder.",
+    "OUTPUT_IS_FILE", kind=OutputError, text="{opt:save_outputs} {folder} is a file, not a folder",
+    hint="Give a folder.",
     summary="The output folder is a file",
 )
 OUTPUT_ESCAPES = define(
@@ -328,11 +328,10 @@ ORT_TOO_LARGE = define(
     hint="Ship models this large in ONNX format with external data instead of the ORT format.",
     summary="The model is too large for the ORT format (2 GiB)",
 )
-#: (The flag is written out: OPTION_FLAGS has no timeout yet.)
 ORT_TIMEOUT = define(
     "ORT_TIMEOUT", kind=RuntimeFailure,
     text="The ORT-format conversion did not finish within {timeout} s; it was stopped",
-    hint="Raise the limit with --timeout SECONDS.",
+    hint="Raise the limit with {opt:timeout} SECONDS.",
     summary="The ORT-format conversion did not finish in time and was stopped",
 )
 ORT_CONVERT = define(
