@@ -7,6 +7,7 @@ from typing import Any
 from onnxpack.core.checks.inspection import Inspection, inspect_model
 from onnxpack.core.checks.validate import Validation, validate_model
 from onnxpack.core.findings import Finding
+from onnxpack.core.model.layout import Layout
 from onnxpack.core.model.modelfile import PROTOBUF_LIMIT
 
 from .env import Environment, ExitStatus
@@ -135,10 +136,14 @@ def _print_inspection(env: Environment, insp: Inspection, *, full: bool, val: Va
     _print_metadata(env, insp)
 
 
+#: How the header names a model's layout.
+_LAYOUT_WORDS = {Layout.SINGLE: "single file", Layout.EXTERNAL: "external data", Layout.ORT: "single file"}
+
+
 def _print_header(env: Environment, insp: Inspection) -> None:
     """The file, its folder(s), files, sizes, IR/opsets, producer and model fields."""
     fmt = "ORT format" if insp.is_ort else "ONNX"
-    layout = {"single": "single file", "external": "external data", "ort": "single file"}[insp.layout]
+    layout = _LAYOUT_WORDS[Layout(insp.layout)]
     env.stdout.write(f"{insp.location.model.name}  ({fmt}, {layout})\n")
     _kv(env, "folder", str(insp.location.model_dir))
     if insp.location.data_dir != insp.location.model_dir:
@@ -149,7 +154,8 @@ def _print_header(env: Environment, insp: Inspection) -> None:
     )
     _kv(env, "files", files)
     size_line = f"{format_bytes(insp.total_size)} total"
-    if insp.layout == "external" and insp.merged_size is not None:  # (sized on first use: core/checks/inspection.py)
+    # (merged_size is sized on first use: core/checks/inspection.py)
+    if insp.layout == Layout.EXTERNAL and insp.merged_size is not None:
         verdict = "fits under" if insp.fits_single_file else "exceeds"
         approx = "" if insp.merged_size_exact else "~"
         size_line += (

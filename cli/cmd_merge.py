@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from onnxpack.core.model.merge import DEFAULT_ALIGN, LAYOUTS, merge_model
+from onnxpack.core.model.layout import AUTO, LAYOUTS, Layout
+from onnxpack.core.model.merge import DEFAULT_ALIGN, merge_model
 
 from .env import Environment, ExitStatus
 from .output import (
@@ -49,7 +50,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--layout",
         choices=LAYOUTS,
-        default="auto",
+        default=AUTO,
         help="single: one file (refused at 2 GiB); external: OUT.onnx + OUT.onnx.data; auto (default): "
         "single below 2 GiB, else external",
     )
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace, env: Environment) -> int:
         emit_json(env, {"schema": SCHEMA, "ok": True, **result.to_dict()})
         return ExitStatus.OK
     out = env.stdout
-    if result.layout == "single":
+    if result.layout is Layout.SINGLE:
         out.write(
             f"Wrote {result.model_path} ({format_bytes(result.model_size)}, single file; "
             f"{plural(result.tensors, 'external tensor')}, {format_bytes(result.external_bytes)} embedded)\n"

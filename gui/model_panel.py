@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from onnxpack.core.findings import Finding, Severity, worst
+from onnxpack.core.model.layout import Layout
 
 if TYPE_CHECKING:  # the engine's result types, for mypy only: importing them would load onnx at start-up
     from onnxpack.core.checks.compat import CompatResult
@@ -278,7 +279,7 @@ class ModelPanel(Retranslatable, QWidget):
             (self.tr("Producer"), producer or "-"),
             (self.tr("Model version"), str(insp.model_version or "-")),
         ]
-        if insp.layout != "ort":  # an ORT-format model has no initializer table to count
+        if insp.layout != Layout.ORT:  # an ORT-format model has no initializer table to count
             inits = insp.initializers
             text = self.tr("%n tensor(s), %1 (%2 in external data)", "", inits.count)
             text = text.replace("%1", format_bytes(inits.bytes))
@@ -326,11 +327,12 @@ class ModelPanel(Retranslatable, QWidget):
         self._set_counts(len(findings), len(refs))
 
     def layout_text(self, layout: str) -> str:
-        return {
-            "single": self.tr("one self-contained .onnx file"),
-            "external": self.tr(".onnx with external data files"),
-            "ort": self.tr("ORT format (.ort)"),
-        }.get(layout, layout or "-")
+        words: dict[str, str] = {
+            Layout.SINGLE: self.tr("one self-contained .onnx file"),
+            Layout.EXTERNAL: self.tr(".onnx with external data files"),
+            Layout.ORT: self.tr("ORT format (.ort)"),
+        }
+        return words.get(layout, layout or "-")
 
     def oldest_ort_text(self, compat: CompatResult | None) -> str:
         if compat is None:

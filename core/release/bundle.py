@@ -46,6 +46,7 @@ from ..childproc import SMOKE_TARGET, ChildProcess
 from ..errors import Cancelled, InputError, InternalError, RuntimeFailure
 from ..filehash import sha256_file
 from ..findings import Finding
+from ..model.layout import Layout
 from ..model.merge import MergePlan, plan_merge
 from ..model.proof import RangeKey, TensorHasher, WeightsProof, prove_same_model
 from ..model.streamhash import SequentialHasher, read_in_order
@@ -280,7 +281,7 @@ def _place(plan: BundlePlan, fixed: Fixed, run: _Run) -> _Placement:
     # The smoke run and the proof read the merged model where it ships: in place in its stored ZIP entry. A
     # temporary copy (the same bytes, teed) is written only when that is impossible: deflated, the external layout,
     # or the ORT converter, which needs a file of its own.
-    in_place = opts.run_smoke and merge.layout == "single" and not opts.compress and not opts.ort_format
+    in_place = opts.run_smoke and merge.layout is Layout.SINGLE and not opts.compress and not opts.ort_format
     need_copy = opts.ort_format or (opts.run_smoke and not in_place) or bool(opts.prove_ort)
     if opts.ort_format and not merge.fits_single_file:
         raise codes.ORT_FORMAT_TOO_LARGE.error()
@@ -346,7 +347,7 @@ def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], 
 
 
 def _align(merge: MergePlan) -> int | None:
-    return merge.align if merge.layout == "external" else None
+    return merge.align if merge.layout is Layout.EXTERNAL else None
 
 
 def _merge(plan: BundlePlan, merge: MergePlan, z: DeterministicZip, streamed: set[Path], need_copy: bool,
@@ -364,7 +365,7 @@ def _merge(plan: BundlePlan, merge: MergePlan, z: DeterministicZip, streamed: se
             reader.tensor_observer = stack.enter_context(TensorHasher())
         tee = stack.enter_context(open(copy_dir / plan.model_entry, "xb")) if need_copy else None
         members: list[Member] = []
-        if merge.layout == "single":
+        if merge.layout is Layout.SINGLE:
             with z.entry(plan.model_entry, merge.model_size, tee=tee, cancel=cancel) as sink:
                 merge.write_single(sink, progress=progress, cancel=cancel, reader=reader)
         else:

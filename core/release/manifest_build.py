@@ -13,6 +13,7 @@ import onnx
 from ..checks.compat import check_target, oldest_ort, ort_package_version
 from ..checks.validate import Validation
 from ..findings import Finding
+from ..model.layout import Layout
 from .manifest import MANIFEST_SCHEMA, iso_utc, tool_info
 from .members import Member
 
@@ -59,7 +60,7 @@ def _opsets_of(model: onnx.ModelProto) -> dict[str, int]:
     return out
 
 
-def inspection_facts(val: Validation, model: onnx.ModelProto, layout: str, align: int | None) -> dict[str, Any]:
+def inspection_facts(val: Validation, model: onnx.ModelProto, layout: Layout, align: int | None) -> dict[str, Any]:
     """The manifest's ``inspection`` record of the bundled model."""
     insp = val.inspection
     inputs, outputs = interface_of(model)
@@ -136,7 +137,7 @@ class ModelFacts:
                 "provenance": self.provenance.to_dict()}  # fmt: skip
 
 
-def model_facts(val: Validation, model: onnx.ModelProto, layout: str, align: int | None, provenance: Provenance,
+def model_facts(val: Validation, model: onnx.ModelProto, layout: Layout, align: int | None, provenance: Provenance,
                 target_ort: str | None) -> ModelFacts:
     """The inspection, compatibility and provenance records of the bundled ``model``."""
     return ModelFacts(inspection_facts(val, model, layout, align), compatibility_of(val, model, target_ort), provenance)
@@ -148,7 +149,7 @@ class ManifestParts:
 
     name: str
     version: str
-    layout: str
+    layout: Layout  # of the bundled .onnx: SINGLE or EXTERNAL
     align: int | None
     model_version: int
     epoch: int | None  # SOURCE_DATE_EPOCH; None: ``created`` is the sources' newest modification time
@@ -168,6 +169,7 @@ class ManifestParts:
 def assemble_manifest(parts: ManifestParts, members: Sequence[Member]) -> dict[str, Any]:
     """The manifest listing ``members`` (sorted by path)."""
     name, layout = parts.name, parts.layout
+    entry = layout.model_name(name)
     manifest: dict[str, Any] = {
         "schema": MANIFEST_SCHEMA,
         "tool": tool_info(),
@@ -177,12 +179,12 @@ def assemble_manifest(parts: ManifestParts, members: Sequence[Member]) -> dict[s
             "name": name,
             "version": parts.version,
             "layout": layout,
-            "entry": f"{name}.onnx",
-            "data": f"{name}.onnx.data" if layout == "external" else None,
-            "ort_entry": f"{name}.ort" if parts.ort_format is not None else None,
+            "entry": entry,
+            "data": Layout.data_name(entry) if layout is Layout.EXTERNAL else None,
+            "ort_entry": Layout.ORT.model_name(name) if parts.ort_format is not None else None,
             "alignment": parts.align,
             "model_version": parts.model_version,
-            "loadable_from_memory": layout == "single",
+            "loadable_from_memory": layout is Layout.SINGLE,
         },
         "files": [m.to_dict() for m in sorted(members, key=lambda m: m.path)],
         "inspection": parts.facts.inspection,

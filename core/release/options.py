@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+from ..model.layout import AUTO, LAYOUTS
 from .metadata import ReleaseInfo
 
 if TYPE_CHECKING:
@@ -44,8 +45,6 @@ __all__ = [
     "OptionSpec",
     "cli_command",
 ]
-
-LAYOUTS = ("auto", "single", "external")
 
 
 @dataclass
@@ -76,7 +75,7 @@ class BundleOptions:
     #: tensor-hash proof: True, False, or None = only when that is cheap (weights up to COMPARE_AUTO_BYTES).
     compare_outputs: bool | None = None
     source_date_epoch: int | None = None  # None: read SOURCE_DATE_EPOCH from the environment
-    layout: str = "auto"  # "auto" (single file below 2 GiB), "single", or "external" (NAME.onnx + NAME.onnx.data)
+    layout: str = AUTO  # an option value of LAYOUTS: AUTO (single file below 2 GiB), or a Layout's value
     about: ReleaseInfo | None = None  # licence, authors, homepage, class labels (the manifest's "about")
     sign_key: Path | None = None  # a PEM EC private key: sign every member with model-signing (model.sig)
     sign_key_password_env: str | None = None  # the environment variable holding an encrypted key's password
@@ -377,7 +376,7 @@ BUNDLE_FLAGS = FlagGroup(None, (
     Flag(("--ort-format",), "ort_format", "also add NAME.ort (ONNX Runtime's ORT format)", "ort_format", Kind.SWITCH,
          default=False),
     Flag(("--layout",), "layout", "auto: one self-contained .onnx below 2 GiB, else NAME.onnx + aligned "
-         "NAME.onnx.data (default)", "layout", Kind.CHOICE, choices=LAYOUTS, default="auto"),
+         "NAME.onnx.data (default)", "layout", Kind.CHOICE, choices=LAYOUTS, default=AUTO),
     Flag(("--compress",), "compress", "deflate the files (default: stored uncompressed)", "compress", Kind.SWITCH,
          default=False),
 ))  # fmt: skip

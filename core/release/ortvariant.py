@@ -38,7 +38,7 @@ def add_ort_variant(plan: BundlePlan, merged: Path, work: Path, z: Deterministic
         errs = [f for f in conv.findings if f.severity is Severity.ERROR]
         detail = errs[0].message if errs else "the .ort model's outputs differ from the .onnx model's"
         raise codes.ORT_FORMAT_MISMATCH.error(detail=detail)
-    entry = f"{plan.name}.ort"
+    entry = plan.ort_entry
     with open(conv.ort_model, "rb") as f:
         members = [Member(Role.ORT_MODEL, z.write_stream(entry, conv.ort_model.stat().st_size, f.read, cancel=cancel,
                                                          stage="ort"))]  # fmt: skip

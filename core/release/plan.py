@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..findings import Finding
+from ..model.layout import Layout
 from ..model.modelfile import ModelLocation, locate_model
 from ..names import bundle_file_name, check_bundle_name, default_bundle_name
 from ..resources import SAMPLE_MODEL, resource_path
@@ -53,11 +54,18 @@ class BundlePlan:
 
     @property
     def model_entry(self) -> str:
-        return f"{self.name}.onnx"
+        """The bundled model's name, NAME.onnx (in either layout of the .onnx)."""
+        return Layout.EXTERNAL.model_name(self.name)
 
     @property
     def data_entry(self) -> str:
-        return f"{self.name}.onnx.data"
+        """Its data file's name in the external layout, NAME.onnx.data."""
+        return Layout.data_name(self.model_entry)
+
+    @property
+    def ort_entry(self) -> str:
+        """The ORT-format variant's name, NAME.ort."""
+        return Layout.ORT.model_name(self.name)
 
     @property
     def zip_name(self) -> str:
