@@ -166,7 +166,7 @@ INPUT_FILE_MISSING = define(
     hint="Check the path (relative paths are relative to the current folder).",
     summary="The input file was not found",
 )
-#: Each variant has its own remedy, worded at the call site (inputfiles._FORMAT_HINTS).
+#: Each variant has its own remedy (what to save the input as instead).
 INPUT_FILE_FORMAT = define(
     "INPUT_FILE_FORMAT", kind=InputError,
     text="{opt:input} {name}: {file} is neither .npy, .npz nor an ONNX TensorProto (.pb): {detail}",
@@ -179,6 +179,13 @@ INPUT_FILE_FORMAT = define(
         "npy": "{opt:input} {name}: cannot read {file} as .npy: {detail}",
     },
     summary="The input file is not a tensor onnxpack can read",
+    variant_hints={
+        "external": "Save the tensor with its data inline.",
+        "empty": "Give a .npy/.npz file or an ONNX TensorProto .pb file such as test_data_set_0/input_0.pb.",
+        "inconsistent": "Save the tensor again with onnx.numpy_helper.from_array().",
+        "npz": "Object (pickled) arrays are refused for safety; save plain arrays with numpy.savez().",
+        "npy": "Object (pickled) arrays are refused for safety; save a plain array with numpy.save().",
+    },
 )
 INPUT_FILE_MEMBER = define(
     "INPUT_FILE_MEMBER", kind=InputError,
@@ -186,6 +193,7 @@ INPUT_FILE_MEMBER = define(
     hint="Name the member: {opt:input} {name}={path}:{member}",
     variants={"missing": "{opt:input} {name}: {file} has no array {member!r} (it has: {members})"},
     summary="The .npz file has no array for this input",
+    variant_hints={"missing": "Use one of the listed member names after the colon."},
 )
 
 # inputs.py: inputs made for a model
@@ -221,8 +229,11 @@ INPUT_SHAPE = define(
         "agree": "{opt:input} {name}: axis {axis} ({dim}) has size {got}, but {dim} = {value} ({source})",
     },
     summary="The input data has another shape than the model wants",
+    variant_hints={
+        "agree": "Make the inputs agree on {dim}, or drop {opt:dim} {dim}.",
+        "axis": "Give an array of the model's input shape.",
+    },
 )
-#: The variants' remedies are worded at the call site (inputs._VALUE_HINTS).
 INPUT_VALUE = define(
     "INPUT_VALUE", kind=InputError,
     text="{opt:input} {name}={value}: not a valid {elem} value (and no such file)",
@@ -233,6 +244,10 @@ INPUT_VALUE = define(
                    "file to override it",
     },
     summary="The input value cannot be used",
+    variant_hints={
+        "default": "Use {opt:input} {name}=FILE.npy with an array of the initializer's shape.",
+        "range": "Give a value {name} can hold.",
+    },
 )
 
 # prove.py, wheels.py, releaseenvs.py: --prove-ort
@@ -255,6 +270,12 @@ PROVE_NETWORK = define(
         "download": "Cannot download {file}: {reason}",
     },
     summary="The package index with the ONNX Runtime wheels cannot be reached",
+    variant_hints={
+        "no_releases": "Set ONNXPACK_PYPI_URL to a PyPI mirror with the JSON API, or unset it.",
+        "not_json": "Try again later, or set ONNXPACK_PYPI_URL to a PyPI mirror.",
+        "status": "Try again later, or set ONNXPACK_PYPI_URL to a PyPI mirror.",
+        "download": "Check the internet connection (or ONNXPACK_PYPI_URL) and try again.",
+    },
 )
 PROVE_NO_PYTHON = define(
     "PROVE_NO_PYTHON", kind=InputError,
@@ -263,6 +284,7 @@ PROVE_NO_PYTHON = define(
     hint="Set ONNXPACK_PYTHON to a CPython 3.10+ executable, or run onnxpack installed with pip.",
     variants={"tags": "Cannot ask {python} which wheels it installs: {error}"},
     summary="Proving on ONNX Runtime releases needs a Python interpreter",
+    variant_hints={"tags": "Give a CPython interpreter with pip."},
 )
 PROVE_NO_WHEEL = define(
     "PROVE_NO_WHEEL", kind=InputError,
@@ -271,6 +293,10 @@ PROVE_NO_WHEEL = define(
          "has wheels for.",
     variants={"any": "PyPI has no wheel of {what} for {here}"},
     summary="That ONNX Runtime release has no official wheel for this Python and platform",
+    variant_hints={
+        "any": "Official CPython 3.11 wheels exist from onnxruntime 1.15.0 on (3.10: 1.12.0, 3.12: 1.16.2); prove an "
+               "available release, or run onnxpack on another Python.",
+    },
 )
 PROVE_NO_RELEASE = define(
     "PROVE_NO_RELEASE", kind=InputError, text="onnxruntime {version} is not on the package index",
@@ -284,12 +310,14 @@ PROVE_WHEEL_HASH = define(
     hint="Try again (a proxy may have altered it); if it repeats, do not trust that network path.",
     variants={"missing": "The package index gives no SHA-256 for {file}"},
     summary="A downloaded ONNX Runtime wheel does not match the hash the package index publishes",
+    variant_hints={"missing": "Use the official index (unset ONNXPACK_PYPI_URL)."},
 )
 PROVE_ENV = define(
     "PROVE_ENV", kind=RuntimeFailure, text="{what} failed: {last}",
     hint="Check the internet connection and try again; the details show pip's output.",
     variants={"timeout": "{what} did not finish within {timeout} s"},
     summary="The environment for an ONNX Runtime release could not be created",
+    variant_hints={"timeout": "Try again."},
 )
 PROVE_INPUTS = define(
     "PROVE_INPUTS", kind=InputError, text="Cannot make inputs to prove the model with: {problems}",
@@ -303,6 +331,7 @@ PROVE_REFERENCE = define(
     variants={"frozen": "The frozen onnxpack cannot tell which onnxruntime it carries, so it has no reference to "
                         "prove against"},
     summary="The reference run with the installed ONNX Runtime failed",
+    variant_hints={"frozen": "Run onnxpack installed with pip."},
 )
 PROVE_ORT_NOT_LOADED = define(
     "PROVE_ORT_NOT_LOADED", ERROR, "ONNX Runtime {version} (its official wheel) cannot run {model}: {detail}",
@@ -339,4 +368,5 @@ ORT_CONVERT = define(
     hint="Check that the model loads (`onnxpack smoke MODEL`); custom operators cannot be converted.",
     variants={"missing": "The converter did not produce {file}"},
     summary="ONNX Runtime's ORT-format converter failed",
+    variant_hints={"missing": "See the converter log in the details."},
 )

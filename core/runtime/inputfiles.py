@@ -194,8 +194,7 @@ def _load_npz(spec: InputSpec, path: Path) -> tuple[np.ndarray[Any, Any], str]:
             if member not in names:
                 from . import codes
 
-                raise codes.INPUT_FILE_MEMBER.error(variant="missing", hint="Use one of the listed member names "
-                                                    "after the colon.", name=spec.name, file=path.name,
+                raise codes.INPUT_FILE_MEMBER.error(variant="missing", name=spec.name, file=path.name,
                                                     member=member, members=", ".join(names[:10]))
             return np.asarray(npz[member]), member
     except InputError:
@@ -239,20 +238,9 @@ def load_input_file(spec: InputSpec) -> LoadedInput:
     return LoadedInput(spec.name, arr, path, fmt, member, digest)
 
 
-#: INPUT_FILE_FORMAT's remedy by variant (what to save the input as instead).
-_FORMAT_HINTS = {
-    "": "Save the input with numpy.save() or onnx.numpy_helper.from_array(...).SerializeToString().",
-    "external": "Save the tensor with its data inline.",
-    "empty": "Give a .npy/.npz file or an ONNX TensorProto .pb file such as test_data_set_0/input_0.pb.",
-    "inconsistent": "Save the tensor again with onnx.numpy_helper.from_array().",
-    "npz": "Object (pickled) arrays are refused for safety; save plain arrays with numpy.savez().",
-    "npy": "Object (pickled) arrays are refused for safety; save a plain array with numpy.save().",
-}
-
-
 def _format_error(variant: str, spec: InputSpec, path: Path, e: BaseException | None = None) -> OnnxpackError:
     """INPUT_FILE_FORMAT: ``path`` (given for ``spec``) cannot be read as ``variant`` says (``e``: why)."""
     from . import codes  # (here, not at the top: the smoke child imports this module on every run)
 
-    return codes.INPUT_FILE_FORMAT.error(variant=variant, hint=_FORMAT_HINTS[variant], name=spec.name, file=path.name,
+    return codes.INPUT_FILE_FORMAT.error(variant=variant, name=spec.name, file=path.name,
                                          detail="" if e is None else str(e))

@@ -191,8 +191,8 @@ def _scalar(meta: InputMeta, text: str, dtype: np.dtype[Any]) -> Any:
             if not info.min <= v <= info.max:
                 from . import codes  # (here, not at the top: the smoke child imports this module on every run)
 
-                raise codes.INPUT_VALUE.error(variant="range", hint=f"Give a value {meta.name} can hold.",
-                                              name=meta.name, value=text, elem=meta.elem, low=info.min, high=info.max)
+                raise codes.INPUT_VALUE.error(variant="range", name=meta.name, value=text, elem=meta.elem, low=info.min,
+                                              high=info.max)
             return v
         if dtype.kind == "b":
             low = text.lower()
@@ -326,15 +326,14 @@ class _Dims:
             if isinstance(want, int) and want >= 0 and want != got:
                 from . import codes  # (here, not at the top: the smoke child imports this module on every run)
 
-                raise codes.INPUT_SHAPE.error(variant="axis", hint="Give an array of the model's input shape.",
-                                              name=meta.name, axis=axis, got=got, want=want, shape=meta.shape)
+                raise codes.INPUT_SHAPE.error(variant="axis", name=meta.name, axis=axis, got=got, want=want,
+                                              shape=meta.shape)
             if isinstance(want, str) and want:
                 if want in self.used and self.used[want] != got:
                     from . import codes
 
                     raise codes.INPUT_SHAPE.error(
-                        variant="agree", hint=f"Make the inputs agree on {want}, or drop --dim {want}.",
-                        name=meta.name, axis=axis, dim=want, got=got, value=self.used[want],
+                        variant="agree", name=meta.name, axis=axis, dim=want, got=got, value=self.used[want],
                         source=self.sources[want],
                     )
                 self.used[want] = int(got)
@@ -391,10 +390,7 @@ def _not_fed(meta: InputMeta, dtype: np.dtype[Any] | None, values: dict[str, str
         if name in values:
             from . import codes  # (here, not at the top: the smoke child imports this module on every run)
 
-            raise codes.INPUT_VALUE.error(
-                variant="default", hint=f"Use --input {name}=FILE.npy with an array of the initializer's shape.",
-                name=name, value=values[name],
-            )
+            raise codes.INPUT_VALUE.error(variant="default", name=name, value=values[name])
         out.recipe[name] = {"source": "initializer", "reason": "input with a default value in the model; not fed"}
         return True
     if meta.kind == "optional" and name not in values:

@@ -290,8 +290,7 @@ def convert_to_ort(
         ort_name = f"{stem}{suffix}.ort"
         config_name = f"required_operators{suffix}.config"
         if not (conv / ort_name).is_file():
-            raise codes.ORT_CONVERT.error(variant="missing", hint="See the converter log in the details.",
-                                          file=ort_name, details=log[-4000:])
+            raise codes.ORT_CONVERT.error(variant="missing", file=ort_name, details=log[-4000:])
         shutil.move(str(conv / ort_name), str(tmp / ort_name))
         config: Path | None = None
         if (conv / config_name).is_file():

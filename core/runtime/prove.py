@@ -330,7 +330,7 @@ def _reference_python() -> str:
 
         version = ort_package_version()
         if version is None or not VERSION.fullmatch(version):
-            raise codes.PROVE_REFERENCE.error(variant="frozen", hint="Run onnxpack installed with pip.")
+            raise codes.PROVE_REFERENCE.error(variant="frozen")
         return str(ensure_release(version).python)
     return sys.executable
 

@@ -77,8 +77,7 @@ def _download(url: str, dest: Path, sha256: str, progress: ProgressCallback | No
         os.replace(tmp, dest)
     except (urllib.error.URLError, OSError, TimeoutError) as e:
         raise codes.PROVE_NETWORK.error(
-            variant="download", hint="Check the internet connection (or ONNXPACK_PYPI_URL) and try again.",
-            file=dest.name, reason=str(getattr(e, "reason", e)), details=str(e),
+            variant="download", file=dest.name, reason=str(getattr(e, "reason", e)), details=str(e),
         ) from None
     finally:
         with contextlib.suppress(OSError):
@@ -106,7 +105,7 @@ def _run(cmd: list[str], what: str, timeout: float, cancel: CancelToken | None) 
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         if not wait(proc, timeout, cancel, poll=0.1):
-            raise codes.PROVE_ENV.error(variant="timeout", hint="Try again.", what=what, timeout=f"{timeout:g}")
+            raise codes.PROVE_ENV.error(variant="timeout", what=what, timeout=f"{timeout:g}")
         if proc.returncode != 0:
             log.seek(0)
             tail = log.read()[-2000:].decode("utf-8", "replace").strip()
@@ -191,8 +190,7 @@ def _wheel(version: str, python: str | None) -> tuple[dict[str, Any], str]:
         raise codes.PROVE_NO_WHEEL.error(version=version, here=here(python), platforms=names)
     sha = str((wheel.get("digests") or {}).get("sha256") or "")
     if not re.fullmatch(r"[0-9a-f]{64}", sha):
-        raise codes.PROVE_WHEEL_HASH.error(variant="missing", hint="Use the official index (unset ONNXPACK_PYPI_URL).",
-                                           file=str(wheel["filename"]))
+        raise codes.PROVE_WHEEL_HASH.error(variant="missing", file=str(wheel["filename"]))
     return wheel, sha
 
 

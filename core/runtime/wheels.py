@@ -24,8 +24,6 @@ NET_TIMEOUT = 60.0
 #: A full release (1.16.3) and a MAJOR.MINOR (1.16).
 VERSION = re.compile(r"\d+\.\d+\.\d+")
 MINOR = re.compile(r"\d+\.\d+")
-#: PROVE_NETWORK's remedy when the index answered, but not as it should.
-_TRY_A_MIRROR = "Try again later, or set ONNXPACK_PYPI_URL to a PyPI mirror."
 
 
 def vkey(v: str) -> tuple[int, ...]:
@@ -43,12 +41,12 @@ def _get_json(url: str) -> Any:
     except urllib.error.HTTPError as e:
         if e.code == 404:
             return None
-        raise codes.PROVE_NETWORK.error(variant="status", hint=_TRY_A_MIRROR, status=e.code, url=url) from None
+        raise codes.PROVE_NETWORK.error(variant="status", status=e.code, url=url) from None
     except (urllib.error.URLError, OSError, TimeoutError) as e:
         reason = getattr(e, "reason", e)
         raise codes.PROVE_NETWORK.error(index=index(), reason=str(reason), details=str(e)) from None
     except ValueError as e:
-        raise codes.PROVE_NETWORK.error(variant="not_json", hint=_TRY_A_MIRROR, url=url, details=str(e)) from None
+        raise codes.PROVE_NETWORK.error(variant="not_json", url=url, details=str(e)) from None
 
 
 _RELEASES: dict[str, dict[str, list[dict[str, Any]]]] = {}
@@ -63,8 +61,7 @@ def release_files() -> dict[str, list[dict[str, Any]]]:
     if url not in _RELEASES:
         doc = _get_json(url)
         if not isinstance(doc, dict) or not isinstance(doc.get("releases"), dict):
-            raise codes.PROVE_NETWORK.error(variant="no_releases", hint="Set ONNXPACK_PYPI_URL to a PyPI mirror with "
-                                            "the JSON API, or unset it.", package=_PACKAGE, url=url)
+            raise codes.PROVE_NETWORK.error(variant="no_releases", package=_PACKAGE, url=url)
         releases = {}
         for version, files in doc["releases"].items():
             releases[str(version)] = [{**f, "url": urljoin(url, str(f.get("url", "")))} for f in files
@@ -89,8 +86,7 @@ def tag_ranks(python: str | None) -> dict[Any, int]:
             try:
                 out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True, timeout=60)
             except (OSError, subprocess.SubprocessError) as e:
-                raise codes.PROVE_NO_PYTHON.error(variant="tags", hint="Give a CPython interpreter with pip.",
-                                                  python=python, error=str(e)) from None
+                raise codes.PROVE_NO_PYTHON.error(variant="tags", python=python, error=str(e)) from None
             tags = [t for line in out.stdout.split() for t in parse_tag(line)]
         _TAGS[key] = {t: i for i, t in enumerate(tags)}
     return _TAGS[key]
@@ -164,11 +160,7 @@ class _Usable:
         pool = [v for v in self.versions if prefix is None or v.startswith(prefix + ".")]
         if not pool:
             what = f"ONNX Runtime {prefix}" if prefix else "any ONNX Runtime release"
-            raise codes.PROVE_NO_WHEEL.error(
-                variant="any", hint="Official CPython 3.11 wheels exist from onnxruntime 1.15.0 on (3.10: 1.12.0, "
-                "3.12: 1.16.2); prove an available release, or run onnxpack on another Python.", what=what,
-                here=here(),
-            )
+            raise codes.PROVE_NO_WHEEL.error(variant="any", what=what, here=here())
         return pool[-1]
 
     def auto(self, oldest_claimed: str | None, notes: list[str] | None) -> list[str]:
