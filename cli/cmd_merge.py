@@ -77,7 +77,7 @@ def run(args: argparse.Namespace, env: Environment) -> int:
     if file_name is None:  # a folder: the model's own file name inside it
         from onnxpack.core.model.modelfile import locate_model
 
-        file_name = locate_model(args.model, args.data_dir).model.stem + ".onnx"
+        file_name = Layout.SINGLE.model_name(locate_model(args.model, args.data_dir).model.stem)  # NAME.onnx
     result = merge_model(
         args.model,
         folder / file_name,

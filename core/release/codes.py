@@ -103,15 +103,14 @@ ABOUT_LABELS = define(
         "unmatched": "{count} class labels, but no output has {count} classes ({outputs})",
     },
     summary="The class labels cannot be used",
+    variant_hints={
+        "count": "Check the labels file.",
+        "unreadable": "Give a text file, one label per line.",
+        "encoding": "Save it as UTF-8, one label per line.",
+        "unmatched": "Give one label per class of the output, in order (or pass {opt:allow_unmatched_labels} to keep "
+                     "them).",
+    },
 )
-#: The remedies of ABOUT_LABELS's variants, templates (a Code has one remedy; each variant's call site renders its own).
-ABOUT_LABELS_HINTS: dict[str, str] = {
-    "count": "Check the labels file.",
-    "unreadable": "Give a text file, one label per line.",
-    "encoding": "Save it as UTF-8, one label per line.",
-    "unmatched": "Give one label per class of the output, in order (or pass {opt:allow_unmatched_labels} to keep "
-                 "them).",
-}
 # core/release/manifest.py: reading a manifest (verify reports these as findings under the same names)
 MANIFEST_TOO_LARGE = define(
     "MANIFEST_TOO_LARGE", kind=InputError, text="{file} is {size} bytes, more than the {limit} a manifest may have",
@@ -128,9 +127,9 @@ MANIFEST_SCHEMA = define(
     hint="The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.",
     variants={"foreign": "{file} is not an onnxpack manifest (schema {found!r}, expected {expected!r})"},
     summary="The manifest does not follow the onnxpack manifest schema",
+    # a document that is not an onnxpack manifest at all
+    variant_hints={"foreign": "Give a bundle made by `onnxpack bundle` or its manifest.json."},
 )
-#: The remedy of MANIFEST_SCHEMA's "foreign" variant (a document that is not an onnxpack manifest at all).
-MANIFEST_FOREIGN_HINT = "Give a bundle made by `onnxpack bundle` or its manifest.json."
 
 
 # verify and the archive

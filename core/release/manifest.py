@@ -274,8 +274,7 @@ def parse_manifest(data: bytes, what: str = MANIFEST_NAME) -> dict[str, Any]:
     doc = loads_strict(data, what)
     if not isinstance(doc, dict) or doc.get("schema") != MANIFEST_SCHEMA:
         found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
-        raise codes.MANIFEST_SCHEMA.error(variant="foreign", hint=codes.MANIFEST_FOREIGN_HINT, file=what, found=found,
-                                          expected=MANIFEST_SCHEMA)
+        raise codes.MANIFEST_SCHEMA.error(variant="foreign", file=what, found=found, expected=MANIFEST_SCHEMA)
     errors = schema_errors(doc)
     if errors:
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""

@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..codes import render
-from ..errors import OnnxpackError
 from . import codes
 
 __all__ = ["ReleaseInfo", "check_labels", "read_labels_file"]
@@ -53,7 +51,7 @@ class ReleaseInfo:
             if not labels or any(not label for label in labels):
                 raise codes.ABOUT_LABELS.error()
             if len(labels) > MAX_LABELS:
-                raise _labels_error("count", count=len(labels), limit=MAX_LABELS)
+                raise codes.ABOUT_LABELS.error(variant="count", count=len(labels), limit=MAX_LABELS)
         return ReleaseInfo(lic, authors, homepage, labels)
 
     def to_dict(self) -> dict[str, Any]:
@@ -67,9 +65,9 @@ def read_labels_file(path: Path | str) -> list[str]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as e:
-        raise _labels_error("unreadable", file=str(path), reason=e.strerror) from None
+        raise codes.ABOUT_LABELS.error(variant="unreadable", file=str(path), reason=e.strerror) from None
     except UnicodeDecodeError:
-        raise _labels_error("encoding", file=str(path)) from None
+        raise codes.ABOUT_LABELS.error(variant="encoding", file=str(path)) from None
     return text.rstrip("\r\n").splitlines()
 
 
@@ -79,10 +77,4 @@ def check_labels(labels: list[str], outputs: list[dict[str, Any]]) -> None:
     if not fixed or any(dim == len(labels) for _name, dim in fixed):
         return  # symbolic last dimensions cannot be checked
     desc = ", ".join(f"{n!r} ends in {d}" for n, d in fixed)
-    raise _labels_error("unmatched", count=len(labels), outputs=desc)
-
-
-def _labels_error(variant: str, **params: Any) -> OnnxpackError:
-    """ABOUT_LABELS worded as ``variant``, with that variant's remedy."""
-    hint = render(codes.ABOUT_LABELS_HINTS[variant], params)
-    return codes.ABOUT_LABELS.error(variant=variant, hint=hint, **params)
+    raise codes.ABOUT_LABELS.error(variant="unmatched", count=len(labels), outputs=desc)
