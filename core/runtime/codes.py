@@ -68,6 +68,11 @@ SMOKE_INPUT_TOO_LARGE = define(
     "{subject}: the generated inputs would take {size}, more than the {limit} onnxpack allows on this machine "
     "({detail})",
     "Give smaller sizes, e.g. {opt:dim} {dim}=1 (or real data with {opt:input} NAME=FILE.npy).",
+    # the model fixes every size: none can be made smaller (same message, another remedy)
+    variants={"fixed": "{subject}: the generated inputs would take {size}, more than the {limit} onnxpack allows on "
+                       "this machine ({detail})"},
+    variant_hints={"fixed": "The model fixes these sizes: it cannot be smoke-run here; bundle it with {opt:no_smoke}, "
+                            "or run it on a machine with more memory."},
 )
 SMOKE_INPUT_UNSUPPORTED = define(
     "SMOKE_INPUT_UNSUPPORTED", ERROR, "{subject}: cannot build inputs: {detail}",
@@ -113,7 +118,15 @@ COMPARE_MISSING_OUTPUT = define(
     "Compare models with the same outputs.",
 )
 #: Its hint names the tolerance flags (and says when the output is non-deterministic): worded at the call site.
-COMPARE_MISMATCH = define("COMPARE_MISMATCH", ERROR, "Output {subject} differs: {detail}")
+COMPARE_MISMATCH = define(
+    "COMPARE_MISMATCH", ERROR, "Output {subject} differs: {detail}",
+    "Tolerance is {tol}; raise {opt:atol}/{opt:rtol} if small differences are expected (e.g. an optimized graph).",
+    # the output differs between runs of the same model (same message, the remedy says so first)
+    variants={"nondeterministic": "Output {subject} differs: {detail}"},
+    variant_hints={"nondeterministic": "The output is non-deterministic, so runs differ anyway. Tolerance is {tol}; "
+                                       "raise {opt:atol}/{opt:rtol} if small differences are expected (e.g. an "
+                                       "optimized graph)."},
+)
 COMPARE_NOT_BITWISE = define(
     "COMPARE_NOT_BITWISE", INFO,
     "Output {subject} is within the tolerance ({tol}) but not bitwise identical (max abs diff {max_abs}, max rel diff "

@@ -57,17 +57,12 @@ def _failure_finding(raw: dict[str, Any], model_name: str, options: SmokeOptions
         srcs = fail.get("dim_sources") or {}
         given = sorted((k for k in dims if srcs.get(k) in ("option", "default", "search")), key=lambda k: -dims[k])
         return codes.SMOKE_INPUT_TOO_LARGE.finding(
-            model_name, hint=None if given else _FIXED_TOO_LARGE, size=fail["size"], limit=fail["limit"],
+            model_name, variant=None if given else "fixed", size=fail["size"], limit=fail["limit"],
             detail=fail["message"], dim=given[0] if given else "",
         )
     if fail["kind"] == "inputs":
         return codes.SMOKE_INPUT_UNSUPPORTED.finding(model_name, detail=fail["message"])
     return _run_failed(raw, model_name, options)
-
-
-#: SMOKE_INPUT_TOO_LARGE's remedy when no size can be made smaller (the model fixes them all).
-_FIXED_TOO_LARGE = ("The model fixes these sizes: it cannot be smoke-run here; bundle it with --no-smoke, or run it on "
-                    "a machine with more memory.")
 
 
 def _run_failed(raw: dict[str, Any], model_name: str, options: SmokeOptions) -> Finding:
@@ -221,7 +216,5 @@ def compare_findings(raw: dict[str, Any], other_name: str, options: SmokeOptions
 def _mismatch(row: dict[str, Any], tol: str, nondeterministic: bool) -> Finding:
     detail = row["problem"] or (f"max abs diff {row['max_abs']:.6g}, max rel diff {row['max_rel']:.6g}, "
                                 f"{row['mismatched']} value(s) outside the tolerance")
-    hint = f"Tolerance is {tol}; raise --atol/--rtol if small differences are expected (e.g. an optimized graph)."
-    if nondeterministic:
-        hint = "The output is non-deterministic, so runs differ anyway. " + hint
-    return codes.COMPARE_MISMATCH.finding(row["name"], hint=hint, detail=detail, tol=tol)
+    variant = "nondeterministic" if nondeterministic else None
+    return codes.COMPARE_MISMATCH.finding(row["name"], variant=variant, detail=detail, tol=tol)
