@@ -119,18 +119,21 @@ ORT_TARGET_UNKNOWN = define(
     "ORT_TARGET_UNKNOWN", WARNING, "{detail}", "Smoke-run the model with that ONNX Runtime release to be sure.",
     variants={"ort_format": "{model} is an ORT-format model; its IR/opsets cannot be read, so compatibility with "
                             "ONNX Runtime {version} is unknown"},
+    variant_hints={"ort_format": "ORT-format models generally load only in the ORT release that wrote them or newer."},
 )
-#: The hint of ORT_TARGET_UNKNOWN's "ort_format" variant.
-ORT_FORMAT_TARGET_HINT = "ORT-format models generally load only in the ORT release that wrote them or newer."
+#: The variants have the same message and their own remedy: "retarget" when retargeting reaches the target
+#: ({summary}: what it changes), "lower_ir" when lowering ir_version alone does. (When the exporter's own setting
+#: is the remedy, validate.py passes it: it is worded from the model.)
 ORT_TARGET_UNSUPPORTED = define(
     "ORT_TARGET_UNSUPPORTED", ERROR, "Target: {detail}",
     "Re-export for a lower opset / IR, or require a newer ONNX Runtime.",
+    variants={"retarget": "Target: {detail}", "lower_ir": "Target: {detail}"},
+    variant_hints={
+        "retarget": "`onnxpack bundle --target-ort {version} --fix-ir` retargets the released copy ({summary}); add "
+                    "{opt:prove_ort} {version} to run it on that release.",
+        "lower_ir": "`onnxpack bundle --target-ort {version} --fix-ir` writes ir_version {ir}.",
+    },
 )
-#: ORT_TARGET_UNSUPPORTED's hint when retargeting reaches the target ({summary}: what it changes) ...
-RETARGET_HINT = ("`onnxpack bundle --target-ort {version} --fix-ir` retargets the released copy ({summary}); add "
-                 "{opt:prove_ort} {version} to run it on that release.")
-#: ... and when lowering ir_version alone does.
-LOWER_IR_HINT = "`onnxpack bundle --target-ort {version} --fix-ir` writes ir_version {ir}."
 
 # core/checks/validate.py: the onnx checker and shape inference (run in a child process)
 CHECKER_CRASHED = define(
@@ -204,10 +207,12 @@ TARGET_APP_UNREADABLE = define(
     variants={"kind": "{file} is not a file onnxpack reads the ONNX Runtime version from",
               "unreadable": "Cannot read {file}: {reason}"},
     summary="The app's file cannot be read for its ONNX Runtime version",
+    variant_hints={
+        "kind": "Give the app's Cargo.lock, .csproj, packages.lock.json, package-lock.json, requirements*.txt, "
+                "pyproject.toml or uv.lock.",
+        "unreadable": "Check the file.",
+    },
 )
-TARGET_APP_KIND_HINT = ("Give the app's Cargo.lock, .csproj, packages.lock.json, package-lock.json, "
-                        "requirements*.txt, pyproject.toml or uv.lock.")
-TARGET_APP_UNREADABLE_HINT = "Check the file."
 # variant "folder": a folder was given and none of its dependency files names ONNX Runtime
 TARGET_APP_NONE = define(
     "TARGET_APP_NONE", kind=InputError, text="No ONNX Runtime dependency found in {file}",

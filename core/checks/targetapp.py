@@ -251,7 +251,7 @@ def read_target_app(path: str | os.PathLike[str]) -> AppTarget:
         raise codes.TARGET_APP_UNREADABLE.error(p.name, path=p)
     files = _candidates(p) if p.is_dir() else [p]
     if not p.is_dir() and _reader(p) is None:
-        raise codes.TARGET_APP_UNREADABLE.error(p.name, variant="kind", hint=codes.TARGET_APP_KIND_HINT, file=p.name)
+        raise codes.TARGET_APP_UNREADABLE.error(p.name, variant="kind", file=p.name)
     found: list[AppTarget] = []
     for f in files:
         reader = _reader(f)
@@ -260,9 +260,7 @@ def read_target_app(path: str | os.PathLike[str]) -> AppTarget:
             got = reader(f, text) if callable(reader) else []
         except (OSError, UnicodeDecodeError, ValueError) as e:
             if not p.is_dir():
-                raise codes.TARGET_APP_UNREADABLE.error(f.name, variant="unreadable",
-                                                        hint=codes.TARGET_APP_UNREADABLE_HINT, file=f.name,
-                                                        reason=e) from None
+                raise codes.TARGET_APP_UNREADABLE.error(f.name, variant="unreadable", file=f.name, reason=e) from None
             continue
         found += [t for t in got if _VERSION.match(t.version)]
         if found:

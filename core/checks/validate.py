@@ -13,7 +13,6 @@ from onnx import ModelProto
 
 from .. import __version__
 from ..childproc import ChildProcess
-from ..codes import render
 from ..findings import FIXED_BY_RETARGET, Finding, Severity
 from ..model.extdata import raw_data_size_finding
 from ..model.modelfile import PROTOBUF_LIMIT
@@ -239,19 +238,20 @@ def _target_findings(verdict: TargetVerdict) -> list[Finding]:
         return [codes.ORT_TARGET_OK.finding(subject, version=version, detail=detail)]
     if verdict.loads is None:
         return [codes.ORT_TARGET_UNKNOWN.finding(subject, version=version, detail=detail)]
-    return [codes.ORT_TARGET_UNSUPPORTED.finding(subject, hint=_unsupported_hint(verdict), version=version,
-                                                 detail=detail)]
+    return [_unsupported(verdict, subject)]
 
 
-def _unsupported_hint(verdict: TargetVerdict) -> str | None:
-    """ORT_TARGET_UNSUPPORTED's remedy: retargeting, lowering ir_version, the exporter's (None: the registered)."""
+def _unsupported(verdict: TargetVerdict, subject: str) -> Finding:
+    """ORT_TARGET_UNSUPPORTED with its remedy: retargeting, lowering ir_version, the exporter's, or the registered."""
+    code, version, detail = codes.ORT_TARGET_UNSUPPORTED, verdict.target, verdict.reason
     if verdict.retarget is not None and verdict.retarget.possible:
-        return render(codes.RETARGET_HINT, {"version": verdict.target, "summary": verdict.retarget.summary()})
+        return code.finding(subject, variant="retarget", version=version, detail=detail,
+                            summary=verdict.retarget.summary())
     if verdict.fix_by_lowering_ir is not None:
-        return render(codes.LOWER_IR_HINT, {"version": verdict.target, "ir": verdict.fix_by_lowering_ir})
-    if verdict.retarget is not None and verdict.retarget.hint:
-        return str(verdict.retarget.hint)
-    return None
+        return code.finding(subject, variant="lower_ir", version=version, detail=detail, ir=verdict.fix_by_lowering_ir)
+    # the exporter's own setting (retarget.exporter_hint), worded at run time from the model's producer
+    hint = str(verdict.retarget.hint) if verdict.retarget is not None and verdict.retarget.hint else None
+    return code.finding(subject, hint=hint, version=version, detail=detail)
 
 
 #: How the checker child ended, when it did not report: the finding's code.
@@ -329,7 +329,7 @@ def validate_model(
         val = Validation(insp, findings, None)
         if target_ort is not None:
             findings.append(codes.ORT_TARGET_UNKNOWN.finding(
-                variant="ort_format", hint=codes.ORT_FORMAT_TARGET_HINT, model=insp.location.model.name,
+                variant="ort_format", model=insp.location.model.name,
                 version=target_ort,
             ))
         val.checker = {"status": "not applicable", "seconds": 0.0, "onnx_checker": "not applicable",
