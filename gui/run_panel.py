@@ -31,7 +31,7 @@ from .formatting import format_bytes, format_duration, format_shape
 from .icons import status_icon
 from .messages import stage_detail
 from .model_panel import role_text
-from .state import STAGES, RunState
+from .runstate import STAGES, RunState
 from .widgets import DataTable, Retranslatable, StatusLabel, scrolled_page
 
 __all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel", "RunState"]

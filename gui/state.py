@@ -1,5 +1,5 @@
-"""The desktop app's state, without Qt: the queue, each item's kind and state, its results, the bundle runs'
-progress, batch planning and which bundle settings belong to a row and which to the whole batch.
+"""The desktop app's state, without Qt: the queue, each item's kind and state, its results (its bundle runs'
+progress: gui/runstate.py), batch planning and which bundle settings belong to a row and which to the whole batch.
 
 Every panel of the window is a rendering of :attr:`QueueModel.selected` (issue 30): the widgets keep nothing of
 their own, so selecting a row re-renders all of them from that row alone (or clears them). Behaviour that differs
@@ -12,17 +12,17 @@ Nothing here imports Qt or the heavy engine modules (tests/test_gui_state.py run
 from __future__ import annotations
 
 import itertools
-import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from onnxpack.core import names
-from onnxpack.core.errors import OnnxpackError, OutputError
+from onnxpack.core.errors import OnnxpackError
 from onnxpack.core.findings import FIXED_BY_RETARGET, Finding
-from onnxpack.core.progress import BYTES, ProgressEvent
+
+from .runstate import STAGES, EtaEstimator, RunState, failed_stage, skipped_stages
 
 if TYPE_CHECKING:  # the engine's result types, for mypy only (importing them loads onnx)
     from onnxpack.core.checks.validate import Validation
@@ -195,145 +195,6 @@ def symbolic_dims(inputs: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
                 if name not in users:
                     users.append(name)
     return dims
-
-
-# --- a bundle run's progress ------------------------------------------------------------------------
-#: Pipeline stages in order (core/release/bundle.py reports these names; "prove" is --prove-ort, core/runtime/prove.py:
-#: its wheels are fetched after validate, the releases run after the smoke run).
-STAGES = ("inspect", "validate", "merge", "smoke", "prove", "ort", "zip")
-
-
-def failed_stage(error: BaseException | None) -> str | None:
-    """The stage a failed run is shown at when the error says where (else the stage reported last): writing the
-    output is the ZIP stage; an error of --prove-ort (code PROVE_*) is the Prove on releases stage, also when it
-    came before the release's first progress report (no network: the index was never reached)."""
-    if isinstance(error, OutputError):
-        return "zip"
-    if isinstance(error, OnnxpackError) and str(error.code or "").startswith("PROVE_"):
-        return "prove"
-    return None
-
-
-#: Stages whose amounts in this unit are one part of their work, never the whole: --prove-ort's wheel downloads
-#: (bytes) come before each release's environment is made and run (steps); a download done is not the stage done.
-PART_UNITS = {"prove": BYTES}
-
-
-def skipped_stages(options: BundleOptions | None) -> list[str]:
-    """The stages a run with ``options`` never reaches (shown "skipped" from its start): the smoke run when turned
-    off, --prove-ort when no release is named, the ORT format when not chosen."""
-    if options is None:
-        return []
-    on = {"smoke": options.run_smoke, "prove": bool(options.prove_ort), "ort": options.ort_format}
-    return [stage for stage in STAGES if on.get(stage) is False]
-
-
-class EtaEstimator:
-    """Estimates the time left in a stage from the average rate since the stage began."""
-
-    MIN_ELAPSED = 0.5  # seconds of data before an estimate is shown
-
-    def __init__(self, clock: Callable[[], float] | None = None) -> None:
-        self._clock = clock or time.monotonic
-        self._start: dict[str, tuple[float, int]] = {}
-
-    def reset(self) -> None:
-        self._start.clear()
-
-    def seconds_left(self, stage: str, done: int, total: int) -> float | None:
-        now = self._clock()
-        if stage not in self._start:
-            self._start[stage] = (now, done)
-            return None
-        t0, d0 = self._start[stage]
-        elapsed = now - t0
-        if elapsed < self.MIN_ELAPSED or done <= d0 or total <= 0:
-            return None
-        rate = (done - d0) / elapsed
-        return max(0.0, (total - done) / rate)
-
-
-@dataclass
-class RunState:
-    """One bundle run as the Progress tab shows it: kept per queue row, so the tab shows the *selected* row's run
-    (live while it runs) rather than whichever job ran last.
-
-    A stage is "done" only when the engine said so (a finished event: done == total) or when the whole run
-    succeeded; a stage the pipeline moved past without finishing it (the checker still running beside the merge)
-    stays "running" and shows its own amount, never "100 % — done" beside "0 of 4" (issue 30 item 5).
-    """
-
-    title: str = ""
-    running: bool = False
-    started: float = 0.0
-    outcome: str | None = None  # 'done', 'failed', 'cancelled' once finished; None while running or never run
-    stopping: bool = False
-    ended: float = 0.0
-    state: dict[str, str] = field(default_factory=lambda: dict.fromkeys(STAGES, "waiting"))
-    last: dict[str, ProgressEvent] = field(default_factory=dict)
-    eta: EtaEstimator = field(default_factory=EtaEstimator)
-    current: str | None = None  # the stage the pipeline reported last: where a failure is shown
-
-    @classmethod
-    def begin(cls, title: str, skipped: Iterable[str] = (), clock: Callable[[], float] = time.monotonic) -> RunState:
-        skip = set(skipped)
-        run = cls(title=title, running=True, started=clock())
-        run.state = {stage: "skipped" if stage in skip else "waiting" for stage in STAGES}
-        return run
-
-    def apply(self, ev: ProgressEvent) -> list[str]:
-        """Record a progress event; returns the stages whose display changed."""
-        if ev.stage not in self.state:
-            self.state[ev.stage] = "waiting"
-        changed = [ev.stage]
-        if ev.total <= 0:  # a message without an amount: keep the last amount of the same unit, show the message
-            last = self.last.get(ev.stage)
-            if last is not None and last.unit == ev.unit:
-                ev = ProgressEvent(ev.stage, last.done, last.total, ev.message, ev.unit)
-            # else another kind of work of the stage begins (a wheel downloaded, its environment being made): the
-            # bytes of the download are not this step's amount
-            if self.state[ev.stage] != "done":
-                self.state[ev.stage] = "running"
-        else:
-            part = PART_UNITS.get(ev.stage) == ev.unit  # one download of several steps, not the stage
-            self.state[ev.stage] = "done" if ev.finished and not part else "running"
-        self.last[ev.stage] = ev
-        self.current = ev.stage
-        return changed
-
-    def finish(self, outcome: str, failed_stage: str | None = None,
-               clock: Callable[[], float] = time.monotonic) -> None:
-        """``outcome``: 'done', 'failed' or 'cancelled'. On success every stage that ran is done and the stages
-        never reached are skipped. A failure is shown at one stage: ``failed_stage`` when the error says where
-        (writing the output is the ZIP stage), else the stage reported last; the other stages still running
-        are "stopped". After Cancel the running stages are "cancelled"; none is ever shown done unless it was."""
-        self.running = False
-        self.stopping = False
-        self.outcome = outcome
-        self.ended = clock()
-        where = (failed_stage or self.current) if outcome == "failed" else None
-        if where is None and outcome == "failed":
-            where = next((s for s, st in self.state.items() if st == "waiting"), STAGES[0])
-        for stage, state in self.state.items():
-            if outcome == "done":
-                if state == "running":
-                    self.state[stage] = "done"
-                elif state == "waiting":
-                    self.state[stage] = "skipped"
-            elif state == "running":
-                self.state[stage] = "cancelled" if outcome == "cancelled" else "stopped"
-        if where is not None:
-            self.state[where] = "failed"
-
-    def fraction(self, stage: str) -> float | None:
-        """The share of ``stage`` done as shown (1.0 only for a stage that is done), or None without an amount."""
-        ev = self.last.get(stage)
-        state = self.state.get(stage, "waiting")
-        if state == "done":
-            return 1.0
-        if ev is None or ev.total <= 0:
-            return None
-        return min(1.0, ev.fraction)
 
 
 # --- the bundle gate, as the engine applies it --------------------------------------------------------
