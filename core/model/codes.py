@@ -47,8 +47,18 @@ EXTDATA_NO_LOCATION = define(
     "EXTDATA_NO_LOCATION", ERROR, "Tensor {label} is marked EXTERNAL but has no 'location' key", _REEXPORT,
     variants={"empty": "Tensor {label}: external data location {file!r} is empty"},
 )
+#: Two variants have the same message and their own remedy: "dotdot" ('..' inside a name) and "ort_memory"
+#: (onnxruntime's in-memory marker).
 EXTDATA_BAD_LOCATION = define(
     "EXTDATA_BAD_LOCATION", ERROR, "Tensor {label}: external data location {file!r} {why}", _REEXPORT,
+    variants={
+        "dotdot": "Tensor {label}: external data location {file!r} {why}",
+        "ort_memory": "Tensor {label}: external data location {file!r} {why}",
+    },
+    variant_hints={
+        "dotdot": "Rename the data file without '..' and save the model again with that location.",
+        "ort_memory": "The model was saved from a live ORT session by mistake; export it again.",
+    },
 )
 EXTDATA_ABSOLUTE = define(
     "EXTDATA_ABSOLUTE", ERROR,
@@ -61,6 +71,7 @@ EXTDATA_OUTSIDE_DIR = define(
     "Tensor {label}: external data location {file!r} has a '..' component; it could point outside the model folder",
     "Keep external data inside the model folder and use a plain relative file name.",
     variants={"resolved": "External data file {file!r} resolves outside the model folder ({real})"},
+    variant_hints={"resolved": "Keep external data inside the model folder."},
 )
 # extdata: the data file on disk (core/model/extlocation.py)
 EXTDATA_MISSING = define(
@@ -68,6 +79,7 @@ EXTDATA_MISSING = define(
     "Put the .data file next to the .onnx file (same folder, same name as written in the model), or give its "
     "folder with {opt:data_dir}.",
     variants={"component": "External data file {file!r} has a non-folder component {part!r}"},
+    variant_hints={"component": _REEXPORT},
 )
 EXTDATA_UNREADABLE = define(
     "EXTDATA_UNREADABLE", ERROR, "External data file {file!r} cannot be examined: {detail}", "Check file permissions.",
@@ -80,6 +92,7 @@ EXTDATA_NOT_REGULAR = define(
     "EXTDATA_NOT_REGULAR", ERROR, "External data file {file!r} is not a regular file (FIFO, device or socket)",
     "External data must be an ordinary file.",
     variants={"folder": "External data file {file!r} is a folder, not a file"},
+    variant_hints={"folder": _REEXPORT},
 )
 EXTDATA_HARDLINK = define(
     "EXTDATA_HARDLINK", ERROR,
@@ -95,6 +108,7 @@ EXTDATA_OUT_OF_RANGE = define(
         "key": "Tensor {label}: external_data '{key}' is {shown}, beyond any 64-bit file offset",
         "inline": "Tensor {label}: raw_data bytes {start}..{end} lie beyond the end of the model file",
     },
+    variant_hints={"key": _REEXPORT, "inline": "The model file changed while it was read; read it again."},
 )
 EXTDATA_LENGTH_MISMATCH = define(
     "EXTDATA_LENGTH_MISMATCH", ERROR,
@@ -162,15 +176,27 @@ MODEL_IS_DATA = define(
                  "to), and no .onnx beside it refers to it",
     },
     summary="The file is a model's external data (its weights), not the model",
+    variant_hints={
+        "named": "Give the .onnx model file that uses this data; keep the data file beside it (or pass "
+                 "{opt:data_dir}).",
+    },
 )
-#: MODEL_IS_DATA's remedy when no model refers to the file (its "named" variant).
-MODEL_IS_DATA_NAMED_HINT = (
-    "Give the .onnx model file that uses this data; keep the data file beside it (or pass {opt:data_dir})."
-)
+#: The variants "model" (a model was given) and "manifest" (a manifest taken out of a bundle) have the same message
+#: and their own remedy.
 BUNDLE_NOT_ZIP = define(
     "BUNDLE_NOT_ZIP", kind=InputError, text="{file} {what}: a bundle .zip is expected",
     hint="Give the NAME-VERSION.zip that `onnxpack bundle` wrote.",
+    variants={
+        "model": "{file} {what}: a bundle .zip is expected",
+        "manifest": "{file} {what}: a bundle .zip is expected",
+    },
     summary="The file is not a bundle: a bundle .zip is expected",
+    variant_hints={
+        "model": "Give the NAME-VERSION.zip that `onnxpack bundle` wrote; to check the model itself, run "
+                 "`onnxpack check {path}`.",
+        "manifest": "Give the bundle .zip this manifest came from: a manifest alone cannot show that the files are "
+                    "intact.",
+    },
 )
 PREVIOUS_NOT_BUNDLE = define(
     "PREVIOUS_NOT_BUNDLE", kind=InputError,

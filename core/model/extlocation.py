@@ -19,15 +19,14 @@ from .tensors import TensorRef
 __all__ = ["FileCheck", "check_location"]
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
-_HINT_REEXPORT = "Re-export the model, or fix the external data file next to it."
 #: The command EXTDATA_HARDLINK's remedy suggests (a parameter: the registry's templates name only onnxpack's flags).
 _COPY_COMMAND = "cp --no-preserve=links"
 
 
 def check_location(ref: TensorRef, location: str) -> Finding | None:
     """Lexical rules on the location string (no filesystem access)."""
-    def bad(code: Code, why: str = "", hint: str | None = None, variant: str | None = None) -> Finding:
-        return code.finding(ref.name, variant=variant, hint=hint, label=ref.label, file=location, why=why)
+    def bad(code: Code, why: str = "", variant: str | None = None) -> Finding:
+        return code.finding(ref.name, variant=variant, label=ref.label, file=location, why=why)
 
     if not location:
         return bad(codes.EXTDATA_NO_LOCATION, variant="empty")
@@ -43,8 +42,7 @@ def check_location(ref: TensorRef, location: str) -> Finding | None:
         # the directory") while onnxruntime accepts it: what either refuses, we refuse.
         return bad(
             codes.EXTDATA_BAD_LOCATION,
-            "contains '..' inside a name, which onnx refuses in any location (ONNX Runtime accepts it)",
-            "Rename the data file without '..' and save the model again with that location.",
+            "contains '..' inside a name, which onnx refuses in any location (ONNX Runtime accepts it)", "dotdot",
         )
     if ":" in location:
         return bad(codes.EXTDATA_BAD_LOCATION, "contains ':' (an NTFS alternate data stream on Windows)")
@@ -57,7 +55,7 @@ def check_location(ref: TensorRef, location: str) -> Finding | None:
         return bad(
             codes.EXTDATA_BAD_LOCATION,
             "is onnxruntime's in-memory marker '_ORT_MEM_ADDR_', which must never appear in a model file",
-            "The model was saved from a live ORT session by mistake; export it again.",
+            "ort_memory",
         )
     return None
 
@@ -85,8 +83,8 @@ class FileCheck:
         self._sha1: str | None = None
         self._check(base)
 
-    def _fail(self, code: Code, variant: str | None = None, hint: str | None = None, **params: Any) -> None:
-        self.finding = code.finding(self.location, variant=variant, hint=hint, file=self.location, **params)
+    def _fail(self, code: Code, variant: str | None = None, **params: Any) -> None:
+        self.finding = code.finding(self.location, variant=variant, file=self.location, **params)
 
     def _check(self, base: Path) -> None:
         parts = [p for p in re.split(r"[\\/]", self.location) if p]
@@ -106,7 +104,7 @@ class FileCheck:
         real_base = os.path.realpath(base)
         real = os.path.realpath(cur)
         if os.path.commonpath([real_base, real]) != real_base:
-            self._fail(codes.EXTDATA_OUTSIDE_DIR, "resolved", "Keep external data inside the model folder.", real=real)
+            self._fail(codes.EXTDATA_OUTSIDE_DIR, "resolved", real=real)
             return
         self.path = cur
 
@@ -117,9 +115,9 @@ class FileCheck:
         elif not last:
             if stat.S_ISDIR(st.st_mode):
                 return True
-            self._fail(codes.EXTDATA_MISSING, "component", _HINT_REEXPORT, part=part)
+            self._fail(codes.EXTDATA_MISSING, "component", part=part)
         elif stat.S_ISDIR(st.st_mode):
-            self._fail(codes.EXTDATA_NOT_REGULAR, "folder", _HINT_REEXPORT)
+            self._fail(codes.EXTDATA_NOT_REGULAR, "folder")
         elif not stat.S_ISREG(st.st_mode):
             self._fail(codes.EXTDATA_NOT_REGULAR)
         elif st.st_nlink > 1:

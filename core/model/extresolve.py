@@ -19,8 +19,6 @@ from .tensors import TensorRef, dtype_name, expected_nbytes, iter_tensors, uses_
 
 __all__ = ["raw_data_size_finding", "resolve_external_data"]
 
-_HINT_REEXPORT = "Re-export the model, or fix the external data file next to it."
-
 
 def resolve_external_data(
     model: ModelProto,
@@ -130,8 +128,8 @@ def _parse_int(ref: TensorRef, key: str, raw: str, errors: list[Finding]) -> int
         return None
     if len(text) > 20 or int(text) >= 2**64:  # no file is that large; and later arithmetic must stay finite
         shown = f"{text[:24]}{'...' if len(text) > 24 else ''}"
-        errors.append(codes.EXTDATA_OUT_OF_RANGE.finding(ref.name, variant="key", hint=_HINT_REEXPORT,
-                                                         label=ref.label, key=key, shown=shown))  # fmt: skip
+        errors.append(codes.EXTDATA_OUT_OF_RANGE.finding(ref.name, variant="key", label=ref.label, key=key,
+                                                         shown=shown))
         return None
     return int(text)
 
@@ -199,8 +197,7 @@ def _resolve_inline(tref: TensorRef, kv: dict[str, str], source: Path, sizes: di
         sizes[source] = source.stat().st_size
     if offset < 0 or length < 0 or offset + length > sizes[source]:
         er.errors.append(codes.EXTDATA_OUT_OF_RANGE.finding(
-            tref.name, variant="inline", hint="The model file changed while it was read; read it again.",
-            label=tref.label, start=offset, end=offset + length,
+            tref.name, variant="inline", label=tref.label, start=offset, end=offset + length,
         ))
         return er
     er.path, er.data_length = source, length

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..codes import render
 from ..errors import InputError, ModelFormatError
 from . import codes
 
@@ -265,8 +264,7 @@ def _refuse_external_data(path: Path, window: Window | None) -> None:
         raise codes.MODEL_IS_DATA.error(file=path.name, model=names, referrer=str(referrers[0]), others=others)
     lower = path.name.lower()
     if lower.endswith(_DATA_SUFFIXES) or ".onnx." in lower:
-        raise codes.MODEL_IS_DATA.error(variant="named", hint=render(codes.MODEL_IS_DATA_NAMED_HINT, {}),
-                                        file=path.name, model="")
+        raise codes.MODEL_IS_DATA.error(variant="named", file=path.name, model="")
 
 
 def _referrers(path: Path) -> list[Path]:
@@ -339,13 +337,8 @@ def refuse_non_bundle(path: Path) -> None:
         return
     words, key = what
     is_ = "is " if key != "other" else ""
-    hint = {
-        "model": f"Give the NAME-VERSION.zip that `onnxpack bundle` wrote; to check the model itself, run "
-                 f"`onnxpack check {path}`.",
-        "manifest": "Give the bundle .zip this manifest came from: a manifest alone cannot show that the files "
-                    "are intact.",
-    }.get(key, "Give the NAME-VERSION.zip that `onnxpack bundle` wrote.")
-    raise codes.BUNDLE_NOT_ZIP.error(file=path.name, what=is_ + words, hint=hint)
+    variant = key if key in ("model", "manifest") else None
+    raise codes.BUNDLE_NOT_ZIP.error(variant=variant, file=path.name, what=is_ + words, path=str(path))
 
 
 def refuse_non_previous(path: Path) -> None:
