@@ -16,6 +16,8 @@ OUTPUT_IS_INPUT = define(
     "OUTPUT_IS_INPUT", kind=OutputError,
     text="Output {output} is the same file as the input {input}",
     hint="Choose another output path; onnxpack never modifies its inputs.",
+    # the merge's output is a hard link to an input (core/model/merge.py)
+    variants={"hard_link": "Output {output} is the same file as the input {input} (a hard link)"},
     summary="The output is the same file as the input",
 )
 OUTPUT_INSIDE_INPUT = define(
@@ -28,7 +30,10 @@ OUTPUT_INSIDE_INPUT = define(
 )
 OUTPUT_IS_DIR = define(
     "OUTPUT_IS_DIR", kind=OutputError, text="Output {output} is an existing folder", hint="Give a file path.",
+    # the merge's output (core/model/merge.py)
+    variants={"merge": "Output {output} is a folder"},
     summary="The output is an existing folder",
+    variant_hints={"merge": "Give the path of the .onnx file to write."},
 )
 OUTPUT_EXISTS = define(
     "OUTPUT_EXISTS", kind=OutputError,
@@ -37,20 +42,29 @@ OUTPUT_EXISTS = define(
     variants={
         # another run wrote the same name between the check and the rename (the hint is the main one)
         "raced": "Output {output} was created by another program while this run was writing it",
-        # a folder to be created whole (atomic_dir): the call site's hint is FOLDER_EXISTS_HINT
+        # a folder to be created whole (atomic_dir)
         "folder": "{output} already exists",
+        # a key pair's file (core/release/signing.py generate_key_pair)
+        "key": "{output} already exists",
     },
     summary="The output already exists",
+    variant_hints={
+        "folder": "Remove it or choose another output folder.",
+        "key": "Choose another {opt:name} or folder, or pass {opt:force} to replace it.",
+    },
 )
-FOLDER_EXISTS_HINT = "Remove it or choose another output folder."
+#: (Kept for core/atomic.py's call site, which still passes it.)
+FOLDER_EXISTS_HINT = OUTPUT_EXISTS.variant_hints["folder"]
 OUTPUT_NO_FOLDER = define(
     "OUTPUT_NO_FOLDER", kind=OutputError,
     text="Output folder {folder} does not exist", hint="Create it first.",
-    # the folder to write into is a file (output_folder): the call site's hint is FOLDER_IS_FILE_HINT
+    # the folder to write into is a file (output_folder)
     variants={"file": "Output folder {folder} is a file"},
     summary="The output folder does not exist",
+    variant_hints={"file": "Give a folder with -o."},
 )
-FOLDER_IS_FILE_HINT = "Give a folder with -o."
+#: (Kept for core/atomic.py's call site, which still passes it.)
+FOLDER_IS_FILE_HINT = OUTPUT_NO_FOLDER.variant_hints["file"]
 OUTPUT_NO_SPACE = define(
     "OUTPUT_NO_SPACE", kind=OutputError,
     text="Not enough free space in {folder}: {needed} bytes needed, {free} available",
@@ -61,7 +75,26 @@ OUTPUT_NO_SPACE = define(
 OUTPUT_WRITE = define(
     "OUTPUT_WRITE", kind=OutputError,
     text="Cannot write {output}: {reason}", hint="Check the folder exists and is writable.",
+    variants={
+        # the merge's output folder (or its file) was removed while the merge ran (core/model/merge.py) ...
+        "merge_vanished": "Cannot write {output}: the output folder (or the file being written) was removed while the "
+                          "merge ran; nothing was written",
+        # ... the bundle's, while the bundle was made (core/release/bundle.py)
+        "bundle_vanished": "Cannot write {output}: the output folder was removed while the bundle was made; nothing "
+                           "was written",
+        # the merge's output folder cannot be written into (core/model/merge.py)
+        "read_only": "Cannot write into {folder}: the folder {why}",
+        # the merge's output exists and is no regular file: --force replaces files only
+        "not_regular": "Output {output} exists and is not a regular file (a FIFO, device or socket); it is never "
+                       "replaced",
+    },
     summary="The output cannot be written",
+    variant_hints={
+        "merge_vanished": "Keep the output folder in place until the merge ends, then run it again.",
+        "bundle_vanished": "Keep the output folder in place until the bundle is done, then run it again.",
+        "read_only": "Choose an output folder you can write to.",
+        "not_regular": "Give the path of a regular file (or of a new one) for the merged model.",
+    },
 )
 OUTPUT_IS_SYMLINK = define(
     "OUTPUT_IS_SYMLINK", kind=OutputError,

@@ -23,7 +23,7 @@ from ..atomic import (
     pending_path,
     refuse_inside_inputs,
 )
-from ..errors import ExternalDataError, InputError, OutputError
+from ..errors import ExternalDataError, InputError
 from ..progress import CancelToken, ProgressCallback, check_cancel
 from .layout import AUTO, LAYOUTS, Layout
 from .mergeparts import WirePath, tensor_paths
@@ -43,10 +43,6 @@ __all__ = [
     "plan_merge",
     "tensor_paths",
 ]
-
-#: Why the output cannot be written when it vanished while the merge ran (OUTPUT_WRITE).
-_VANISHED = "the output folder (or the file being written) was removed while the merge ran; nothing was written"
-_VANISHED_HINT = "Keep the output folder in place until the merge ends, then run it again."
 
 
 @dataclass
@@ -111,8 +107,7 @@ def merge_model(
     start = time.perf_counter()
     out_path = Path(out)
     if out_path.is_dir():
-        raise OutputError(f"Output {out_path} is a folder", "Give the path of the .onnx file to write.",
-                          code="OUTPUT_IS_DIR")
+        raise errorcodes.OUTPUT_IS_DIR.error(variant="merge", output=out_path)
     plan = plan_merge(path, data_dir, layout=layout, align=align, checksum=checksum,
                       data_location=Layout.data_name(out_path.name), cancel=run.get("cancel"))
     inputs = plan.input_files
@@ -145,7 +140,7 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], run:
                              dests[0].parent, cancel)
         except (InputError, ExternalDataError):
             if not pending.exists():  # not a problem of the input: the output vanished under us
-                raise errorcodes.OUTPUT_WRITE.error(output=dests[0], reason=_VANISHED, hint=_VANISHED_HINT) from None
+                raise errorcodes.OUTPUT_WRITE.error(variant="merge_vanished", output=dests[0]) from None
             raise
 
     if plan.layout is Layout.SINGLE:
@@ -188,11 +183,7 @@ def _check_writable(folder: Path) -> None:
         read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
     if read_only or not os.access(folder, os.W_OK):
         why = "is on a read-only file system" if read_only else "is read-only"
-        raise OutputError(
-            f"Cannot write into {folder}: the folder {why}",
-            "Choose an output folder you can write to.",
-            code="OUTPUT_WRITE",
-        )
+        raise errorcodes.OUTPUT_WRITE.error(variant="read_only", folder=folder, why=why)
 
 
 def _check_target(target: Path, inputs: list[Path], force: bool) -> Path:
@@ -200,18 +191,10 @@ def _check_target(target: Path, inputs: list[Path], force: bool) -> Path:
     with contextlib.suppress(FileNotFoundError):
         mode = os.lstat(dest).st_mode
         if not stat.S_ISREG(mode):  # a FIFO, device or socket: --force replaces files, nothing else
-            raise OutputError(
-                f"Output {target} exists and is not a regular file (a FIFO, device or socket); it is never replaced",
-                "Give the path of a regular file (or of a new one) for the merged model.",
-                code="OUTPUT_WRITE",
-            )
+            raise errorcodes.OUTPUT_WRITE.error(variant="not_regular", output=target)
     for inp in inputs:
         with contextlib.suppress(OSError):
             if dest.exists() and os.path.samefile(dest, inp):
-                raise OutputError(
-                    f"Output {target} is the same file as the input {inp} (a hard link)",
-                    "Choose another output path; onnxpack never modifies its inputs.",
-                    code="OUTPUT_IS_INPUT",
-                )
+                raise errorcodes.OUTPUT_IS_INPUT.error(variant="hard_link", output=target, input=inp)
     return dest
 
