@@ -251,6 +251,7 @@ SIGNATURE_MISSING = _(
     variants={"absent": "The bundle has no model.sig, so it is not signed (or its signature was removed)",
               "stripped": "The manifest says the bundle is signed, but model.sig is missing: the signature was "
                           "removed"},
+    variant_hints={"stripped": _TAMPER},
 )  # fmt: skip
 SIGNATURE_KEY = _(
     "SIGNATURE_KEY", ERROR, "The manifest names another signing key than the one that signed the bundle", _TAMPER
@@ -275,7 +276,15 @@ SMOKE_NOT_RECORDED = _(
 SMOKE_FAILED = _(
     "SMOKE_FAILED", ERROR, "{detail}", "",
     variants={"recipe": "The recorded smoke recipe cannot be repeated: {detail}",
+              # the recipe's inputs are refused before the run (verify_recipe.py): the same words, another remedy
+              "recipe_inputs": "The recorded smoke recipe cannot be repeated: {detail}",
               "now": "The recorded smoke run failed now: {detail}"},
+    variant_hints={
+        "recipe": _TAMPER,
+        "recipe_inputs": "The bundle was altered, or made with smoke inputs larger than verify repeats (1 GiB): get "
+                         "it again from its publisher, or rebuild it with smaller {opt:dim} values.",
+        "now": "Check the ONNX Runtime installation; the model or recipe may need another runtime.",
+    },
 )  # fmt: skip
 SMOKE_MISMATCH = _(
     "SMOKE_MISMATCH", ERROR,
@@ -286,6 +295,7 @@ SMOKE_MISMATCH = _(
                               "bundle holds no reference values to compare within a tolerance",
               "unreadable": "Output {name}: reference values unreadable ({detail})",
               "tolerance": "Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: {detail}"},
+    variant_hints={"no_reference": "Re-run with the recorded ONNX Runtime version for an exact comparison."},
 )  # fmt: skip
 SMOKE_WITHIN_TOLERANCE = _(
     "SMOKE_WITHIN_TOLERANCE", INFO,
@@ -338,6 +348,10 @@ SIGNING_UNAVAILABLE = _(
          "'onnxpack-{version}-py3-none-any.whl[sign]'.",
     variants={"frozen": "This build of onnxpack cannot sign or check signatures (model-signing is not included)"},
     summary="This onnxpack cannot sign or check signatures",
+    variant_hints={
+        "frozen": "Use onnxpack installed with pip, with the signing support: in the onnxpack checkout, pip install "
+                  "'.[sign]'.",
+    },
 )  # fmt: skip
 SIGNING_KEY = _(
     "SIGNING_KEY", kind=InputError, text="{path} is not a usable PEM private key ({reason})",
@@ -348,6 +362,13 @@ SIGNING_KEY = _(
               "public": "{path} is not a PEM public key ({reason})",
               "public_curve": "{path} is not an elliptic-curve public key"},
     summary="The signing key cannot be used",
+    variant_hints={
+        "encrypted": "Put its password in an environment variable and name it with {opt:sign_key_password_env}.",
+        "curve": "Make one with 'onnxpack keygen' or 'openssl ecparam -name prime256v1 -genkey'.",
+        "certificate": "Use an unencrypted key kept readable by you only, or sign with the key alone.",
+        "public": "Give the public key (NAME.pub), never the private key.",
+        "public_curve": "model-signing keys are P-256/384/521.",
+    },
 )  # fmt: skip
 SIGNING_CERTIFICATE = _(
     "SIGNING_CERTIFICATE", kind=InputError, text="The {what} {path} is not a PEM certificate ({reason})",
@@ -356,6 +377,10 @@ SIGNING_CERTIFICATE = _(
               "other_key": "The certificate {certificate} is not the certificate of the key {path}",
               "cannot_sign": "The certificate {certificate} does not allow signing"},
     summary="The signing certificate cannot be used",
+    variant_hints={
+        "other_key": "Give the certificate issued for this private key.",
+        "cannot_sign": "It needs the digitalSignature key usage or the codeSigning extended key usage.",
+    },
 )  # fmt: skip
 SIGSTORE_UNREACHABLE = _(
     "SIGSTORE_UNREACHABLE", kind=InputError,
@@ -369,6 +394,7 @@ SIGSTORE_FAILED = _(
     hint="Check the connection to *.sigstore.dev, or sign with a key ({opt:sign_key}).",
     variants={"signing": "Sigstore signing failed: {error}"},
     summary="Sigstore signing failed",
+    variant_hints={"signing": "Try again, or sign with a key ({opt:sign_key})."},
 )  # fmt: skip
 SIGNATURE_INVALID = _(
     "SIGNATURE_INVALID", kind=InputError, text="The signature does not verify with this public key ({error})",
@@ -381,6 +407,12 @@ SIGNATURE_INVALID = _(
               "bare_key": "{file} is signed with a bare key, not a certificate",
               "sigstore": "The Sigstore signature does not verify for {identity} ({issuer}): {error}"},
     summary="The signature is not valid, or not of the kind expected",
+    variant_hints={
+        "certificate": "Pass {opt:trust} CA.pem with the publisher's root (or intermediate) certificate.",
+        "bare_key": "Pass {opt:key} PUBLISHER.pub with the publisher's public key.",
+        "sigstore": "The bundle was signed by someone else, or model.sig was altered. Check the identity and issuer "
+                    "the publisher signs with.",
+    },
 )  # fmt: skip
 SIGNATURE_UNSUPPORTED = _(
     "SIGNATURE_UNSUPPORTED", kind=InputError, text="{file} signs {identifier} with {algorithm}, not SHA-256 files",

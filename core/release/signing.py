@@ -75,8 +75,7 @@ def installed() -> bool:
 
 def _require() -> None:
     if getattr(sys, "frozen", False) and not available():
-        raise codes.SIGNING_UNAVAILABLE.error(variant="frozen", hint="Use onnxpack installed with pip, with the "
-                                              "signing support: in the onnxpack checkout, pip install '.[sign]'.")
+        raise codes.SIGNING_UNAVAILABLE.error(variant="frozen")
     if not available():
         raise codes.SIGNING_UNAVAILABLE.error(version=__version__)  # its hint: _INSTALL_HINT
 
@@ -147,15 +146,13 @@ def read_signing_key(path: Path | str, password_env: str | None = None, *, certi
     try:
         key = serialization.load_pem_private_key(data, _password(password_env))
     except TypeError:
-        raise codes.SIGNING_KEY.error(variant="encrypted", path=str(path), hint="Put its password in an environment "
-                                      "variable and name it with --sign-key-password-env.") from None
+        raise codes.SIGNING_KEY.error(variant="encrypted", path=str(path)) from None
     except ValueError as e:
         raise codes.SIGNING_KEY.error(path=str(path), reason=str(e)) from None
     finally:
         del data
     if not isinstance(key, ec.EllipticCurvePrivateKey) or key.curve.key_size not in (256, 384, 521):
-        raise codes.SIGNING_KEY.error(variant="curve", path=str(path), hint="Make one with 'onnxpack keygen' or "
-                                      "'openssl ecparam -name prime256v1 -genkey'.")
+        raise codes.SIGNING_KEY.error(variant="curve", path=str(path))
     info = KeyInfo(path, _fingerprint(key.public_key()), key.curve.name, key_file_warning(path))
     if certificate is None:
         if chain:
@@ -163,15 +160,12 @@ def read_signing_key(path: Path | str, password_env: str | None = None, *, certi
                              "Add --sign-certificate CERT.pem, or drop --sign-chain.", code="USAGE")  # fmt: skip
         return info
     if password_env:  # model-signing's certificate signer loads the key without a password
-        raise codes.SIGNING_KEY.error(variant="certificate", path=str(path), hint="Use an unencrypted key kept "
-                                      "readable by you only, or sign with the key alone.")
+        raise codes.SIGNING_KEY.error(variant="certificate", path=str(path))
     cert = _load_certificate(Path(certificate), "signing certificate")
     if _fingerprint(cert.public_key()) != info.public_key_sha256:
-        raise codes.SIGNING_CERTIFICATE.error(variant="other_key", certificate=str(certificate), path=str(path),
-                                              hint="Give the certificate issued for this private key.")
+        raise codes.SIGNING_CERTIFICATE.error(variant="other_key", certificate=str(certificate), path=str(path))
     if not _can_sign(cert):
-        raise codes.SIGNING_CERTIFICATE.error(variant="cannot_sign", certificate=str(certificate), hint="It needs the "
-                                              "digitalSignature key usage or the codeSigning extended key usage.")
+        raise codes.SIGNING_CERTIFICATE.error(variant="cannot_sign", certificate=str(certificate))
     chain_paths = tuple(Path(c) for c in chain)
     for c in chain_paths:
         _load_certificate(c, "certificate chain file")
@@ -224,11 +218,9 @@ def load_public_key(path: Path | str) -> str:
         raise InputError(f"Cannot read the public key {path}: {e.strerror}",
                          "Give the publisher's public key file (NAME.pub).") from None  # fmt: skip
     except ValueError as e:
-        raise codes.SIGNING_KEY.error(variant="public", path=str(path), reason=str(e),
-                                      hint="Give the public key (NAME.pub), never the private key.") from None
+        raise codes.SIGNING_KEY.error(variant="public", path=str(path), reason=str(e)) from None
     if not isinstance(key, ec.EllipticCurvePublicKey):
-        raise codes.SIGNING_KEY.error(variant="public_curve", path=str(path),
-                                      hint="model-signing keys are P-256/384/521.")
+        raise codes.SIGNING_KEY.error(variant="public_curve", path=str(path))
     return _fingerprint(key)
 
 
@@ -318,8 +310,7 @@ def sign_digests_sigstore(name: str, digests: dict[str, str], prepared: Sigstore
     try:
         signature: Any = prepared.signer.sign(signing.Payload(_statement_manifest(name, digests)))
     except Exception as e:  # login refused, network gone, the log unavailable
-        raise codes.SIGSTORE_FAILED.error(variant="signing", error=f"{type(e).__name__}: {e}",
-                                          hint="Try again, or sign with a key (--sign-key).") from None
+        raise codes.SIGSTORE_FAILED.error(variant="signing", error=f"{type(e).__name__}: {e}") from None
     return str(signature.bundle.to_json()).encode("utf-8")
 
 
@@ -377,11 +368,9 @@ def verify_signature(data: bytes, public_key: Path | str | None = None, *, trust
                                             error=f"{type(e).__name__}: {e}") from None  # fmt: skip
     has_chain = bool(signature.bundle.verification_material.x509_certificate_chain)
     if has_chain and not trust:
-        raise codes.SIGNATURE_INVALID.error(variant="certificate", file=SIGNATURE_NAME, hint="Pass --trust CA.pem "
-                                            "with the publisher's root (or intermediate) certificate.")
+        raise codes.SIGNATURE_INVALID.error(variant="certificate", file=SIGNATURE_NAME)
     if not has_chain and public_key is None:
-        raise codes.SIGNATURE_INVALID.error(variant="bare_key", file=SIGNATURE_NAME,
-                                            hint="Pass --key PUBLISHER.pub with the publisher's public key.")
+        raise codes.SIGNATURE_INVALID.error(variant="bare_key", file=SIGNATURE_NAME)
     subject = None
     try:
         if has_chain:
@@ -416,10 +405,8 @@ def _sigstore_contents(data: bytes, identity: str, issuer: str) -> SignedContent
     except InputError:
         raise
     except Exception as e:
-        raise codes.SIGNATURE_INVALID.error(
-            variant="sigstore", identity=identity, issuer=issuer, error=f"{type(e).__name__}: {e}",
-            hint="The bundle was signed by someone else, or model.sig was altered. Check the identity and issuer the "
-                 "publisher signs with.") from None  # fmt: skip
+        raise codes.SIGNATURE_INVALID.error(variant="sigstore", identity=identity, issuer=issuer,
+                                            error=f"{type(e).__name__}: {e}") from None
     return _contents(signed, "", METHOD_SIGSTORE, identity)
 
 
@@ -433,8 +420,7 @@ def generate_key_pair(out_dir: Path | str, name: str = "onnxpack-signing", *, fo
     private, public = out / f"{name}.key", out / f"{name}.pub"
     for p in (private, public):
         if p.exists() and not force:
-            raise errorcodes.OUTPUT_EXISTS.error(variant="folder", output=str(p),
-                                                 hint="Choose another --name or folder, or pass --force to replace it.")
+            raise errorcodes.OUTPUT_EXISTS.error(variant="key", output=str(p))
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:

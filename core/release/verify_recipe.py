@@ -31,8 +31,6 @@ MAX_RECIPE_INPUT_BYTES = 1 << 30
 _MAX_RANK = 64
 _NPY_MAGIC = b"\x93NUMPY"
 _NPY_HEADER_MAX = 1 << 17  # numpy's own cap on a header it parses is 10,000 bytes by default; stay above it
-_HINT_TOO_LARGE = ("The bundle was altered, or made with smoke inputs larger than verify repeats (1 GiB): get it again "
-                   "from its publisher, or rebuild it with smaller --dim values.")
 
 
 def recorded_recipe(doc: dict[str, Any]) -> dict[str, Any] | None:
@@ -231,7 +229,7 @@ def judge_recipe(doc: dict[str, Any], archive: Path, to_hash: ToHash, tmp: Path 
     extracted = {n: tmp / m for n, m in files.items()} if tmp is not None else {}
     why = recipe_problem(doc, extracted, interface if interface is not None else manifest_interface(doc))
     if why is not None:
-        rep.problems.append(codes.SMOKE_FAILED.finding(entry, variant="recipe", hint=_HINT_TOO_LARGE, detail=why))
+        rep.problems.append(codes.SMOKE_FAILED.finding(entry, variant="recipe_inputs", detail=why))
 
 
 def _stored_interface(entry: str, archive: Path, to_hash: ToHash, tmp: Path | None) -> Interface | None:

@@ -77,7 +77,7 @@ def signature_declared(doc: dict[str, Any] | None, scan: ArchiveScan, rep: Verif
     """A manifest that says the bundle is signed while model.sig is gone: the signature was stripped."""
     declared = (doc or {}).get("signature")
     if declared and SIGNATURE_NAME not in scan.by_name():
-        rep.problems.append(codes.SIGNATURE_MISSING.finding(SIGNATURE_NAME, variant="stripped", hint=HINT_TAMPER))
+        rep.problems.append(codes.SIGNATURE_MISSING.finding(SIGNATURE_NAME, variant="stripped"))
     elif declared and rep.signature.get("public_key_sha256") not in (None, declared.get("public_key_sha256")):
         rep.problems.append(codes.SIGNATURE_KEY.finding(SIGNATURE_NAME))
 

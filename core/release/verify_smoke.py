@@ -15,7 +15,7 @@ from ..progress import CancelToken, ProgressCallback
 from . import codes
 from .verify_manifest import ToHash
 from .verify_recipe import input_file_bytes
-from .verify_report import HINT_TAMPER, reported
+from .verify_report import reported
 
 if TYPE_CHECKING:
     from ..runtime.smoke import SmokeOptions, SmokeResult
@@ -113,9 +113,7 @@ def rerun_smoke(rerun: Rerun, problems: list[Finding]) -> dict[str, Any]:
     if not result.ok:
         errs = [f for f in result.findings if f.severity is Severity.ERROR]
         why = errs[0].message if errs else result.error or "unknown error"
-        problems.append(codes.SMOKE_FAILED.finding(
-            rerun.entry, variant="now", detail=why,
-            hint="Check the ONNX Runtime installation; the model or recipe may need another runtime."))  # fmt: skip
+        problems.append(codes.SMOKE_FAILED.finding(rerun.entry, variant="now", detail=why))
         return out
     now = {o["name"]: o for o in result.outputs}
     for rec in recorded["outputs"]:
@@ -155,7 +153,7 @@ def _repeat(rerun: Rerun, recorded: dict[str, Any], problems: list[Finding]) -> 
     except InputError as e:  # the recipe's inputs cannot be used: the bundle's fault, reported as such
         if e.code == codes.BUNDLE_CHANGED.name:
             raise
-        problems.append(codes.SMOKE_FAILED.finding(rerun.entry, variant="recipe", hint=HINT_TAMPER, detail=e.message))
+        problems.append(codes.SMOKE_FAILED.finding(rerun.entry, variant="recipe", detail=e.message))
         return None
 
 
@@ -192,9 +190,7 @@ def _compare_reference(
     from ..runtime.smoke_child import compare_values
 
     if not rec.get("reference") or saved is None:
-        problems.append(codes.SMOKE_MISMATCH.finding(
-            name, variant="no_reference", name=name,
-            hint="Re-run with the recorded ONNX Runtime version for an exact comparison."))  # fmt: skip
+        problems.append(codes.SMOKE_MISMATCH.finding(name, variant="no_reference", name=name))
         return
     try:
         # the bundle's reference file is judged by its header before it is loaded (a header may claim any shape)
