@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..codes import define
-from ..errors import InputError, ModelFormatError, OutputError, RuntimeFailure
+from ..errors import ExternalDataError, InputError, ModelFormatError, OutputError, RuntimeFailure
 from ..findings import Severity
 
 __all__: list[str] = []
@@ -81,8 +81,15 @@ EXTDATA_MISSING = define(
     variants={"component": "External data file {file!r} has a non-folder component {part!r}"},
     variant_hints={"component": _REEXPORT},
 )
+#: EXTDATA_UNREADABLE, EXTDATA_NOT_REGULAR and EXTDATA_OUT_OF_RANGE are also errors: a file checked before that
+#: changed while it was read (core/model/extreader.py: the "open", "changed" and "shrunk" variants).
+_CHANGED = "Make sure nothing else modifies the model folder while onnxpack runs."
 EXTDATA_UNREADABLE = define(
     "EXTDATA_UNREADABLE", ERROR, "External data file {file!r} cannot be examined: {detail}", "Check file permissions.",
+    kind=ExternalDataError,
+    variants={"open": "Cannot open external data file {path}: {detail}"},
+    summary="An external data file cannot be opened",
+    variant_hints={"open": "It changed since it was checked; run the command again."},
 )
 EXTDATA_SYMLINK = define(
     "EXTDATA_SYMLINK", ERROR, "External data file {file!r} is or passes through a symbolic link ({path})",
@@ -91,8 +98,13 @@ EXTDATA_SYMLINK = define(
 EXTDATA_NOT_REGULAR = define(
     "EXTDATA_NOT_REGULAR", ERROR, "External data file {file!r} is not a regular file (FIFO, device or socket)",
     "External data must be an ordinary file.",
-    variants={"folder": "External data file {file!r} is a folder, not a file"},
-    variant_hints={"folder": _REEXPORT},
+    kind=ExternalDataError,
+    variants={
+        "folder": "External data file {file!r} is a folder, not a file",
+        "changed": "External data file {path} changed into a non-regular or multiply-linked file while in use",
+    },
+    summary="An external data file changed into something other than an ordinary file while in use",
+    variant_hints={"folder": _REEXPORT, "changed": _CHANGED},
 )
 EXTDATA_HARDLINK = define(
     "EXTDATA_HARDLINK", ERROR,
@@ -107,8 +119,15 @@ EXTDATA_OUT_OF_RANGE = define(
         "offset": "Tensor {label}: offset {offset} is beyond the end of {file!r} ({size} bytes)",
         "key": "Tensor {label}: external_data '{key}' is {shown}, beyond any 64-bit file offset",
         "inline": "Tensor {label}: raw_data bytes {start}..{end} lie beyond the end of the model file",
+        "shrunk": "External data file {path} got shorter while reading {what}",
     },
-    variant_hints={"key": _REEXPORT, "inline": "The model file changed while it was read; read it again."},
+    kind=ExternalDataError,
+    summary="An external data file got shorter while it was read",
+    variant_hints={
+        "key": _REEXPORT,
+        "inline": "The model file changed while it was read; read it again.",
+        "shrunk": _CHANGED,
+    },
 )
 EXTDATA_LENGTH_MISMATCH = define(
     "EXTDATA_LENGTH_MISMATCH", ERROR,
@@ -213,6 +232,22 @@ OUTPUT_BAD_NAME = define(
          "slashes or ':'",
     hint="Choose an output name without '..' (the data file is named after it: NAME.onnx.data).",
     summary="The output name cannot be used for the data file",
+)
+# merge: the single-file size against protobuf's limit; a finding of the checks (core/checks/validate.py, which
+# re-exports it from core/checks/codes.py; variant "approx": the size is an estimate) and the merge's error (its
+# variant "merge": core/model/mergeparts.py)
+MERGE_TOO_LARGE = define(
+    "MERGE_TOO_LARGE", INFO,
+    "Merged into one file, {model} would be {bytes} bytes ({readable}), above protobuf's 2 GiB limit; it must keep "
+    "external data",
+    "onnxpack keeps it as .onnx + one aligned .data file (`onnxpack merge --layout external`).",
+    kind=OutputError,
+    variants={"approx": "Merged into one file, {model} would be about {bytes} bytes ({readable}), above protobuf's "
+                        "2 GiB limit; it must keep external data",
+              "merge": "{what} would be {bytes} bytes, at or above protobuf's 2 GiB limit ({limit} bytes)"},
+    summary="Merged into one file, the model would exceed protobuf's 2 GiB limit",
+    variant_hints={"merge": "Use {opt:layout} external (or auto): the model then keeps one aligned data file beside "
+                            "it."},
 )
 
 # proof: the merged model is the source (core/model/proof.py)

@@ -13,6 +13,7 @@ from typing import Any, BinaryIO
 
 from ..errors import ExternalDataError
 from ..progress import CancelToken, check_cancel
+from . import codes
 from .extref import CHUNK, ExternalRef, ExternalTable
 
 __all__ = ["ExternalDataReader"]
@@ -63,19 +64,11 @@ class ExternalDataReader:
         try:
             fd = os.open(path, flags)
         except OSError as e:
-            raise ExternalDataError(
-                f"Cannot open external data file {path}: {e.strerror}",
-                "It changed since it was checked; run the command again.",
-                code="EXTDATA_UNREADABLE",
-            ) from None
+            raise codes.EXTDATA_UNREADABLE.error(variant="open", path=path, detail=e.strerror) from None
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
             os.close(fd)
-            raise ExternalDataError(
-                f"External data file {path} changed into a non-regular or multiply-linked file while in use",
-                "Make sure nothing else modifies the model folder while onnxpack runs.",
-                code="EXTDATA_NOT_REGULAR",
-            )
+            raise codes.EXTDATA_NOT_REGULAR.error(variant="changed", path=path)
         fobj = os.fdopen(fd, "rb", buffering=0)
         self._files[path] = fobj  # type: ignore[assignment]
         return fobj  # type: ignore[return-value]
@@ -125,11 +118,7 @@ class ExternalDataReader:
                     return
             else:
                 if len(data) != n:
-                    raise ExternalDataError(
-                        f"External data file {path} got shorter while reading {what}",
-                        "Make sure nothing else modifies the model folder while onnxpack runs.",
-                        code="EXTDATA_OUT_OF_RANGE",
-                    )
+                    raise codes.EXTDATA_OUT_OF_RANGE.error(variant="shrunk", path=path, what=what)
                 remaining -= n
             pos += len(data)
             yield data
@@ -149,11 +138,7 @@ class ExternalDataReader:
             m = self._maps[ref.path] = mmap.mmap(self._open(ref.path).fileno(), 0, access=mmap.ACCESS_READ)
         start = ref.offset or 0
         if start + ref.data_length > len(m):
-            raise ExternalDataError(
-                f"External data file {ref.path} got shorter while reading tensor {ref.ref.name!r}",
-                "Make sure nothing else modifies the model folder while onnxpack runs.",
-                code="EXTDATA_OUT_OF_RANGE",
-            )
+            raise codes.EXTDATA_OUT_OF_RANGE.error(variant="shrunk", path=ref.path, what=f"tensor {ref.ref.name!r}")
         return memoryview(m)[start : start + ref.data_length]
 
     def mapped(self) -> list[mmap.mmap]:
@@ -220,11 +205,8 @@ class ExternalDataReader:
                     view = view[os.write(fd, view) :]
                 done = len(data)
             if done <= 0:
-                raise ExternalDataError(
-                    f"External data file {ref.path} got shorter while reading tensor {ref.ref.name!r}",
-                    "Make sure nothing else modifies the model folder while onnxpack runs.",
-                    code="EXTDATA_OUT_OF_RANGE",
-                )
+                raise codes.EXTDATA_OUT_OF_RANGE.error(variant="shrunk", path=ref.path,
+                                                       what=f"tensor {ref.ref.name!r}")
             pos += done
             remaining -= done
             if on_chunk is not None:
