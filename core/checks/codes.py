@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..codes import define
 from ..errors import InputError
 from ..findings import Severity
+from ..model.codes import MERGE_TOO_LARGE as MERGE_TOO_LARGE  # re-exported: validate.py reports it as a finding
 
 __all__: list[str] = []
 
@@ -45,14 +46,8 @@ MERGE_FITS = define(
     "`onnxpack merge` writes the self-contained single file.",
     variants={"approx": "Merged into one file, {model} would be about {bytes} bytes, under the 2 GiB protobuf limit"},
 )
-MERGE_TOO_LARGE = define(
-    "MERGE_TOO_LARGE", INFO,
-    "Merged into one file, {model} would be {bytes} bytes ({readable}), above protobuf's 2 GiB limit; it must keep "
-    "external data",
-    "onnxpack keeps it as .onnx + one aligned .data file (`onnxpack merge --layout external`).",
-    variants={"approx": "Merged into one file, {model} would be about {bytes} bytes ({readable}), above protobuf's "
-                        "2 GiB limit; it must keep external data"},
-)
+# MERGE_TOO_LARGE (imported above) is also the merge's error: it is defined in core/model/codes.py, which the model
+# floor can import.
 
 # core/checks/validate.py: IR version, opsets and domains against ONNX and ONNX Runtime releases
 IR_TOO_OLD = define(

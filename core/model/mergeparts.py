@@ -8,7 +8,8 @@ from typing import Any
 
 from onnx import ModelProto, TensorProto
 
-from ..errors import InternalError, OutputError
+from ..errors import InternalError, OnnxpackError
+from . import codes
 from .extref import ExternalRef
 from .modelfile import PROTOBUF_LIMIT
 from .skeleton import TENSOR_HOLDERS
@@ -66,10 +67,6 @@ def merge_bug(message: str) -> InternalError:
     )
 
 
-def too_large(what: str, size: int) -> OutputError:
+def too_large(what: str, size: int) -> OnnxpackError:
     """MERGE_TOO_LARGE: ``what`` would reach protobuf's 2 GiB limit."""
-    return OutputError(
-        f"{what} would be {size} bytes, at or above protobuf's 2 GiB limit ({PROTOBUF_LIMIT} bytes)",
-        "Use --layout external (or auto): the model then keeps one aligned data file beside it.",
-        code="MERGE_TOO_LARGE",
-    )
+    return codes.MERGE_TOO_LARGE.error(variant="merge", what=what, bytes=size, limit=PROTOBUF_LIMIT)
