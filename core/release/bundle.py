@@ -333,10 +333,7 @@ def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], 
             check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
     except InputError:
         if not run.zip_path.parent.is_dir():  # the output folder was removed under us: not a problem of the input
-            raise errorcodes.OUTPUT_WRITE.error(
-                output=str(run.zip_path), reason="the output folder was removed while the bundle was made; nothing was "
-                "written", hint="Keep the output folder in place until the bundle is done, then run it again.",
-            ) from None
+            raise errorcodes.OUTPUT_WRITE.error(variant="bundle_vanished", output=str(run.zip_path)) from None
         raise
     finally:
         hasher.stop()
