@@ -46,11 +46,16 @@ OUTPUT_EXISTS = define(
         "folder": "{output} already exists",
         # a key pair's file (core/release/signing.py generate_key_pair)
         "key": "{output} already exists",
+        # the ORT-format conversion's output folder (core/runtime/ortformat.py): a file, or a folder with files in it
+        "not_folder": "{output} exists and is not a folder",
+        "not_empty": "Output folder {output} is not empty",
     },
     summary="The output already exists",
     variant_hints={
         "folder": "Remove it or choose another output folder.",
         "key": "Choose another {opt:name} or folder, or pass {opt:force} to replace it.",
+        "not_folder": "Choose a new folder.",
+        "not_empty": "Give a new or empty folder; onnxpack does not mix its output with other files.",
     },
 )
 #: (Kept for core/atomic.py's call site, which still passes it.)

@@ -154,17 +154,33 @@ EXTDATA_OVERLAP = define(
 )
 
 # modelfile: what a file given as a model, a bundle or a previous release is (core/model/modelfile.py)
+#: Variant "shrunk": the file got shorter while it was read (core/runtime/session.py raises it as a RuntimeFailure,
+#: a race and not a bad input: it builds the error from these words).
 MODEL_TRUNCATED = define(
     "MODEL_TRUNCATED", kind=ModelFormatError, text="{file}: bytes {start}–{end} lie outside the file",
     hint="The archive is truncated or damaged; build it again.",
+    variants={"shrunk": "{file} got shorter while it was read"},
     summary="The model file is truncated, or got shorter while it was read",
+    variant_hints={"shrunk": "Run the command again."},
 )
+#: The variants name the task that needs the .onnx: "convert" (core/runtime/ortformat.py), "bundle"
+#: (core/release/gate.py) and "compare" (core/release/preview.py).
 MODEL_IS_ORT = define(
     "MODEL_IS_ORT", kind=ModelFormatError,
     text="{file} is an ORT-format model (FlatBuffer 'ORTM'), not an ONNX protobuf",
     hint="Rename it to .ort; ORT-format models can be inspected and smoke-run but not merged or re-bundled — give "
          "the original .onnx for that.",
+    variants={
+        "convert": "{file} is already an ORT-format model",
+        "bundle": "{file} is an ORT-format model; bundles are built from the .onnx model",
+        "compare": "{file} is an ORT-format model; releases are compared from the .onnx model",
+    },
     summary="This is an ORT-format model; this task needs the .onnx model",
+    variant_hints={
+        "convert": "Give the .onnx model.",
+        "bundle": "Give the original .onnx (use {opt:ort_format} to add an .ort variant).",
+        "compare": "Give the original .onnx model.",
+    },
 )
 MODEL_IS_ZIP = define(
     "MODEL_IS_ZIP", kind=ModelFormatError, text="{file} is a ZIP archive, not an ONNX model",

@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from .. import errorcodes
 from ..atomic import atomic_dir, check_free_space, output_folder, refuse_inside_inputs
-from ..errors import Cancelled, OnnxpackError, OutputError
+from ..errors import Cancelled, OnnxpackError
 from ..findings import Finding
+from ..model import codes as model_codes
 from ..model.modelfile import PROTOBUF_LIMIT, FileKind, load_structure, locate_model, sniff
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from . import codes
@@ -216,11 +218,9 @@ def _prepare_out_dir(out_dir: Path, protected: list[Path]) -> None:
     refuse_inside_inputs(out_dir, protected)
     if out_dir.exists():
         if not out_dir.is_dir():
-            raise OutputError(f"{out_dir} exists and is not a folder", "Choose a new folder.", code="OUTPUT_EXISTS")
+            raise errorcodes.OUTPUT_EXISTS.error(variant="not_folder", output=out_dir)
         if any(out_dir.iterdir()):
-            raise OutputError(f"Output folder {out_dir} is not empty",
-                              "Give a new or empty folder; onnxpack does not mix its output with other files.",
-                              code="OUTPUT_EXISTS")
+            raise errorcodes.OUTPUT_EXISTS.error(variant="not_empty", output=out_dir)
 
 
 class OrtCheck(TypedDict, total=False):
@@ -270,8 +270,7 @@ def convert_to_ort(
     smoke_opts.validate()
     loc = locate_model(path, data_dir)
     if sniff(loc.model) is FileKind.ORT:
-        raise OnnxpackError(f"{loc.model.name} is already an ORT-format model", "Give the .onnx model.",
-                            code="MODEL_IS_ORT")
+        raise model_codes.MODEL_IS_ORT.error(variant="convert", file=loc.model.name)
     out = Path(os.path.abspath(out_dir))
     _prepare_out_dir(out, loc.protected)
     stem = loc.model.stem or "model"

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import OnnxpackError, RuntimeFailure
+from ..model import codes as model_codes
 from .inputs import InputMeta
 
 __all__ = ["OpenedSession", "clean_ort_message", "input_metas", "load_failure_hint", "open_session"]
@@ -223,8 +224,10 @@ def _read_model_bytes(path: Path, window: tuple[int, int] | None) -> bytes:
         f.seek(window[0])
         data = f.read(window[1])
     if len(data) != window[1]:
-        raise RuntimeFailure(f"{path.name} got shorter while it was read", "Run the command again.",
-                             code="MODEL_TRUNCATED")
+        # a race, not a bad input: a RuntimeFailure (MODEL_TRUNCATED's kind is ModelFormatError), in its words
+        truncated, params = model_codes.MODEL_TRUNCATED, {"subject": path.name, "file": path.name}
+        raise RuntimeFailure(truncated.message("shrunk", **params), truncated.remedy("shrunk", **params),
+                             code=truncated.name, params={**params, "variant": "shrunk"})
     return data
 
 
