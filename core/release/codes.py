@@ -112,23 +112,37 @@ ABOUT_LABELS = define(
     },
 )
 # core/release/manifest.py: reading a manifest (verify reports these as findings under the same names)
+# (Also findings: verify reports a bundle's manifest under the same codes, core/release/verify_manifest.py: the
+# variants "declared", "read", "verify_foreign", "violation" and "more".)
 MANIFEST_TOO_LARGE = define(
-    "MANIFEST_TOO_LARGE", kind=InputError, text="{file} is {size} bytes, more than the {limit} a manifest may have",
+    "MANIFEST_TOO_LARGE", ERROR, kind=InputError,
+    text="{file} is {size} bytes, more than the {limit} a manifest may have",
     hint="This is not an onnxpack manifest.",
+    variants={"declared": "{file} declares {size} bytes (cap {limit})"},
     summary="The manifest is larger than a manifest may be",
+    variant_hints={"declared": _TAMPER},
 )
 MANIFEST_JSON = define(
-    "MANIFEST_JSON", kind=InputError, text="{file} is not valid strict JSON: {reason}",
+    "MANIFEST_JSON", ERROR, kind=InputError, text="{file} is not valid strict JSON: {reason}",
     hint="The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.",
+    # the reader's error (its message) reported by verify
+    variants={"read": "{detail}"},
     summary="The manifest is not valid JSON",
+    variant_hints={"read": _TAMPER},
 )
 MANIFEST_SCHEMA = define(
-    "MANIFEST_SCHEMA", kind=InputError, text="{file} does not match the manifest schema: {problems}",
+    "MANIFEST_SCHEMA", ERROR, kind=InputError, text="{file} does not match the manifest schema: {problems}",
     hint="The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.",
-    variants={"foreign": "{file} is not an onnxpack manifest (schema {found!r}, expected {expected!r})"},
+    variants={"foreign": "{file} is not an onnxpack manifest (schema {found!r}, expected {expected!r})",
+              "verify_foreign": "{file} has schema {found!r}, expected {expected!r}",
+              "violation": "{file}: {problem}",
+              "more": "{file}: {more} more violations"},
     summary="The manifest does not follow the onnxpack manifest schema",
-    # a document that is not an onnxpack manifest at all
-    variant_hints={"foreign": "Give a bundle made by `onnxpack bundle` or its manifest.json."},
+    # "foreign": a document that is not an onnxpack manifest at all; "more": no remedy of its own
+    variant_hints={"foreign": "Give a bundle made by `onnxpack bundle` or its manifest.json.",
+                   "verify_foreign": "This bundle was made by another tool or a newer onnxpack.",
+                   "violation": _TAMPER,
+                   "more": ""},
 )
 
 
@@ -321,11 +335,14 @@ MODEL_VERSION_RANGE = _(
     hint="Drop {opt:set_model_version}, or use a version with smaller components.",
     summary="This version cannot be written into model_version",
 )  # fmt: skip
+#: Also a warning: the version released anyway ({opt:allow_version_not_greater}), its "forced" variant.
 VERSION_NOT_GREATER = _(
-    "VERSION_NOT_GREATER", kind=RefusedError,
+    "VERSION_NOT_GREATER", WARNING, kind=RefusedError,
     text="Version {version} is not greater than the previous release {previous}",
     hint="Use {suggested} ({why}), or pass {opt:allow_version_not_greater} to release it anyway.",
+    variants={"forced": "Version {version} is not greater than {previous} (forced)"},
     summary="The version is not greater than the previous release's",
+    variant_hints={"forced": "The suggested version is {suggested}."},
 )  # fmt: skip
 VERSION_UNDERBUMP = _(
     "VERSION_UNDERBUMP", WARNING,
@@ -396,8 +413,9 @@ SIGSTORE_FAILED = _(
     summary="Sigstore signing failed",
     variant_hints={"signing": "Try again, or sign with a key ({opt:sign_key})."},
 )  # fmt: skip
+#: Also a finding: verify reports signing.py's errors under this code (its "declared" variant is verify's own).
 SIGNATURE_INVALID = _(
-    "SIGNATURE_INVALID", kind=InputError, text="The signature does not verify with this public key ({error})",
+    "SIGNATURE_INVALID", ERROR, kind=InputError, text="The signature does not verify with this public key ({error})",
     hint="The bundle was signed with another key, or model.sig was altered. Check that you have the publisher's "
          "public key; otherwise get the bundle again.",
     variants={"certificates": "The signature does not verify with these trusted certificates ({error})",
@@ -405,9 +423,11 @@ SIGNATURE_INVALID = _(
               "format": "{file} is not a model-signing signature ({error})",
               "certificate": "{file} is signed with a certificate, not a bare key",
               "bare_key": "{file} is signed with a bare key, not a certificate",
-              "sigstore": "The Sigstore signature does not verify for {identity} ({issuer}): {error}"},
+              "sigstore": "The Sigstore signature does not verify for {identity} ({issuer}): {error}",
+              "declared": "{file} declares {size} bytes (cap {cap})"},
     summary="The signature is not valid, or not of the kind expected",
     variant_hints={
+        "declared": _TAMPER,
         "certificate": "Pass {opt:trust} CA.pem with the publisher's root (or intermediate) certificate.",
         "bare_key": "Pass {opt:key} PUBLISHER.pub with the publisher's public key.",
         "sigstore": "The bundle was signed by someone else, or model.sig was altered. Check the identity and issuer "

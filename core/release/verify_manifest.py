@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..errors import InputError
-from ..findings import Finding
 from ..model.modelfile import require_regular_file
 from ..model.streamhash import HashWorker
 from ..progress import CancelToken, ProgressCallback, report
@@ -48,11 +47,6 @@ def open_bundle(path: Path) -> tuple[BinaryIO, int]:
     return f, st.st_size
 
 
-def _manifest_problem(code: str, message: str, subject: str = MANIFEST_NAME, hint: str = HINT_TAMPER) -> Finding:
-    """A problem of the manifest under the code the manifest reader raises for it (registered as its error)."""
-    return Finding.error(code, message, hint, subject)
-
-
 def read_manifest(f: BinaryIO, scan: ArchiveScan, rep: VerifyReport,
                   digests: dict[str, str] | None = None) -> dict[str, Any] | None:  # fmt: skip
     """The manifest, checked; with ``digests`` also records the SHA-256 of the bytes read (signature check)."""
@@ -61,8 +55,8 @@ def read_manifest(f: BinaryIO, scan: ArchiveScan, rep: VerifyReport,
         rep.problems.append(codes.MANIFEST_MISSING.finding(MANIFEST_NAME))
         return None
     if member.size > MAX_MANIFEST_BYTES:
-        rep.problems.append(_manifest_problem(
-            "MANIFEST_TOO_LARGE", f"{MANIFEST_NAME} declares {member.size} bytes (cap {MAX_MANIFEST_BYTES})"))
+        rep.problems.append(codes.MANIFEST_TOO_LARGE.finding(MANIFEST_NAME, variant="declared", file=MANIFEST_NAME,
+                                                             size=member.size, limit=MAX_MANIFEST_BYTES))
         return None
     try:
         data = b"".join(iter_member(f, member))
@@ -74,7 +68,7 @@ def read_manifest(f: BinaryIO, scan: ArchiveScan, rep: VerifyReport,
     try:
         doc = loads_strict(data)
     except InputError as e:
-        rep.problems.append(_manifest_problem("MANIFEST_JSON", e.message))
+        rep.problems.append(codes.MANIFEST_JSON.finding(MANIFEST_NAME, variant="read", detail=e.message))
         return None
     return _schema_checked(doc, rep)
 
@@ -82,16 +76,17 @@ def read_manifest(f: BinaryIO, scan: ArchiveScan, rep: VerifyReport,
 def _schema_checked(doc: Any, rep: VerifyReport) -> dict[str, Any] | None:
     if not isinstance(doc, dict) or doc.get("schema") != MANIFEST_SCHEMA:
         found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
-        rep.problems.append(_manifest_problem(
-            "MANIFEST_SCHEMA", f"{MANIFEST_NAME} has schema {found!r}, expected {MANIFEST_SCHEMA!r}",
-            hint="This bundle was made by another tool or a newer onnxpack."))  # fmt: skip
+        rep.problems.append(codes.MANIFEST_SCHEMA.finding(MANIFEST_NAME, variant="verify_foreign", file=MANIFEST_NAME,
+                                                          found=found, expected=MANIFEST_SCHEMA))
         return None
     errors = schema_errors(doc)
     for err in errors[:_MAX_LISTED_VIOLATIONS]:
-        rep.problems.append(_manifest_problem("MANIFEST_SCHEMA", f"{MANIFEST_NAME}: {err}"))
+        rep.problems.append(codes.MANIFEST_SCHEMA.finding(MANIFEST_NAME, variant="violation", file=MANIFEST_NAME,
+                                                          problem=err))
     if len(errors) > _MAX_LISTED_VIOLATIONS:
         more = len(errors) - _MAX_LISTED_VIOLATIONS
-        rep.problems.append(_manifest_problem("MANIFEST_SCHEMA", f"{MANIFEST_NAME}: {more} more violations", ""))
+        rep.problems.append(codes.MANIFEST_SCHEMA.finding(MANIFEST_NAME, variant="more", file=MANIFEST_NAME,
+                                                          more=more))
     return doc if not errors else None
 
 

@@ -19,6 +19,8 @@ HINT_TAMPER = "The bundle was modified after it was built. Get it again from its
 def reported(error: OnnxpackError, subject: str, code: str | None = None) -> Finding:
     """An error raised while judging the bundle (its recipe, its signature), reported as the bundle's problem: with
     its own code (or ``code``), message and hint (the tamper hint when it has none)."""
+    # Built directly, not from the registry: the error's words were rendered from its code when it was raised (or
+    # are a class code's own), and are repeated here unchanged.
     return Finding.error(code or error.code, error.message, error.hint or HINT_TAMPER, subject)
 
 

@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..errors import InputError
-from ..findings import Finding
 from . import codes
 from .signing import MAX_SIGNATURE_BYTES, SIGNATURE_NAME, verify_signature
 from .verify_manifest import ToHash
-from .verify_report import HINT_TAMPER, VerifyReport, reported
+from .verify_report import VerifyReport, reported
 from .zipcheck import ArchiveScan, iter_member
 
 __all__ = ["Signed", "TrustedSigners", "check_signature", "compare_signed", "signature_declared"]
@@ -53,8 +52,8 @@ def check_signature(f: BinaryIO, scan: ArchiveScan, signers: TrustedSigners, rep
                          "hint": "Pass --key PUBLISHER.pub (or --trust CA.pem) to check the signature."}  # fmt: skip
         return None
     if member.size > MAX_SIGNATURE_BYTES:
-        rep.problems.append(Finding.error("SIGNATURE_INVALID", f"{SIGNATURE_NAME} declares {member.size} bytes "
-                                          f"(cap {MAX_SIGNATURE_BYTES})", HINT_TAMPER, SIGNATURE_NAME))  # fmt: skip
+        rep.problems.append(codes.SIGNATURE_INVALID.finding(SIGNATURE_NAME, variant="declared", file=SIGNATURE_NAME,
+                                                            size=member.size, cap=MAX_SIGNATURE_BYTES))
         return None
     try:
         data = b"".join(iter_member(f, member))

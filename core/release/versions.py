@@ -427,15 +427,8 @@ def check_new_version(requested: SemVer, diff: ReleaseDiff, *, force: bool = Fal
             raise codes.VERSION_NOT_GREATER.error(version=str(requested), previous=str(prev),
                                                   suggested=str(diff.suggested), why=_suggested_for(diff.bump))
         diff.forced = True
-        findings.append(
-            Finding.warning(  # the refusal's code (registered as its error), reported as forced
-                codes.VERSION_NOT_GREATER.name,
-                f"Version {requested} is not greater than {prev} (forced)",
-                f"The suggested version is {diff.suggested}.",
-                "version",
-                version=str(requested), previous=str(prev), suggested=str(diff.suggested),
-            )
-        )
+        findings.append(codes.VERSION_NOT_GREATER.finding("version", variant="forced", version=str(requested),
+                                                          previous=str(prev), suggested=str(diff.suggested)))
     elif (requested.major, requested.minor, requested.patch) < (
         diff.suggested.major,
         diff.suggested.minor,
