@@ -271,5 +271,8 @@ MERGE_NOT_EQUAL = define(
     "MERGE_NOT_EQUAL", kind=RuntimeFailure, text="The merged model is not the source model: {what}",
     hint="This is a bug in onnxpack's merge (or a source file changed while it was read); please report it. Nothing "
          "was written.",
+    # the merged model's smoke run against the original's (core/release/smokerun.py)
+    variants={"outputs": "The merged model does not give bitwise the same outputs as {model}: {detail}"},
     summary="The merged model is not exactly the original model; nothing was written",
+    variant_hints={"outputs": "This is a bug in onnxpack's merge; please report it. Nothing was written."},
 )
