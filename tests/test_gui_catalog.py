@@ -139,7 +139,8 @@ def test_every_call_site_gives_the_values_its_templates_name():
         code = _registry().get(call.code)
         if code is None or call.open_keywords:
             continue
-        needed = fields(code.template(call.variant)) | (fields(code.hint) if "hint" not in call.keywords else set())
+        remedy = fields(code.hint_template(call.variant)) if "hint" not in call.keywords else set()
+        needed = fields(code.template(call.variant)) | remedy
         lacking = needed - call.keywords - {"subject"}
         if lacking:
             wrong.append(f"{call.where}: {call.code} lacks {sorted(lacking)}")
@@ -178,13 +179,13 @@ def test_each_finding_renders_in_japanese_from_the_values_its_template_names(qap
 
     code = _registry()[name]
     passed = {k for c in CALLS if c.code == name and c.variant == variant for k in c.keywords}
-    params = _dummy((fields(code.template(variant)) | fields(code.hint) | passed) - _NOT_VALUES)
+    params = _dummy((fields(code.template(variant)) | fields(code.hint_template(variant)) | passed) - _NOT_VALUES)
     finding = code.finding("SUBJ", variant=variant, **params)
     try:
         i18n.install_translators(qapp, "ja")
         text = gui_message(finding)
         assert text != finding.message and "{" not in text and not text.isascii(), (name, variant, text)
-        if code.hint:
+        if code.hint_template(variant):
             hint = gui_hint(name, finding.hint, finding.message_params())
             assert hint and hint != finding.hint and not hint.isascii(), (name, hint)
     finally:
@@ -203,13 +204,14 @@ def test_every_error_code_has_japanese_words_and_remedy(qapp):
     try:
         i18n.install_translators(qapp, "ja")
         for name, code in errors.items():
-            passed = {k for c in CALLS if c.code == name and c.variant is None for k in c.keywords}
-            params = _dummy((fields(code.text) | fields(code.hint) | passed) - _NOT_VALUES)
-            err = code.error("SUBJ", **params)
-            if not code.summary or gui_message(err).isascii():
-                bad.append(f"{name}: summary {code.summary!r} → {gui_message(err)!r}")
-            if err.hint and (gui_hint(name, err.hint, err.params) or "").isascii():
-                bad.append(f"{name}: hint {err.hint!r} stays English")
+            for variant in (None, *code.variants):
+                passed = {k for c in CALLS if c.code == name and c.variant == variant for k in c.keywords}
+                names = fields(code.template(variant)) | fields(code.hint_template(variant)) | passed
+                err = code.error("SUBJ", variant=variant, **_dummy(names - _NOT_VALUES))
+                if not code.summary or gui_message(err).isascii():
+                    bad.append(f"{name}: summary {code.summary!r} → {gui_message(err)!r}")
+                if err.hint and (gui_hint(name, err.hint, err.params) or "").isascii():
+                    bad.append(f"{name}/{variant}: hint {err.hint!r} stays English")
     finally:
         i18n.install_translators(qapp, "en")
     assert not bad, bad

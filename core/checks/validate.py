@@ -243,15 +243,16 @@ def _target_findings(verdict: TargetVerdict) -> list[Finding]:
 
 def _unsupported(verdict: TargetVerdict, subject: str) -> Finding:
     """ORT_TARGET_UNSUPPORTED with its remedy: retargeting, lowering ir_version, the exporter's, or the registered."""
-    code, version, detail = codes.ORT_TARGET_UNSUPPORTED, verdict.target, verdict.reason
+    version, detail = verdict.target, verdict.reason
     if verdict.retarget is not None and verdict.retarget.possible:
-        return code.finding(subject, variant="retarget", version=version, detail=detail,
-                            summary=verdict.retarget.summary())
+        return codes.ORT_TARGET_UNSUPPORTED.finding(subject, variant="retarget", version=version, detail=detail,
+                                                    summary=verdict.retarget.summary())
     if verdict.fix_by_lowering_ir is not None:
-        return code.finding(subject, variant="lower_ir", version=version, detail=detail, ir=verdict.fix_by_lowering_ir)
+        return codes.ORT_TARGET_UNSUPPORTED.finding(subject, variant="lower_ir", version=version, detail=detail,
+                                                    ir=verdict.fix_by_lowering_ir)
     # the exporter's own setting (retarget.exporter_hint), worded at run time from the model's producer
     hint = str(verdict.retarget.hint) if verdict.retarget is not None and verdict.retarget.hint else None
-    return code.finding(subject, hint=hint, version=version, detail=detail)
+    return codes.ORT_TARGET_UNSUPPORTED.finding(subject, hint=hint, version=version, detail=detail)
 
 
 #: How the checker child ended, when it did not report: the finding's code.

@@ -515,6 +515,21 @@
         <translation>onnxpack はこの作業を完了できませんでした</translation>
     </message>
     <message>
+        <source>An external data file changed into something other than an ordinary file while in use</source>
+        <comment>EXTDATA_NOT_REGULAR</comment>
+        <translation>使用中に外部データファイルが通常のファイル以外のものに変わりました</translation>
+    </message>
+    <message>
+        <source>An external data file got shorter while it was read</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>読み込み中に外部データファイルが短くなりました</translation>
+    </message>
+    <message>
+        <source>An external data file cannot be opened</source>
+        <comment>EXTDATA_UNREADABLE</comment>
+        <translation>外部データファイルを開けません</translation>
+    </message>
+    <message>
         <source>The model&apos;s external data cannot be used safely</source>
         <comment>EXTERNAL_DATA</comment>
         <translation>モデルの外部データを安全に使えません</translation>
@@ -598,6 +613,11 @@
         <source>The merged model is not exactly the original model; nothing was written</source>
         <comment>MERGE_NOT_EQUAL</comment>
         <translation>結合したモデルが元のモデルと完全には一致しないため、何も書き込んでいません</translation>
+    </message>
+    <message>
+        <source>Merged into one file, the model would exceed protobuf&apos;s 2 GiB limit</source>
+        <comment>MERGE_TOO_LARGE</comment>
+        <translation>1 つのファイルに結合すると、モデルが protobuf の 2 GiB の上限を超えます</translation>
     </message>
     <message>
         <source>The model holds text that is not valid UTF-8</source>
@@ -1011,7 +1031,7 @@
     <message>
         <source>Tensor {label}: external data location {file!r} {why}</source>
         <comment>EXTDATA_BAD_LOCATION</comment>
-        <translation>テンソル {subject}: 外部データの場所 &apos;{file}&apos; はファイル名として使えません</translation>
+        <translation>テンソル {label}: 外部データの場所「{file}」は使えません（{why}）</translation>
     </message>
     <message>
         <source>Tensor {label}: SHA-1 of {file!r} is {sha1}, but the model records {checksum}</source>
@@ -1056,7 +1076,12 @@
     <message>
         <source>External data file {file!r} is a folder, not a file</source>
         <comment>EXTDATA_NOT_REGULAR</comment>
-        <translation>外部データファイル &apos;{file}&apos; は通常のファイルではありません</translation>
+        <translation>外部データ ファイル「{file}」はフォルダーで、ファイルではありません</translation>
+    </message>
+    <message>
+        <source>External data file {path} changed into a non-regular or multiply-linked file while in use</source>
+        <comment>EXTDATA_NOT_REGULAR</comment>
+        <translation>外部データ ファイル {path} が使用中に通常のファイルではなくなったか、複数のリンクを持つようになりました</translation>
     </message>
     <message>
         <source>Tensor {label} is marked EXTERNAL but has no &apos;location&apos; key</source>
@@ -1066,7 +1091,7 @@
     <message>
         <source>Tensor {label}: external data location {file!r} is empty</source>
         <comment>EXTDATA_NO_LOCATION</comment>
-        <translation>テンソル {subject}: 外部データの場所（location）がありません</translation>
+        <translation>テンソル {label}: 外部データの場所「{file}」が空です</translation>
     </message>
     <message>
         <source>Tensor {label}: external data location {file!r} has a &apos;..&apos; component; it could point outside the model folder</source>
@@ -1076,7 +1101,7 @@
     <message>
         <source>External data file {file!r} resolves outside the model folder ({real})</source>
         <comment>EXTDATA_OUTSIDE_DIR</comment>
-        <translation>外部データの場所 &apos;{file}&apos; はモデルのフォルダーの外を指しています</translation>
+        <translation>外部データ ファイル「{file}」はモデル フォルダーの外を指しています（{real}）</translation>
     </message>
     <message>
         <source>Tensor {label}: bytes {start}..{end} lie beyond the end of {file!r} ({size} bytes)</source>
@@ -1086,17 +1111,22 @@
     <message>
         <source>Tensor {label}: offset {offset} is beyond the end of {file!r} ({size} bytes)</source>
         <comment>EXTDATA_OUT_OF_RANGE</comment>
-        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
+        <translation>テンソル {label}: オフセット {offset} が「{file}」の末尾（{size} バイト）を越えています</translation>
     </message>
     <message>
         <source>Tensor {label}: external_data &apos;{key}&apos; is {shown}, beyond any 64-bit file offset</source>
         <comment>EXTDATA_OUT_OF_RANGE</comment>
-        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
+        <translation>テンソル {label}: external_data の &apos;{key}&apos; が {shown} で、64 ビットのファイル オフセットの範囲を越えています</translation>
     </message>
     <message>
         <source>Tensor {label}: raw_data bytes {start}..{end} lie beyond the end of the model file</source>
         <comment>EXTDATA_OUT_OF_RANGE</comment>
-        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
+        <translation>テンソル {label}: raw_data のバイト {start}..{end} がモデル ファイルの末尾を越えています</translation>
+    </message>
+    <message>
+        <source>External data file {path} got shorter while reading {what}</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>外部データ ファイル {path} が {what} を読んでいる間に短くなりました</translation>
     </message>
     <message>
         <source>Tensors {other!r} and {tensor!r} share bytes of {file!r}</source>
@@ -1127,6 +1157,11 @@
         <source>External data file {file!r} cannot be examined: {detail}</source>
         <comment>EXTDATA_UNREADABLE</comment>
         <translation>外部データファイル &apos;{file}&apos; を調べられません: {detail}</translation>
+    </message>
+    <message>
+        <source>Cannot open external data file {path}: {detail}</source>
+        <comment>EXTDATA_UNREADABLE</comment>
+        <translation>外部データ ファイル {path} を開けません: {detail}</translation>
     </message>
     <message>
         <source>{path} is in the archive but not listed in the manifest</source>
@@ -1181,17 +1216,27 @@
     <message>
         <source>The manifest says &apos;external&apos; layout but names no data file</source>
         <comment>MANIFEST_INCONSISTENT</comment>
-        <translation>マニフェストの内容が矛盾しています</translation>
+        <translation>マニフェストはレイアウトを &apos;external&apos; としていますが、データ ファイルを挙げていません</translation>
     </message>
     <message>
         <source>The manifest&apos;s model entry {entry!r} is not an .onnx file</source>
         <comment>MANIFEST_INCONSISTENT</comment>
-        <translation>マニフェストの内容が矛盾しています</translation>
+        <translation>マニフェストのモデル項目「{entry}」は .onnx ファイルではありません</translation>
     </message>
     <message>
         <source>The manifest lists {count} files as the model ({models})</source>
         <comment>MANIFEST_INCONSISTENT</comment>
-        <translation>マニフェストの内容が矛盾しています</translation>
+        <translation>マニフェストは {count} 個のファイルをモデルとして挙げています（{models}）</translation>
+    </message>
+    <message>
+        <source>{file} is not valid strict JSON: {reason}</source>
+        <comment>MANIFEST_JSON</comment>
+        <translation>manifest.json は正しい JSON ではありません</translation>
+    </message>
+    <message>
+        <source>{detail}</source>
+        <comment>MANIFEST_JSON</comment>
+        <translation>マニフェストの JSON を読めません: {detail}</translation>
     </message>
     <message>
         <source>The archive has no manifest.json</source>
@@ -1199,9 +1244,44 @@
         <translation>アーカイブに manifest.json がありません</translation>
     </message>
     <message>
+        <source>{file} does not match the manifest schema: {problems}</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>manifest.json が onnxpack のマニフェストの形式に従っていません</translation>
+    </message>
+    <message>
+        <source>{file} is not an onnxpack manifest (schema {found!r}, expected {expected!r})</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>{file} は onnxpack のマニフェストではありません（スキーマ「{found}」、期待値「{expected}」）</translation>
+    </message>
+    <message>
+        <source>{file} has schema {found!r}, expected {expected!r}</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>{file} のスキーマは「{found}」です（期待値「{expected}」）</translation>
+    </message>
+    <message>
+        <source>{file}: {problem}</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>{file}: スキーマ違反: {problem}</translation>
+    </message>
+    <message>
+        <source>{file}: {more} more violations</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>{file}: ほかに {more} 件の違反があります</translation>
+    </message>
+    <message>
         <source>The manifest lists itself ({path!r})</source>
         <comment>MANIFEST_SELF</comment>
         <translation>マニフェストが自分自身を一覧に載せています</translation>
+    </message>
+    <message>
+        <source>{file} is {size} bytes, more than the {limit} a manifest may have</source>
+        <comment>MANIFEST_TOO_LARGE</comment>
+        <translation>manifest.json がマニフェストとして許される大きさを超えています</translation>
+    </message>
+    <message>
+        <source>{file} declares {size} bytes (cap {limit})</source>
+        <comment>MANIFEST_TOO_LARGE</comment>
+        <translation>{file} は {size} バイトと宣言しています（上限 {limit}）</translation>
     </message>
     <message>
         <source>Merged into one file, {model} would be {bytes} bytes, under the 2 GiB protobuf limit</source>
@@ -1211,7 +1291,7 @@
     <message>
         <source>Merged into one file, {model} would be about {bytes} bytes, under the 2 GiB protobuf limit</source>
         <comment>MERGE_FITS</comment>
-        <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を下回ります</translation>
+        <translation>1 つのファイルにまとめると {model} は {size} になり、protobuf の 2 GiB 上限を下回ります</translation>
     </message>
     <message>
         <source>Merged into one file, {model} would be {bytes} bytes ({readable}), above protobuf&apos;s 2 GiB limit; it must keep external data</source>
@@ -1221,7 +1301,12 @@
     <message>
         <source>Merged into one file, {model} would be about {bytes} bytes ({readable}), above protobuf&apos;s 2 GiB limit; it must keep external data</source>
         <comment>MERGE_TOO_LARGE</comment>
-        <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を超えます。外部データのままにする必要があります</translation>
+        <translation>1 つのファイルにまとめると {model} は {size} になり、protobuf の 2 GiB 上限を超えます。外部データのままにする必要があります</translation>
+    </message>
+    <message>
+        <source>{what} would be {bytes} bytes, at or above protobuf&apos;s 2 GiB limit ({limit} bytes)</source>
+        <comment>MERGE_TOO_LARGE</comment>
+        <translation>{what} は {bytes} バイトになり、protobuf の 2 GiB 上限（{limit} バイト）以上です</translation>
     </message>
     <message>
         <source>model_version {model_version} cannot carry the pre-release/build part of {version}</source>
@@ -1271,17 +1356,17 @@
     <message>
         <source>Oldest ONNX Runtime that loads {model}: {version} (ORT {version} reads models up to IR {ir}, ai.onnx opset {opset}, ai.onnx.ml opset {ml_opset}; ORT&apos;s official table)</source>
         <comment>ORT_OLDEST</comment>
-        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}{ml} までのモデル、{source})</translation>
+        <translation>{model} を読み込める最も古い ONNX Runtime: {version}（ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}、ai.onnx.ml opset {ml_opset} まで。ORT の公式表による）</translation>
     </message>
     <message>
         <source>Oldest ONNX Runtime that loads {model}: {version} (ORT {version} reads models up to IR {ir}, ai.onnx opset {opset}; limits measured on that release, not from ORT&apos;s official table)</source>
         <comment>ORT_OLDEST</comment>
-        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}{ml} までのモデル、{source})</translation>
+        <translation>{model} を読み込める最も古い ONNX Runtime: {version}（ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset} まで。ORT の公式表ではなく、そのリリースで測定した上限）</translation>
     </message>
     <message>
         <source>Oldest ONNX Runtime that loads {model}: {version} (ORT {version} reads models up to IR {ir}, ai.onnx opset {opset}, ai.onnx.ml opset {ml_opset}; limits measured on that release, not from ORT&apos;s official table)</source>
         <comment>ORT_OLDEST</comment>
-        <translation>{model} を読み込める最も古い ONNX Runtime: {version} (ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}{ml} までのモデル、{source})</translation>
+        <translation>{model} を読み込める最も古い ONNX Runtime: {version}（ORT {version} が読めるのは IR {ir}、ai.onnx opset {opset}、ai.onnx.ml opset {ml_opset} まで。ORT の公式表ではなく、そのリリースで測定した上限）</translation>
     </message>
     <message>
         <source>Target: ONNX Runtime {version} loads the model; {detail}</source>
@@ -1332,6 +1417,46 @@
         <source>Shape inference of {model} stopped where it needed the values of a large or external tensor: {detail}</source>
         <comment>SHAPE_INFERENCE_PARTIAL</comment>
         <translation>{model} の形状推論は、大きなテンソルまたは外部テンソルの値が必要な箇所で止まりました: {detail}</translation>
+    </message>
+    <message>
+        <source>The signature does not verify with this public key ({error})</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>model.sig は有効な署名でないか、想定した種類の署名ではありません</translation>
+    </message>
+    <message>
+        <source>The signature does not verify with these trusted certificates ({error})</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>信頼する証明書ではこの署名を検証できません（{error}）</translation>
+    </message>
+    <message>
+        <source>{file} is {size} bytes (cap {cap})</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>{file} は {size} バイトです（上限 {cap}）</translation>
+    </message>
+    <message>
+        <source>{file} is not a model-signing signature ({error})</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>{file} は model-signing の署名ではありません（{error}）</translation>
+    </message>
+    <message>
+        <source>{file} is signed with a certificate, not a bare key</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>{file} は素の鍵ではなく証明書で署名されています</translation>
+    </message>
+    <message>
+        <source>{file} is signed with a bare key, not a certificate</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>{file} は証明書ではなく素の鍵で署名されています</translation>
+    </message>
+    <message>
+        <source>The Sigstore signature does not verify for {identity} ({issuer}): {error}</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>Sigstore の署名を {identity}（{issuer}）について検証できません: {error}</translation>
+    </message>
+    <message>
+        <source>{file} declares {size} bytes (cap {cap})</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>{file} は {size} バイトと宣言しています（上限 {cap}）</translation>
     </message>
     <message>
         <source>The manifest names another signing key than the one that signed the bundle</source>
@@ -1406,7 +1531,7 @@
     <message>
         <source>{subject}: the generated inputs would take {size}, more than the {limit} onnxpack allows on this machine ({detail})</source>
         <comment>SMOKE_INPUT_TOO_LARGE</comment>
-        <translation>{subject}: 生成する入力は {size} になり、このマシンで onnxpack が許す上限 {limit} を超えます（{detail}）</translation>
+        <translation>{subject}: 生成する入力は {size} になり、このマシンで onnxpack が許す {limit} を超えます（{detail}）</translation>
     </message>
     <message>
         <source>{subject}: cannot build inputs: {detail}</source>
@@ -1421,22 +1546,22 @@
     <message>
         <source>Output {name} is missing from the re-run</source>
         <comment>SMOKE_MISMATCH</comment>
-        <translation>出力 {subject} が記録された実行結果と異なります</translation>
+        <translation>出力 {name} が再実行の結果にありません</translation>
     </message>
     <message>
         <source>Output {name} differs from the recorded run (another ONNX Runtime version) and the bundle holds no reference values to compare within a tolerance</source>
         <comment>SMOKE_MISMATCH</comment>
-        <translation>出力 {subject} が記録された実行結果と異なります</translation>
+        <translation>出力 {name} が記録された実行（別の ONNX Runtime バージョン）と異なり、バンドルには許容誤差で比べるための参照値がありません</translation>
     </message>
     <message>
         <source>Output {name}: reference values unreadable ({detail})</source>
         <comment>SMOKE_MISMATCH</comment>
-        <translation>出力 {subject} が記録された実行結果と異なります</translation>
+        <translation>出力 {name}: 参照値を読めません（{detail}）</translation>
     </message>
     <message>
         <source>Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: {detail}</source>
         <comment>SMOKE_MISMATCH</comment>
-        <translation>出力 {subject} が記録された実行結果と異なります</translation>
+        <translation>出力 {name} が記録された実行と atol={atol}、rtol={rtol} を超えて異なります: {detail}</translation>
     </message>
     <message>
         <source>{model}: output {subject} differs between runs on the same inputs</source>
@@ -1486,12 +1611,22 @@
     <message>
         <source>Tensor {label}: a STRING tensor with {length} bytes of raw_data (strings live in string_data)</source>
         <comment>TENSOR_SIZE_MISMATCH</comment>
-        <translation>テンソル {subject}: raw_data の大きさが型と形状に合いません</translation>
+        <translation>テンソル {label}: STRING テンソルに {length} バイトの raw_data があります（文字列は string_data に入ります）</translation>
     </message>
     <message>
         <source>Tensor {tensor} is 2 GiB or more</source>
         <comment>TENSOR_TOO_LARGE</comment>
         <translation>テンソル {subject} は 2 GiB 以上あります</translation>
+    </message>
+    <message>
+        <source>Version {version} is not greater than the previous release {previous}</source>
+        <comment>VERSION_NOT_GREATER</comment>
+        <translation>バージョン {version} は {previous} より大きくありません（強制）</translation>
+    </message>
+    <message>
+        <source>Version {version} is not greater than {previous} (forced)</source>
+        <comment>VERSION_NOT_GREATER</comment>
+        <translation>バージョン {version} は {previous} より大きくありません（強制）</translation>
     </message>
     <message>
         <source>Version {version} is a smaller step than this {bump} change needs (suggested {suggested})</source>
@@ -1511,17 +1646,17 @@
     <message>
         <source>The central directory is truncated</source>
         <comment>ZIP_BAD_DIRECTORY</comment>
-        <translation>ZIP の中央ディレクトリが壊れています</translation>
+        <translation>中央ディレクトリが途中で切れています</translation>
     </message>
     <message>
         <source>Member {name!r} has a damaged extra field</source>
         <comment>ZIP_BAD_DIRECTORY</comment>
-        <translation>ZIP の中央ディレクトリが壊れています</translation>
+        <translation>メンバー「{name}」の拡張フィールドが壊れています</translation>
     </message>
     <message>
         <source>The central directory has unaccounted bytes</source>
         <comment>ZIP_BAD_DIRECTORY</comment>
-        <translation>ZIP の中央ディレクトリが壊れています</translation>
+        <translation>中央ディレクトリに説明のつかないバイトがあります</translation>
     </message>
     <message>
         <source>The ZIP64 end record is missing or damaged</source>
@@ -1531,7 +1666,7 @@
     <message>
         <source>The ZIP64 end record is damaged: it says {value} for the {field}, the ZIP end record {old}</source>
         <comment>ZIP_BAD_END</comment>
-        <translation>ZIP64 の終端レコードがないか、壊れています</translation>
+        <translation>ZIP64 の終端レコードが壊れています: {field} が {value} ですが、ZIP の終端レコードでは {old} です</translation>
     </message>
     <message>
         <source>Member {name!r}: no local header at its offset</source>
@@ -1541,7 +1676,7 @@
     <message>
         <source>Member {name!r}: damaged local extra field</source>
         <comment>ZIP_BAD_HEADER</comment>
-        <translation>メンバー {subject}: ローカルヘッダーがないか、壊れています</translation>
+        <translation>メンバー「{name}」: ローカル拡張フィールドが壊れています</translation>
     </message>
     <message>
         <source>Member name {name!r} {why}</source>
@@ -1551,12 +1686,12 @@
     <message>
         <source>Member {name!r} carries a second (Unicode path) name</source>
         <comment>ZIP_BAD_NAME</comment>
-        <translation>メンバー名 {subject} は使えません</translation>
+        <translation>メンバー「{name}」が 2 つ目の名前（Unicode パス）を持っています</translation>
     </message>
     <message>
         <source>Member name {raw!r} is not valid UTF-8</source>
         <comment>ZIP_BAD_NAME</comment>
-        <translation>メンバー名 {subject} は使えません</translation>
+        <translation>メンバー名「{raw}」は正しい UTF-8 ではありません</translation>
     </message>
     <message>
         <source>Stored member {name!r} declares {size} bytes but occupies {stored}</source>
@@ -1576,7 +1711,7 @@
     <message>
         <source>{path} cannot be read: {detail}</source>
         <comment>ZIP_DAMAGED</comment>
-        <translation>{subject} を壊れていない状態で読み取れません</translation>
+        <translation>{path} を読めません: {detail}</translation>
     </message>
     <message>
         <source>Member {name!r} is a directory entry</source>
@@ -1586,7 +1721,7 @@
     <message>
         <source>Member name {name!r} {why}</source>
         <comment>ZIP_DIRECTORY</comment>
-        <translation>メンバー {subject} はディレクトリのエントリーです</translation>
+        <translation>メンバー名「{name}」は使えません（{why}）</translation>
     </message>
     <message>
         <source>Member name {name!r} appears twice</source>
@@ -1596,7 +1731,7 @@
     <message>
         <source>Member names {first!r} and {name!r} are the same after case folding / normalisation</source>
         <comment>ZIP_DUPLICATE</comment>
-        <translation>メンバー名 {subject} が（大文字と小文字を区別しないと）2 回現れます</translation>
+        <translation>メンバー名「{first}」と「{name}」は大文字小文字の区別や正規化をなくすと同じになります</translation>
     </message>
     <message>
         <source>Member {name!r} is encrypted</source>
@@ -1611,12 +1746,12 @@
     <message>
         <source>{count} unaccounted byte(s) before the central directory</source>
         <comment>ZIP_GAP</comment>
-        <translation>アーカイブのエントリーの間に、説明のつかないバイトがあります</translation>
+        <translation>中央ディレクトリの前に説明のつかない {count} バイトがあります</translation>
     </message>
     <message>
         <source>The central directory does not end where the end record starts ({gap} bytes)</source>
         <comment>ZIP_GAP</comment>
-        <translation>アーカイブのエントリーの間に、説明のつかないバイトがあります</translation>
+        <translation>中央ディレクトリが終端レコードの始まりで終わっていません（{gap} バイト）</translation>
     </message>
     <message>
         <source>Member {name!r}: local header disagrees with the central directory ({fields})</source>
@@ -1636,7 +1771,7 @@
     <message>
         <source>Member {name!r} starts on another disk</source>
         <comment>ZIP_MULTIDISK</comment>
-        <translation>アーカイブが複数のディスクにまたがっていると主張しています</translation>
+        <translation>メンバー「{name}」が別のディスクから始まっています</translation>
     </message>
     <message>
         <source>Member {name!r} is a file, but {folder!r} uses it as a folder</source>
@@ -1656,12 +1791,12 @@
     <message>
         <source>Member {name!r} extends into the central directory</source>
         <comment>ZIP_OVERLAP</comment>
-        <translation>アーカイブのエントリーが重なっています</translation>
+        <translation>メンバー「{name}」が中央ディレクトリにはみ出しています</translation>
     </message>
     <message>
         <source>The central directory does not end where the end record starts ({gap} bytes)</source>
         <comment>ZIP_OVERLAP</comment>
-        <translation>アーカイブのエントリーが重なっています</translation>
+        <translation>中央ディレクトリが終端レコードの始まりで終わっていません（{gap} バイト）</translation>
     </message>
     <message>
         <source>Member {name!r} would expand {stored} bytes to {size} (ratio above {ratio}: a zip bomb?)</source>
@@ -1681,7 +1816,7 @@
     <message>
         <source>Member {name!r} is a reparse point (link)</source>
         <comment>ZIP_SYMLINK</comment>
-        <translation>メンバー {subject} はリンクです</translation>
+        <translation>メンバー「{name}」はリパース ポイント（リンク）です</translation>
     </message>
     <message>
         <source>The archive declares {entries} entries / {bytes} directory bytes</source>
@@ -1691,7 +1826,7 @@
     <message>
         <source>Member {name!r} declares {size} bytes (cap {cap})</source>
         <comment>ZIP_TOO_LARGE</comment>
-        <translation>アーカイブが、onnxpack の受け付ける数や大きさを超えるエントリーを宣言しています</translation>
+        <translation>メンバー「{name}」は {size} バイトと宣言しています（上限 {cap}）</translation>
     </message>
     <message>
         <source>{count} byte(s) after the end of the ZIP end record</source>
@@ -1701,12 +1836,12 @@
     <message>
         <source>{count} byte(s) missing from the end of the ZIP end record</source>
         <comment>ZIP_TRAILING_DATA</comment>
-        <translation>ZIP アーカイブの終端レコードの前後に、説明のつかないバイトがあります</translation>
+        <translation>ZIP の終端レコードの末尾から {count} バイトが欠けています</translation>
     </message>
     <message>
         <source>Unaccounted bytes between the ZIP64 end record and its locator</source>
         <comment>ZIP_TRAILING_DATA</comment>
-        <translation>ZIP アーカイブの終端レコードの前後に、説明のつかないバイトがあります</translation>
+        <translation>ZIP64 の終端レコードとそのロケーターの間に説明のつかないバイトがあります</translation>
     </message>
     <message>
         <source>The ZIP end record is truncated</source>
@@ -1967,6 +2102,26 @@
         <translation>クラスごとに空でないラベルを出力の順に 1 つずつ指定してください。</translation>
     </message>
     <message>
+        <source>Check the labels file.</source>
+        <comment>ABOUT_LABELS</comment>
+        <translation>ラベル ファイルを確認してください。</translation>
+    </message>
+    <message>
+        <source>Give a text file, one label per line.</source>
+        <comment>ABOUT_LABELS</comment>
+        <translation>1 行に 1 つのラベルを書いたテキスト ファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Save it as UTF-8, one label per line.</source>
+        <comment>ABOUT_LABELS</comment>
+        <translation>UTF-8 で、1 行に 1 つのラベルとして保存してください。</translation>
+    </message>
+    <message>
+        <source>Give one label per class of the output, in order (or pass {opt:allow_unmatched_labels} to keep them).</source>
+        <comment>ABOUT_LABELS</comment>
+        <translation>出力のクラスごとにラベルを 1 つずつ順に指定してください（そのまま使うには {opt:allow_unmatched_labels} を指定します）。</translation>
+    </message>
+    <message>
         <source>Use an identifier from https://spdx.org/licenses/ such as MIT, Apache-2.0 or CC-BY-4.0 (combine with AND/OR), or LicenseRef-NAME for your own.</source>
         <comment>ABOUT_LICENSE</comment>
         <translation>バンドル タブの「ライセンス」に SPDX 識別子 (例: MIT、Apache-2.0、CC-BY-4.0) を入力してください。</translation>
@@ -2012,6 +2167,16 @@
         <translation>検証するには onnxpack が作成した NAME-VERSION.zip を開いてください。モデルを調べるにはモデルファイルを開いてください。</translation>
     </message>
     <message>
+        <source>Give the NAME-VERSION.zip that `onnxpack bundle` wrote; to check the model itself, run `onnxpack check {path}`.</source>
+        <comment>BUNDLE_NOT_ZIP</comment>
+        <translation>`onnxpack bundle` が書き出した NAME-VERSION.zip を指定してください。モデル自体を調べるには `onnxpack check {path}` を実行します。</translation>
+    </message>
+    <message>
+        <source>Give the bundle .zip this manifest came from: a manifest alone cannot show that the files are intact.</source>
+        <comment>BUNDLE_NOT_ZIP</comment>
+        <translation>このマニフェストの元のバンドル .zip を指定してください。マニフェストだけではファイルが無傷であることを示せません。</translation>
+    </message>
+    <message>
         <source>Do not ship this model; re-export it. onnxpack itself was not affected.</source>
         <comment>CHECKER_CRASHED</comment>
         <translation>このモデルは配布せず、エクスポートし直してください。onnxpack 自体には影響ありません。</translation>
@@ -2045,6 +2210,16 @@
         <source>Only models with the same inputs can be compared.</source>
         <comment>COMPARE_INPUTS</comment>
         <translation>比べられるのは同じ入力を持つモデルどうしだけです。</translation>
+    </message>
+    <message>
+        <source>Tolerance is {tol}; raise {opt:atol}/{opt:rtol} if small differences are expected (e.g. an optimized graph).</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>小さな差が想定される場合（最適化したグラフなど）は、許容誤差を大きくしてください。</translation>
+    </message>
+    <message>
+        <source>The output is non-deterministic, so runs differ anyway. Tolerance is {tol}; raise {opt:atol}/{opt:rtol} if small differences are expected (e.g. an optimized graph).</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>この出力は非決定的なので、実行ごとに異なります。許容誤差は {tol} です。小さな差が想定される場合（最適化したグラフなど）は {opt:atol}/{opt:rtol} を大きくしてください。</translation>
     </message>
     <message>
         <source>Compare models with the same outputs.</source>
@@ -2107,6 +2282,16 @@
         <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
     </message>
     <message>
+        <source>Rename the data file without &apos;..&apos; and save the model again with that location.</source>
+        <comment>EXTDATA_BAD_LOCATION</comment>
+        <translation>&apos;..&apos; を含まない名前にデータ ファイルを変え、その場所でモデルを保存し直してください。</translation>
+    </message>
+    <message>
+        <source>The model was saved from a live ORT session by mistake; export it again.</source>
+        <comment>EXTDATA_BAD_LOCATION</comment>
+        <translation>このモデルは実行中の ORT セッションから誤って保存されたものです。エクスポートし直してください。</translation>
+    </message>
+    <message>
         <source>The data file was modified or replaced; restore the original.</source>
         <comment>EXTDATA_CHECKSUM_MISMATCH</comment>
         <translation>データファイルが変更されたか置き換えられています。元のファイルに戻してください。</translation>
@@ -2137,9 +2322,24 @@
         <translation>.data ファイルを .onnx ファイルの隣 (同じフォルダー、モデルに書かれたとおりの名前) に置くか、「ファイル → データファイルの場所を指定…」で場所を選んでください。</translation>
     </message>
     <message>
+        <source>Re-export the model, or fix the external data file next to it.</source>
+        <comment>EXTDATA_MISSING</comment>
+        <translation>モデルをエクスポートし直すか、隣の外部データ ファイルを直してください。</translation>
+    </message>
+    <message>
         <source>External data must be an ordinary file.</source>
         <comment>EXTDATA_NOT_REGULAR</comment>
         <translation>外部データは通常のファイルでなければなりません。</translation>
+    </message>
+    <message>
+        <source>Re-export the model, or fix the external data file next to it.</source>
+        <comment>EXTDATA_NOT_REGULAR</comment>
+        <translation>モデルをエクスポートし直すか、隣の外部データ ファイルを直してください。</translation>
+    </message>
+    <message>
+        <source>Make sure nothing else modifies the model folder while onnxpack runs.</source>
+        <comment>EXTDATA_NOT_REGULAR</comment>
+        <translation>onnxpack の実行中は、ほかのものがモデル フォルダーを変更しないようにしてください。</translation>
     </message>
     <message>
         <source>Re-export the model, or fix the external data file next to it.</source>
@@ -2152,9 +2352,29 @@
         <translation>外部データはモデルのフォルダーの中に置き、単純な相対ファイル名を使ってください。</translation>
     </message>
     <message>
+        <source>Keep external data inside the model folder.</source>
+        <comment>EXTDATA_OUTSIDE_DIR</comment>
+        <translation>外部データはモデル フォルダーの中に置いてください。</translation>
+    </message>
+    <message>
         <source>The data file is truncated or belongs to another model; export again.</source>
         <comment>EXTDATA_OUT_OF_RANGE</comment>
         <translation>データファイルが途中で切れているか、別のモデルのものです。モデルをエクスポートし直してください（その間にフォルダーを変更するものがないことも確かめてください）。</translation>
+    </message>
+    <message>
+        <source>Re-export the model, or fix the external data file next to it.</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>モデルをエクスポートし直すか、隣の外部データ ファイルを直してください。</translation>
+    </message>
+    <message>
+        <source>The model file changed while it was read; read it again.</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>読み込み中にモデル ファイルが変わりました。もう一度読み込んでください。</translation>
+    </message>
+    <message>
+        <source>Make sure nothing else modifies the model folder while onnxpack runs.</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>onnxpack の実行中は、ほかのものがモデル フォルダーを変更しないようにしてください。</translation>
     </message>
     <message>
         <source>Overlapping tensors are unusual; check the exporter. A merge copies each separately.</source>
@@ -2185,6 +2405,11 @@
         <source>Check file permissions.</source>
         <comment>EXTDATA_UNREADABLE</comment>
         <translation>ファイルのアクセス権を確認してください。</translation>
+    </message>
+    <message>
+        <source>It changed since it was checked; run the command again.</source>
+        <comment>EXTDATA_UNREADABLE</comment>
+        <translation>確認した後に変更されました。コマンドをもう一度実行してください。</translation>
     </message>
     <message>
         <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
@@ -2227,9 +2452,39 @@
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
     <message>
+        <source>Save the tensor with its data inline.</source>
+        <comment>INPUT_FILE_FORMAT</comment>
+        <translation>テンソルをデータ込みで（インラインで）保存してください。</translation>
+    </message>
+    <message>
+        <source>Give a .npy/.npz file or an ONNX TensorProto .pb file such as test_data_set_0/input_0.pb.</source>
+        <comment>INPUT_FILE_FORMAT</comment>
+        <translation>.npy/.npz ファイル、または test_data_set_0/input_0.pb のような ONNX TensorProto の .pb ファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Save the tensor again with onnx.numpy_helper.from_array().</source>
+        <comment>INPUT_FILE_FORMAT</comment>
+        <translation>onnx.numpy_helper.from_array() でテンソルを保存し直してください。</translation>
+    </message>
+    <message>
+        <source>Object (pickled) arrays are refused for safety; save plain arrays with numpy.savez().</source>
+        <comment>INPUT_FILE_FORMAT</comment>
+        <translation>オブジェクト（pickle）配列は安全のため受け付けません。numpy.savez() で通常の配列として保存してください。</translation>
+    </message>
+    <message>
+        <source>Object (pickled) arrays are refused for safety; save a plain array with numpy.save().</source>
+        <comment>INPUT_FILE_FORMAT</comment>
+        <translation>オブジェクト（pickle）配列は安全のため受け付けません。numpy.save() で通常の配列として保存してください。</translation>
+    </message>
+    <message>
         <source>Name the member: {opt:input} {name}={path}:{member}</source>
         <comment>INPUT_FILE_MEMBER</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Use one of the listed member names after the colon.</source>
+        <comment>INPUT_FILE_MEMBER</comment>
+        <translation>コロンの後には、一覧にあるメンバー名のどれかを指定してください。</translation>
     </message>
     <message>
         <source>Check the path (relative paths are relative to the current folder).</source>
@@ -2240,6 +2495,16 @@
         <source>Reshape the array to the model&apos;s input shape.</source>
         <comment>INPUT_SHAPE</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Make the inputs agree on {dim}, or drop {opt:dim} {dim}.</source>
+        <comment>INPUT_SHAPE</comment>
+        <translation>入力の {dim} をそろえるか、{opt:dim} {dim} を外してください。</translation>
+    </message>
+    <message>
+        <source>Give an array of the model&apos;s input shape.</source>
+        <comment>INPUT_SHAPE</comment>
+        <translation>モデルの入力の形をした配列を指定してください。</translation>
     </message>
     <message>
         <source>Check the spelling; names are case-sensitive.</source>
@@ -2255,6 +2520,16 @@
         <source>Give {what} for {name} (e.g. {opt:input} {name}={example}) or a .npy/.npz/.pb file.</source>
         <comment>INPUT_VALUE</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
+    </message>
+    <message>
+        <source>Use {opt:input} {name}=FILE.npy with an array of the initializer&apos;s shape.</source>
+        <comment>INPUT_VALUE</comment>
+        <translation>初期化子と同じ形の配列で {opt:input} {name}=FILE.npy を指定してください。</translation>
+    </message>
+    <message>
+        <source>Give a value {name} can hold.</source>
+        <comment>INPUT_VALUE</comment>
+        <translation>{name} が保持できる値を指定してください。</translation>
     </message>
     <message>
         <source>`onnxpack bundle --fix-ir` lowers ir_version in the released copy.</source>
@@ -2287,6 +2562,11 @@
         <translation>マニフェストが壊れたか手で編集されています。バンドルを作り直してください。</translation>
     </message>
     <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>MANIFEST_JSON</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
         <source>This is not an onnxpack bundle, or its manifest was removed.</source>
         <comment>MANIFEST_MISSING</comment>
         <translation>これは onnxpack のバンドルではないか、マニフェストが取り除かれています。</translation>
@@ -2295,6 +2575,21 @@
         <source>The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.</source>
         <comment>MANIFEST_SCHEMA</comment>
         <translation>このバンドルは別のツールか新しい onnxpack で作られたか、作成後に変更されています。</translation>
+    </message>
+    <message>
+        <source>Give a bundle made by `onnxpack bundle` or its manifest.json.</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>`onnxpack bundle` で作ったバンドルか、その manifest.json を指定してください。</translation>
+    </message>
+    <message>
+        <source>This bundle was made by another tool or a newer onnxpack.</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>このバンドルはほかのツールか、より新しい onnxpack で作られています。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
     </message>
     <message>
         <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
@@ -2307,6 +2602,11 @@
         <translation>これは onnxpack のマニフェストではありません。</translation>
     </message>
     <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>MANIFEST_TOO_LARGE</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
         <source>`onnxpack merge` writes the self-contained single file.</source>
         <comment>MERGE_FITS</comment>
         <translation>バンドル時に自己完結した 1 つの .onnx ファイルとして書き出します。操作は不要です。</translation>
@@ -2317,9 +2617,19 @@
         <translation>onnxpack の結合の不具合です（または読み込み中に元のファイルが変わりました）。報告してください。</translation>
     </message>
     <message>
+        <source>This is a bug in onnxpack&apos;s merge; please report it. Nothing was written.</source>
+        <comment>MERGE_NOT_EQUAL</comment>
+        <translation>onnxpack のマージの不具合です。報告してください。何も書き込まれていません。</translation>
+    </message>
+    <message>
         <source>onnxpack keeps it as .onnx + one aligned .data file (`onnxpack merge --layout external`).</source>
         <comment>MERGE_TOO_LARGE</comment>
         <translation>2 GiB を超えると、バンドルは重みをモデルの隣の境界揃えされた .onnx.data 1 つに保持します。操作は不要です。</translation>
+    </message>
+    <message>
+        <source>Use {opt:layout} external (or auto): the model then keeps one aligned data file beside it.</source>
+        <comment>MERGE_TOO_LARGE</comment>
+        <translation>{opt:layout} external（または auto）を使ってください。モデルは整列した 1 つのデータ ファイルを隣に持つ形になります。</translation>
     </message>
     <message>
         <source>The file is corrupted or was not written by an ONNX exporter; export the model again.</source>
@@ -2332,9 +2642,29 @@
         <translation>このデータファイルを使う .onnx モデルファイルを開いてください。データファイルはその隣に置いたままにしてください。</translation>
     </message>
     <message>
+        <source>Give the .onnx model file that uses this data; keep the data file beside it (or pass {opt:data_dir}).</source>
+        <comment>MODEL_IS_DATA</comment>
+        <translation>このデータを使う .onnx モデル ファイルを指定し、データ ファイルはその隣に置いてください（または {opt:data_dir} を指定します）。</translation>
+    </message>
+    <message>
         <source>Rename it to .ort; ORT-format models can be inspected and smoke-run but not merged or re-bundled — give the original .onnx for that.</source>
         <comment>MODEL_IS_ORT</comment>
         <translation>元の .onnx モデルを開いてください。.ort も同梱するには「ORT 形式（.ort）版も同梱する」にチェックを入れてください。</translation>
+    </message>
+    <message>
+        <source>Give the .onnx model.</source>
+        <comment>MODEL_IS_ORT</comment>
+        <translation>.onnx モデルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the original .onnx (use {opt:ort_format} to add an .ort variant).</source>
+        <comment>MODEL_IS_ORT</comment>
+        <translation>元の .onnx を指定してください（.ort 版を加えるには {opt:ort_format} を使います）。</translation>
+    </message>
+    <message>
+        <source>Give the original .onnx model.</source>
+        <comment>MODEL_IS_ORT</comment>
+        <translation>元の .onnx モデルを指定してください。</translation>
     </message>
     <message>
         <source>Textual ONNX (onnx.printer / .onnxtxt) is not supported; save the model with onnx.save().</source>
@@ -2355,6 +2685,11 @@
         <source>The archive is truncated or damaged; build it again.</source>
         <comment>MODEL_TRUNCATED</comment>
         <translation>ファイルが壊れているか、読み込み中に書き込まれました。もう一度試してください。</translation>
+    </message>
+    <message>
+        <source>Run the command again.</source>
+        <comment>MODEL_TRUNCATED</comment>
+        <translation>コマンドをもう一度実行してください。</translation>
     </message>
     <message>
         <source>Drop {opt:set_model_version}, or use a version with smaller components.</source>
@@ -2392,6 +2727,11 @@
         <translation>スモーク実行でモデルが読み込めるか確認してください。カスタム演算子は変換できません。</translation>
     </message>
     <message>
+        <source>See the converter log in the details.</source>
+        <comment>ORT_CONVERT</comment>
+        <translation>詳細の変換ログを見てください。</translation>
+    </message>
+    <message>
         <source>Keep the original .onnx for merging, checking and re-bundling.</source>
         <comment>ORT_FORMAT</comment>
         <translation>結合・確認・再バンドルのために、元の .onnx を残しておいてください。</translation>
@@ -2422,12 +2762,27 @@
         <translation>確かめるには、その ONNX Runtime のリリースでモデルをスモーク実行してください。</translation>
     </message>
     <message>
+        <source>ORT-format models generally load only in the ORT release that wrote them or newer.</source>
+        <comment>ORT_TARGET_UNKNOWN</comment>
+        <translation>ORT 形式のモデルは一般に、それを書き出した ORT リリース以降でしか読み込めません。</translation>
+    </message>
+    <message>
         <source>Re-export for a lower opset / IR, or require a newer ONNX Runtime.</source>
         <comment>ORT_TARGET_UNSUPPORTED</comment>
         <translation>より低い opset / IR でエクスポートし直すか、より新しい ONNX Runtime を必須にしてください。</translation>
     </message>
     <message>
-        <source>Raise the limit with --timeout SECONDS.</source>
+        <source>`onnxpack bundle --target-ort {version} --fix-ir` retargets the released copy ({summary}); add {opt:prove_ort} {version} to run it on that release.</source>
+        <comment>ORT_TARGET_UNSUPPORTED</comment>
+        <translation>`onnxpack bundle --target-ort {version} --fix-ir` でリリースするコピーを再ターゲットできます（{summary}）。そのリリースで実行して確かめるには {opt:prove_ort} {version} を加えてください。</translation>
+    </message>
+    <message>
+        <source>`onnxpack bundle --target-ort {version} --fix-ir` writes ir_version {ir}.</source>
+        <comment>ORT_TARGET_UNSUPPORTED</comment>
+        <translation>`onnxpack bundle --target-ort {version} --fix-ir` で ir_version {ir} として書き出せます。</translation>
+    </message>
+    <message>
+        <source>Raise the limit with {opt:timeout} SECONDS.</source>
         <comment>ORT_TIMEOUT</comment>
         <translation>より速いマシンで試すか、ORT 形式の版なしでバンドルしてください。</translation>
     </message>
@@ -2452,6 +2807,26 @@
         <translation>削除するか、{opt:force} で置き換えてください。</translation>
     </message>
     <message>
+        <source>Remove it or choose another output folder.</source>
+        <comment>OUTPUT_EXISTS</comment>
+        <translation>削除するか、別の出力フォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>Choose another {opt:name} or folder, or pass {opt:force} to replace it.</source>
+        <comment>OUTPUT_EXISTS</comment>
+        <translation>別の {opt:name} かフォルダーを選ぶか、{opt:force} で置き換えてください。</translation>
+    </message>
+    <message>
+        <source>Choose a new folder.</source>
+        <comment>OUTPUT_EXISTS</comment>
+        <translation>新しいフォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>Give a new or empty folder; onnxpack does not mix its output with other files.</source>
+        <comment>OUTPUT_EXISTS</comment>
+        <translation>新しいフォルダーか空のフォルダーを指定してください。onnxpack は出力をほかのファイルと混ぜません。</translation>
+    </message>
+    <message>
         <source>Write the output beside the folder (e.g. -o ../dist), or give the model file itself instead of its folder.</source>
         <comment>OUTPUT_INSIDE_INPUT</comment>
         <translation>モデルのフォルダーの外にある出力フォルダーを選んでください。onnxpack は入力を変更しません。</translation>
@@ -2460,6 +2835,11 @@
         <source>Give a file path.</source>
         <comment>OUTPUT_IS_DIR</comment>
         <translation>ファイルのパスを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the path of the .onnx file to write.</source>
+        <comment>OUTPUT_IS_DIR</comment>
+        <translation>書き出す .onnx ファイルのパスを指定してください。</translation>
     </message>
     <message>
         <source>Give a folder.</source>
@@ -2482,6 +2862,11 @@
         <translation>［バンドル］タブで既存の出力フォルダーを選んでください。</translation>
     </message>
     <message>
+        <source>Give a folder with -o.</source>
+        <comment>OUTPUT_NO_FOLDER</comment>
+        <translation>-o でフォルダーを指定してください。</translation>
+    </message>
+    <message>
         <source>Free some space or choose another output folder.</source>
         <comment>OUTPUT_NO_SPACE</comment>
         <translation>空き容量を増やすか、別の出力フォルダーを選んでください。</translation>
@@ -2490,6 +2875,26 @@
         <source>Check the folder exists and is writable.</source>
         <comment>OUTPUT_WRITE</comment>
         <translation>フォルダーが存在し、書き込めることを確認してください。</translation>
+    </message>
+    <message>
+        <source>Keep the output folder in place until the merge ends, then run it again.</source>
+        <comment>OUTPUT_WRITE</comment>
+        <translation>マージが終わるまで出力フォルダーをそのままにして、もう一度実行してください。</translation>
+    </message>
+    <message>
+        <source>Keep the output folder in place until the bundle is done, then run it again.</source>
+        <comment>OUTPUT_WRITE</comment>
+        <translation>バンドルが終わるまで出力フォルダーをそのままにして、もう一度実行してください。</translation>
+    </message>
+    <message>
+        <source>Choose an output folder you can write to.</source>
+        <comment>OUTPUT_WRITE</comment>
+        <translation>書き込める出力フォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>Give the path of a regular file (or of a new one) for the merged model.</source>
+        <comment>OUTPUT_WRITE</comment>
+        <translation>マージしたモデルの書き出し先として、通常のファイル（または新しいファイル）のパスを指定してください。</translation>
     </message>
     <message>
         <source>Give the NAME-VERSION.zip of the release before this one, e.g. {opt:previous} dist/NAME-1.0.0.zip.</source>
@@ -2502,6 +2907,11 @@
         <translation>インターネット接続を確認して、もう一度試してください。詳細に pip の出力があります。</translation>
     </message>
     <message>
+        <source>Try again.</source>
+        <comment>PROVE_ENV</comment>
+        <translation>もう一度試してください。</translation>
+    </message>
+    <message>
         <source>Give the sizes the model needs with {opt:dim} NAME=VALUE.</source>
         <comment>PROVE_INPUTS</comment>
         <translation>バンドルタブの「シンボリック次元」で、モデルに必要なサイズを指定してください。</translation>
@@ -2512,9 +2922,29 @@
         <translation>インターネットに接続してください（各リリースは初回だけダウンロードされ、以後はキャッシュされます）。または ONNX Runtime リリースでの検証をやめてください。</translation>
     </message>
     <message>
+        <source>Set ONNXPACK_PYPI_URL to a PyPI mirror with the JSON API, or unset it.</source>
+        <comment>PROVE_NETWORK</comment>
+        <translation>ONNXPACK_PYPI_URL を JSON API のある PyPI ミラーにするか、設定を外してください。</translation>
+    </message>
+    <message>
+        <source>Try again later, or set ONNXPACK_PYPI_URL to a PyPI mirror.</source>
+        <comment>PROVE_NETWORK</comment>
+        <translation>後でもう一度試すか、ONNXPACK_PYPI_URL を PyPI ミラーに設定してください。</translation>
+    </message>
+    <message>
+        <source>Check the internet connection (or ONNXPACK_PYPI_URL) and try again.</source>
+        <comment>PROVE_NETWORK</comment>
+        <translation>インターネット接続（または ONNXPACK_PYPI_URL）を確認して、もう一度試してください。</translation>
+    </message>
+    <message>
         <source>Set ONNXPACK_PYTHON to a CPython 3.10+ executable, or run onnxpack installed with pip.</source>
         <comment>PROVE_NO_PYTHON</comment>
         <translation>ONNXPACK_PYTHON に Python 3.10 以降のインタープリターを設定するか、pip でインストールした onnxpack を使ってください。</translation>
+    </message>
+    <message>
+        <source>Give a CPython interpreter with pip.</source>
+        <comment>PROVE_NO_PYTHON</comment>
+        <translation>pip のある CPython インタープリターを指定してください。</translation>
     </message>
     <message>
         <source>Give a released version, e.g. 1.16.3 (see https://pypi.org/project/onnxruntime/#history).</source>
@@ -2525,6 +2955,11 @@
         <source>Prove another release (CPython 3.11 wheels exist from 1.15.0 on), or run onnxpack on a Python that release has wheels for.</source>
         <comment>PROVE_NO_WHEEL</comment>
         <translation>この Python 向けのホイールがあるリリースを選んでください（Python 3.11 では 1.15.0 以降）。</translation>
+    </message>
+    <message>
+        <source>Official CPython 3.11 wheels exist from onnxruntime 1.15.0 on (3.10: 1.12.0, 3.12: 1.16.2); prove an available release, or run onnxpack on another Python.</source>
+        <comment>PROVE_NO_WHEEL</comment>
+        <translation>CPython 3.11 の公式ホイールは onnxruntime 1.15.0 以降にあります（3.10: 1.12.0、3.12: 1.16.2）。入手できるリリースを証明するか、別の Python で onnxpack を実行してください。</translation>
     </message>
     <message>
         <source>Retarget it for the oldest of them ({opt:target_ort} X.Y {opt:fix_ir}), or prove newer releases only.</source>
@@ -2547,9 +2982,19 @@
         <translation>モデルをスモーク実行して、失敗する理由を確認してください。</translation>
     </message>
     <message>
+        <source>Run onnxpack installed with pip.</source>
+        <comment>PROVE_REFERENCE</comment>
+        <translation>pip でインストールした onnxpack を実行してください。</translation>
+    </message>
+    <message>
         <source>Try again (a proxy may have altered it); if it repeats, do not trust that network path.</source>
         <comment>PROVE_WHEEL_HASH</comment>
         <translation>もう一度試してください。繰り返す場合は、このネットワーク接続を信用しないでください。</translation>
+    </message>
+    <message>
+        <source>Use the official index (unset ONNXPACK_PYPI_URL).</source>
+        <comment>PROVE_WHEEL_HASH</comment>
+        <translation>公式のインデックスを使ってください（ONNXPACK_PYPI_URL の設定を外します）。</translation>
     </message>
     <message>
         <source>Use a recipe written by onnxpack.</source>
@@ -2583,6 +3028,26 @@
     </message>
     <message>
         <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>Pass {opt:trust} CA.pem with the publisher&apos;s root (or intermediate) certificate.</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>発行元のルート（または中間）証明書を {opt:trust} CA.pem で指定してください。</translation>
+    </message>
+    <message>
+        <source>Pass {opt:key} PUBLISHER.pub with the publisher&apos;s public key.</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>発行元の公開鍵を {opt:key} PUBLISHER.pub で指定してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was signed by someone else, or model.sig was altered. Check the identity and issuer the publisher signs with.</source>
+        <comment>SIGNATURE_INVALID</comment>
+        <translation>このバンドルは別の人が署名したか、model.sig が改変されています。発行元が署名に使う ID と発行者を確認してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
         <comment>SIGNATURE_KEY</comment>
         <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
     </message>
@@ -2597,6 +3062,11 @@
         <translation>署名付きのバンドルを配布元に求めてください。署名がなければ、誰が作ったのかを確かめられません。</translation>
     </message>
     <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>SIGNATURE_MISSING</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
         <source>Sign the folder with model-signing&apos;s default (file) serialization.</source>
         <comment>SIGNATURE_UNSUPPORTED</comment>
         <translation>model-signing の既定（ファイル単位）のシリアライズで署名してください。</translation>
@@ -2607,9 +3077,44 @@
         <translation>この秘密鍵に発行された、digitalSignature または codeSigning の用途を持つ PEM 証明書を指定してください。</translation>
     </message>
     <message>
+        <source>Give the certificate issued for this private key.</source>
+        <comment>SIGNING_CERTIFICATE</comment>
+        <translation>この秘密鍵に対して発行された証明書を指定してください。</translation>
+    </message>
+    <message>
+        <source>It needs the digitalSignature key usage or the codeSigning extended key usage.</source>
+        <comment>SIGNING_CERTIFICATE</comment>
+        <translation>digitalSignature の鍵用途か、codeSigning の拡張鍵用途が必要です。</translation>
+    </message>
+    <message>
         <source>Give the private key made by &apos;onnxpack keygen&apos; (NAME.key), not the public key.</source>
         <comment>SIGNING_KEY</comment>
         <translation>バンドル タブの「署名鍵」で秘密鍵 (.key/.pem) を選んでください。鍵は onnxpack keygen で作成できます。暗号化された鍵はコマンドラインからのみ使えます。</translation>
+    </message>
+    <message>
+        <source>Put its password in an environment variable and name it with {opt:sign_key_password_env}.</source>
+        <comment>SIGNING_KEY</comment>
+        <translation>パスワードを環境変数に入れ、その名前を {opt:sign_key_password_env} で指定してください。</translation>
+    </message>
+    <message>
+        <source>Make one with &apos;onnxpack keygen&apos; or &apos;openssl ecparam -name prime256v1 -genkey&apos;.</source>
+        <comment>SIGNING_KEY</comment>
+        <translation>&apos;onnxpack keygen&apos; または &apos;openssl ecparam -name prime256v1 -genkey&apos; で作成してください。</translation>
+    </message>
+    <message>
+        <source>Use an unencrypted key kept readable by you only, or sign with the key alone.</source>
+        <comment>SIGNING_KEY</comment>
+        <translation>自分だけが読める暗号化していない鍵を使うか、鍵だけで署名してください。</translation>
+    </message>
+    <message>
+        <source>Give the public key (NAME.pub), never the private key.</source>
+        <comment>SIGNING_KEY</comment>
+        <translation>秘密鍵ではなく公開鍵（NAME.pub）を指定してください。</translation>
+    </message>
+    <message>
+        <source>model-signing keys are P-256/384/521.</source>
+        <comment>SIGNING_KEY</comment>
+        <translation>model-signing の鍵は P-256/384/521 です。</translation>
     </message>
     <message>
         <source>Keep the private key readable by you only.</source>
@@ -2622,9 +3127,19 @@
         <translation>署名に対応した、pip でインストールした onnxpack を使ってください（onnxpack のチェックアウトで pip install &apos;.[sign]&apos;）。</translation>
     </message>
     <message>
+        <source>Use onnxpack installed with pip, with the signing support: in the onnxpack checkout, pip install &apos;.[sign]&apos;.</source>
+        <comment>SIGNING_UNAVAILABLE</comment>
+        <translation>署名機能付きで pip にインストールした onnxpack を使ってください。onnxpack のチェックアウトで pip install &apos;.[sign]&apos; を実行します。</translation>
+    </message>
+    <message>
         <source>Check the connection to *.sigstore.dev, or sign with a key ({opt:sign_key}).</source>
         <comment>SIGSTORE_FAILED</comment>
         <translation>もう一度試すか、代わりに鍵で署名してください。</translation>
+    </message>
+    <message>
+        <source>Try again, or sign with a key ({opt:sign_key}).</source>
+        <comment>SIGSTORE_FAILED</comment>
+        <translation>もう一度試すか、鍵で署名してください（{opt:sign_key}）。</translation>
     </message>
     <message>
         <source>Connect to the internet (a proxy must allow *.sigstore.dev), or sign offline with a key: onnxpack keygen, then {opt:sign_key}.</source>
@@ -2652,6 +3167,21 @@
         <translation>［バンドル］タブの「シンボリック次元」で、これらの大きさ（またはモデルの実際の大きさ）を指定してください。</translation>
     </message>
     <message>
+        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
+        <comment>SMOKE_FAILED</comment>
+        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+    </message>
+    <message>
+        <source>The bundle was altered, or made with smoke inputs larger than verify repeats (1 GiB): get it again from its publisher, or rebuild it with smaller {opt:dim} values.</source>
+        <comment>SMOKE_FAILED</comment>
+        <translation>バンドルが改変されたか、verify が再実行する上限（1 GiB）より大きなスモーク入力で作られています。発行元から入手し直すか、より小さな {opt:dim} の値で作り直してください。</translation>
+    </message>
+    <message>
+        <source>Check the ONNX Runtime installation; the model or recipe may need another runtime.</source>
+        <comment>SMOKE_FAILED</comment>
+        <translation>ONNX Runtime のインストールを確認してください。このモデルやレシピには別のランタイムが必要かもしれません。</translation>
+    </message>
+    <message>
         <source>Override it with {opt:input} {subject}=FILE.npy.</source>
         <comment>SMOKE_INPUT_DEFAULT</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
@@ -2667,6 +3197,11 @@
         <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
     </message>
     <message>
+        <source>The model fixes these sizes: it cannot be smoke-run here; bundle it with {opt:no_smoke}, or run it on a machine with more memory.</source>
+        <comment>SMOKE_INPUT_TOO_LARGE</comment>
+        <translation>モデルがこれらのサイズを固定しているため、ここではスモーク実行できません。{opt:no_smoke} でバンドルするか、メモリの多いマシンで実行してください。</translation>
+    </message>
+    <message>
         <source>Only tensor inputs of numeric, bool and string types, of at most 64 dimensions, can be generated or loaded.</source>
         <comment>SMOKE_INPUT_UNSUPPORTED</comment>
         <translation>生成や読み込みができるのは、数値・bool・文字列型のテンソル入力だけです。</translation>
@@ -2680,6 +3215,11 @@
         <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
         <comment>SMOKE_MISMATCH</comment>
         <translation>バンドルが作成後に変更されたか、ONNX Runtime が異なります。記録された ONNX Runtime のバージョンで実行し直してください。</translation>
+    </message>
+    <message>
+        <source>Re-run with the recorded ONNX Runtime version for an exact comparison.</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>正確に比べるには、記録された ONNX Runtime のバージョンで再実行してください。</translation>
     </message>
     <message>
         <source>The model is non-deterministic (random ops?); equality checks against it are not meaningful.</source>
@@ -2707,7 +3247,7 @@
         <translation>先に上の問題を解決してください。</translation>
     </message>
     <message>
-        <source>Raise the limit with --timeout SECONDS (loading a large model can take minutes), or use smaller sizes with {opt:dim} NAME=VALUE.</source>
+        <source>Raise the limit with {opt:timeout} SECONDS (loading a large model can take minutes), or use smaller sizes with {opt:dim} NAME=VALUE.</source>
         <comment>SMOKE_TIMEOUT</comment>
         <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
     </message>
@@ -2737,6 +3277,16 @@
         <translation>アプリの Cargo.lock、.csproj、packages.lock.json、package-lock.json、requirements.txt、pyproject.toml、uv.lock のいずれかを指定してください。</translation>
     </message>
     <message>
+        <source>Give the app&apos;s Cargo.lock, .csproj, packages.lock.json, package-lock.json, requirements*.txt, pyproject.toml or uv.lock.</source>
+        <comment>TARGET_APP_UNREADABLE</comment>
+        <translation>アプリの Cargo.lock、.csproj、packages.lock.json、package-lock.json、requirements*.txt、pyproject.toml、uv.lock のいずれかを指定してください。</translation>
+    </message>
+    <message>
+        <source>Check the file.</source>
+        <comment>TARGET_APP_UNREADABLE</comment>
+        <translation>ファイルを確認してください。</translation>
+    </message>
+    <message>
         <source>Keep the external-data layout for this model.</source>
         <comment>TENSOR_NOT_EMBEDDABLE</comment>
         <translation>このモデルは外部データの形式のままにしてください。</translation>
@@ -2755,6 +3305,11 @@
         <source>Use {suggested} ({why}), or pass {opt:allow_version_not_greater} to release it anyway.</source>
         <comment>VERSION_NOT_GREATER</comment>
         <translation>{suggested}（{why}）を使うか、{opt:allow_version_not_greater} でそのままリリースしてください。</translation>
+    </message>
+    <message>
+        <source>The suggested version is {suggested}.</source>
+        <comment>VERSION_NOT_GREATER</comment>
+        <translation>推奨するバージョンは {suggested} です。</translation>
     </message>
     <message>
         <source>{changes}</source>
