@@ -324,8 +324,7 @@ def atomic_file(dest: Path, *, overwrite: bool = True) -> Iterator[BinaryIO]:
 def atomic_dir(dest: Path) -> Iterator[Path]:
     """Yield a new empty folder beside ``dest``; on success rename it to ``dest`` (which must not exist)."""
     if os.path.lexists(dest):
-        raise errorcodes.OUTPUT_EXISTS.error(str(dest), variant="folder", hint=errorcodes.FOLDER_EXISTS_HINT,
-                                             output=dest)
+        raise errorcodes.OUTPUT_EXISTS.error(str(dest), variant="folder", output=dest)
     tmp = _tmp_name(dest)
     try:
         tmp.mkdir()
@@ -355,8 +354,7 @@ def output_folder(out_dir: Path) -> Iterator[Path]:
             break
         created.append(folder)
     if out_dir.exists() and not out_dir.is_dir():
-        raise errorcodes.OUTPUT_NO_FOLDER.error(str(out_dir), variant="file", hint=errorcodes.FOLDER_IS_FILE_HINT,
-                                                folder=out_dir)
+        raise errorcodes.OUTPUT_NO_FOLDER.error(str(out_dir), variant="file", folder=out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:

@@ -58,8 +58,6 @@ OUTPUT_EXISTS = define(
         "not_empty": "Give a new or empty folder; onnxpack does not mix its output with other files.",
     },
 )
-#: (Kept for core/atomic.py's call site, which still passes it.)
-FOLDER_EXISTS_HINT = OUTPUT_EXISTS.variant_hints["folder"]
 OUTPUT_NO_FOLDER = define(
     "OUTPUT_NO_FOLDER", kind=OutputError,
     text="Output folder {folder} does not exist", hint="Create it first.",
@@ -68,8 +66,6 @@ OUTPUT_NO_FOLDER = define(
     summary="The output folder does not exist",
     variant_hints={"file": "Give a folder with -o."},
 )
-#: (Kept for core/atomic.py's call site, which still passes it.)
-FOLDER_IS_FILE_HINT = OUTPUT_NO_FOLDER.variant_hints["file"]
 OUTPUT_NO_SPACE = define(
     "OUTPUT_NO_SPACE", kind=OutputError,
     text="Not enough free space in {folder}: {needed} bytes needed, {free} available",

@@ -16,6 +16,7 @@ from .. import __version__
 from ..errors import InputError
 from ..findings import Finding, Severity
 from ..model.extdata import ExternalTable, resolve_external_data
+from ..model.layout import Layout
 from ..model.loaded import LoadedModel
 from ..model.mergesize import single_file_size
 from ..model.modelfile import PROTOBUF_LIMIT, FileKind, ModelLocation, load_structure, locate_model, sniff
@@ -113,7 +114,7 @@ class Inspection:
     """Everything `onnxpack inspect` reports; ``model`` is the structure (no weights), None for ORT."""
 
     location: ModelLocation
-    layout: str  # "single" | "external" | "ort"
+    layout: Layout
     files: list[dict[str, Any]]
     total_size: int
     model_size: int
@@ -179,7 +180,7 @@ class Inspection:
 
     @property
     def is_ort(self) -> bool:
-        return self.layout == "ort"
+        return self.layout is Layout.ORT
 
     def to_dict(self) -> dict[str, Any]:
         """The ``onnxpack.inspect/1`` JSON document (docs/json-schemas.md)."""
@@ -242,7 +243,7 @@ def _sniff(path: Path) -> FileKind:
 
 def _inspect_ort(loc: ModelLocation, size: int, timeout: float, cancel: CancelToken | None) -> Inspection:
     files = [{"path": loc.model.name, "role": "model", "size": size, "state": "ok"}]
-    insp = Inspection(loc, "ort", files, size, size, fits_value=size < PROTOBUF_LIMIT)
+    insp = Inspection(loc, Layout.ORT, files, size, size, fits_value=size < PROTOBUF_LIMIT)
     insp.findings.append(codes.ORT_FORMAT.finding(loc.model.name, model=loc.model.name))
     outcome = ort_session_info(loc.model, timeout=timeout, cancel=cancel)
     if outcome.ok:
@@ -310,7 +311,7 @@ def _inspect_structure(loc: ModelLocation, model: ModelProto, size: int, verify_
     table = resolve_external_data(model, loc.data_dir, verify_checksums=verify_checksums, cancel=cancel)
     findings: list[Finding] = list(table.findings)
     external_refs = table.external_refs  # not the raw_data ranges the skeleton left in the model file
-    layout = "external" if external_refs else "single"
+    layout = table.layout
 
     files: list[dict[str, Any]] = [{"path": loc.model.name, "role": "model", "size": size, "state": "ok"}]
     seen: set[str] = set()

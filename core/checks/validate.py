@@ -15,6 +15,7 @@ from .. import __version__
 from ..childproc import ChildProcess
 from ..findings import FIXED_BY_RETARGET, Finding, Severity
 from ..model.extdata import raw_data_size_finding
+from ..model.layout import Layout
 from ..model.modelfile import PROTOBUF_LIMIT
 from ..model.tensors import cached_walks, iter_graphs, iter_tensors, uses_external_data
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
@@ -139,7 +140,7 @@ def _alignment_findings(insp: Inspection) -> list[Finding]:
 
 
 def _size_findings(insp: Inspection) -> list[Finding]:
-    if insp.is_ort or (insp.layout != "external" and insp.fits_single_file):
+    if insp.is_ort or (insp.layout is not Layout.EXTERNAL and insp.fits_single_file):
         return []  # (the size itself is not needed: it may cost a serialization, core/checks/inspection.py)
     if insp.merged_size is None:
         return []
@@ -148,7 +149,7 @@ def _size_findings(insp: Inspection) -> list[Finding]:
     name = insp.location.model.name
     variant = "approx" if approx else None
     if insp.fits_single_file:
-        if insp.layout == "external":
+        if insp.layout is Layout.EXTERNAL:
             return [codes.MERGE_FITS.finding(variant=variant, model=name, bytes=size, approx=approx)]
         return []
     return [codes.MERGE_TOO_LARGE.finding(variant=variant, model=name, bytes=size, approx=approx,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..checks.validate import CheckerRun, Validation, apply_checker, validate_model
-from ..errors import InputError
 from ..findings import Finding
+from ..model import codes as model_codes
 from ..progress import STEPS, CancelToken, ProgressCallback, ProgressEvent, report
 from . import codes
 from .manifest_build import interface_of
@@ -55,11 +55,7 @@ def check_model(plan: BundlePlan, progress: ProgressCallback | None, cancel: Can
     )
     report(progress, "inspect", 1, 1, "done", unit=STEPS)
     if val.inspection.model is None:
-        raise InputError(
-            f"{loc.model.name} is an ORT-format model; bundles are built from the .onnx model",
-            "Give the original .onnx (use --ort-format to add an .ort variant).",
-            code="MODEL_IS_ORT",
-        )
+        raise model_codes.MODEL_IS_ORT.error(loc.model.name, variant="bundle", file=loc.model.name)
     gate(val, opts)
     releases: list[str] = []
     notes: list[str] = []

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from ..checks.validate import validate_model
-from ..errors import InputError
 from ..filehash import sha256_file
+from ..model import codes as model_codes
 from ..progress import CancelToken, ProgressCallback, report
 from .manifest_build import compatibility_of, interface_of
 from .sources import source_files_of
@@ -36,11 +36,7 @@ def preview_release(
     val = validate_model(model, data_dir, target_ort=target_ort, run_checker=False, cancel=cancel)
     m = val.inspection.model
     if m is None:
-        raise InputError(
-            f"{Path(model).name} is an ORT-format model; releases are compared from the .onnx model",
-            "Give the original .onnx model.",
-            code="MODEL_IS_ORT",
-        )
+        raise model_codes.MODEL_IS_ORT.error(Path(model).name, variant="compare", file=Path(model).name)
     inputs, outputs = interface_of(m)
     files = [val.inspection.location.model, *source_files_of(val)]  # as build_bundle's provenance
     total = sum(Path(p).stat().st_size for p in files)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..model.layout import Layout
 from .checksums import CHECKSUMS_NAME
 from .manifest import MANIFEST_NAME
 
@@ -331,7 +332,7 @@ def _examples(manifest: dict[str, Any]) -> list[str]:
              "and runs it once on zeros of the right type and shape (named dimensions are set to 1).", ""]
     lines += _python(entry, insp["inputs"], insp["outputs"])
     lines += [""]
-    lines += _javascript(entry, insp["inputs"], m["layout"] == "single")
+    lines += _javascript(entry, insp["inputs"], m["layout"] == Layout.SINGLE)
     lines += [""]
     lines += _cpp(entry, insp["inputs"], insp["outputs"])
     lines += [""]
@@ -345,7 +346,7 @@ def _layout(manifest: dict[str, Any]) -> list[str]:
     """Whether the model is self-contained, or where its weights are; the ORT-format variant."""
     m = manifest["model"]
     entry = m["entry"]
-    if m["layout"] == "single":
+    if m["layout"] == Layout.SINGLE:
         lines = [
             "",
             f"{entry} is self-contained: all weights are inside it, so it can also be embedded in an",

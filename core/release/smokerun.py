@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..childproc import ChildProcess
 from ..errors import RefusedError, RuntimeFailure
 from ..findings import Finding, Severity
+from ..model import codes as model_codes
 from ..model.modelfile import Window
 from ..model.proof import METHOD, WeightsProof
 from ..progress import CancelToken, ProgressCallback
@@ -103,11 +104,8 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
             watch.check()  # a source that changed under us explains it, and is no bug of ours
             bad = [r for r in res.outputs if not r["bitwise_equal"]]
             detail = ", ".join(f"{r['name']} (max abs diff {r['max_abs']})" for r in bad) or "no outputs to compare"
-            raise RuntimeFailure(
-                f"The merged model does not give bitwise the same outputs as {loc.model.name}: {detail}",
-                "This is a bug in onnxpack's merge; please report it. Nothing was written.",
-                code="MERGE_NOT_EQUAL",
-            )
+            raise model_codes.MERGE_NOT_EQUAL.error(loc.model.name, variant="outputs", model=loc.model.name,
+                                                    detail=detail)
         rows = [{"name": r["name"], "bitwise_equal": r["bitwise_equal"]} for r in res.outputs]
     kept = tuple(f for f in findings if f.severity is not Severity.INFO or f.code.startswith("SMOKE"))
     extra: dict[str, tuple[Role, bytes]] = {}

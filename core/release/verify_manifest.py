@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..errors import InputError
+from ..model.layout import Layout
 from ..model.modelfile import require_regular_file
 from ..model.streamhash import HashWorker
 from ..progress import CancelToken, ProgressCallback, report
@@ -158,7 +159,7 @@ def _check_references(doc: dict[str, Any], listed: dict[str, FileStatus], rep: V
         fs = listed.get(path or "")
         if fs is None or fs.role != role:
             rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(path or "", path=path, role=role))
-    if model["layout"] == "external" and not model.get("data"):
+    if model["layout"] == Layout.EXTERNAL and not model.get("data"):
         rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(variant="no_data"))
     # onnxpack names the model NAME.onnx and lists exactly one file as the model: a README.txt (or anything
     # else) passed off as the model is a contradiction, not a release.

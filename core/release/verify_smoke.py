@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..childproc import ChildProcess
 from ..errors import InputError
 from ..findings import Finding, Severity
+from ..model.layout import Layout
 from ..progress import CancelToken, ProgressCallback
 from . import codes
 from .verify_manifest import ToHash
@@ -38,7 +39,7 @@ def in_place_model(doc: dict[str, Any], to_hash: ToHash) -> str | None:
     """The model entry when the smoke run can read it in place: one self-contained file, stored uncompressed."""
     entry = doc.get("model", {}).get("entry")
     found = to_hash.get(entry) if isinstance(entry, str) else None
-    if found is None or doc["model"].get("layout") != "single" or found[1].method != 0 or found[0].role != "model":
+    if found is None or doc["model"].get("layout") != Layout.SINGLE or found[1].method != 0 or found[0].role != "model":
         return None
     return str(entry)
 

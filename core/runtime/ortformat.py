@@ -18,6 +18,7 @@ from ..atomic import atomic_dir, check_free_space, output_folder, refuse_inside_
 from ..errors import Cancelled, OnnxpackError
 from ..findings import Finding
 from ..model import codes as model_codes
+from ..model.layout import Layout
 from ..model.modelfile import PROTOBUF_LIMIT, FileKind, load_structure, locate_model, sniff
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from . import codes
@@ -286,7 +287,7 @@ def convert_to_ort(
         report(progress, _STAGE, 1, 4, "converting with onnxruntime", unit=STEPS)
         log = _run_converter(src, conv, optimization_style, target_platform, smoke_opts.timeout, cancel, progress)
         suffix = ".with_runtime_opt" if optimization_style == "Runtime" else ""
-        ort_name = f"{stem}{suffix}.ort"
+        ort_name = Layout.ORT.model_name(f"{stem}{suffix}")
         config_name = f"required_operators{suffix}.config"
         if not (conv / ort_name).is_file():
             raise codes.ORT_CONVERT.error(variant="missing", file=ort_name, details=log[-4000:])
