@@ -308,3 +308,32 @@ def test_oldest_ort_names_only_the_opsets_the_model_imports(tmp_path: Path) -> N
     ml.opset_import.append(helper.make_opsetid("ai.onnx.ml", 3))
     with_ml = validate_model(_save(ml, tmp_path / "ml.onnx"))
     assert "ai.onnx.ml opset" in next(f.message for f in with_ml.findings if f.code == "ORT_OLDEST")
+
+
+def test_initializers_no_node_reads_are_noted(tmp_path: Path) -> None:
+    """INITIALIZER_UNUSED: W_a and W_b are read by no node; W_sub only by an If branch (outer scope), B by the
+    main graph, and O is a graph output: none of those three is reported."""
+    f = np.ones(256, np.float32)
+    then_g = helper.make_graph([helper.make_node("Identity", ["W_sub"], ["t"])], "then", [],
+                               [helper.make_tensor_value_info("t", TensorProto.FLOAT, [256])])
+    else_g = helper.make_graph([helper.make_node("Identity", ["B"], ["e"])], "else", [],
+                               [helper.make_tensor_value_info("e", TensorProto.FLOAT, [256])])
+    nodes = [helper.make_node("ReduceSum", ["x"], ["s"], keepdims=0),
+             helper.make_node("Cast", ["s"], ["c"], to=TensorProto.BOOL),
+             helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)]
+    inits = [numpy_helper.from_array(f, n) for n in ("W_a", "W_sub", "B", "W_b", "O")]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [256]),
+                               helper.make_tensor_value_info("O", TensorProto.FLOAT, [256])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    val = validate_model(_save(model, tmp_path / "m.onnx"))
+    [f1] = [f for f in val.findings if f.code == "INITIALIZER_UNUSED"]
+    assert f1.severity is Severity.INFO and f1.subject == "W_a"
+    assert f1.message == ("2 initializers of m.onnx are read by no node ('W_a', 'W_b'); ONNX Runtime drops them "
+                          "when it loads the model")
+    assert "onnx.utils.extract_model" in f1.hint
+    model.graph.initializer.pop(3)  # W_b: one left, worded in the singular
+    [f2] = [f for f in validate_model(_save(model, tmp_path / "m1.onnx")).findings if f.code == "INITIALIZER_UNUSED"]
+    assert f2.message.startswith("Initializer 'W_a' of m1.onnx is read by no node; ") and f2.hint.startswith("It ")
+    model.graph.initializer.pop(0)  # none left
+    assert "INITIALIZER_UNUSED" not in codes(validate_model(_save(model, tmp_path / "m2.onnx")))

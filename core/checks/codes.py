@@ -23,6 +23,17 @@ DUPLICATE_INITIALIZER = define(
     "Initializer {name!r} is defined {count} times in {model}; ONNX Runtime only warns and silently uses the last one",
     "Remove the duplicates (keep the intended tensor) and re-export.",
 )
+INITIALIZER_UNUSED = define(
+    "INITIALIZER_UNUSED", INFO,
+    "{count} initializers of {model} are read by no node ({names}); ONNX Runtime drops them when it loads the model",
+    "They still ship in the release: export the model without them (e.g. with onnx.utils.extract_model or onnxsim) "
+    "to make it smaller.",
+    variants={
+        "one": "Initializer {names} of {model} is read by no node; ONNX Runtime drops it when it loads the model",
+    },
+    variant_hints={"one": "It still ships in the release: export the model without it (e.g. with "
+                          "onnx.utils.extract_model or onnxsim) to make it smaller."},
+)
 TENSOR_NOT_EMBEDDABLE = define(
     "TENSOR_NOT_EMBEDDABLE", INFO,
     "Tensor {tensor} holds {bytes} bytes (≥ 2 GiB): it can only ever live in external data",

@@ -126,6 +126,21 @@ def _duplicate_initializers(model: ModelProto) -> list[Finding]:
     return out
 
 
+def _unused_initializers(model: ModelProto, name: str) -> list[Finding]:
+    """The main graph's initializers that no node reads (in any graph: a subgraph may read its parent's) and no
+    output names: ONNX Runtime drops them at load, but they still take room in the release."""
+    read = {o.name for o in model.graph.output}
+    for _label, _graph, nodes in iter_graphs(model):
+        for node in nodes:
+            read.update(node.input)
+    unused = [t.name for t in model.graph.initializer if t.name not in read]
+    if not unused:
+        return []
+    names = ", ".join(repr(n) for n in unused[:3]) + (f", … {len(unused) - 3} more" if len(unused) > 3 else "")
+    variant = "one" if len(unused) == 1 else None
+    return [codes.INITIALIZER_UNUSED.finding(unused[0], variant=variant, count=len(unused), model=name, names=names)]
+
+
 def _alignment_findings(insp: Inspection) -> list[Finding]:
     table = insp.external
     refs = table.external_refs if table is not None else []
@@ -343,6 +358,7 @@ def validate_model(
     assert insp.compat is not None
     with cached_walks(model, insp.walks):  # the inspection's walks of the model, not new ones
         findings += _duplicate_initializers(model)
+        findings += _unused_initializers(model, insp.location.model.name)
         findings += _tensor_findings(model)
         findings += _alignment_findings(insp)
         findings += _size_findings(insp)

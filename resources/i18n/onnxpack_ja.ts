@@ -1189,6 +1189,16 @@
         <translation>ONNX Runtime {version} はすでにこのモデルを読み込めるため、ir_version はそのままにしました</translation>
     </message>
     <message>
+        <source>{count} initializers of {model} are read by no node ({names}); ONNX Runtime drops them when it loads the model</source>
+        <comment>INITIALIZER_UNUSED</comment>
+        <translation>{model} の初期化子のうち {count} 個はどのノードにも読まれていません（{names}）。ONNX Runtime は読み込み時にこれらを取り除きます</translation>
+    </message>
+    <message>
+        <source>Initializer {names} of {model} is read by no node; ONNX Runtime drops it when it loads the model</source>
+        <comment>INITIALIZER_UNUSED</comment>
+        <translation>{model} の初期化子 {names} はどのノードにも読まれていません。ONNX Runtime は読み込み時にこれを取り除きます</translation>
+    </message>
+    <message>
         <source>{model} uses nothing newer than IR {min_ir}: lowering ir_version from {ir} to {lowered} would let ONNX Runtime {version} (and newer) load it</source>
         <comment>IR_LOWERABLE</comment>
         <translation>{model} は IR {min_ir} より新しい機能を使っていません。ir_version を {ir} から {lowered} に下げると ONNX Runtime {version} 以降で読み込めます</translation>
@@ -2435,6 +2445,16 @@
         <source>Re-export the model for a lower opset, or target a newer ORT.</source>
         <comment>FIX_IR_NOT_POSSIBLE</comment>
         <translation>演算子がそのランタイムには新しすぎます。バンドル タブでより新しい対象 ONNX Runtime を選ぶか、古い opset でモデルをエクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>They still ship in the release: export the model without them (e.g. with onnx.utils.extract_model or onnxsim) to make it smaller.</source>
+        <comment>INITIALIZER_UNUSED</comment>
+        <translation>リリースには含まれたままです。小さくするには、これらを除いてモデルをエクスポートしてください（onnx.utils.extract_model や onnxsim など）。</translation>
+    </message>
+    <message>
+        <source>It still ships in the release: export the model without it (e.g. with onnx.utils.extract_model or onnxsim) to make it smaller.</source>
+        <comment>INITIALIZER_UNUSED</comment>
+        <translation>リリースには含まれたままです。小さくするには、これを除いてモデルをエクスポートしてください（onnx.utils.extract_model や onnxsim など）。</translation>
     </message>
     <message>
         <source>The input file changed since the recorded run; use the original file.</source>
