@@ -23,7 +23,7 @@ import shutil  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 
-from benchmarks.common import ROOT, Measurement, make_external_model, measure, print_rows  # noqa: E402
+from benchmarks.common import ROOT, Measurement, ensure_bytecode, make_external_model, measure, print_rows  # noqa: E402
 
 _REFERENCE = r"""
 import hashlib, os, sys
@@ -39,6 +39,7 @@ print(h.hexdigest())
 
 
 def main(argv: list[str]) -> int:
+    print(ensure_bytecode(), file=sys.stderr)  # what users run has bytecode (benchmarks/common.py)
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--gb", type=float, default=1.9, help="weights size in GB (default 1.9)")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each (the best is kept; default 3)")

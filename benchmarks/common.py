@@ -123,6 +123,21 @@ class Measurement:
     returncode: int
 
 
+def ensure_bytecode() -> str:
+    """Compile onnxpack's modules to bytecode where this interpreter imports them from, as ``pip install`` does for
+    a wheel and PyInstaller for the frozen app: what users run never compiles our source at start-up. An editable
+    install has no bytecode of its own, and with ``PYTHONDONTWRITEBYTECODE`` set (this build machine sets it) every
+    command would compile all of onnxpack again: 0.1 s of a 0.3 s bundle of the sample. Returns what it did."""
+    import compileall
+    import importlib.util
+
+    spec = importlib.util.find_spec("onnxpack")
+    roots = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
+    ok = all(compileall.compile_dir(str(r), quiet=1) for r in roots)
+    count = sum(1 for r in roots for _ in r.rglob("*.py"))
+    return f"bytecode: {count} onnxpack modules compiled ({', '.join(map(str, roots))}){'' if ok else ' WITH ERRORS'}"
+
+
 def measure(label: str, argv: list[str], env: dict[str, str] | None = None) -> Measurement:
     """Run ``argv`` as a child process; return wall time and the child's peak RSS.
 

@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 import onnx  # noqa: E402
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from benchmarks.common import Measurement, make_external_model, measure, print_rows  # noqa: E402
+from benchmarks.common import Measurement, ensure_bytecode, make_external_model, measure, print_rows  # noqa: E402
 
 __all__ = ["main"]
 
@@ -148,6 +148,7 @@ def shapes(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    print(ensure_bytecode(), file=sys.stderr)  # what users run has bytecode (benchmarks/common.py)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gb", type=float, default=1.9, help="weights in GB (10**9 bytes; default 1.9)")
     ap.add_argument("--dir", type=Path, help="folder for the temporary model (default: system temp)")

@@ -23,7 +23,7 @@ import os  # noqa: E402
 import shutil  # noqa: E402
 import tempfile  # noqa: E402
 
-from benchmarks.common import Measurement, make_external_model, measure, print_rows  # noqa: E402
+from benchmarks.common import Measurement, ensure_bytecode, make_external_model, measure, print_rows  # noqa: E402
 
 __all__ = ["main"]
 
@@ -76,6 +76,7 @@ def _rows(label: str, model: Path, out: Path, layout: str, with_onnx: bool, repe
 
 
 def main() -> None:
+    print(ensure_bytecode(), file=sys.stderr)  # what users run has bytecode (benchmarks/common.py)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="0.1,1,1.9", help="comma-separated model sizes in GB (default 0.1,1,1.9)")
     ap.add_argument("--big", type=float, default=2.2, help="size in GB of the >2 GiB consolidation (0: skip)")

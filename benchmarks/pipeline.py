@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 import onnx  # noqa: E402
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from benchmarks.common import Measurement, measure, measure_tree, print_rows  # noqa: E402
+from benchmarks.common import Measurement, ensure_bytecode, measure, measure_tree, print_rows  # noqa: E402
 
 WIDTH = 1024
 #: Above this a self-contained .onnx cannot exist (protobuf's 2 GiB limit, with room for the structure).
@@ -132,6 +132,7 @@ def _summary(ms: list[Measurement]) -> Measurement:
 
 
 def main() -> None:
+    print(ensure_bytecode(), file=sys.stderr)  # what users run has bytecode (benchmarks/common.py)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gb", type=float, default=1.9)
     ap.add_argument("--keep", type=Path, help="build the models here and keep them")

@@ -70,7 +70,7 @@ import urllib.request  # noqa: E402
 import zipfile  # noqa: E402
 from dataclasses import asdict, dataclass, field  # noqa: E402
 
-from benchmarks.common import TreeMeasurement, measure_tree  # noqa: E402
+from benchmarks.common import TreeMeasurement, ensure_bytecode, measure_tree  # noqa: E402
 
 # name==version  wheel file name
 #     sha256=the file's SHA-256 (as PyPI's JSON API lists it)
@@ -929,6 +929,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample-pairs", type=int, metavar="N",
                     help="issue 28 §2 instead: bundle of the sample vs the hand-written script, N alternating pairs")
     args = ap.parse_args(argv)
+    if not args.report:
+        print(ensure_bytecode(), file=sys.stderr)
     if args.report:
         print(report(args.report))
         return 0

@@ -25,7 +25,7 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 import argparse  # noqa: E402
 import tempfile  # noqa: E402
 
-from benchmarks.common import ROOT, Measurement, make_mlp_model, measure, print_rows  # noqa: E402
+from benchmarks.common import ROOT, Measurement, ensure_bytecode, make_mlp_model, measure, print_rows  # noqa: E402
 
 __all__ = ["main"]
 
@@ -85,6 +85,7 @@ def _best(rows_runs: list[list[Measurement]]) -> list[Measurement]:
 
 
 def main() -> None:
+    print(ensure_bytecode(), file=sys.stderr)  # what users run has bytecode (benchmarks/common.py)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--keep", type=Path, help="folder for the synthetic models (default: a temporary folder)")
     ap.add_argument("--skip-1g", action="store_true", help="leave out the ~1 GB model")
