@@ -181,6 +181,14 @@ class Code:
         """The remedy template of ``variant`` (its own when it has one, else the code's)."""
         return self.variant_hints.get(variant or "", self.hint)
 
+    def messages(self) -> tuple[str, ...]:
+        """Every message template: the main one, then each variant's (empty ones left out)."""
+        return tuple(t for t in (self.text, *self.variants.values()) if t)
+
+    def remedies(self) -> tuple[str, ...]:
+        """Every remedy template: the code's, then each variant's own (empty ones left out)."""
+        return tuple(h for h in (self.hint, *self.variant_hints.values()) if h)
+
     def message(self, variant: str | None = None, **params: Any) -> str:
         """The English message with ``params`` filled in."""
         return render(self.template(variant), params)
@@ -272,27 +280,23 @@ def markdown(codes: Mapping[str, Code]) -> str:
         "|---|---|---|---|",
     ]
     for c in findings:
-        text = " / ".join([c.text, *c.variants.values()])
-        out.append(f"| `{c.name}` | {c.severity.value if c.severity else ''} | {cell(_shown(text))} | "
-                   f"{cell(_shown(_hints(c)))} |")  # fmt: skip
+        out.append(f"| `{c.name}` | {c.severity.value if c.severity else ''} | {cell(_shown(c.messages()))} | "
+                   f"{cell(_shown(c.remedies()))} |")  # fmt: skip
     out += ["", f"## Errors ({len(errors)})", "",
             "Exit status: 1 refused or failed, 2 unusable input or options, 3 a bug in onnxpack, 130 cancelled.", "",
             "| code | exit | what went wrong | message | remedy |", "|---|---|---|---|---|"]  # fmt: skip
     for c in errors:
         status = c.kind.exit_status if c.kind is not None else ""
-        text = " / ".join(t for t in [c.text, *c.variants.values()] if t)
-        out.append(f"| `{c.name}` | {status} | {cell(c.summary)} | {cell(_shown(text))} | {cell(_shown(_hints(c)))} |")
+        out.append(f"| `{c.name}` | {status} | {cell(c.summary)} | {cell(_shown(c.messages()))} | "
+                   f"{cell(_shown(c.remedies()))} |")  # fmt: skip
     return "\n".join(out) + "\n"
 
 
-def _hints(code: Code) -> str:
-    return " / ".join(h for h in [code.hint, *code.variant_hints.values()] if h)
-
-
-def _shown(template: str) -> str:
-    """A template as the docs show it: options as their flags, values as ``{name}`` (no conversion or format)."""
+def _shown(templates: tuple[str, ...]) -> str:
+    """Templates as the docs show them, joined by " / ": options as their flags, values as ``{name}`` (no conversion
+    or format)."""
     parts = []
-    for literal, name, spec, _conv in string.Formatter().parse(template):
+    for literal, name, spec, _conv in string.Formatter().parse(" / ".join(templates)):
         parts.append(literal)
         if name == "opt":
             parts.append(_flag(spec or ""))

@@ -45,8 +45,7 @@ def test_every_option_a_remedy_can_name_is_a_flag_of_the_command_line():
 def test_each_entry_is_well_formed(code: Code):
     assert code.name == code.name.upper() and code.name.replace("_", "").isalnum()
     assert code.severity is not None or code.kind is not None
-    texts = [code.text, *code.variants.values(), code.hint, code.summary]
-    for text in texts:
+    for text in (*code.messages(), *code.remedies(), code.summary):
         list(string.Formatter().parse(text))  # raises on a broken template
         assert options(text) <= set(OPTION_FLAGS), (code.name, text)
         literal = "".join(part for part, _, _, _ in string.Formatter().parse(text))

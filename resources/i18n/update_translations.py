@@ -68,9 +68,8 @@ def registry_strings() -> list[tuple[str, str, str]]:
 
     out = []
     for name, code in registry().items():
-        texts = (code.text, *code.variants.values()) if code.severity is not None else ()
-        out += [("Findings", text, name) for text in texts if text]
-        out += [("Hints", hint, name) for hint in (code.hint, *code.variant_hints.values()) if hint]
+        out += [("Findings", text, name) for text in code.messages()] if code.severity is not None else []
+        out += [("Hints", hint, name) for hint in code.remedies()]
         out += [("Errors", code.summary, name)] if code.summary else []
     return out
 
