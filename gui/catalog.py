@@ -16,6 +16,8 @@ from PySide6.QtCore import QCoreApplication
 from onnxpack.core import registry
 from onnxpack.core.codes import Code, render
 
+from .i18n import current_language
+
 __all__ = [
     "CHECKBOX_OPTIONS",
     "CONTEXTS",
@@ -76,22 +78,29 @@ def _fill(template: str, values: Mapping[str, Any], option: Callable[[str], str]
         return None
 
 
+def _translated(context: str, source: str, code: Code) -> str | None:
+    """``source`` in the app's language, ``code`` its disambiguation; None when the catalog lacks it (outside
+    English, where the source is the text)."""
+    text = QCoreApplication.translate(context, source, code.name)
+    return text if text != source or current_language() == "en" else None
+
+
 def translated_message(code: Code, variant: str | None, values: Mapping[str, Any]) -> str | None:
-    """``code``'s message in the app's language with ``values`` (None when a value it names is missing)."""
+    """``code``'s message in the app's language with ``values`` (None: no translation, or a value it names is
+    missing)."""
     try:
-        source = code.template(variant)
-    except KeyError:
+        text = _translated("Findings", code.template(variant), code)
+    except KeyError:  # a variant this code does not have (e.g. read back from an older manifest)
         return None
-    return _fill(QCoreApplication.translate("Findings", source, code.name), values)
+    return None if text is None else _fill(text, values)
 
 
 def remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
-    """``code``'s remedy in the app's language, its options named by the app's controls (None: no remedy, or a
-    value it names is missing)."""
+    """``code``'s remedy in the app's language, its options named by the app's controls (None: no remedy, no
+    translation, or a value it names is missing)."""
     template = code.hint_template(str(values.get("variant") or "") or None)
-    if not template:
-        return None
-    return _fill(QCoreApplication.translate("Hints", template, code.name), values)
+    text = _translated("Hints", template, code) if template else None
+    return None if text is None else _fill(text, values)
 
 
 def summary_text(code: Code) -> str | None:

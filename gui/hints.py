@@ -290,9 +290,8 @@ def gui_hint(code: str | None, hint: str | None, params: Mapping[str, Any] | Non
     if hint and entry is not None and template and fields(template) <= set(values) and (
         hint == entry.remedy(variant, **values)  # the registered remedy, not words of the call site's own
     ):
-        translated = QCoreApplication.translate("Hints", template, entry.name) != template
         text = remedy_text(entry, {**values, "variant": variant})
-        if text is not None and (current_language() == "en" or translated):
+        if text is not None:
             return text
     if hint and current_language() != "en" and hint in ERROR_HINT_TEXTS:
         return QCoreApplication.translate("ErrorHints", hint)

@@ -15,7 +15,6 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from onnxpack.core import registry
-from onnxpack.core.codes import Code
 from onnxpack.core.errors import InputError, OnnxpackError
 
 from .catalog import code_of, summary_text, translated_message
@@ -87,7 +86,7 @@ def _render(code: str, subject: str, params: dict[str, Any]) -> str | None:
     """``code``'s message in the app's language from its registry template (None: no translation, or a value the
     template names is missing, e.g. a finding read back from a manifest)."""
     entry = code_of(code)
-    if entry is None or not _translated(entry, params.get("variant")):
+    if entry is None:
         return None
     derive = _DERIVED.get(code)
     try:
@@ -95,16 +94,6 @@ def _render(code: str, subject: str, params: dict[str, Any]) -> str | None:
     except (KeyError, TypeError, ValueError):
         return None
     return translated_message(entry, str(params.get("variant") or "") or None, values)
-
-
-def _translated(entry: Code, variant: Any) -> bool:
-    """Whether the catalog translates ``entry``'s message (a code moved to the registry keeps its old catalog text
-    until its translation is in the .ts)."""
-    try:
-        source = entry.template(str(variant or "") or None)
-    except KeyError:
-        return False
-    return QCoreApplication.translate("Findings", source, entry.name) != source
 
 
 def _error_text(code: str) -> str | None:
