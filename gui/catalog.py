@@ -1,8 +1,10 @@
 """The engine's registry of codes in the desktop app's language: messages, remedies and error summaries.
 
 Every text comes from ``onnxpack.core.codes`` (one entry per code); Qt Linguist translates it in the contexts
-"Findings" (messages and their variants), "Hints" (remedies) and "Errors" (an error code's general words), each
-with its code as the disambiguation: ``resources/i18n/update_translations.py`` extracts them from the registry.
+"Findings" (messages and their variants), "Hints" (remedies) and "Errors" (an error code's general words):
+``resources/i18n/update_translations.py`` extracts them from the registry. A message has its code as the
+disambiguation (the same words, e.g. ``{detail}``, mean another thing under another code); a remedy or a summary is
+translated once per wording, whichever codes give it (the same sentence, one translation).
 A remedy naming an option (``{opt:fix_ir}``) names the app's own control here; the command line names the flag."""
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ __all__ = [
     "CHECKBOX_OPTIONS",
     "CONTEXTS",
     "code_of",
+    "disambiguation",
     "gui_option",
     "option_label",
     "remedy_text",
@@ -78,10 +81,15 @@ def _fill(template: str, values: Mapping[str, Any], option: Callable[[str], str]
         return None
 
 
+def disambiguation(context: str, code: str) -> str | None:
+    """The Linguist disambiguation of a registry text of ``code`` in ``context``: the code for a message, none else."""
+    return code if context == "Findings" else None
+
+
 def _translated(context: str, source: str, code: Code) -> str | None:
-    """``source`` in the app's language, ``code`` its disambiguation; None when the catalog lacks it (outside
-    English, where the source is the text)."""
-    text = QCoreApplication.translate(context, source, code.name)
+    """``source`` in the app's language; None when the catalog lacks it (outside English, where the source is the
+    text)."""
+    text = QCoreApplication.translate(context, source, disambiguation(context, code.name))
     return text if text != source or current_language() == "en" else None
 
 
@@ -105,4 +113,4 @@ def remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
 
 def summary_text(code: Code) -> str | None:
     """An error code's general words in the app's language (None when the registry has none)."""
-    return QCoreApplication.translate("Errors", code.summary, code.name) if code.summary else None
+    return QCoreApplication.translate("Errors", code.summary) if code.summary else None

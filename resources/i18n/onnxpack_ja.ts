@@ -431,492 +431,390 @@
     </message>
     <message>
         <source>An author&apos;s name is empty</source>
-        <comment>ABOUT_AUTHOR</comment>
         <translation>著者の名前が空です</translation>
     </message>
     <message>
         <source>The homepage is not an http(s) address</source>
-        <comment>ABOUT_HOMEPAGE</comment>
         <translation>ホームページが http(s) のアドレスではありません</translation>
     </message>
     <message>
         <source>The class labels cannot be used</source>
-        <comment>ABOUT_LABELS</comment>
         <translation>クラスラベルを使えません</translation>
     </message>
     <message>
         <source>The license is not an SPDX license expression</source>
-        <comment>ABOUT_LICENSE</comment>
         <translation>ライセンスが SPDX のライセンス表記ではありません</translation>
     </message>
     <message>
         <source>The bundle name cannot be used as a file name</source>
-        <comment>BAD_NAME</comment>
         <translation>バンドル名をファイル名として使えません</translation>
     </message>
     <message>
         <source>Not a list of ONNX Runtime releases to prove the model on</source>
-        <comment>BAD_PROVE_ORT</comment>
         <translation>モデルを検証する ONNX Runtime リリースの指定として正しくありません</translation>
     </message>
     <message>
         <source>SOURCE_DATE_EPOCH is not a non-negative whole number of seconds</source>
-        <comment>BAD_SOURCE_DATE_EPOCH</comment>
         <translation>SOURCE_DATE_EPOCH が 0 以上の整数の秒数ではありません</translation>
     </message>
     <message>
         <source>The target is not an ONNX Runtime version</source>
-        <comment>BAD_TARGET_ORT</comment>
         <translation>目標が ONNX Runtime のバージョンではありません</translation>
     </message>
     <message>
         <source>The version is not a semantic version</source>
-        <comment>BAD_VERSION</comment>
         <translation>バージョンがセマンティック バージョンではありません</translation>
     </message>
     <message>
         <source>The bundle changed while its model was smoke-run</source>
-        <comment>BUNDLE_CHANGED</comment>
         <translation>モデルのスモーク実行中にバンドルが変更されました</translation>
     </message>
     <message>
         <source>The model has error-level findings, so it is not bundled</source>
-        <comment>BUNDLE_FINDINGS</comment>
         <translation>モデルにエラーの所見があるため、バンドルを作りませんでした</translation>
     </message>
     <message>
         <source>The file is not a bundle: a bundle .zip is expected</source>
-        <comment>BUNDLE_NOT_ZIP</comment>
         <translation>このファイルはバンドルではありません。バンドルの .zip を指定してください</translation>
     </message>
     <message>
         <source>Cancelled; nothing was written</source>
-        <comment>CANCELLED</comment>
         <translation>キャンセルしました。何も書き込んでいません</translation>
     </message>
     <message>
         <source>The two models do not have the same inputs</source>
-        <comment>COMPARE_INPUTS</comment>
         <translation>2 つのモデルの入力が同じではありません</translation>
     </message>
     <message>
         <source>The second model failed on inputs the first one accepted</source>
-        <comment>COMPARE_RUN</comment>
         <translation>2 つ目のモデルが、1 つ目のモデルの受け付けた入力で失敗しました</translation>
     </message>
     <message>
         <source>The model has no symbolic dimension of that name</source>
-        <comment>DIM_UNKNOWN</comment>
         <translation>モデルにその名前のシンボリック次元はありません</translation>
     </message>
     <message>
         <source>onnxpack could not finish this task</source>
-        <comment>ERROR</comment>
         <translation>onnxpack はこの作業を完了できませんでした</translation>
     </message>
     <message>
         <source>An external data file changed into something other than an ordinary file while in use</source>
-        <comment>EXTDATA_NOT_REGULAR</comment>
         <translation>使用中に外部データファイルが通常のファイル以外のものに変わりました</translation>
     </message>
     <message>
         <source>An external data file got shorter while it was read</source>
-        <comment>EXTDATA_OUT_OF_RANGE</comment>
         <translation>読み込み中に外部データファイルが短くなりました</translation>
     </message>
     <message>
         <source>An external data file cannot be opened</source>
-        <comment>EXTDATA_UNREADABLE</comment>
         <translation>外部データファイルを開けません</translation>
     </message>
     <message>
         <source>The model&apos;s external data cannot be used safely</source>
-        <comment>EXTERNAL_DATA</comment>
         <translation>モデルの外部データを安全に使えません</translation>
     </message>
     <message>
         <source>Lowering the IR version cannot make the model load in the target ONNX Runtime</source>
-        <comment>FIX_IR_NOT_POSSIBLE</comment>
         <translation>IR バージョンを下げても、目標の ONNX Runtime でこのモデルを読み込めるようにはなりません</translation>
     </message>
     <message>
         <source>A file or setting given cannot be used</source>
-        <comment>INPUT</comment>
         <translation>指定したファイルまたは設定は使えません</translation>
     </message>
     <message>
         <source>An input file differs from the one the recorded run used</source>
-        <comment>INPUT_DIGEST</comment>
         <translation>入力ファイルが、記録された実行で使ったものと異なります</translation>
     </message>
     <message>
         <source>The input data has another element type than the model wants</source>
-        <comment>INPUT_DTYPE</comment>
         <translation>入力データの要素型がモデルの求めるものと異なります</translation>
     </message>
     <message>
         <source>The input file is not a tensor onnxpack can read</source>
-        <comment>INPUT_FILE_FORMAT</comment>
         <translation>入力ファイルは onnxpack が読めるテンソルではありません</translation>
     </message>
     <message>
         <source>The .npz file has no array for this input</source>
-        <comment>INPUT_FILE_MEMBER</comment>
         <translation>.npz ファイルにこの入力の配列がありません</translation>
     </message>
     <message>
         <source>The input file was not found</source>
-        <comment>INPUT_FILE_MISSING</comment>
         <translation>入力ファイルが見つかりません</translation>
     </message>
     <message>
         <source>The input data has another shape than the model wants</source>
-        <comment>INPUT_SHAPE</comment>
         <translation>入力データの形状がモデルの求めるものと異なります</translation>
     </message>
     <message>
         <source>The model has no input of that name</source>
-        <comment>INPUT_UNKNOWN</comment>
         <translation>モデルにその名前の入力はありません</translation>
     </message>
     <message>
         <source>This input cannot be fed from a file</source>
-        <comment>INPUT_UNSUPPORTED</comment>
         <translation>この入力はファイルから与えられません</translation>
     </message>
     <message>
         <source>The input value cannot be used</source>
-        <comment>INPUT_VALUE</comment>
         <translation>入力の値を使えません</translation>
     </message>
     <message>
         <source>Internal error in onnxpack</source>
-        <comment>INTERNAL</comment>
         <translation>onnxpack の内部エラーです</translation>
     </message>
     <message>
         <source>The manifest is not valid JSON</source>
-        <comment>MANIFEST_JSON</comment>
         <translation>マニフェストが正しい JSON ではありません</translation>
     </message>
     <message>
         <source>The manifest does not follow the onnxpack manifest schema</source>
-        <comment>MANIFEST_SCHEMA</comment>
         <translation>マニフェストが onnxpack のマニフェストの形式に従っていません</translation>
     </message>
     <message>
         <source>The manifest is larger than a manifest may be</source>
-        <comment>MANIFEST_TOO_LARGE</comment>
         <translation>マニフェストが許される大きさを超えています</translation>
     </message>
     <message>
         <source>The merged model is not exactly the original model; nothing was written</source>
-        <comment>MERGE_NOT_EQUAL</comment>
         <translation>結合したモデルが元のモデルと完全には一致しないため、何も書き込んでいません</translation>
     </message>
     <message>
         <source>Merged into one file, the model would exceed protobuf&apos;s 2 GiB limit</source>
-        <comment>MERGE_TOO_LARGE</comment>
         <translation>1 つのファイルに結合すると、モデルが protobuf の 2 GiB の上限を超えます</translation>
     </message>
     <message>
         <source>The model holds text that is not valid UTF-8</source>
-        <comment>MODEL_BAD_TEXT</comment>
         <translation>モデルに正しい UTF-8 ではないテキストが含まれています</translation>
     </message>
     <message>
         <source>The file is not a readable ONNX or ORT model</source>
-        <comment>MODEL_FORMAT</comment>
         <translation>このファイルは読み込める ONNX または ORT のモデルではありません</translation>
     </message>
     <message>
         <source>The file is a model&apos;s external data (its weights), not the model</source>
-        <comment>MODEL_IS_DATA</comment>
         <translation>このファイルはモデルの外部データ（重み）で、モデルそのものではありません</translation>
     </message>
     <message>
         <source>This is an ORT-format model; this task needs the .onnx model</source>
-        <comment>MODEL_IS_ORT</comment>
         <translation>これは ORT 形式のモデルです。この作業には .onnx のモデルが必要です</translation>
     </message>
     <message>
         <source>The file is a text file, not a binary ONNX model</source>
-        <comment>MODEL_IS_TEXT</comment>
         <translation>このファイルはテキストファイルで、バイナリの ONNX モデルではありません</translation>
     </message>
     <message>
         <source>The file is a ZIP archive, not an ONNX model</source>
-        <comment>MODEL_IS_ZIP</comment>
         <translation>このファイルは ZIP アーカイブで、ONNX モデルではありません</translation>
     </message>
     <message>
         <source>The model file is at or above protobuf&apos;s 2 GiB limit</source>
-        <comment>MODEL_TOO_LARGE</comment>
         <translation>モデルファイルが protobuf の 2 GiB の上限以上です</translation>
     </message>
     <message>
         <source>The model file is truncated, or got shorter while it was read</source>
-        <comment>MODEL_TRUNCATED</comment>
         <translation>モデルファイルが途中で切れているか、読み込み中に短くなりました</translation>
     </message>
     <message>
         <source>This version cannot be written into model_version</source>
-        <comment>MODEL_VERSION_RANGE</comment>
         <translation>このバージョンは model_version に書き込めません</translation>
     </message>
     <message>
         <source>ONNX Runtime&apos;s ORT-format converter failed</source>
-        <comment>ORT_CONVERT</comment>
         <translation>ONNX Runtime の ORT 形式コンバーターが失敗しました</translation>
     </message>
     <message>
         <source>The ORT-format variant failed its check</source>
-        <comment>ORT_FORMAT_MISMATCH</comment>
         <translation>ORT 形式の版が検査に合格しませんでした</translation>
     </message>
     <message>
         <source>An ORT-format variant needs a model under 2 GiB</source>
-        <comment>ORT_FORMAT_TOO_LARGE</comment>
         <translation>ORT 形式の版を作るには、モデルが 2 GiB 未満である必要があります</translation>
     </message>
     <message>
         <source>ONNX Runtime cannot load the model</source>
-        <comment>ORT_LOAD</comment>
         <translation>ONNX Runtime がモデルを読み込めません</translation>
     </message>
     <message>
         <source>The ORT-format conversion did not finish in time and was stopped</source>
-        <comment>ORT_TIMEOUT</comment>
         <translation>ORT 形式への変換が時間内に終わらなかったため、停止しました</translation>
     </message>
     <message>
         <source>The model is too large for the ORT format (2 GiB)</source>
-        <comment>ORT_TOO_LARGE</comment>
         <translation>モデルが ORT 形式の上限（2 GiB）に対して大きすぎます</translation>
     </message>
     <message>
         <source>The output cannot be written</source>
-        <comment>OUTPUT</comment>
         <translation>出力を書き込めません</translation>
     </message>
     <message>
         <source>The output name cannot be used for the data file</source>
-        <comment>OUTPUT_BAD_NAME</comment>
         <translation>出力の名前をデータファイルに使えません</translation>
     </message>
     <message>
         <source>An output would be written outside the output folder</source>
-        <comment>OUTPUT_ESCAPES</comment>
         <translation>出力が出力フォルダーの外に書き込まれることになります</translation>
     </message>
     <message>
         <source>The output already exists</source>
-        <comment>OUTPUT_EXISTS</comment>
         <translation>出力はすでに存在します</translation>
     </message>
     <message>
         <source>The output folder lies inside the input folder</source>
-        <comment>OUTPUT_INSIDE_INPUT</comment>
         <translation>出力フォルダーが入力フォルダーの中にあります</translation>
     </message>
     <message>
         <source>The output is an existing folder</source>
-        <comment>OUTPUT_IS_DIR</comment>
         <translation>出力は既存のフォルダーです</translation>
     </message>
     <message>
         <source>The output folder is a file</source>
-        <comment>OUTPUT_IS_FILE</comment>
         <translation>出力フォルダーがファイルです</translation>
     </message>
     <message>
         <source>The output is the same file as the input</source>
-        <comment>OUTPUT_IS_INPUT</comment>
         <translation>出力が入力と同じファイルです</translation>
     </message>
     <message>
         <source>The output is a symbolic link; onnxpack never writes through a link</source>
-        <comment>OUTPUT_IS_SYMLINK</comment>
         <translation>出力がシンボリックリンクです。onnxpack はリンク越しには書き込みません</translation>
     </message>
     <message>
         <source>The output folder does not exist</source>
-        <comment>OUTPUT_NO_FOLDER</comment>
         <translation>出力フォルダーが存在しません</translation>
     </message>
     <message>
         <source>Not enough free disk space; nothing partial was left</source>
-        <comment>OUTPUT_NO_SPACE</comment>
         <translation>ディスクの空き容量が足りません。書きかけのファイルは残していません</translation>
     </message>
     <message>
-        <source>The output cannot be written</source>
-        <comment>OUTPUT_WRITE</comment>
-        <translation>出力を書き込めません</translation>
-    </message>
-    <message>
         <source>The previous bundle is not a bundle .zip (or the manifest.json from one)</source>
-        <comment>PREVIOUS_NOT_BUNDLE</comment>
         <translation>前回のバンドルに指定したファイルは、バンドルの .zip（またはその中の manifest.json）ではありません</translation>
     </message>
     <message>
         <source>The environment for an ONNX Runtime release could not be created</source>
-        <comment>PROVE_ENV</comment>
         <translation>ONNX Runtime リリース用の環境を作成できませんでした</translation>
     </message>
     <message>
         <source>No inputs could be made to prove the model with</source>
-        <comment>PROVE_INPUTS</comment>
         <translation>モデルを検証するための入力を作れませんでした</translation>
     </message>
     <message>
         <source>The package index with the ONNX Runtime wheels cannot be reached</source>
-        <comment>PROVE_NETWORK</comment>
         <translation>ONNX Runtime のホイールがあるパッケージインデックスに接続できません</translation>
     </message>
     <message>
         <source>Proving on ONNX Runtime releases needs a Python interpreter</source>
-        <comment>PROVE_NO_PYTHON</comment>
         <translation>ONNX Runtime リリースでの検証には Python インタープリターが必要です</translation>
     </message>
     <message>
         <source>That ONNX Runtime release does not exist on the package index</source>
-        <comment>PROVE_NO_RELEASE</comment>
         <translation>その ONNX Runtime リリースはパッケージインデックスにありません</translation>
     </message>
     <message>
         <source>That ONNX Runtime release has no official wheel for this Python and platform</source>
-        <comment>PROVE_NO_WHEEL</comment>
         <translation>その ONNX Runtime リリースには、この Python とプラットフォーム向けの公式ホイールがありません</translation>
     </message>
     <message>
         <source>The bundled model fails on an ONNX Runtime release it was to be proven on</source>
-        <comment>PROVE_ORT_FAILED</comment>
         <translation>バンドルするモデルが、検証対象の ONNX Runtime リリースで動きません</translation>
     </message>
     <message>
         <source>The reference run with the installed ONNX Runtime failed</source>
-        <comment>PROVE_REFERENCE</comment>
         <translation>インストール済みの ONNX Runtime による基準の実行に失敗しました</translation>
     </message>
     <message>
         <source>A downloaded ONNX Runtime wheel does not match the hash the package index publishes</source>
-        <comment>PROVE_WHEEL_HASH</comment>
         <translation>ダウンロードした ONNX Runtime のホイールが、パッケージインデックスの公開するハッシュと一致しません</translation>
     </message>
     <message>
         <source>The smoke recipe is not valid</source>
-        <comment>RECIPE</comment>
         <translation>スモーク実行の手順が正しくありません</translation>
     </message>
     <message>
         <source>The smoke recipe names a file that is not in the bundle</source>
-        <comment>RECIPE_OUTSIDE_BUNDLE</comment>
         <translation>スモーク実行の手順が、バンドルにないファイルを指定しています</translation>
     </message>
     <message>
         <source>onnxpack refused to build the bundle</source>
-        <comment>REFUSED</comment>
         <translation>onnxpack はバンドルの作成を拒否しました</translation>
     </message>
     <message>
         <source>The model rewritten by the ONNX version converter does not give the same outputs as the original</source>
-        <comment>RETARGET_NOT_EQUAL</comment>
         <translation>ONNX のバージョンコンバーターで書き換えたモデルの出力が、元のモデルと一致しません</translation>
     </message>
     <message>
         <source>ONNX Runtime failed</source>
-        <comment>RUNTIME</comment>
         <translation>ONNX Runtime が失敗しました</translation>
     </message>
     <message>
         <source>The signature is not valid, or not of the kind expected</source>
-        <comment>SIGNATURE_INVALID</comment>
         <translation>署名が有効でないか、想定した種類の署名ではありません</translation>
     </message>
     <message>
         <source>The signature uses a method this onnxpack cannot check</source>
-        <comment>SIGNATURE_UNSUPPORTED</comment>
         <translation>この onnxpack では確かめられない方式の署名です</translation>
     </message>
     <message>
         <source>The signing certificate cannot be used</source>
-        <comment>SIGNING_CERTIFICATE</comment>
         <translation>署名用の証明書を使えません</translation>
     </message>
     <message>
         <source>The signing key cannot be used</source>
-        <comment>SIGNING_KEY</comment>
         <translation>署名鍵を使えません</translation>
     </message>
     <message>
         <source>This onnxpack cannot sign or check signatures</source>
-        <comment>SIGNING_UNAVAILABLE</comment>
         <translation>この onnxpack では署名も署名の確認もできません</translation>
     </message>
     <message>
         <source>Sigstore signing failed</source>
-        <comment>SIGSTORE_FAILED</comment>
         <translation>Sigstore での署名に失敗しました</translation>
     </message>
     <message>
         <source>Sigstore&apos;s public service cannot be reached</source>
-        <comment>SIGSTORE_UNREACHABLE</comment>
         <translation>Sigstore の公開サービスに接続できません</translation>
     </message>
     <message>
         <source>The smoke run failed unexpectedly</source>
-        <comment>SMOKE_CHILD_ERROR</comment>
         <translation>スモーク実行が予期せず失敗しました</translation>
     </message>
     <message>
         <source>ONNX Runtime crashed during the smoke run; onnxpack itself is unaffected</source>
-        <comment>SMOKE_CRASH</comment>
         <translation>スモーク実行中に ONNX Runtime がクラッシュしました。onnxpack 自体には影響ありません</translation>
     </message>
     <message>
         <source>The smoke run ran out of memory</source>
-        <comment>SMOKE_MEMORY</comment>
         <translation>スモーク実行でメモリーが足りなくなりました</translation>
     </message>
     <message>
         <source>The smoke run did not finish in time and was stopped</source>
-        <comment>SMOKE_TIMEOUT</comment>
         <translation>スモーク実行が時間内に終わらなかったため、停止しました</translation>
     </message>
     <message>
         <source>The tensors that must be embedded make the model exceed 2 GiB</source>
-        <comment>SMOKE_TOO_LARGE</comment>
         <translation>埋め込む必要のあるテンソルのために、モデルが 2 GiB を超えます</translation>
     </message>
     <message>
         <source>A source file changed while it was being bundled; the bundle was not written</source>
-        <comment>SOURCE_CHANGED</comment>
         <translation>バンドル作成中に元のファイルが変更されたため、バンドルを書き込みませんでした</translation>
     </message>
     <message>
         <source>No ONNX Runtime dependency was found in the app</source>
-        <comment>TARGET_APP_NONE</comment>
         <translation>アプリに ONNX Runtime への依存が見つかりません</translation>
     </message>
     <message>
         <source>onnxpack does not know which ONNX Runtime release the app&apos;s ort crate uses</source>
-        <comment>TARGET_APP_UNKNOWN</comment>
         <translation>アプリの ort クレートがどの ONNX Runtime リリースを使うか、onnxpack は知りません</translation>
     </message>
     <message>
         <source>The app&apos;s file cannot be read for its ONNX Runtime version</source>
-        <comment>TARGET_APP_UNREADABLE</comment>
         <translation>アプリのファイルから ONNX Runtime のバージョンを読み取れません</translation>
     </message>
     <message>
         <source>These settings cannot be used together, or one is missing</source>
-        <comment>USAGE</comment>
         <translation>これらの設定は一緒に使えないか、足りない設定があります</translation>
     </message>
     <message>
         <source>The version is not greater than the previous release&apos;s</source>
-        <comment>VERSION_NOT_GREATER</comment>
         <translation>バージョンが前のリリースより大きくありません</translation>
     </message>
 </context>
@@ -2098,1362 +1996,878 @@
     </message>
     <message>
         <source>Give each author&apos;s name (and e-mail), e.g. &apos;Ada &lt;ada@example.org&gt;&apos;.</source>
-        <comment>ABOUT_AUTHOR</comment>
         <translation>バンドル タブの「作成者」では名前を「;」で区切り、空の名前を残さないでください。</translation>
     </message>
     <message>
         <source>Give the full address, e.g. https://example.org/model.</source>
-        <comment>ABOUT_HOMEPAGE</comment>
         <translation>バンドル タブの「ホームページ」に完全なアドレス (例: https://example.org) を入力してください。</translation>
     </message>
     <message>
         <source>Give one non-empty label per class, in output order.</source>
-        <comment>ABOUT_LABELS</comment>
         <translation>クラスごとに空でないラベルを出力の順に 1 つずつ指定してください。</translation>
     </message>
     <message>
         <source>Check the labels file.</source>
-        <comment>ABOUT_LABELS</comment>
         <translation>ラベル ファイルを確認してください。</translation>
     </message>
     <message>
         <source>Give a text file, one label per line.</source>
-        <comment>ABOUT_LABELS</comment>
         <translation>1 行に 1 つのラベルを書いたテキスト ファイルを指定してください。</translation>
     </message>
     <message>
         <source>Save it as UTF-8, one label per line.</source>
-        <comment>ABOUT_LABELS</comment>
         <translation>UTF-8 で、1 行に 1 つのラベルとして保存してください。</translation>
     </message>
     <message>
         <source>Give one label per class of the output, in order (or pass {opt:allow_unmatched_labels} to keep them).</source>
-        <comment>ABOUT_LABELS</comment>
         <translation>出力のクラスごとにラベルを 1 つずつ順に指定してください（そのまま使うには {opt:allow_unmatched_labels} を指定します）。</translation>
     </message>
     <message>
         <source>Use an identifier from https://spdx.org/licenses/ such as MIT, Apache-2.0 or CC-BY-4.0 (combine with AND/OR), or LicenseRef-NAME for your own.</source>
-        <comment>ABOUT_LICENSE</comment>
         <translation>バンドル タブの「ライセンス」に SPDX 識別子 (例: MIT、Apache-2.0、CC-BY-4.0) を入力してください。</translation>
     </message>
     <message>
         <source>Use a plain file name such as &apos;victory&apos; (letters, digits, &apos;-&apos;, &apos;_&apos;, &apos;.&apos;); the files in the bundle are NAME.onnx and NAME-VERSION.zip.</source>
-        <comment>BAD_NAME</comment>
         <translation>&apos;victory&apos; のような単純なファイル名を使ってください（英字・数字・&apos;-&apos;・&apos;_&apos;・&apos;.&apos;）。</translation>
     </message>
     <message>
         <source>Give releases like 1.16.3,1.20.1, a MAJOR.MINOR (its newest patch), newest, or auto (the oldest release the model claims plus the newest).</source>
-        <comment>BAD_PROVE_ORT</comment>
         <translation>1.16.3,1.20.1 のようなリリース、MAJOR.MINOR、newest、または auto を指定してください。</translation>
     </message>
     <message>
         <source>Set it to a Unix timestamp such as {example}, or unset it.</source>
-        <comment>BAD_SOURCE_DATE_EPOCH</comment>
         <translation>Unix タイムスタンプを設定するか、設定を外してください。</translation>
     </message>
     <message>
         <source>Give a release as MAJOR.MINOR, e.g. {opt:target_ort} 1.17.</source>
-        <comment>BAD_TARGET_ORT</comment>
         <translation>バンドル タブの「対象の ONNX Runtime」の一覧からリリースを選ぶか、空欄にしてください。</translation>
     </message>
     <message>
         <source>Use MAJOR.MINOR.PATCH, e.g. 1.0.0 or 2.1.0-rc.1 (semver.org); no leading &apos;v&apos;, no leading zeros.</source>
-        <comment>BAD_VERSION</comment>
         <translation>1.0.0 や 2.1.0-rc.1 のような MAJOR.MINOR.PATCH の形で、先頭に &apos;v&apos; や 0 を付けずに指定してください。</translation>
     </message>
     <message>
         <source>Make sure nothing writes the bundle while it is verified, and verify it again.</source>
-        <comment>BUNDLE_CHANGED</comment>
         <translation>検証中にバンドルへ書き込むものがないことを確かめてから、もう一度検証してください。</translation>
     </message>
     <message>
         <source>Run `onnxpack check` on the model for every finding.</source>
-        <comment>BUNDLE_FINDINGS</comment>
         <translation>先に［所見］タブに挙がったエラーを解決してください。</translation>
     </message>
     <message>
         <source>Give the NAME-VERSION.zip that `onnxpack bundle` wrote.</source>
-        <comment>BUNDLE_NOT_ZIP</comment>
         <translation>検証するには onnxpack が作成した NAME-VERSION.zip を開いてください。モデルを調べるにはモデルファイルを開いてください。</translation>
     </message>
     <message>
         <source>Give the NAME-VERSION.zip that `onnxpack bundle` wrote; to check the model itself, run `onnxpack check {path}`.</source>
-        <comment>BUNDLE_NOT_ZIP</comment>
         <translation>`onnxpack bundle` が書き出した NAME-VERSION.zip を指定してください。モデル自体を調べるには `onnxpack check {path}` を実行します。</translation>
     </message>
     <message>
         <source>Give the bundle .zip this manifest came from: a manifest alone cannot show that the files are intact.</source>
-        <comment>BUNDLE_NOT_ZIP</comment>
         <translation>このマニフェストの元のバンドル .zip を指定してください。マニフェストだけではファイルが無傷であることを示せません。</translation>
     </message>
     <message>
         <source>Do not ship this model; re-export it. onnxpack itself was not affected.</source>
-        <comment>CHECKER_CRASHED</comment>
         <translation>このモデルは配布せず、エクスポートし直してください。onnxpack 自体には影響ありません。</translation>
     </message>
     <message>
         <source>Re-export the model from its source framework.</source>
-        <comment>CHECKER_FAILED</comment>
         <translation>モデルをエクスポートし直してください。</translation>
     </message>
     <message>
         <source>Update onnxpack (and its onnx) to check this model.</source>
-        <comment>CHECKER_SKIPPED</comment>
         <translation>このモデルを確認するには onnxpack（とその onnx）を更新してください。</translation>
     </message>
     <message>
         <source>The model may be pathological; re-export it, or check it on a faster machine.</source>
-        <comment>CHECKER_TIMEOUT</comment>
         <translation>モデルが異常な構造かもしれません。エクスポートし直すか、より速いマシンで確認してください。</translation>
     </message>
     <message>
         <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>CHECKSUMS_MISMATCH</comment>
         <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
     </message>
     <message>
         <source>Compare models with the same outputs.</source>
-        <comment>COMPARE_EXTRA_OUTPUT</comment>
         <translation>同じ出力を持つモデルどうしを比べてください。</translation>
     </message>
     <message>
         <source>Only models with the same inputs can be compared.</source>
-        <comment>COMPARE_INPUTS</comment>
         <translation>比べられるのは同じ入力を持つモデルどうしだけです。</translation>
     </message>
     <message>
         <source>Tolerance is {tol}; raise {opt:atol}/{opt:rtol} if small differences are expected (e.g. an optimized graph).</source>
-        <comment>COMPARE_MISMATCH</comment>
         <translation>小さな差が想定される場合（最適化したグラフなど）は、許容誤差を大きくしてください。</translation>
     </message>
     <message>
         <source>The output is non-deterministic, so runs differ anyway. Tolerance is {tol}; raise {opt:atol}/{opt:rtol} if small differences are expected (e.g. an optimized graph).</source>
-        <comment>COMPARE_MISMATCH</comment>
         <translation>この出力は非決定的なので、実行ごとに異なります。許容誤差は {tol} です。小さな差が想定される場合（最適化したグラフなど）は {opt:atol}/{opt:rtol} を大きくしてください。</translation>
     </message>
     <message>
-        <source>Compare models with the same outputs.</source>
-        <comment>COMPARE_MISSING_OUTPUT</comment>
-        <translation>同じ出力を持つモデルどうしを比べてください。</translation>
-    </message>
-    <message>
         <source>Expected for re-optimized graphs; a merged copy of the same model should be bitwise identical.</source>
-        <comment>COMPARE_NOT_BITWISE</comment>
         <translation>再最適化したグラフでは想定どおりです。同じモデルを結合したコピーならビット単位で一致するはずです。</translation>
     </message>
     <message>
         <source>The two models do not behave alike; check that you compare the right files.</source>
-        <comment>COMPARE_RUN</comment>
         <translation>2 つのモデルの振る舞いが違います。正しいファイルを比べているか確認してください。</translation>
     </message>
     <message>
         <source>Check the spelling (names are case-sensitive); an unnamed dimension is INPUT[AXIS], e.g. {opt:dim} &quot;x[0]=1&quot;.</source>
-        <comment>DIM_UNKNOWN</comment>
         <translation>バンドル タブの「シンボリック次元」でサイズを指定してください (0 = 自動)。</translation>
     </message>
     <message>
         <source>The smoke run proves the installed ORT has them.</source>
-        <comment>DOMAIN_CONTRIB</comment>
         <translation>インストール済みの ORT にそれらがあるかは、スモーク実行で確かめられます。</translation>
     </message>
     <message>
         <source>Ship the custom-op library with the model, or re-export without custom operators.</source>
-        <comment>DOMAIN_CUSTOM</comment>
         <translation>カスタム演算子のライブラリをモデルと一緒に配布するか、カスタム演算子なしでエクスポートし直してください。</translation>
     </message>
     <message>
         <source>Remove the duplicates (keep the intended tensor) and re-export.</source>
-        <comment>DUPLICATE_INITIALIZER</comment>
         <translation>重複を取り除いて（意図したテンソルを残して）エクスポートし直してください。</translation>
     </message>
     <message>
         <source>Move the data file next to the model and save the model with a relative location.</source>
-        <comment>EXTDATA_ABSOLUTE</comment>
         <translation>データファイルをモデルの隣に移し、相対的な場所でモデルを保存してください。</translation>
     </message>
     <message>
         <source>Re-export the model, or fix the external data file next to it.</source>
-        <comment>EXTDATA_ALSO_INLINE</comment>
-        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Re-export the model, or fix the external data file next to it.</source>
-        <comment>EXTDATA_BAD_CHECKSUM</comment>
-        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Re-export the model, or fix the external data file next to it.</source>
-        <comment>EXTDATA_BAD_KEY</comment>
-        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Re-export the model, or fix the external data file next to it.</source>
-        <comment>EXTDATA_BAD_LOCATION</comment>
-        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
+        <translation>モデルをエクスポートし直すか、隣の外部データ ファイルを直してください。</translation>
     </message>
     <message>
         <source>Rename the data file without &apos;..&apos; and save the model again with that location.</source>
-        <comment>EXTDATA_BAD_LOCATION</comment>
         <translation>&apos;..&apos; を含まない名前にデータ ファイルを変え、その場所でモデルを保存し直してください。</translation>
     </message>
     <message>
         <source>The model was saved from a live ORT session by mistake; export it again.</source>
-        <comment>EXTDATA_BAD_LOCATION</comment>
         <translation>このモデルは実行中の ORT セッションから誤って保存されたものです。エクスポートし直してください。</translation>
     </message>
     <message>
         <source>The data file was modified or replaced; restore the original.</source>
-        <comment>EXTDATA_CHECKSUM_MISMATCH</comment>
         <translation>データファイルが変更されたか置き換えられています。元のファイルに戻してください。</translation>
     </message>
     <message>
-        <source>Re-export the model, or fix the external data file next to it.</source>
-        <comment>EXTDATA_DUPLICATE_KEY</comment>
-        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
         <source>Replace the hard link with a real copy of the file (e.g. `{copy}`).</source>
-        <comment>EXTDATA_HARDLINK</comment>
         <translation>ハードリンクを、ファイルの実際のコピーに置き換えてください。</translation>
     </message>
     <message>
         <source>Remove the stray external_data entries or set data_location to EXTERNAL.</source>
-        <comment>EXTDATA_IGNORED</comment>
         <translation>不要な external_data の項目を取り除くか、data_location を EXTERNAL にしてください。</translation>
     </message>
     <message>
         <source>The model and its data file do not match; export them again together.</source>
-        <comment>EXTDATA_LENGTH_MISMATCH</comment>
         <translation>モデルとデータファイルが一致しません。両方を一緒にエクスポートし直してください。</translation>
     </message>
     <message>
         <source>Put the .data file next to the .onnx file (same folder, same name as written in the model), or give its folder with {opt:data_dir}.</source>
-        <comment>EXTDATA_MISSING</comment>
         <translation>.data ファイルを .onnx ファイルの隣 (同じフォルダー、モデルに書かれたとおりの名前) に置くか、「ファイル → データファイルの場所を指定…」で場所を選んでください。</translation>
     </message>
     <message>
-        <source>Re-export the model, or fix the external data file next to it.</source>
-        <comment>EXTDATA_MISSING</comment>
-        <translation>モデルをエクスポートし直すか、隣の外部データ ファイルを直してください。</translation>
-    </message>
-    <message>
         <source>External data must be an ordinary file.</source>
-        <comment>EXTDATA_NOT_REGULAR</comment>
         <translation>外部データは通常のファイルでなければなりません。</translation>
     </message>
     <message>
-        <source>Re-export the model, or fix the external data file next to it.</source>
-        <comment>EXTDATA_NOT_REGULAR</comment>
-        <translation>モデルをエクスポートし直すか、隣の外部データ ファイルを直してください。</translation>
-    </message>
-    <message>
         <source>Make sure nothing else modifies the model folder while onnxpack runs.</source>
-        <comment>EXTDATA_NOT_REGULAR</comment>
         <translation>onnxpack の実行中は、ほかのものがモデル フォルダーを変更しないようにしてください。</translation>
     </message>
     <message>
-        <source>Re-export the model, or fix the external data file next to it.</source>
-        <comment>EXTDATA_NO_LOCATION</comment>
-        <translation>外部データと一緒にモデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
         <source>Keep external data inside the model folder and use a plain relative file name.</source>
-        <comment>EXTDATA_OUTSIDE_DIR</comment>
         <translation>外部データはモデルのフォルダーの中に置き、単純な相対ファイル名を使ってください。</translation>
     </message>
     <message>
         <source>Keep external data inside the model folder.</source>
-        <comment>EXTDATA_OUTSIDE_DIR</comment>
         <translation>外部データはモデル フォルダーの中に置いてください。</translation>
     </message>
     <message>
         <source>The data file is truncated or belongs to another model; export again.</source>
-        <comment>EXTDATA_OUT_OF_RANGE</comment>
         <translation>データファイルが途中で切れているか、別のモデルのものです。モデルをエクスポートし直してください（その間にフォルダーを変更するものがないことも確かめてください）。</translation>
     </message>
     <message>
-        <source>Re-export the model, or fix the external data file next to it.</source>
-        <comment>EXTDATA_OUT_OF_RANGE</comment>
-        <translation>モデルをエクスポートし直すか、隣の外部データ ファイルを直してください。</translation>
-    </message>
-    <message>
         <source>The model file changed while it was read; read it again.</source>
-        <comment>EXTDATA_OUT_OF_RANGE</comment>
         <translation>読み込み中にモデル ファイルが変わりました。もう一度読み込んでください。</translation>
     </message>
     <message>
-        <source>Make sure nothing else modifies the model folder while onnxpack runs.</source>
-        <comment>EXTDATA_OUT_OF_RANGE</comment>
-        <translation>onnxpack の実行中は、ほかのものがモデル フォルダーを変更しないようにしてください。</translation>
-    </message>
-    <message>
         <source>Overlapping tensors are unusual; check the exporter. A merge copies each separately.</source>
-        <comment>EXTDATA_OVERLAP</comment>
         <translation>テンソルが重なるのは普通ではありません。エクスポーターを確認してください。結合ではそれぞれを別々にコピーします。</translation>
     </message>
     <message>
         <source>Store string tensors inline.</source>
-        <comment>EXTDATA_STRING</comment>
         <translation>文字列のテンソルはインラインで保存してください。</translation>
     </message>
     <message>
         <source>Replace the link with the real file inside the model folder.</source>
-        <comment>EXTDATA_SYMLINK</comment>
         <translation>リンクを、モデルのフォルダー内にある実際のファイルに置き換えてください。</translation>
     </message>
     <message>
         <source>Harmless; `onnxpack merge --layout external` writes a 64 KiB-aligned data file.</source>
-        <comment>EXTDATA_UNALIGNED</comment>
         <translation>問題ありません。バンドル自体のデータファイル (2 GiB を超える場合に使用) は 64 KiB 境界に揃えて書き出されます。</translation>
     </message>
     <message>
         <source>Remove the key (only location, offset, length and checksum are allowed), or re-export the model.</source>
-        <comment>EXTDATA_UNKNOWN_KEY</comment>
         <translation>このキーを取り除いてください（使えるのは location、offset、length、checksum だけです）。または、モデルをもう一度エクスポートしてください。</translation>
     </message>
     <message>
         <source>Check file permissions.</source>
-        <comment>EXTDATA_UNREADABLE</comment>
         <translation>ファイルのアクセス権を確認してください。</translation>
     </message>
     <message>
         <source>It changed since it was checked; run the command again.</source>
-        <comment>EXTDATA_UNREADABLE</comment>
         <translation>確認した後に変更されました。コマンドをもう一度実行してください。</translation>
     </message>
     <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>FILE_EXTRA</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>FILE_HASH</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>FILE_MISSING</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>FILE_SIZE</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
         <source>Re-export the model for a lower opset, or target a newer ORT.</source>
-        <comment>FIX_IR_NOT_POSSIBLE</comment>
         <translation>演算子がそのランタイムには新しすぎます。バンドル タブでより新しい対象 ONNX Runtime を選ぶか、古い opset でモデルをエクスポートしてください。</translation>
     </message>
     <message>
         <source>They still ship in the release: export the model without them (e.g. with onnx.utils.extract_model or onnxsim) to make it smaller.</source>
-        <comment>INITIALIZER_UNUSED</comment>
         <translation>リリースには含まれたままです。小さくするには、これらを除いてモデルをエクスポートしてください（onnx.utils.extract_model や onnxsim など）。</translation>
     </message>
     <message>
         <source>It still ships in the release: export the model without it (e.g. with onnx.utils.extract_model or onnxsim) to make it smaller.</source>
-        <comment>INITIALIZER_UNUSED</comment>
         <translation>リリースには含まれたままです。小さくするには、これを除いてモデルをエクスポートしてください（onnx.utils.extract_model や onnxsim など）。</translation>
     </message>
     <message>
         <source>The input file changed since the recorded run; use the original file.</source>
-        <comment>INPUT_DIGEST</comment>
         <translation>記録された実行の後に入力ファイルが変わりました。元のファイルを使ってください。</translation>
     </message>
     <message>
         <source>Convert it, e.g. numpy.save(path, array.astype(&apos;{dtype}&apos;)).</source>
-        <comment>INPUT_DTYPE</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
     <message>
         <source>Save the input with numpy.save() or onnx.numpy_helper.from_array(...).SerializeToString().</source>
-        <comment>INPUT_FILE_FORMAT</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
     <message>
         <source>Save the tensor with its data inline.</source>
-        <comment>INPUT_FILE_FORMAT</comment>
         <translation>テンソルをデータ込みで（インラインで）保存してください。</translation>
     </message>
     <message>
         <source>Give a .npy/.npz file or an ONNX TensorProto .pb file such as test_data_set_0/input_0.pb.</source>
-        <comment>INPUT_FILE_FORMAT</comment>
         <translation>.npy/.npz ファイル、または test_data_set_0/input_0.pb のような ONNX TensorProto の .pb ファイルを指定してください。</translation>
     </message>
     <message>
         <source>Save the tensor again with onnx.numpy_helper.from_array().</source>
-        <comment>INPUT_FILE_FORMAT</comment>
         <translation>onnx.numpy_helper.from_array() でテンソルを保存し直してください。</translation>
     </message>
     <message>
         <source>Object (pickled) arrays are refused for safety; save plain arrays with numpy.savez().</source>
-        <comment>INPUT_FILE_FORMAT</comment>
         <translation>オブジェクト（pickle）配列は安全のため受け付けません。numpy.savez() で通常の配列として保存してください。</translation>
     </message>
     <message>
         <source>Object (pickled) arrays are refused for safety; save a plain array with numpy.save().</source>
-        <comment>INPUT_FILE_FORMAT</comment>
         <translation>オブジェクト（pickle）配列は安全のため受け付けません。numpy.save() で通常の配列として保存してください。</translation>
     </message>
     <message>
         <source>Name the member: {opt:input} {name}={path}:{member}</source>
-        <comment>INPUT_FILE_MEMBER</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
     <message>
         <source>Use one of the listed member names after the colon.</source>
-        <comment>INPUT_FILE_MEMBER</comment>
         <translation>コロンの後には、一覧にあるメンバー名のどれかを指定してください。</translation>
     </message>
     <message>
         <source>Check the path (relative paths are relative to the current folder).</source>
-        <comment>INPUT_FILE_MISSING</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
     <message>
         <source>Reshape the array to the model&apos;s input shape.</source>
-        <comment>INPUT_SHAPE</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
     <message>
         <source>Make the inputs agree on {dim}, or drop {opt:dim} {dim}.</source>
-        <comment>INPUT_SHAPE</comment>
         <translation>入力の {dim} をそろえるか、{opt:dim} {dim} を外してください。</translation>
     </message>
     <message>
         <source>Give an array of the model&apos;s input shape.</source>
-        <comment>INPUT_SHAPE</comment>
         <translation>モデルの入力の形をした配列を指定してください。</translation>
     </message>
     <message>
         <source>Check the spelling; names are case-sensitive.</source>
-        <comment>INPUT_UNKNOWN</comment>
         <translation>綴りを確認してください。名前は大文字と小文字を区別します。</translation>
     </message>
     <message>
         <source>Only tensor inputs can be supplied.</source>
-        <comment>INPUT_UNSUPPORTED</comment>
         <translation>与えられるのはテンソルの入力だけです。</translation>
     </message>
     <message>
         <source>Give {what} for {name} (e.g. {opt:input} {name}={example}) or a .npy/.npz/.pb file.</source>
-        <comment>INPUT_VALUE</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
     <message>
         <source>Use {opt:input} {name}=FILE.npy with an array of the initializer&apos;s shape.</source>
-        <comment>INPUT_VALUE</comment>
         <translation>初期化子と同じ形の配列で {opt:input} {name}=FILE.npy を指定してください。</translation>
     </message>
     <message>
         <source>Give a value {name} can hold.</source>
-        <comment>INPUT_VALUE</comment>
         <translation>{name} が保持できる値を指定してください。</translation>
     </message>
     <message>
         <source>`onnxpack bundle --fix-ir` lowers ir_version in the released copy.</source>
-        <comment>IR_LOWERABLE</comment>
         <translation>`onnxpack bundle --fix-ir` でリリースするコピーの ir_version を下げられます。</translation>
     </message>
     <message>
         <source>Convert the model with a current exporter or onnx.version_converter.</source>
-        <comment>IR_TOO_OLD</comment>
         <translation>最新のエクスポーターか onnx.version_converter でモデルを変換してください。</translation>
     </message>
     <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>MANIFEST_BAD_PATH</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>MANIFEST_DUPLICATE</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>MANIFEST_INCONSISTENT</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
         <source>The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.</source>
-        <comment>MANIFEST_JSON</comment>
-        <translation>マニフェストが壊れたか手で編集されています。バンドルを作り直してください。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>MANIFEST_JSON</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
+        <translation>マニフェストが壊れたか手で編集されています。`onnxpack bundle` でバンドルを作り直してください。</translation>
     </message>
     <message>
         <source>This is not an onnxpack bundle, or its manifest was removed.</source>
-        <comment>MANIFEST_MISSING</comment>
         <translation>これは onnxpack のバンドルではないか、マニフェストが取り除かれています。</translation>
     </message>
     <message>
-        <source>The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.</source>
-        <comment>MANIFEST_SCHEMA</comment>
-        <translation>このバンドルは別のツールか新しい onnxpack で作られたか、作成後に変更されています。</translation>
-    </message>
-    <message>
         <source>Give a bundle made by `onnxpack bundle` or its manifest.json.</source>
-        <comment>MANIFEST_SCHEMA</comment>
         <translation>`onnxpack bundle` で作ったバンドルか、その manifest.json を指定してください。</translation>
     </message>
     <message>
         <source>This bundle was made by another tool or a newer onnxpack.</source>
-        <comment>MANIFEST_SCHEMA</comment>
         <translation>このバンドルはほかのツールか、より新しい onnxpack で作られています。</translation>
     </message>
     <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>MANIFEST_SCHEMA</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>MANIFEST_SELF</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
         <source>This is not an onnxpack manifest.</source>
-        <comment>MANIFEST_TOO_LARGE</comment>
         <translation>これは onnxpack のマニフェストではありません。</translation>
     </message>
     <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>MANIFEST_TOO_LARGE</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
         <source>`onnxpack merge` writes the self-contained single file.</source>
-        <comment>MERGE_FITS</comment>
         <translation>バンドル時に自己完結した 1 つの .onnx ファイルとして書き出します。操作は不要です。</translation>
     </message>
     <message>
         <source>This is a bug in onnxpack&apos;s merge (or a source file changed while it was read); please report it. Nothing was written.</source>
-        <comment>MERGE_NOT_EQUAL</comment>
         <translation>onnxpack の結合の不具合です（または読み込み中に元のファイルが変わりました）。報告してください。</translation>
     </message>
     <message>
         <source>This is a bug in onnxpack&apos;s merge; please report it. Nothing was written.</source>
-        <comment>MERGE_NOT_EQUAL</comment>
         <translation>onnxpack のマージの不具合です。報告してください。何も書き込まれていません。</translation>
     </message>
     <message>
         <source>onnxpack keeps it as .onnx + one aligned .data file (`onnxpack merge --layout external`).</source>
-        <comment>MERGE_TOO_LARGE</comment>
         <translation>2 GiB を超えると、バンドルは重みをモデルの隣の境界揃えされた .onnx.data 1 つに保持します。操作は不要です。</translation>
     </message>
     <message>
         <source>Use {opt:layout} external (or auto): the model then keeps one aligned data file beside it.</source>
-        <comment>MERGE_TOO_LARGE</comment>
         <translation>{opt:layout} external（または auto）を使ってください。モデルは整列した 1 つのデータ ファイルを隣に持つ形になります。</translation>
     </message>
     <message>
         <source>The file is corrupted or was not written by an ONNX exporter; export the model again.</source>
-        <comment>MODEL_BAD_TEXT</comment>
         <translation>ファイルが壊れているか、ONNX のエクスポーターで書かれたものではありません。モデルをエクスポートし直してください。</translation>
     </message>
     <message>
         <source>Give the model file instead: {referrer}{others}; its data file is found beside it.</source>
-        <comment>MODEL_IS_DATA</comment>
         <translation>このデータファイルを使う .onnx モデルファイルを開いてください。データファイルはその隣に置いたままにしてください。</translation>
     </message>
     <message>
         <source>Give the .onnx model file that uses this data; keep the data file beside it (or pass {opt:data_dir}).</source>
-        <comment>MODEL_IS_DATA</comment>
         <translation>このデータを使う .onnx モデル ファイルを指定し、データ ファイルはその隣に置いてください（または {opt:data_dir} を指定します）。</translation>
     </message>
     <message>
         <source>Rename it to .ort; ORT-format models can be inspected and smoke-run but not merged or re-bundled — give the original .onnx for that.</source>
-        <comment>MODEL_IS_ORT</comment>
         <translation>元の .onnx モデルを開いてください。.ort も同梱するには「ORT 形式（.ort）版も同梱する」にチェックを入れてください。</translation>
     </message>
     <message>
         <source>Give the .onnx model.</source>
-        <comment>MODEL_IS_ORT</comment>
         <translation>.onnx モデルを指定してください。</translation>
     </message>
     <message>
         <source>Give the original .onnx (use {opt:ort_format} to add an .ort variant).</source>
-        <comment>MODEL_IS_ORT</comment>
         <translation>元の .onnx を指定してください（.ort 版を加えるには {opt:ort_format} を使います）。</translation>
     </message>
     <message>
         <source>Give the original .onnx model.</source>
-        <comment>MODEL_IS_ORT</comment>
         <translation>元の .onnx モデルを指定してください。</translation>
     </message>
     <message>
         <source>Textual ONNX (onnx.printer / .onnxtxt) is not supported; save the model with onnx.save().</source>
-        <comment>MODEL_IS_TEXT</comment>
         <translation>テキスト形式の ONNX には対応していません。onnx.save() でモデルを保存してください。</translation>
     </message>
     <message>
         <source>If it is an onnxpack bundle, use `onnxpack verify`; otherwise extract the model first.</source>
-        <comment>MODEL_IS_ZIP</comment>
         <translation>onnxpack のバンドルなら、開いて検証してください。そうでなければ、先にモデルを取り出してください。</translation>
     </message>
     <message>
         <source>Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).</source>
-        <comment>MODEL_TOO_LARGE</comment>
         <translation>protobuf では解析できません。外部データ付きでエクスポートし直してください（PyTorch: external_data=True）。</translation>
     </message>
     <message>
         <source>The archive is truncated or damaged; build it again.</source>
-        <comment>MODEL_TRUNCATED</comment>
         <translation>ファイルが壊れているか、読み込み中に書き込まれました。もう一度試してください。</translation>
     </message>
     <message>
         <source>Run the command again.</source>
-        <comment>MODEL_TRUNCATED</comment>
         <translation>コマンドをもう一度実行してください。</translation>
     </message>
     <message>
         <source>Drop {opt:set_model_version}, or use a version with smaller components.</source>
-        <comment>MODEL_VERSION_RANGE</comment>
         <translation>「リリース バージョンをモデルの model_version に書き込む」のチェックを外すか、より小さいバージョン番号を使ってください。</translation>
     </message>
     <message>
         <source>Release managers reading model_version see only MAJOR.MINOR.PATCH.</source>
-        <comment>MODEL_VERSION_TAGS</comment>
         <translation>model_version を読むリリース担当者には MAJOR.MINOR.PATCH だけが見えます。</translation>
     </message>
     <message>
         <source>Fix the model where the message points (or re-export it); ONNX Runtime may refuse it too.</source>
-        <comment>ONNX_CHECKER</comment>
         <translation>メッセージが示す箇所を直してください（またはエクスポートし直してください）。ONNX Runtime もこのモデルを拒否するかもしれません。</translation>
     </message>
     <message>
         <source>Each domain may appear once in opset_import; re-export the model.</source>
-        <comment>OPSET_DUPLICATE</comment>
         <translation>opset_import には各ドメインを 1 回しか書けません。モデルをエクスポートし直してください。</translation>
     </message>
     <message>
-        <source>Re-export the model from its source framework.</source>
-        <comment>OPSET_MISSING</comment>
-        <translation>モデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
         <source>The smoke run shows whether the installed ONNX Runtime runs it; to be safe on other releases, convert it to a newer opset (onnx.version_converter.convert_version) and re-check.</source>
-        <comment>OPSET_TOO_OLD</comment>
         <translation>インストールされている ONNX Runtime で動くかどうかはスモーク実行で分かります。他のリリースでも安全にするには、新しい opset に変換して（onnx.version_converter.convert_version）もう一度チェックしてください。</translation>
     </message>
     <message>
         <source>Check that the model loads (`onnxpack smoke MODEL`); custom operators cannot be converted.</source>
-        <comment>ORT_CONVERT</comment>
         <translation>スモーク実行でモデルが読み込めるか確認してください。カスタム演算子は変換できません。</translation>
     </message>
     <message>
         <source>See the converter log in the details.</source>
-        <comment>ORT_CONVERT</comment>
         <translation>詳細の変換ログを見てください。</translation>
     </message>
     <message>
         <source>Keep the original .onnx for merging, checking and re-bundling.</source>
-        <comment>ORT_FORMAT</comment>
         <translation>結合・確認・再バンドルのために、元の .onnx を残しておいてください。</translation>
     </message>
     <message>
         <source>Drop {opt:ort_format}, or report the model to the ONNX Runtime project.</source>
-        <comment>ORT_FORMAT_MISMATCH</comment>
         <translation>「ORT 形式（.ort）の版も含める」をオフにするか、このモデルを ONNX Runtime のプロジェクトに報告してください。</translation>
     </message>
     <message>
         <source>Drop {opt:ort_format} for this model.</source>
-        <comment>ORT_FORMAT_TOO_LARGE</comment>
         <translation>このモデルでは「ORT 形式（.ort）の版も含める」をオフにしてください。</translation>
     </message>
     <message>
         <source>The file may be damaged or made by a newer ONNX Runtime than the one installed; regenerate it from the .onnx model.</source>
-        <comment>ORT_LOAD_FAILED</comment>
         <translation>ファイルが壊れているか、インストール済みより新しい ONNX Runtime で作られた可能性があります。.onnx のモデルから作り直してください。</translation>
     </message>
     <message>
         <source>Only a newer ONNX Runtime can load it; the smoke run shows whether the installed one does. To reach older runtimes, re-export with a lower opset.</source>
-        <comment>ORT_NEWER_THAN_KNOWN</comment>
         <translation>読み込めるのは新しい ONNX Runtime だけです。インストール済みのもので読み込めるかはスモーク実行でわかります。古いランタイムに対応するには、低いオペセットでエクスポートし直してください。</translation>
     </message>
     <message>
         <source>Smoke-run the model with that ONNX Runtime release to be sure.</source>
-        <comment>ORT_TARGET_UNKNOWN</comment>
         <translation>確かめるには、その ONNX Runtime のリリースでモデルをスモーク実行してください。</translation>
     </message>
     <message>
         <source>ORT-format models generally load only in the ORT release that wrote them or newer.</source>
-        <comment>ORT_TARGET_UNKNOWN</comment>
         <translation>ORT 形式のモデルは一般に、それを書き出した ORT リリース以降でしか読み込めません。</translation>
     </message>
     <message>
         <source>Re-export for a lower opset / IR, or require a newer ONNX Runtime.</source>
-        <comment>ORT_TARGET_UNSUPPORTED</comment>
         <translation>より低い opset / IR でエクスポートし直すか、より新しい ONNX Runtime を必須にしてください。</translation>
     </message>
     <message>
         <source>`onnxpack bundle --target-ort {version} --fix-ir` retargets the released copy ({summary}); add {opt:prove_ort} {version} to run it on that release.</source>
-        <comment>ORT_TARGET_UNSUPPORTED</comment>
         <translation>`onnxpack bundle --target-ort {version} --fix-ir` でリリースするコピーを再ターゲットできます（{summary}）。そのリリースで実行して確かめるには {opt:prove_ort} {version} を加えてください。</translation>
     </message>
     <message>
         <source>`onnxpack bundle --target-ort {version} --fix-ir` writes ir_version {ir}.</source>
-        <comment>ORT_TARGET_UNSUPPORTED</comment>
         <translation>`onnxpack bundle --target-ort {version} --fix-ir` で ir_version {ir} として書き出せます。</translation>
     </message>
     <message>
         <source>Raise the limit with {opt:timeout} SECONDS.</source>
-        <comment>ORT_TIMEOUT</comment>
         <translation>より速いマシンで試すか、ORT 形式の版なしでバンドルしてください。</translation>
     </message>
     <message>
         <source>Ship models this large in ONNX format with external data instead of the ORT format.</source>
-        <comment>ORT_TOO_LARGE</comment>
         <translation>これほど大きなモデルは、ORT 形式ではなく外部データ付きの ONNX 形式で配布してください。</translation>
     </message>
     <message>
         <source>Choose an output name without &apos;..&apos; (the data file is named after it: NAME.onnx.data).</source>
-        <comment>OUTPUT_BAD_NAME</comment>
         <translation>&apos;..&apos;、スラッシュ、&apos;:&apos; を含まない出力名を選んでください。</translation>
     </message>
     <message>
         <source>Rename the output.</source>
-        <comment>OUTPUT_ESCAPES</comment>
         <translation>出力の名前を変えてください。</translation>
     </message>
     <message>
         <source>Remove it or pass {opt:force} to replace it.</source>
-        <comment>OUTPUT_EXISTS</comment>
         <translation>削除するか、{opt:force} で置き換えてください。</translation>
     </message>
     <message>
         <source>Remove it or choose another output folder.</source>
-        <comment>OUTPUT_EXISTS</comment>
         <translation>削除するか、別の出力フォルダーを選んでください。</translation>
     </message>
     <message>
         <source>Choose another {opt:name} or folder, or pass {opt:force} to replace it.</source>
-        <comment>OUTPUT_EXISTS</comment>
         <translation>別の {opt:name} かフォルダーを選ぶか、{opt:force} で置き換えてください。</translation>
     </message>
     <message>
         <source>Choose a new folder.</source>
-        <comment>OUTPUT_EXISTS</comment>
         <translation>新しいフォルダーを選んでください。</translation>
     </message>
     <message>
         <source>Give a new or empty folder; onnxpack does not mix its output with other files.</source>
-        <comment>OUTPUT_EXISTS</comment>
         <translation>新しいフォルダーか空のフォルダーを指定してください。onnxpack は出力をほかのファイルと混ぜません。</translation>
     </message>
     <message>
         <source>Write the output beside the folder (e.g. -o ../dist), or give the model file itself instead of its folder.</source>
-        <comment>OUTPUT_INSIDE_INPUT</comment>
         <translation>モデルのフォルダーの外にある出力フォルダーを選んでください。onnxpack は入力を変更しません。</translation>
     </message>
     <message>
         <source>Give a file path.</source>
-        <comment>OUTPUT_IS_DIR</comment>
         <translation>ファイルのパスを指定してください。</translation>
     </message>
     <message>
         <source>Give the path of the .onnx file to write.</source>
-        <comment>OUTPUT_IS_DIR</comment>
         <translation>書き出す .onnx ファイルのパスを指定してください。</translation>
     </message>
     <message>
         <source>Give a folder.</source>
-        <comment>OUTPUT_IS_FILE</comment>
         <translation>フォルダーを指定してください。</translation>
     </message>
     <message>
         <source>Choose another output path; onnxpack never modifies its inputs.</source>
-        <comment>OUTPUT_IS_INPUT</comment>
         <translation>別の出力を選んでください。onnxpack は入力を変更しません。</translation>
     </message>
     <message>
         <source>Remove the link or choose another output name.</source>
-        <comment>OUTPUT_IS_SYMLINK</comment>
         <translation>リンクを削除するか、別の出力名を選んでください。</translation>
     </message>
     <message>
         <source>Create it first.</source>
-        <comment>OUTPUT_NO_FOLDER</comment>
         <translation>［バンドル］タブで既存の出力フォルダーを選んでください。</translation>
     </message>
     <message>
         <source>Give a folder with -o.</source>
-        <comment>OUTPUT_NO_FOLDER</comment>
         <translation>-o でフォルダーを指定してください。</translation>
     </message>
     <message>
         <source>Free some space or choose another output folder.</source>
-        <comment>OUTPUT_NO_SPACE</comment>
         <translation>空き容量を増やすか、別の出力フォルダーを選んでください。</translation>
     </message>
     <message>
         <source>Check the folder exists and is writable.</source>
-        <comment>OUTPUT_WRITE</comment>
         <translation>フォルダーが存在し、書き込めることを確認してください。</translation>
     </message>
     <message>
         <source>Keep the output folder in place until the merge ends, then run it again.</source>
-        <comment>OUTPUT_WRITE</comment>
         <translation>マージが終わるまで出力フォルダーをそのままにして、もう一度実行してください。</translation>
     </message>
     <message>
         <source>Keep the output folder in place until the bundle is done, then run it again.</source>
-        <comment>OUTPUT_WRITE</comment>
         <translation>バンドルが終わるまで出力フォルダーをそのままにして、もう一度実行してください。</translation>
     </message>
     <message>
         <source>Choose an output folder you can write to.</source>
-        <comment>OUTPUT_WRITE</comment>
         <translation>書き込める出力フォルダーを選んでください。</translation>
     </message>
     <message>
         <source>Give the path of a regular file (or of a new one) for the merged model.</source>
-        <comment>OUTPUT_WRITE</comment>
         <translation>マージしたモデルの書き出し先として、通常のファイル（または新しいファイル）のパスを指定してください。</translation>
     </message>
     <message>
         <source>Give the NAME-VERSION.zip of the release before this one, e.g. {opt:previous} dist/NAME-1.0.0.zip.</source>
-        <comment>PREVIOUS_NOT_BUNDLE</comment>
         <translation>バンドルタブの「前回のバンドル」で、このひとつ前のリリースの .zip を選んでください。</translation>
     </message>
     <message>
         <source>Check the internet connection and try again; the details show pip&apos;s output.</source>
-        <comment>PROVE_ENV</comment>
         <translation>インターネット接続を確認して、もう一度試してください。詳細に pip の出力があります。</translation>
     </message>
     <message>
         <source>Try again.</source>
-        <comment>PROVE_ENV</comment>
         <translation>もう一度試してください。</translation>
     </message>
     <message>
         <source>Give the sizes the model needs with {opt:dim} NAME=VALUE.</source>
-        <comment>PROVE_INPUTS</comment>
         <translation>バンドルタブの「シンボリック次元」で、モデルに必要なサイズを指定してください。</translation>
     </message>
     <message>
         <source>{opt:prove_ort} downloads each release&apos;s official wheel once (then it is cached): connect to the internet, set ONNXPACK_PYPI_URL to a reachable PyPI mirror, or leave {opt:prove_ort} out.</source>
-        <comment>PROVE_NETWORK</comment>
         <translation>インターネットに接続してください（各リリースは初回だけダウンロードされ、以後はキャッシュされます）。または ONNX Runtime リリースでの検証をやめてください。</translation>
     </message>
     <message>
         <source>Set ONNXPACK_PYPI_URL to a PyPI mirror with the JSON API, or unset it.</source>
-        <comment>PROVE_NETWORK</comment>
         <translation>ONNXPACK_PYPI_URL を JSON API のある PyPI ミラーにするか、設定を外してください。</translation>
     </message>
     <message>
         <source>Try again later, or set ONNXPACK_PYPI_URL to a PyPI mirror.</source>
-        <comment>PROVE_NETWORK</comment>
         <translation>後でもう一度試すか、ONNXPACK_PYPI_URL を PyPI ミラーに設定してください。</translation>
     </message>
     <message>
         <source>Check the internet connection (or ONNXPACK_PYPI_URL) and try again.</source>
-        <comment>PROVE_NETWORK</comment>
         <translation>インターネット接続（または ONNXPACK_PYPI_URL）を確認して、もう一度試してください。</translation>
     </message>
     <message>
         <source>Set ONNXPACK_PYTHON to a CPython 3.10+ executable, or run onnxpack installed with pip.</source>
-        <comment>PROVE_NO_PYTHON</comment>
         <translation>ONNXPACK_PYTHON に Python 3.10 以降のインタープリターを設定するか、pip でインストールした onnxpack を使ってください。</translation>
     </message>
     <message>
         <source>Give a CPython interpreter with pip.</source>
-        <comment>PROVE_NO_PYTHON</comment>
         <translation>pip のある CPython インタープリターを指定してください。</translation>
     </message>
     <message>
         <source>Give a released version, e.g. 1.16.3 (see https://pypi.org/project/onnxruntime/#history).</source>
-        <comment>PROVE_NO_RELEASE</comment>
         <translation>リリース済みのバージョンを指定してください（例: 1.16.3）。</translation>
     </message>
     <message>
         <source>Prove another release (CPython 3.11 wheels exist from 1.15.0 on), or run onnxpack on a Python that release has wheels for.</source>
-        <comment>PROVE_NO_WHEEL</comment>
         <translation>この Python 向けのホイールがあるリリースを選んでください（Python 3.11 では 1.15.0 以降）。</translation>
     </message>
     <message>
         <source>Official CPython 3.11 wheels exist from onnxruntime 1.15.0 on (3.10: 1.12.0, 3.12: 1.16.2); prove an available release, or run onnxpack on another Python.</source>
-        <comment>PROVE_NO_WHEEL</comment>
         <translation>CPython 3.11 の公式ホイールは onnxruntime 1.15.0 以降にあります（3.10: 1.12.0、3.12: 1.16.2）。入手できるリリースを証明するか、別の Python で onnxpack を実行してください。</translation>
     </message>
     <message>
         <source>Retarget it for the oldest of them ({opt:target_ort} X.Y {opt:fix_ir}), or prove newer releases only.</source>
-        <comment>PROVE_ORT_FAILED</comment>
         <translation>それらのうち最も古いリリースに向けてモデルを変換する（目標ランタイムに設定し、IR バージョンを下げる）か、より新しいリリースだけで検証してください。</translation>
     </message>
     <message>
         <source>Do not ship the model for that release without checking the difference matters; report it to the ONNX Runtime project if it should not.</source>
-        <comment>PROVE_ORT_MISMATCH</comment>
         <translation>そのリリース向けに配布する前に、この差が問題にならないか確認してください。</translation>
     </message>
     <message>
         <source>`onnxpack bundle {opt:target_ort} {minor} {opt:fix_ir} {opt:prove_ort} {version}` retargets the released copy and proves it on that release.</source>
-        <comment>PROVE_ORT_NOT_LOADED</comment>
         <translation>そのリリースを目標ランタイムにして IR バージョンを下げてバンドルしてください。onnxpack が配布用のコピーを変換し、検証します。</translation>
     </message>
     <message>
         <source>Run `onnxpack smoke` on the model to see why.</source>
-        <comment>PROVE_REFERENCE</comment>
         <translation>モデルをスモーク実行して、失敗する理由を確認してください。</translation>
     </message>
     <message>
         <source>Run onnxpack installed with pip.</source>
-        <comment>PROVE_REFERENCE</comment>
         <translation>pip でインストールした onnxpack を実行してください。</translation>
     </message>
     <message>
         <source>Try again (a proxy may have altered it); if it repeats, do not trust that network path.</source>
-        <comment>PROVE_WHEEL_HASH</comment>
         <translation>もう一度試してください。繰り返す場合は、このネットワーク接続を信用しないでください。</translation>
     </message>
     <message>
         <source>Use the official index (unset ONNXPACK_PYPI_URL).</source>
-        <comment>PROVE_WHEEL_HASH</comment>
         <translation>公式のインデックスを使ってください（ONNXPACK_PYPI_URL の設定を外します）。</translation>
     </message>
     <message>
         <source>Use a recipe written by onnxpack.</source>
-        <comment>RECIPE</comment>
         <translation>onnxpack が書いた手順を使ってください。</translation>
     </message>
     <message>
         <source>A bundle&apos;s recipe may only name files inside it: the bundle was not made by onnxpack or was altered. Do not trust it.</source>
-        <comment>RECIPE_OUTSIDE_BUNDLE</comment>
         <translation>このバンドルは onnxpack で作られたものでないか、改変されています。信頼しないでください。</translation>
     </message>
     <message>
         <source>Re-export the model for the target&apos;s opset.</source>
-        <comment>RETARGET_NOT_EQUAL</comment>
         <translation>目標ランタイムの opset でモデルをエクスポートし直すか、より新しい目標ランタイムを選んでください。</translation>
     </message>
     <message>
         <source>Types or shapes in the graph are inconsistent; ONNX Runtime runs the same inference at load time and will most likely refuse the model. Re-export it.</source>
-        <comment>SHAPE_INFERENCE</comment>
         <translation>グラフの型や形状に矛盾があり、ONNX Runtime はおそらくこのモデルを拒否します。エクスポートし直してください。</translation>
     </message>
     <message>
         <source>Harmless: ONNX Runtime infers those shapes with the data at load time.</source>
-        <comment>SHAPE_INFERENCE_PARTIAL</comment>
         <translation>問題ありません。ONNX Runtime は読み込み時にデータを使ってそれらの形状を推論します。</translation>
     </message>
     <message>
         <source>The bundle was signed with another key, or model.sig was altered. Check that you have the publisher&apos;s public key; otherwise get the bundle again.</source>
-        <comment>SIGNATURE_INVALID</comment>
         <translation>バンドルが作成後に変更されたか、信頼の指定の種類が違います。配布元の鍵または証明書を指定してください。</translation>
     </message>
     <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>SIGNATURE_INVALID</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
         <source>Pass {opt:trust} CA.pem with the publisher&apos;s root (or intermediate) certificate.</source>
-        <comment>SIGNATURE_INVALID</comment>
         <translation>発行元のルート（または中間）証明書を {opt:trust} CA.pem で指定してください。</translation>
     </message>
     <message>
         <source>Pass {opt:key} PUBLISHER.pub with the publisher&apos;s public key.</source>
-        <comment>SIGNATURE_INVALID</comment>
         <translation>発行元の公開鍵を {opt:key} PUBLISHER.pub で指定してください。</translation>
     </message>
     <message>
         <source>The bundle was signed by someone else, or model.sig was altered. Check the identity and issuer the publisher signs with.</source>
-        <comment>SIGNATURE_INVALID</comment>
         <translation>このバンドルは別の人が署名したか、model.sig が改変されています。発行元が署名に使う ID と発行者を確認してください。</translation>
     </message>
     <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>SIGNATURE_KEY</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>SIGNATURE_MISMATCH</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
         <source>Ask the publisher for a signed bundle; without one, you cannot tell who made it.</source>
-        <comment>SIGNATURE_MISSING</comment>
         <translation>署名付きのバンドルを配布元に求めてください。署名がなければ、誰が作ったのかを確かめられません。</translation>
     </message>
     <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>SIGNATURE_MISSING</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
         <source>Sign the folder with model-signing&apos;s default (file) serialization.</source>
-        <comment>SIGNATURE_UNSUPPORTED</comment>
         <translation>model-signing の既定（ファイル単位）のシリアライズで署名してください。</translation>
     </message>
     <message>
         <source>Give a PEM certificate file.</source>
-        <comment>SIGNING_CERTIFICATE</comment>
         <translation>この秘密鍵に発行された、digitalSignature または codeSigning の用途を持つ PEM 証明書を指定してください。</translation>
     </message>
     <message>
         <source>Give the certificate issued for this private key.</source>
-        <comment>SIGNING_CERTIFICATE</comment>
         <translation>この秘密鍵に対して発行された証明書を指定してください。</translation>
     </message>
     <message>
         <source>It needs the digitalSignature key usage or the codeSigning extended key usage.</source>
-        <comment>SIGNING_CERTIFICATE</comment>
         <translation>digitalSignature の鍵用途か、codeSigning の拡張鍵用途が必要です。</translation>
     </message>
     <message>
         <source>Give the private key made by &apos;onnxpack keygen&apos; (NAME.key), not the public key.</source>
-        <comment>SIGNING_KEY</comment>
         <translation>バンドル タブの「署名鍵」で秘密鍵 (.key/.pem) を選んでください。鍵は onnxpack keygen で作成できます。暗号化された鍵はコマンドラインからのみ使えます。</translation>
     </message>
     <message>
         <source>Put its password in an environment variable and name it with {opt:sign_key_password_env}.</source>
-        <comment>SIGNING_KEY</comment>
         <translation>パスワードを環境変数に入れ、その名前を {opt:sign_key_password_env} で指定してください。</translation>
     </message>
     <message>
         <source>Make one with &apos;onnxpack keygen&apos; or &apos;openssl ecparam -name prime256v1 -genkey&apos;.</source>
-        <comment>SIGNING_KEY</comment>
         <translation>&apos;onnxpack keygen&apos; または &apos;openssl ecparam -name prime256v1 -genkey&apos; で作成してください。</translation>
     </message>
     <message>
         <source>Use an unencrypted key kept readable by you only, or sign with the key alone.</source>
-        <comment>SIGNING_KEY</comment>
         <translation>自分だけが読める暗号化していない鍵を使うか、鍵だけで署名してください。</translation>
     </message>
     <message>
         <source>Give the public key (NAME.pub), never the private key.</source>
-        <comment>SIGNING_KEY</comment>
         <translation>秘密鍵ではなく公開鍵（NAME.pub）を指定してください。</translation>
     </message>
     <message>
         <source>model-signing keys are P-256/384/521.</source>
-        <comment>SIGNING_KEY</comment>
         <translation>model-signing の鍵は P-256/384/521 です。</translation>
     </message>
     <message>
         <source>Keep the private key readable by you only.</source>
-        <comment>SIGNING_KEY_READABLE</comment>
         <translation>秘密鍵は自分だけが読めるようにしてください。</translation>
     </message>
     <message>
         <source>Install the signing support (the OpenSSF model-signing library) from what you installed onnxpack from: in the onnxpack checkout, pip install &apos;.[sign]&apos;; from a wheel, pip install &apos;onnxpack-{version}-py3-none-any.whl[sign]&apos;.</source>
-        <comment>SIGNING_UNAVAILABLE</comment>
         <translation>署名に対応した、pip でインストールした onnxpack を使ってください（onnxpack のチェックアウトで pip install &apos;.[sign]&apos;）。</translation>
     </message>
     <message>
         <source>Use onnxpack installed with pip, with the signing support: in the onnxpack checkout, pip install &apos;.[sign]&apos;.</source>
-        <comment>SIGNING_UNAVAILABLE</comment>
         <translation>署名機能付きで pip にインストールした onnxpack を使ってください。onnxpack のチェックアウトで pip install &apos;.[sign]&apos; を実行します。</translation>
     </message>
     <message>
         <source>Check the connection to *.sigstore.dev, or sign with a key ({opt:sign_key}).</source>
-        <comment>SIGSTORE_FAILED</comment>
         <translation>もう一度試すか、代わりに鍵で署名してください。</translation>
     </message>
     <message>
         <source>Try again, or sign with a key ({opt:sign_key}).</source>
-        <comment>SIGSTORE_FAILED</comment>
         <translation>もう一度試すか、鍵で署名してください（{opt:sign_key}）。</translation>
     </message>
     <message>
         <source>Connect to the internet (a proxy must allow *.sigstore.dev), or sign offline with a key: onnxpack keygen, then {opt:sign_key}.</source>
-        <comment>SIGSTORE_UNREACHABLE</comment>
         <translation>代わりに鍵で署名してください。バンドル タブの「署名鍵」で選べます。</translation>
     </message>
     <message>
         <source>This is probably a bug in onnxpack; please report it with the details.</source>
-        <comment>SMOKE_CHILD_ERROR</comment>
         <translation>onnxpack の不具合と思われます。詳細を添えて報告してください。</translation>
     </message>
     <message>
         <source>This can be normal (e.g. a mask); otherwise the model may ignore its input.</source>
-        <comment>SMOKE_CONSTANT_OUTPUT</comment>
         <translation>正常な場合もあります（マスクなど）。そうでなければ、モデルが入力を無視しているのかもしれません。</translation>
     </message>
     <message>
         <source>The model is probably malformed or triggers an ONNX Runtime bug. Run `onnxpack check` on it, or try another onnxruntime version.</source>
-        <comment>SMOKE_CRASH</comment>
         <translation>モデルが不正な形か、ONNX Runtime の不具合を引き起こしている可能性があります。モデルを確認するか、別の onnxruntime のリリースを試してください。</translation>
     </message>
     <message>
         <source>Pass {flags} to use these sizes directly (or the model&apos;s real sizes).</source>
-        <comment>SMOKE_DIMS_SEARCHED</comment>
         <translation>［バンドル］タブの「シンボリック次元」で、これらの大きさ（またはモデルの実際の大きさ）を指定してください。</translation>
     </message>
     <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>SMOKE_FAILED</comment>
-        <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
-    </message>
-    <message>
         <source>The bundle was altered, or made with smoke inputs larger than verify repeats (1 GiB): get it again from its publisher, or rebuild it with smaller {opt:dim} values.</source>
-        <comment>SMOKE_FAILED</comment>
         <translation>バンドルが改変されたか、verify が再実行する上限（1 GiB）より大きなスモーク入力で作られています。発行元から入手し直すか、より小さな {opt:dim} の値で作り直してください。</translation>
     </message>
     <message>
         <source>Check the ONNX Runtime installation; the model or recipe may need another runtime.</source>
-        <comment>SMOKE_FAILED</comment>
         <translation>ONNX Runtime のインストールを確認してください。このモデルやレシピには別のランタイムが必要かもしれません。</translation>
     </message>
     <message>
         <source>Override it with {opt:input} {subject}=FILE.npy.</source>
-        <comment>SMOKE_INPUT_DEFAULT</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
     <message>
         <source>Feed it with {opt:input} {subject}=FILE.npy to test that path.</source>
-        <comment>SMOKE_INPUT_OMITTED</comment>
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
     <message>
         <source>Give smaller sizes, e.g. {opt:dim} {dim}=1 (or real data with {opt:input} NAME=FILE.npy).</source>
-        <comment>SMOKE_INPUT_TOO_LARGE</comment>
         <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
     </message>
     <message>
         <source>The model fixes these sizes: it cannot be smoke-run here; bundle it with {opt:no_smoke}, or run it on a machine with more memory.</source>
-        <comment>SMOKE_INPUT_TOO_LARGE</comment>
         <translation>モデルがこれらのサイズを固定しているため、ここではスモーク実行できません。{opt:no_smoke} でバンドルするか、メモリの多いマシンで実行してください。</translation>
     </message>
     <message>
         <source>Only tensor inputs of numeric, bool and string types, of at most 64 dimensions, can be generated or loaded.</source>
-        <comment>SMOKE_INPUT_UNSUPPORTED</comment>
         <translation>生成や読み込みができるのは、数値・bool・文字列型のテンソル入力だけです。</translation>
     </message>
     <message>
         <source>Use smaller {opt:dim} values or run on a machine with more memory.</source>
-        <comment>SMOKE_MEMORY</comment>
         <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
     </message>
     <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>SMOKE_MISMATCH</comment>
-        <translation>バンドルが作成後に変更されたか、ONNX Runtime が異なります。記録された ONNX Runtime のバージョンで実行し直してください。</translation>
-    </message>
-    <message>
         <source>Re-run with the recorded ONNX Runtime version for an exact comparison.</source>
-        <comment>SMOKE_MISMATCH</comment>
         <translation>正確に比べるには、記録された ONNX Runtime のバージョンで再実行してください。</translation>
     </message>
     <message>
         <source>The model is non-deterministic (random ops?); equality checks against it are not meaningful.</source>
-        <comment>SMOKE_NONDETERMINISTIC</comment>
         <translation>モデルが非決定的です（乱数の演算子？）。このモデルとの一致の確認には意味がありません。</translation>
     </message>
     <message>
         <source>Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.</source>
-        <comment>SMOKE_NON_FINITE</comment>
         <translation>バンドル タブの「入力データ」に実際の入力データ (.npy) を指定してください。生成値はモデルが想定する範囲外かもしれません。</translation>
     </message>
     <message>
         <source>Rebuild the bundle without {opt:no_smoke} to record one.</source>
-        <comment>SMOKE_NOT_RECORDED</comment>
         <translation>スモーク実行をオンにしてバンドルを作り直すと、記録が残ります。</translation>
     </message>
     <message>
         <source>If an app reads it with onnxruntime-node, re-export the model with tensor outputs (scikit-learn classifiers: skl2onnx&apos;s option zipmap=False).</source>
-        <comment>SMOKE_OUTPUT_NOT_TENSOR</comment>
         <translation>アプリが onnxruntime-node でこの出力を読む場合は、テンソルを出力するモデルとして再エクスポートしてください（scikit-learn の分類器なら skl2onnx のオプション zipmap=False）。</translation>
     </message>
     <message>
         <source>Fix the problems above first.</source>
-        <comment>SMOKE_SKIPPED</comment>
         <translation>先に上の問題を解決してください。</translation>
     </message>
     <message>
         <source>Raise the limit with {opt:timeout} SECONDS (loading a large model can take minutes), or use smaller sizes with {opt:dim} NAME=VALUE.</source>
-        <comment>SMOKE_TIMEOUT</comment>
         <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
     </message>
     <message>
         <source>Large tensors inside subgraphs or Constant nodes cannot be smoke-run in memory; move them to main-graph initializers.</source>
-        <comment>SMOKE_TOO_LARGE</comment>
         <translation>サブグラフや Constant ノードの中の大きなテンソルを、メイングラフの初期化子に移してください。</translation>
     </message>
     <message>
         <source>Wait until whatever writes the model has finished (an export or a copy still running?), then run again.</source>
-        <comment>SOURCE_CHANGED</comment>
         <translation>モデルに書き込んでいる処理（エクスポートやコピーの途中？）が終わるのを待ってから、もう一度試してください。</translation>
     </message>
     <message>
         <source>Give {opt:target_ort} X.Y yourself, or point {opt:target_app} at the file that pins ONNX Runtime (ort/ort-sys, Microsoft.ML.OnnxRuntime, onnxruntime-node/-web, onnxruntime).</source>
-        <comment>TARGET_APP_NONE</comment>
         <translation>目標の ONNX Runtime を自分で選ぶか、ONNX Runtime のバージョンを固定しているファイルを指定してください。</translation>
     </message>
     <message>
         <source>Give {opt:target_ort} X.Y yourself (the ORT release the crate downloads: its ort-sys build script names it), or update onnxpack.</source>
-        <comment>TARGET_APP_UNKNOWN</comment>
         <translation>目標の ONNX Runtime を自分で選ぶか、onnxpack を更新してください。</translation>
     </message>
     <message>
         <source>Give the app&apos;s Cargo.lock, .csproj, package-lock.json, requirements.txt, pyproject.toml or uv.lock, or its folder.</source>
-        <comment>TARGET_APP_UNREADABLE</comment>
         <translation>アプリの Cargo.lock、.csproj、packages.lock.json、package-lock.json、requirements.txt、pyproject.toml、uv.lock のいずれかを指定してください。</translation>
     </message>
     <message>
         <source>Give the app&apos;s Cargo.lock, .csproj, packages.lock.json, package-lock.json, requirements*.txt, pyproject.toml or uv.lock.</source>
-        <comment>TARGET_APP_UNREADABLE</comment>
         <translation>アプリの Cargo.lock、.csproj、packages.lock.json、package-lock.json、requirements*.txt、pyproject.toml、uv.lock のいずれかを指定してください。</translation>
     </message>
     <message>
         <source>Check the file.</source>
-        <comment>TARGET_APP_UNREADABLE</comment>
         <translation>ファイルを確認してください。</translation>
     </message>
     <message>
         <source>Keep the external-data layout for this model.</source>
-        <comment>TENSOR_NOT_EMBEDDABLE</comment>
         <translation>このモデルは外部データの形式のままにしてください。</translation>
     </message>
     <message>
-        <source>Re-export the model from its source framework.</source>
-        <comment>TENSOR_SIZE_MISMATCH</comment>
-        <translation>モデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
-        <source>Re-export the model from its source framework.</source>
-        <comment>TENSOR_TOO_LARGE</comment>
-        <translation>モデルをエクスポートし直してください。</translation>
-    </message>
-    <message>
         <source>Use {suggested} ({why}), or pass {opt:allow_version_not_greater} to release it anyway.</source>
-        <comment>VERSION_NOT_GREATER</comment>
         <translation>{suggested}（{why}）を使うか、{opt:allow_version_not_greater} でそのままリリースしてください。</translation>
     </message>
     <message>
         <source>The suggested version is {suggested}.</source>
-        <comment>VERSION_NOT_GREATER</comment>
         <translation>推奨するバージョンは {suggested} です。</translation>
     </message>
     <message>
         <source>{changes}</source>
-        <comment>VERSION_UNDERBUMP</comment>
         <translation>より大きな上げ幅が必要な変更は、［結果］タブのリリースの比較に一覧があります。</translation>
     </message>
     <message>
         <source>Re-export the model with a released exporter and opset. If a newer ONNX has been released since, update onnxpack.</source>
-        <comment>VERSION_UNRELEASED</comment>
         <translation>リリース済みのエクスポーターとオペセットでモデルをエクスポートし直してください。その後に新しい ONNX がリリースされていれば、onnxpack を更新してください。</translation>
     </message>
     <message>
         <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_BAD_DIRECTORY</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_BAD_END</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_BAD_HEADER</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_BAD_NAME</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_BAD_SIZE</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_COMPRESSION</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
-        <comment>ZIP_DAMAGED</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_DIRECTORY</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_DUPLICATE</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_ENCRYPTED</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_GAP</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_HEADER_MISMATCH</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_LEADING_DATA</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_MULTIDISK</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_NAME_CONFLICT</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_NOT_ZIP</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_OVERLAP</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_RATIO</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_SPECIAL</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_SYMLINK</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_TOO_LARGE</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_TRAILING_DATA</comment>
-        <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
-    </message>
-    <message>
-        <source>Do not use this archive: it was damaged or crafted. Get the bundle again from its publisher.</source>
-        <comment>ZIP_TRUNCATED</comment>
         <translation>このアーカイブは使わないでください。壊れているか、細工されています。配布元からバンドルを取得し直してください。</translation>
     </message>
 </context>

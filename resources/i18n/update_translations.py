@@ -76,10 +76,15 @@ def registry_strings() -> list[tuple[str, str, str]]:
 
 def _registry_source(folder: Path) -> Path:
     """A Python file with one translate call per registry text, for lupdate to read beside gui/*.py (the registry's
-    texts live in core/, which lupdate does not read: core never imports Qt). The code is the disambiguation (the
-    .ts's ``<comment>``): two codes with the same words get a translation each, and translators see the code."""
-    lines = [f"QCoreApplication.translate({json.dumps(ctx)}, {json.dumps(text, ensure_ascii=False)}, "
-             f"{json.dumps(code)})" for ctx, text, code in registry_strings()]  # fmt: skip
+    texts live in core/, which lupdate does not read: core never imports Qt). A message has its code as the
+    disambiguation (the .ts's ``<comment>``, gui/catalog.py ``disambiguation``): the same words under two codes get a
+    translation each, and translators see the code."""
+    from onnxpack.gui.catalog import disambiguation
+
+    lines = []
+    for ctx, text, code in registry_strings():
+        args = [ctx, text] + [d for d in [disambiguation(ctx, code)] if d is not None]
+        lines.append(f"QCoreApplication.translate({', '.join(json.dumps(a, ensure_ascii=False) for a in args)})")
     path = folder / "registry_strings.py"
     path.write_text("from PySide6.QtCore import QCoreApplication\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
     return path
