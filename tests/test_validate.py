@@ -124,6 +124,30 @@ def test_shape_inference_error_is_a_finding(tmp_path: Path) -> None:
     assert "SHAPE_INFERENCE" in codes(val, Severity.ERROR)
 
 
+def test_checker_reads_both_kinds_of_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checker child checks the file's own bytes when it has nothing to neutralise, and its neutralised copy
+    when it has external data: both say the same of the same broken model."""
+    from onnxpack.core.checks.checker_child import _check_task
+
+    m = add_model()
+    m.graph.node[0].op_type = "NoSuchOp"
+    single = _save(m, tmp_path / "single" / "m.onnx")
+    external = save_with_external(m, tmp_path / "external" / "m.onnx")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)  # as in the child
+    said = [_check_task(str(work), str(p)) for p in (single, external)]
+    assert said[0] == said[1]
+    assert "NoSuchOp" in said[0]["checker"]
+    m = add_model()
+    m.graph.output[0].type.tensor_type.elem_type = TensorProto.INT64  # Add of floats declared INT64
+    for folder in ("single2", "external2"):
+        path = tmp_path / folder / "m.onnx"
+        _save(m, path) if folder == "single2" else save_with_external(m, path)
+        said_now = _check_task(str(work), str(path))
+        assert said_now["checker"] is None and "differs from existing elem type" in said_now["inference"], said_now
+
+
 def test_checker_crash_and_timeout_become_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _save(add_model(), tmp_path / "m.onnx")
     for outcome, code in [
