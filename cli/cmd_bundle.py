@@ -109,8 +109,12 @@ def _print_proofs(env: Environment, r: BundleResult) -> None:
                          f"({r.smoke['provider']}), passed\n")
     if r.equal is not None:
         w = r.equal["weights"]
-        env.stdout.write(f"  equality proof: same structure and {plural(w['tensors'], 'tensor')} "
-                         f"({format_bytes(w['tensor_bytes'])}) with equal SHA-256 as the original")
+        if w["method"] == "file-sha256":
+            env.stdout.write(f"  equality proof: the bundled model file is the original, byte for byte (SHA-256 "
+                             f"{w['fingerprint_sha256'][:16]}…)")
+        else:
+            env.stdout.write(f"  equality proof: same structure and {plural(w['tensors'], 'tensor')} "
+                             f"({format_bytes(w['tensor_bytes'])}) with equal SHA-256 as the original")
         if "outputs" in r.equal["methods"]:
             env.stdout.write("; bitwise-equal outputs of both models")
         env.stdout.write("\n")

@@ -447,7 +447,13 @@ class ResultPanel(Retranslatable, QWidget):
         ort = smoke.get("ort_version", "")
         provider = smoke.get("provider", "")
         methods = equal.get("methods") or []
-        if ok and equal.get("bitwise", False) and "outputs" not in methods and methods:
+        if ok and "file-sha256" in methods:
+            self.proof.set_status(
+                status_icon("ok"),
+                self.tr("Proof: the bundled model file is the original, byte for byte (equal SHA-256); its smoke "
+                        "run passed (onnxruntime %1, %2).").replace("%1", str(ort)).replace("%2", str(provider)),
+            )
+        elif ok and equal.get("bitwise", False) and "outputs" not in methods and methods:
             tensors = int((equal.get("weights") or {}).get("tensors", 0))
             self.proof.set_status(
                 status_icon("ok"),

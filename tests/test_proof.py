@@ -106,6 +106,51 @@ def test_small_models_also_compare_outputs_by_default(tmp_path: Path) -> None:
     assert [r["bitwise_equal"] for r in res.equal["outputs"]] == [True]
 
 
+def test_a_single_file_bundled_as_it_is_is_proven_by_its_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    """A single file without external data ships byte for byte: its SHA-256 is the proof. No tensor is hashed again,
+    and the original is not run a second time (its outputs could not differ) unless --compare-outputs always."""
+    import hashlib
+
+    from onnxpack.core.runtime import smoke as smoke_mod
+
+    def no_proof(*_a: Any) -> Any:
+        raise AssertionError("the tensor proof ran")
+
+    monkeypatch.setattr(bundle_mod, "prove_same_model", no_proof)
+    runs: list[int] = []
+    real_execute = smoke_mod._execute
+
+    def count(models: list[Any], *a: Any, **k: Any) -> Any:
+        runs.append(len(models))
+        return real_execute(models, *a, **k)
+
+    monkeypatch.setattr(smoke_mod, "_execute", count)
+    src = _write(factory.add_model(n=1024), tmp_path / "src" / "m.onnx")
+    sha = hashlib.sha256(src.read_bytes()).hexdigest()
+    res = build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH))
+    assert res.equal is not None and res.equal["methods"] == [proof.FILE_METHOD] and res.equal["outputs"] == []
+    weights = res.equal["weights"]
+    assert weights == {"method": proof.FILE_METHOD, "tensors": 3, "tensor_bytes": 1024 * 4 * 2 + 4,
+                       "fingerprint_sha256": sha}
+    assert next(f for f in res.manifest["files"] if f["role"] == "model")["sha256"] == sha
+    assert runs == [1]  # the bundled model alone
+    assert verify_bundle(res.zip_path, smoke=True).ok
+
+    runs.clear()
+    res = build_bundle(BundleOptions(src, tmp_path / "out2", "1.0.0", source_date_epoch=EPOCH, compare_outputs=True))
+    assert res.equal is not None and res.equal["methods"] == [proof.FILE_METHOD, "outputs"]
+    assert [r["bitwise_equal"] for r in res.equal["outputs"]] == [True] and runs == [2]
+
+
+def test_a_single_file_a_fix_changes_gets_the_tensor_proof(tmp_path: Path) -> None:
+    """Bytes that differ from the source's (here a new model_version) are proven the long way."""
+    src = _write(factory.add_model(n=1024), tmp_path / "src" / "m.onnx")
+    res = build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH,
+                                     set_model_version=True))
+    assert res.equal is not None and res.equal["methods"] == [proof.METHOD, "outputs"]
+
+
 def test_a_merge_that_changes_a_weight_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     class Lying(proof.TensorHasher):
         """The source side of the merge sees other bytes than it wrote (what a merge bug would look like)."""

@@ -478,3 +478,46 @@ def test_the_smoke_stage_reports_at_once_that_it_is_starting(tmp_path):
     assert run.ok
     smoke_events = [e for e in events if e.stage == "smoke"]
     assert smoke_events and "starting ONNX Runtime" in smoke_events[0].message
+
+
+def test_an_inline_known_model_reaches_ort_unparsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file the parent wrote itself without external data (``inline``) goes to ONNX Runtime as its bytes; any other
+    is parsed first, to find and validate its external data."""
+    from onnxpack.core.model import modelfile
+    from onnxpack.core.runtime import session
+
+    path = tmp_path / "m.onnx"
+    path.write_bytes(factory.add_model().SerializeToString())
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    spec = {"path": str(path), "data_dir": str(tmp_path), "kind": "onnx", "label": "m.onnx", "window": None}
+
+    def no_parse(*_a: Any, **_k: Any) -> Any:
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(modelfile, "load_structure", no_parse)
+    opened = session.open_session({**spec, "inline": True}, str(empty))
+    assert opened.how == "model bytes" and [i.name for i in opened.session.get_inputs()] == ["X"]
+    with pytest.raises(AssertionError, match="parsed"):
+        session.open_session(spec, str(empty))
+
+
+def test_a_known_model_is_not_read_again_in_the_parent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """compare_models takes models its caller validated as they are (relative paths made absolute for the child)."""
+    from onnxpack.core.model.modelfile import ModelLocation
+    from onnxpack.core.runtime.smoke import KnownModel
+
+    src = factory.external_model(tmp_path / "src")
+    copy = tmp_path / "merged" / "m.onnx"
+    copy.parent.mkdir()
+    onnx.save(onnx.load(str(src)), str(copy))
+    monkeypatch.chdir(tmp_path)
+
+    def no_parse(*_a: Any, **_k: Any) -> Any:
+        raise AssertionError("parsed in the parent")
+
+    monkeypatch.setattr(smoke_mod, "load_structure", no_parse)
+    original = KnownModel(ModelLocation(Path("src/model.onnx"), Path("src")), (src, src.parent / "model.onnx.data"))
+    merged = KnownModel(ModelLocation(Path("merged/m.onnx"), Path("merged")), (copy,), inline=True)
+    res = compare_models(original, merged)
+    assert res.ok and res.bitwise_equal

@@ -35,11 +35,15 @@ from .modelfile import Window, load_structure
 from .streamhash import HashWorker
 
 __all__ = [
-    "METHOD", "RangeKey", "TensorHasher", "WeightsProof", "fingerprint", "hash_model_tensors", "prove_same_model",
+    "FILE_METHOD", "METHOD", "RangeKey", "TensorHasher", "WeightsProof", "fingerprint", "hash_model_tensors",
+    "prove_same_model",
 ]
 
 #: How the manifest names this proof.
 METHOD = "structure+tensor-sha256"
+#: The proof when the bundled model file is the source file byte for byte (same size and SHA-256, each hashed from
+#: our own reads): nothing is parsed again, and ``fingerprint_sha256`` is the file's SHA-256.
+FILE_METHOD = "file-sha256"
 
 RangeKey = tuple[Path, int, int]  # (file, offset, length): one stored byte range
 
@@ -159,10 +163,11 @@ class WeightsProof:
     tensors: int
     tensor_bytes: int
     fingerprint_sha256: str
+    method: str = METHOD
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "method": METHOD,
+            "method": self.method,
             "tensors": self.tensors,
             "tensor_bytes": self.tensor_bytes,
             "fingerprint_sha256": self.fingerprint_sha256,

@@ -23,6 +23,7 @@ thread while the merge runs.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import shutil
 from collections.abc import Callable, Iterator, Mapping
@@ -69,7 +70,7 @@ from .members import Member, Role
 from .options import BundleOptions, cli_command
 from .ortvariant import OrtVariant, add_ort_variant
 from .plan import BundlePlan, default_name, make_plan
-from .smokerun import SmokeTarget, equality, json_copy, run_smoke, smoke_or_retarget_refusal
+from .smokerun import SmokeTarget, equality, json_copy, run_smoke, same_file_proof, smoke_or_retarget_refusal
 from .sources import SourceWatch, file_size, source_files_of
 from .zipwriter import DeterministicZip
 
@@ -246,6 +247,7 @@ class _Merged:
     streamed_hashes: Mapping[Path, tuple[int, str]]
     source_digests: Mapping[RangeKey, str]
     copy: Path  # the merged model's copy in the work folder (teed when one is needed), its data file beside it
+    same_file: WeightsProof | None = None  # the proof when the bundled model file is the source file (_same_file)
 
     @property
     def copy_dir(self) -> Path:
@@ -312,9 +314,11 @@ def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], 
             report(progress, "validate", VALIDATE_STEPS - 1, VALIDATE_STEPS, "waiting for the onnx checker",
                    unit=STEPS)  # fmt: skip
             gated = gate_after_checker(checked, checker.join(), opts)
+            merged = dataclasses.replace(merged, same_file=_same_file(plan, checked, merged, hasher))
             report(progress, "validate", VALIDATE_STEPS, VALIDATE_STEPS, "done", unit=STEPS)
             # 4. smoke run of the merged copy; meanwhile the proof that it is the source model, bit for bit
-            target = _smoke_target(plan, merged, f, z) if placed.in_place else _copy_target(plan, merged)
+            target = (_smoke_target(plan, merged, f, z, sources) if placed.in_place
+                      else _copy_target(plan, merged, sources))  # fmt: skip
             proven = _proofs(plan, checked, fixed, merged, target, watch, run, child)
             # 5. ORT-format variant
             ort = add_ort_variant(plan, merged.copy, run.work, z, progress, cancel) if opts.ort_format else None
@@ -379,25 +383,30 @@ def _merge(plan: BundlePlan, merge: MergePlan, z: DeterministicZip, streamed: se
     return _Merged(merge, tuple(members), streamed_hashes, digests, copy_dir / plan.model_entry)
 
 
-def _copy_target(plan: BundlePlan, merged: _Merged) -> SmokeTarget:
+def _copy_target(plan: BundlePlan, merged: _Merged, sources: list[Path]) -> SmokeTarget:
     """The merged model's copy in the work folder."""
-    return SmokeTarget(merged.copy, None, plan.model_entry, merged.copy_dir)
+    return SmokeTarget(merged.copy, None, plan.model_entry, merged.copy_dir, merged.plan.layout is Layout.SINGLE,
+                       tuple(sources))  # fmt: skip
 
 
-def _smoke_target(plan: BundlePlan, merged: _Merged, f: BinaryIO, z: DeterministicZip) -> SmokeTarget:
+def _smoke_target(plan: BundlePlan, merged: _Merged, f: BinaryIO, z: DeterministicZip,
+                  sources: list[Path]) -> SmokeTarget:
     """The merged model in place: its stored entry, read back from the ZIP file while it is still being written."""
     f.flush()
     rec = z.records[-1]
     if rec.name != plan.model_entry or rec.data_offset is None:
         raise InternalError("Internal error: the model entry is not stored", "Please report this bug.",
                             code="INTERNAL")  # fmt: skip
-    return SmokeTarget(pending_path(f), (rec.data_offset, merged.plan.model_size), plan.model_entry, merged.copy_dir)
+    return SmokeTarget(pending_path(f), (rec.data_offset, merged.plan.model_size), plan.model_entry, merged.copy_dir,
+                       True, tuple(sources))  # fmt: skip (in place = the single-file layout)
 
 
 def _proofs(plan: BundlePlan, checked: Checked, fixed: Fixed, merged: _Merged, target: SmokeTarget,
             watch: SourceWatch, run: _Run, child: ChildProcess | None) -> _Proven:
     """The smoke run with the equality proof (unless --no-smoke), then --prove-ort's releases."""
-    proven = _smoke_and_proof(plan, fixed, merged, target, watch, run, child) if plan.opts.run_smoke else _Proven()
+    proven = _Proven()
+    if plan.opts.run_smoke:
+        proven = _smoke_and_proof(plan, fixed, merged, target, watch, run, child)
     if not plan.opts.prove_ort:
         return proven
     from .proveort import prove_ort  # 4b. the bundled model on each named ONNX Runtime release
@@ -406,18 +415,35 @@ def _proofs(plan: BundlePlan, checked: Checked, fixed: Fixed, merged: _Merged, t
     return _Proven(proven.smoke, proven.equal, proven.extra, proven.findings, report_.to_dict())
 
 
-def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: SmokeTarget, watch: SourceWatch,
-                     run: _Run, child: ChildProcess | None) -> _Proven:
-    """Smoke-run the merged model while a thread proves, tensor by tensor, that it is the source model."""
-    opts, merge = plan.opts, merged.plan
+def _same_file(plan: BundlePlan, checked: Checked, merged: _Merged,
+               hasher: Background[dict[Path, tuple[int, str]]]) -> WeightsProof | None:
+    """:func:`same_file_proof` of the bundled model: the source's SHA-256 is provenance's (from the merge's reads, or
+    the hashing thread's for a file with no tensor to stream), the entry's the ZIP writer's."""
+    model = plan.location.model
+    entry = next(m.record for m in merged.members if m.role is Role.MODEL)
+    source = merged.streamed_hashes.get(model) or hasher.join().get(model)
+    return same_file_proof(checked.val.inspection, merged.plan.layout, source, (entry.size, entry.sha256))
+
+
+def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: SmokeTarget,
+                     watch: SourceWatch, run: _Run, child: ChildProcess | None) -> _Proven:
+    """Smoke-run the merged model while a thread proves, tensor by tensor, that it is the source model.
+
+    When the bundled file is the source file byte for byte, that is the proof: no tensor is hashed again, and the
+    original is run too only when --compare-outputs always asks for it (its outputs could not differ).
+    """
+    opts, merge, same = plan.opts, merged.plan, merged.same_file
 
     def prove(stop: CancelToken) -> WeightsProof:
+        if same is not None:
+            return same
         return prove_same_model(merge.model, merge.table, merged.source_digests, target.path, merged.copy_dir, stop,
                                 target.window)  # fmt: skip
 
     proof = Background(prove, run.cancel, "onnxpack-proof")
     try:
-        compare = opts.compare_outputs if opts.compare_outputs is not None else merge.total_size <= COMPARE_AUTO_BYTES
+        auto = same is None and merge.total_size <= COMPARE_AUTO_BYTES
+        compare = opts.compare_outputs if opts.compare_outputs is not None else auto
         try:  # a converted model is never shipped unproven: its outputs are compared, whatever its size
             smoked = run_smoke(plan, target, run.work, compare or fixed.converted, child, watch, run.progress,
                                run.cancel)  # fmt: skip

@@ -13,8 +13,9 @@ from ..childproc import ChildProcess
 from ..errors import RefusedError, RuntimeFailure
 from ..findings import Finding, Severity
 from ..model import codes as model_codes
-from ..model.modelfile import Window
-from ..model.proof import METHOD, WeightsProof
+from ..model.layout import Layout
+from ..model.modelfile import ModelLocation, Window
+from ..model.proof import FILE_METHOD, WeightsProof
 from ..progress import CancelToken, ProgressCallback
 from . import codes
 from .fixes import Fixed
@@ -23,7 +24,8 @@ from .plan import BundlePlan
 from .sources import SourceWatch
 
 if TYPE_CHECKING:
-    from ..runtime.smoke import SmokeResult
+    from ..checks.inspection import Inspection
+    from ..runtime.smoke import KnownModel, SmokeResult
 
 __all__ = [
     "MAX_REFERENCE_BYTES",
@@ -32,6 +34,7 @@ __all__ = [
     "equality",
     "json_copy",
     "run_smoke",
+    "same_file_proof",
     "smoke_or_retarget_refusal",
 ]
 
@@ -42,12 +45,27 @@ MAX_REFERENCE_BYTES = 16 * 2**20
 @dataclass(frozen=True)
 class SmokeTarget:
     """The merged model to run: ``window`` of ``path`` (its ZIP entry ``entry``, in place), else the copy ``path``;
-    its data files in ``data_dir``."""
+    its data files in ``data_dir``; ``inline``: it has none (the single-file layout). ``source_files``: the source
+    model's files, which the comparison run reads and which are never written."""
 
     path: Path
     window: Window | None
     entry: str
     data_dir: Path
+    inline: bool
+    source_files: tuple[Path, ...]
+
+    def known(self) -> KnownModel:
+        """The merged model for the smoke run: written by us, so not parsed again in this process."""
+        from ..runtime.smoke import KnownModel
+
+        return KnownModel(ModelLocation(self.path, self.data_dir), (self.path,), self.window, self.entry, self.inline)
+
+    def source(self, location: ModelLocation) -> KnownModel:
+        """The source model at ``location``, validated by the bundle's inspection (parsed in the child only)."""
+        from ..runtime.smoke import KnownModel
+
+        return KnownModel(location, self.source_files)
 
 
 @dataclass(frozen=True)
@@ -90,13 +108,12 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
     saved = work / "outputs"
     rows: list[dict[str, Any]] | None = None
     if compare:
-        res = compare_models(loc.model, target.path, data_dir=loc.data_dir, other_data_dir=target.data_dir,
-                             options=options, save_outputs_to=saved, progress=progress, cancel=cancel,
-                             other_window=target.window, other_name=target.entry, child=child)  # fmt: skip
+        res = compare_models(target.source(loc), target.known(), options=options, save_outputs_to=saved,
+                             progress=progress, cancel=cancel, child=child)  # fmt: skip
         run, findings = res.original, res.findings
     else:
-        run = smoke_test(target.path, target.data_dir, options=options, save_outputs_to=saved, progress=progress,
-                         cancel=cancel, window=target.window, name=target.entry, child=child)  # fmt: skip
+        run = smoke_test(target.known(), options=options, save_outputs_to=saved, progress=progress, cancel=cancel,
+                         child=child)  # fmt: skip
         findings = run.findings
     _refuse_failed(run, loc.model.name)
     if compare:
@@ -113,6 +130,17 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
     outputs = _outputs(run, extra)
     doc = {"ok": True, "ort_version": run.ort_version, "provider": run.provider, "outputs": outputs, "recipe": recipe}
     return Smoked(doc, rows, extra, kept)
+
+
+def same_file_proof(source: Inspection, bundled: Layout, source_hash: tuple[int, str] | None,
+                    entry_hash: tuple[int, str]) -> WeightsProof | None:
+    """The proof that the bundled model file is the source file byte for byte, when it is: a single file without
+    external data, bundled as it is (no fix changed it), with the same size and SHA-256. ``tensors`` and
+    ``tensor_bytes`` are the inspection's count of the source's tensors."""
+    if source.layout is not Layout.SINGLE or bundled is not Layout.SINGLE or source_hash != entry_hash:
+        return None
+    count = source.initializers.count + source.constants.count
+    return WeightsProof(count, source.initializers.bytes + source.constants.bytes, entry_hash[1], FILE_METHOD)
 
 
 def smoke_or_retarget_refusal(plan: BundlePlan, fixed: Fixed, e: RuntimeFailure) -> Exception:
@@ -163,7 +191,7 @@ def _outputs(run: SmokeResult, extra: dict[str, tuple[Role, bytes]]) -> list[dic
 def equality(source_name: str, entry: str, weights: WeightsProof, outputs: list[dict[str, Any]] | None
              ) -> dict[str, Any]:
     """The manifest's equality record: which proofs were made and what they cover."""
-    methods = [METHOD] + (["outputs"] if outputs is not None else [])
+    methods = [weights.method] + (["outputs"] if outputs is not None else [])
     return {
         "ok": True,
         "bitwise": True,

@@ -113,7 +113,8 @@ def _drop_initializers(model: Any, names: set[str]) -> None:
 def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
     """Create a CPU InferenceSession without ever letting ORT resolve an external-data path.
 
-    * ORT-format and self-contained ONNX files: ORT gets the bytes we read.
+    * ORT-format and self-contained ONNX files: ORT gets the bytes we read (not parsed first when they are ``inline``:
+      a file the parent wrote itself, with no external data in it).
     * External data: the structure is validated (core.extdata, security.md rule 1) and ORT gets the
       model bytes plus the validated tensor bytes — main-graph initializers as OrtValues over a
       read-only memory map (``add_external_initializers``, no copy on our side), every other
@@ -131,7 +132,11 @@ def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
         given = _Given(path.read_bytes(), "ort-format bytes")
     else:
         window = model.get("window")
-        given = _onnx_bytes(path, Path(model["data_dir"]), (int(window[0]), int(window[1])) if window else None)
+        span = (int(window[0]), int(window[1])) if window else None
+        if model.get("inline"):  # written by the parent with no external data: no need to parse it to find some
+            given = _Given(_read_model_bytes(path, span), "model bytes")
+        else:
+            given = _onnx_bytes(path, Path(model["data_dir"]), span)
         if given.names:
             so.add_external_initializers(given.names, given.values)
     try:

@@ -46,6 +46,7 @@ __all__ = [
     "SCHEMA",
     "ChildProcess",
     "CompareResult",
+    "KnownModel",
     "SmokeOptions",
     "SmokeResult",
     "SmokeRun",
@@ -88,6 +89,26 @@ def _early_child(target: Target, given: ChildProcess | None) -> Iterator[ChildPr
             child.discard()
 
 
+@dataclass(frozen=True)
+class KnownModel:
+    """A model its caller has located and validated already (a bundle's source, its merged copy): the smoke run does
+    not parse it again in this process.
+
+    ``protected``: the files that must never be written (the model and its data files); ``window``/``name``: the
+    model is that byte range of its file (a stored ZIP entry, so named); ``inline``: the caller wrote the file
+    itself with no external data in it, so the child gives ONNX Runtime its bytes without parsing it first.
+    """
+
+    location: ModelLocation
+    protected: tuple[Path, ...]
+    window: Window | None = None
+    name: str | None = None
+    inline: bool = False
+
+
+Model = str | os.PathLike[str] | KnownModel
+
+
 @dataclass
 class _Prepared:
     location: ModelLocation
@@ -96,14 +117,17 @@ class _Prepared:
     name: str  # what messages call the model (its file name, or its entry name inside an archive)
 
 
-def _prepare_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None, label: str,
+def _prepare_model(path: Model, data_dir: str | os.PathLike[str] | None, label: str,
                    window: Window | None = None, name: str | None = None) -> _Prepared:
     """Locate and validate a model in the parent, so bad input fails fast with a clear message.
 
-    ``window``: the model is that byte range of ``path`` (a stored ZIP entry named ``name``), read in place.
+    ``window``: the model is that byte range of ``path`` (a stored ZIP entry named ``name``), read in place. A
+    :class:`KnownModel` is taken as its caller validated it.
     """
     from ..model.extdata import resolve_external_data
 
+    if isinstance(path, KnownModel):
+        return _known(path, label)
     loc = locate_model(path, data_dir)
     kind = sniff(loc.model, window)
     protected = [loc.model]
@@ -122,6 +146,18 @@ def _prepare_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str
     if label:
         spec["label"] = f"{label} {shown}"
     return _Prepared(loc, spec, protected, shown)
+
+
+def _known(known: KnownModel, label: str) -> _Prepared:
+    given, window = known.location, known.window  # absolute: the child works in a folder of its own
+    loc = ModelLocation(given.model.absolute(), given.data_dir.absolute(), given.folder)
+    shown = known.name or loc.model.name
+    spec: dict[str, Any] = {"path": str(loc.model), "data_dir": str(loc.data_dir), "label": shown,
+                            "kind": "ort" if sniff(loc.model, window) is FileKind.ORT else "onnx",
+                            "window": list(window) if window is not None else None, "inline": known.inline}
+    if label:
+        spec["label"] = f"{label} {shown}"
+    return _Prepared(loc, spec, list(known.protected), shown)
 
 
 def _load_inputs(options: SmokeOptions) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, str], list[LoadedInput]]:
@@ -184,7 +220,7 @@ def _execute(models: list[_Prepared], options: SmokeOptions, *, return_outputs: 
 
 
 def smoke_test(
-    path: str | os.PathLike[str],
+    path: Model,
     data_dir: str | os.PathLike[str] | None = None,
     *,
     window: Window | None = None,
@@ -213,8 +249,8 @@ def smoke_test(
 
 
 def compare_models(
-    original: str | os.PathLike[str],
-    other: str | os.PathLike[str],
+    original: Model,
+    other: Model,
     *,
     data_dir: str | os.PathLike[str] | None = None,
     other_data_dir: str | os.PathLike[str] | None = None,

@@ -3868,6 +3868,10 @@ Qt %1、Python %2</translation>
         <source>n/a (not floating point)</source>
         <translation>該当なし (浮動小数点ではない)</translation>
     </message>
+    <message>
+        <source>Proof: the bundled model file is the original, byte for byte (equal SHA-256); its smoke run passed (onnxruntime %1, %2).</source>
+        <translation>証明: バンドルされたモデルファイルは元のファイルとバイト単位で同一です（SHA-256 が一致）。スモーク実行にも成功しました（onnxruntime %1、%2）。</translation>
+    </message>
     <message numerus="yes">
         <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) with equal SHA-256); its smoke run passed (onnxruntime %1, %2).</source>
         <translation>
