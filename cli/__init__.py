@@ -7,6 +7,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from onnxpack.core import __version__
 from onnxpack.core.errors import InternalError, OnnxpackError, from_os_error
@@ -30,6 +31,16 @@ COMMANDS = {
     "bundle": "cmd_bundle",
     "verify": "cmd_verify",
     "keygen": "cmd_keygen",
+}
+
+
+#: The commands whose work runs in a child process, and its entry point ("": the onnx checker's tasks only). main()
+#: starts it before the command's module and the engine are imported, so that its imports overlap theirs (a child
+#: forked that early is a copy of a process that has imported little); the command finds it as ``args.early_child``.
+EARLY_CHILDREN = {
+    "bundle": ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime")),
+    "smoke": ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime")),
+    "check": ("", ("onnx",)),
 }
 
 
@@ -70,7 +81,9 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
     env = env or Environment.from_process()
     args_list = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in args_list
+    child = None
     try:
+        child = _early_child(args_list)
         parser = build_parser(args_list)
         try:
             # argparse prints --help/--version to sys.stdout; send it to this command's stdout.
@@ -81,6 +94,7 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         if not getattr(args, "handler", None):
             parser.print_help(env.stdout)
             return ExitStatus.USAGE
+        args.early_child = child
         return ExitStatus(args.handler(args, env))
     except OnnxpackError as e:
         emit_error(env, e, as_json)
@@ -107,6 +121,21 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         )
         emit_error(env, err, as_json)
         return ExitStatus(err.exit_status)
+    finally:
+        if child is not None:  # the command's own (it stops it when done; stopping twice is harmless)
+            child.discard()
+
+
+def _early_child(argv: Sequence[str]) -> Any:
+    """The child process of the command in ``argv`` (see :data:`EARLY_CHILDREN`), started now; None if it has none
+    or asks for help."""
+    command = _command_of(argv)
+    if command not in EARLY_CHILDREN or any(a in ("-h", "--help", "--version") for a in argv):
+        return None
+    from onnxpack.core.childproc import ChildProcess
+
+    target, preload = EARLY_CHILDREN[command]
+    return ChildProcess(target, preload)
 
 
 def _silence_stdout(env: Environment) -> None:

@@ -78,7 +78,9 @@ def _check(args: Any, env: Environment) -> int:
     target_ort, app = target_from(args.target_ort, args.target_app)
     if app is not None:
         env.stderr.write(f"onnxpack: target {app.describe()}\n")
-    val = validate_model(args.model, args.data_dir, target_ort=target_ort, progress=progress)
+    # main() started the checker's child: it imports onnx while this process inspects
+    val = validate_model(args.model, args.data_dir, target_ort=target_ort, progress=progress,
+                         checker_child=getattr(args, "early_child", None))  # fmt: skip
     if args.prove_ort and val.inspection.model is None:
         from onnxpack.core.errors import InputError
 

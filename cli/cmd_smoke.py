@@ -186,7 +186,7 @@ def _findings(env: Environment, findings: list[Finding]) -> None:
 def _smoke(args: argparse.Namespace, env: Environment) -> int:
     from onnxpack.core.childproc import ChildProcess
 
-    child = ChildProcess(_CHILD_MAIN)
+    child = getattr(args, "early_child", None) or ChildProcess(_CHILD_MAIN)  # main() started it
     try:
         return _smoke_with(child, args, env)
     finally:

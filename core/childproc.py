@@ -1,8 +1,8 @@
-"""A 'spawn' child process started ahead of its job, so its imports overlap the parent's own work.
+"""A child process started ahead of its job, so its imports overlap the parent's own work.
 
-Importable without onnx, onnxruntime or numpy: the command line starts the child first thing, then
-imports the engine and validates the input while the child imports onnx and ONNX Runtime (on a 2-core
-machine both take ~0.2-0.3 s; done one after the other they add up). One child serves a small model's
+Importable without onnx, onnxruntime or numpy: the command line starts the child first thing (forked on Linux,
+see :func:`start_method`), then imports the engine and validates the input while the child imports onnx and
+ONNX Runtime (on a 2-core machine both take ~0.15-0.3 s; done one after the other they add up). One child serves a small model's
 whole bundle: the onnx checker as a task, then the smoke run as its job (issue 28 §2). Crash and
 time-out handling is the caller's (:func:`core.runtime.smoke.run_in_child`,
 :func:`core.checks.checker_child.run_in_child`).
@@ -17,10 +17,12 @@ import json
 import multiprocessing
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -87,24 +89,41 @@ def _resolve(name: str) -> Callable[[Any, dict[str, Any]], None]:
     return fn
 
 
-#: How children start: "exec" (a plain ``python -c`` with two pipes: POSIX, not frozen) or "spawn"
-#: (multiprocessing's: Windows and frozen apps, whose ``sys.executable`` is the app and whose entry point calls
-#: ``multiprocessing.freeze_support()``). None: the platform's choice; tests set it to run both.
+#: How children start: "fork" (Linux, a process with one thread: a copy of this one, which has imported onnxpack
+#: already), "exec" (a plain ``python -c`` with two pipes: POSIX, not frozen) or "spawn" (multiprocessing's: Windows
+#: and frozen apps, whose ``sys.executable`` is the app and whose entry point calls
+#: ``multiprocessing.freeze_support()``). None: the platform's choice; tests set it to run each.
 START_METHOD: str | None = None
 
 
 def start_method() -> str:
-    """``"exec"`` or ``"spawn"`` (see :data:`START_METHOD`).
+    """``"fork"``, ``"exec"`` or ``"spawn"`` (see :data:`START_METHOD`).
 
     Why not spawn everywhere: on Linux a spawn child also makes multiprocessing start its resource tracker (one more
     interpreter, ~50 ms of CPU while the parent and the child import, and a wait for it at exit) and runs
     multiprocessing's bootstrap in the child; for a small model's bundle that was a tenth of the time (issue 28 §2).
+    Why fork first: an exec child spends ~10 ms starting Python and 50-80 ms importing onnxpack before it can import
+    onnx, all on the critical path of a small model's bundle; a fork child starts there. Only a process with one
+    thread forks (the command line, before the engine's imports: no native thread either), so that no lock another
+    thread held is copied locked; any other (the desktop app, a caller's threads, numpy's BLAS pool) execs.
     The child and its isolation are the same either way: its own process, pipes, a private folder, a time limit.
     """
     if START_METHOD is not None:
         return START_METHOD
     exec_ok = os.name == "posix" and not getattr(sys, "frozen", False) and bool(sys.executable)
-    return "exec" if exec_ok else "spawn"
+    if not exec_ok:
+        return "spawn"
+    return "fork" if _one_thread() else "exec"
+
+
+def _one_thread() -> bool:
+    """This process runs one thread, native ones included (Linux: /proc/self/task)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 class _ExecProcess:
@@ -133,8 +152,47 @@ class _ExecProcess:
         pass
 
 
-#: Exec children stopped and not yet waited for (see :meth:`ChildProcess.discard`).
-_DYING: list[_ExecProcess] = []
+class _ForkProcess:
+    """The part of ``multiprocessing.Process`` the callers use, over a forked child's pid."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._code: int | None = None
+
+    def _poll(self) -> int | None:
+        if self._code is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # pragma: no cover - reaped by someone else: it is gone
+                self._code = -1
+                return self._code
+            if pid:
+                self._code = os.waitstatus_to_exitcode(status)  # negative: killed by that signal
+        return self._code
+
+    def is_alive(self) -> bool:
+        return self._poll() is None
+
+    def kill(self) -> None:
+        if self._poll() is None:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+
+    def join(self, timeout: float | None = None) -> None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self._poll() is None and (deadline is None or time.monotonic() < deadline):
+            time.sleep(0.002)
+
+    @property
+    def exitcode(self) -> int | None:
+        return self._poll()
+
+    def close(self) -> None:
+        pass
+
+
+#: Exec and fork children stopped and not yet waited for (see :meth:`ChildProcess.discard`).
+_DYING: list[_ExecProcess | _ForkProcess] = []
 _DYING_LOCK = threading.Lock()
 
 
@@ -172,6 +230,61 @@ def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tupl
     return _ExecProcess(popen), Connection(job_w, readable=False), Connection(res_r, writable=False)
 
 
+def _fork_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tuple[_ForkProcess, Any, Any]:
+    """Fork a child that runs :func:`wait_for_job` in its private folder with the job pipe's read end and the result
+    pipe's write end, and ends with ``os._exit`` (never returning into the caller's code, never flushing its copies
+    of the caller's buffers)."""
+    from multiprocessing.connection import Connection
+
+    job_r, job_w = os.pipe()
+    res_r, res_w = os.pipe()
+    for stream in (sys.stdout, sys.stderr):  # nothing buffered may be written twice
+        with contextlib.suppress(Exception):
+            stream.flush()
+    try:
+        pid = os.fork()
+    except BaseException:
+        for fd in (job_r, job_w, res_r, res_w):
+            os.close(fd)
+        raise
+    if pid == 0:  # pragma: no cover - the child (its coverage is not collected)
+        os.close(job_w)  # the parent's ends: were the job pipe's write end open here, a dead parent would go unseen
+        os.close(res_r)
+        _forked_main(job_r, res_w, target, private_tmp, preload)
+    os.close(job_r)
+    os.close(res_w)
+    return _ForkProcess(pid), Connection(job_w, readable=False), Connection(res_r, writable=False)
+
+
+def _forked_main(job_r: int, res_w: int, target: str, private_tmp: str,
+                 preload: tuple[str, ...]) -> None:  # pragma: no cover - runs in the forked child
+    """The forked child: only its own pipe ends and the standard descriptors stay open, in its private folder."""
+    from multiprocessing.connection import Connection
+
+    code = 0
+    try:
+        keep = {0, 1, 2, job_r, res_w}
+        with contextlib.suppress(OSError):
+            for name in os.listdir("/proc/self/fd"):  # the parent's files and pipe ends: not the child's
+                if int(name) not in keep:
+                    with contextlib.suppress(OSError):
+                        os.close(int(name))
+        os.chdir(private_tmp)
+        wait_for_job(target, Connection(job_r, writable=False), Connection(res_w, readable=False), private_tmp,
+                     preload)  # fmt: skip
+    except BaseException:
+        code = 1
+        with contextlib.suppress(Exception):
+            import traceback
+
+            traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(code)
+
+
 def _exec_main() -> None:
     """The child's entry point under the "exec" start method (the parent's ``sys.path``, as spawn gives it)."""
     from multiprocessing.connection import Connection
@@ -205,7 +318,11 @@ class ChildProcess:
         self.job_sent = False
         self.tmp: str | None = str(make_temp_dir("child"))
         self.proc: Any
-        if start_method() == "exec":
+        method = start_method()
+        if method == "fork":
+            self.proc, self._job_send, self.recv_conn = _fork_child(target, self.tmp, preload)
+            return
+        if method == "exec":
             self.proc, self._job_send, self.recv_conn = _exec_child(target, self.tmp, preload)
             return
         ctx = multiprocessing.get_context("spawn")
@@ -262,7 +379,7 @@ class ChildProcess:
                 return
             if proc.is_alive():
                 proc.kill()
-            if isinstance(proc, _ExecProcess):
+            if isinstance(proc, _ExecProcess | _ForkProcess):
                 # Waited for later (by the next child, a discard, reap_children): the kernel takes tens of ms to
                 # tear down a process holding onnxruntime, and the caller's remaining work overlaps that.
                 with _DYING_LOCK:

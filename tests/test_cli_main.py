@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from onnxpack.cli import Environment, ExitStatus, main
 from onnxpack.core import __version__
@@ -110,3 +113,31 @@ def test_unknown_command_lists_every_command() -> None:
     err = env.stderr.getvalue()  # type: ignore[attr-defined]
     for command in ("inspect", "check", "merge", "smoke", "ort", "bundle", "verify"):
         assert command in err
+
+
+def test_the_command_child_starts_before_the_command_and_is_always_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bundle, smoke and check get their child process first thing (it imports onnx while the engine is imported);
+    the command adopts it; it is stopped however the run ends, and --help starts none."""
+    from onnxpack.core import childproc
+
+    made: list[Any] = []
+
+    class Recorded(childproc.ChildProcess):
+        def __init__(self, target: str, preload: tuple[str, ...] = childproc.PRELOAD) -> None:
+            super().__init__(target, preload)
+            made.append(self)
+
+    monkeypatch.setattr(childproc, "ChildProcess", Recorded)
+    env = _env()
+    assert main(["bundle", "--help"], env) == ExitStatus.OK and made == []
+    missing = str(tmp_path / "missing.onnx")
+    for argv in (["bundle", missing, "-o", str(tmp_path / "out"), "--version", "1.0.0"], ["check", missing],
+                 ["smoke", missing], ["bundle", "--no-such-flag"]):
+        made.clear()
+        assert main(argv, env) != ExitStatus.OK
+        assert len(made) == 1, argv
+        assert made[0].proc is None and made[0].tmp is None, argv  # stopped, its folder removed
+    made.clear()
+    assert main(["inspect", missing], env) != ExitStatus.OK and made == []  # inspect needs no child

@@ -28,7 +28,7 @@ from onnxpack.core.progress import CancelToken
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
 from onnxpack.core.runtime.smoke import smoke_test
 
-METHODS = ["spawn"] + (["exec"] if os.name == "posix" else [])
+METHODS = ["spawn"] + (["exec"] if os.name == "posix" else []) + (["fork"] if sys.platform.startswith("linux") else [])
 
 
 @pytest.fixture(params=METHODS)
@@ -259,3 +259,47 @@ def test_a_stopped_exec_child_is_reaped_later_never_left_a_zombie(monkeypatch: p
     childproc.reap_children()
     assert not Path(f"/proc/{pid}").exists()  # neither running nor a zombie
     assert childproc._DYING == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is Linux's")
+def test_only_a_process_of_one_thread_forks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread (numpy's BLAS pool, the desktop app's workers) may hold a lock that a fork would copy locked: then
+    the child is exec'd instead."""
+    monkeypatch.setattr(childproc, "START_METHOD", None)
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait)
+    worker.start()
+    try:
+        assert not childproc._one_thread() and childproc.start_method() == "exec"
+    finally:
+        stop.set()
+        worker.join()
+    monkeypatch.setattr(childproc, "_one_thread", lambda: True)
+    assert childproc.start_method() == "fork"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is Linux's")
+def test_a_fork_child_keeps_none_of_the_parents_files_and_ends_with_its_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only its own pipe ends and the standard descriptors: a file the parent has open is not the child's, and
+    when the parent's end of the job pipe closes (the parent died or gave up) the waiting child exits at once."""
+    monkeypatch.setattr(childproc, "START_METHOD", "fork")
+    held = open(tmp_path / "parent.txt", "w")  # noqa: SIM115 - held open across the fork on purpose
+    try:
+        child = ChildProcess("", preload=())
+        pid = child.proc.pid
+        outcome = run_in_child(_open_fds, timeout=60, child=child)
+        assert outcome.ok, outcome.detail
+        assert held.fileno() not in outcome.value, outcome.value
+        assert len(set(outcome.value) - {0, 1, 2}) <= 3, outcome.value  # its two pipe ends, and the listing's own
+        child._job_send.close()  # what the parent's death does to the pipe
+        child.proc.join(10)
+        assert child.proc.exitcode == 0 and not Path(f"/proc/{pid}").exists()
+        child.discard()
+    finally:
+        held.close()
+
+
+def _open_fds(work: str) -> list[int]:
+    return sorted(int(n) for n in os.listdir("/proc/self/fd"))

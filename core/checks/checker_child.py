@@ -166,7 +166,7 @@ def run_in_child(
         outcome = _in_waiting_child(child, func, args, timeout, cancel)
         if outcome is not None:
             return outcome
-    if start_method() == "exec":  # a child for this one task (no resource tracker, no spawn bootstrap)
+    if start_method() != "spawn":  # a child for this one task (no resource tracker, no spawn bootstrap)
         own = ChildProcess("", preload=())
         try:
             outcome = _in_waiting_child(own, func, args, timeout, cancel)

@@ -324,12 +324,15 @@ def validate_model(
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
     checker_timeout: float = CHECK_TIMEOUT,
+    checker_child: ChildProcess | None = None,
 ) -> Validation:
     """Inspect and validate the model at ``path``; every problem becomes a Finding (never an exception).
 
     Exceptions are raised only when the input is unusable as a whole (missing, not a model: InputError /
     ModelFormatError), for a malformed ``target_ort`` (InputError) and on cancellation.
     ``path`` may be an :class:`Inspection` made with ``verify_checksums=True``: the model is then not read again.
+    ``checker_child``: a :class:`ChildProcess` started earlier that runs the onnx checker as a task (its onnx imported
+    while this one inspects); without one, the checker gets a child of its own.
     """
     if target_ort is not None:
         parse_version(target_ort)  # usage errors before any work
@@ -372,7 +375,7 @@ def validate_model(
     report(progress, "validate", 2, steps, "checker", unit=STEPS)
 
     if run_checker:
-        apply_checker(val, run_checker_child(insp, timeout=checker_timeout, cancel=cancel))
+        apply_checker(val, run_checker_child(insp, timeout=checker_timeout, cancel=cancel, child=checker_child))
     report(progress, "validate", steps, steps, "done", unit=STEPS)
     return val
 
