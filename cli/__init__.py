@@ -40,8 +40,10 @@ COMMANDS = {
 EARLY_CHILDREN = {
     "bundle": ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime")),
     "smoke": ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime")),
-    "check": ("", ("onnx",)),
 }
+#: Commands whose child runs only the onnx checker: started early only where children do not fork (one forked
+#: after the inspection has onnx imported already: check of the sample 0.180 s -> 0.168 s, and less CPU).
+_EARLY_CHECKER = ("check",)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,6 +81,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> ExitStatus:
     """Run one command; never raises (errors become messages and exit codes)."""
     env = env or Environment.from_process()
+    # numpy's BLAS would start a thread pool when onnx imports it: a process of one thread can fork its children
+    # (see onnxpack.core.childproc.start_method), and nothing here multiplies matrices.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args_list = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in args_list
     child = None
@@ -130,10 +135,14 @@ def _early_child(argv: Sequence[str]) -> Any:
     """The child process of the command in ``argv`` (see :data:`EARLY_CHILDREN`), started now; None if it has none
     or asks for help."""
     command = _command_of(argv)
-    if command not in EARLY_CHILDREN or any(a in ("-h", "--help", "--version") for a in argv):
+    if command is None or any(a in ("-h", "--help", "--version") for a in argv):
         return None
-    from onnxpack.core.childproc import ChildProcess
+    from onnxpack.core.childproc import ChildProcess, start_method
 
+    if command in _EARLY_CHECKER and start_method() != "fork":
+        return ChildProcess("", ("onnx",))
+    if command not in EARLY_CHILDREN:
+        return None
     target, preload = EARLY_CHILDREN[command]
     return ChildProcess(target, preload)
 

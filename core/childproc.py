@@ -2,10 +2,9 @@
 
 Importable without onnx, onnxruntime or numpy: the command line starts the child first thing (forked on Linux,
 see :func:`start_method`), then imports the engine and validates the input while the child imports onnx and
-ONNX Runtime (on a 2-core machine both take ~0.15-0.3 s; done one after the other they add up). One child serves a small model's
-whole bundle: the onnx checker as a task, then the smoke run as its job (issue 28 §2). Crash and
-time-out handling is the caller's (:func:`core.runtime.smoke.run_in_child`,
-:func:`core.checks.checker_child.run_in_child`).
+ONNX Runtime (on a 2-core machine both take ~0.15-0.3 s; done one after the other they add up). A child runs
+tasks (the onnx checker) and then at most one job (the smoke run, issue 28 §2). Crash and time-out handling
+is the caller's (:func:`core.runtime.smoke.run_in_child`, :func:`core.checks.checker_child.run_in_child`).
 """
 
 from __future__ import annotations

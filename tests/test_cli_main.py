@@ -122,6 +122,7 @@ def test_the_command_child_starts_before_the_command_and_is_always_stopped(
     the command adopts it; it is stopped however the run ends, and --help starts none."""
     from onnxpack.core import childproc
 
+    monkeypatch.setattr(childproc, "START_METHOD", "exec")  # check's child is started early where children exec
     made: list[Any] = []
 
     class Recorded(childproc.ChildProcess):

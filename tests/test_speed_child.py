@@ -124,6 +124,8 @@ def _opts(model: Path, out: Path) -> BundleOptions:
 def test_a_small_model_is_bundled_with_one_child(
     sample_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Where children are exec'd or spawned, the checker runs in the smoke child: one import of onnx, not two."""
+    monkeypatch.setattr(childproc, "START_METHOD", "exec")
     started: list[str] = []
 
     class Counted(ChildProcess):
@@ -153,10 +155,33 @@ def test_a_large_model_file_gets_a_checker_child_of_its_own(
         given.append(kw.get("child"))
         return real(path, **kw)
 
-    monkeypatch.setattr(bundle_mod, "SHARED_CHILD_BYTES", 0)
+    monkeypatch.setattr(childproc, "START_METHOD", "exec")
+    monkeypatch.setattr("onnxpack.core.release.gate.SHARED_CHILD_BYTES", 0)
     monkeypatch.setattr("onnxpack.core.checks.validate.check_structure", spy)
     result = build_bundle(_opts(sample_model, tmp_path / "out"))
     assert given == [None] and result.smoke is not None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is Linux's")
+def test_where_children_fork_the_checker_gets_one_of_its_own_and_it_is_stopped(
+    sample_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child forked after the inspection has onnx imported already: it checks at once, beside the smoke child."""
+    monkeypatch.setattr(childproc, "START_METHOD", "fork")
+    started: list[ChildProcess] = []
+
+    class Counted(ChildProcess):
+        def __init__(self, target: str, preload: tuple[str, ...] = childproc.PRELOAD) -> None:
+            super().__init__(target, preload)
+            started.append(self)
+
+    monkeypatch.setattr(bundle_mod, "ChildProcess", Counted)
+    monkeypatch.setattr("onnxpack.core.release.gate.ChildProcess", Counted)
+    result = build_bundle(_opts(sample_model, tmp_path / "out"))
+    assert [c.target for c in started] == [SMOKE_TARGET, ""]
+    assert all(c.proc is None and c.tmp is None for c in started)  # both stopped, their folders removed
+    assert result.manifest["smoke"] is not None
+    assert not any(f.code.startswith("CHECKER") for f in result.findings)  # the checker ran, in its child
 
 
 def _crash_check(work: str, model_path: str) -> dict[str, Any]:

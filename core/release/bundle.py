@@ -42,7 +42,7 @@ from ..atomic import (
     pending_path,
     refuse_inside_inputs,
 )
-from ..checks.validate import VALIDATE_STEPS, CheckerRun, run_checker_child
+from ..checks.validate import VALIDATE_STEPS, CheckerRun
 from ..childproc import SMOKE_TARGET, ChildProcess
 from ..errors import Cancelled, InputError, InternalError, RuntimeFailure
 from ..filehash import sha256_file
@@ -56,7 +56,7 @@ from . import codes
 from .background import Background
 from .finish import Release, release_of, write_manifest
 from .fixes import Fixed, apply_fixes
-from .gate import Checked, check_model, gate, gate_after_checker
+from .gate import Checked, check_model, gate, gate_after_checker, start_checker
 from .manifest_build import (
     ManifestParts,
     ModelFacts,
@@ -71,7 +71,7 @@ from .options import BundleOptions, cli_command
 from .ortvariant import OrtVariant, add_ort_variant
 from .plan import BundlePlan, default_name, make_plan
 from .smokerun import SmokeTarget, equality, json_copy, run_smoke, same_file_proof, smoke_or_retarget_refusal
-from .sources import SourceWatch, file_size, source_files_of
+from .sources import SourceWatch, source_files_of
 from .zipwriter import DeterministicZip
 
 __all__ = [
@@ -91,9 +91,6 @@ __all__ = [
 BUNDLE_SCHEMA = "onnxpack.bundle/1"
 #: Up to this model size the bundle also compares the outputs of the source and the merged model (two sessions).
 COMPARE_AUTO_BYTES = 256 * 2**20
-#: Up to this model file size (the .onnx itself: the checker reads no external data) the onnx checker runs in the
-#: smoke child, before its job, instead of in a child of its own.
-SHARED_CHILD_BYTES = 64 * 2**20
 #: The gate under its former name (tests/test_gui_state.py compares the GUI's gate with the engine's here).
 _gate = gate
 
@@ -217,18 +214,10 @@ def _pipeline(plan: BundlePlan, out_dir: Path, child: ChildProcess, progress: Pr
 
         previous = read_bundle_manifest(opts.previous, cancel=cancel)
     # 1-2. inspect + validate. The onnx checker (a child process) runs in the background while the merge
-    # streams; its verdict is awaited before anything is smoke-run or published. For a model file up to
-    # SHARED_CHILD_BYTES it runs in the smoke child, before the smoke job: one process and one import of onnx and
-    # onnxruntime instead of two (issue 28 §2; for the sample that was most of the time). A larger file, which the
-    # checker parses whole, gets a child of its own, so the smoke child never holds that parse.
+    # streams; its verdict is awaited before anything is smoke-run or published.
     checked = check_model(plan, progress, cancel)
     check_output_path(zip_path, [*plan.read_files, *source_files_of(checked.val)], overwrite=opts.force)
-    shared = child if file_size(plan.location.model) <= SHARED_CHILD_BYTES else None
-
-    def full_check(stop: CancelToken) -> CheckerRun:  # reads the model file in a child, never the skeleton
-        return run_checker_child(checked.val.inspection, cancel=stop, child=shared)
-
-    checker = Background(full_check, cancel, "onnxpack-checker")
+    checker = start_checker(plan, checked, child, cancel)
     try:
         with _work_dir(out_dir, zip_path.name) as work:
             run = _Run(progress, cancel, zip_path, work)
