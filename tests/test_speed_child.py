@@ -328,3 +328,50 @@ def test_a_fork_child_keeps_none_of_the_parents_files_and_ends_with_its_pipe(
 
 def _open_fds(work: str) -> list[int]:
     return sorted(int(n) for n in os.listdir("/proc/self/fd"))
+
+
+def _slow_refusing_check(work: str, model_path: str) -> dict[str, Any]:
+    time.sleep(1.5)
+    return {"checker": "injected: the checker refuses this model", "inference": None}
+
+
+def _slow_passing_check(work: str, model_path: str) -> dict[str, Any]:
+    time.sleep(1.5)
+    return {"checker": None, "inference": None}
+
+
+def test_the_smoke_run_goes_on_beside_a_slow_checker(
+    sample_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checker in a child of its own that is still at work when the merge ends does not hold the smoke run back;
+    its verdict still comes before the bundle is written."""
+    from onnxpack.core.progress import ProgressEvent
+
+    monkeypatch.setattr(childproc, "START_METHOD", "exec")
+    monkeypatch.setattr("onnxpack.core.release.gate.SHARED_CHILD_BYTES", 0)  # the checker gets a child of its own
+    monkeypatch.setattr(checker_mod, "_check_task", _slow_passing_check)
+    events: list[ProgressEvent] = []
+    result = build_bundle(_opts(sample_model, tmp_path / "out"), progress=events.append)
+    first_smoke = next(i for i, e in enumerate(events) if e.stage == "smoke")
+    checker_done = next(i for i, e in enumerate(events) if e.stage == "validate" and e.done == e.total)
+    first_zip = next(i for i, e in enumerate(events) if e.stage == "zip")
+    assert first_smoke < checker_done < first_zip
+    assert result.manifest["smoke"] is not None and result.zip_path.is_file()
+
+
+def test_a_smoke_failure_beside_the_checker_defers_to_the_checkers_refusal(
+    sample_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both fail: the checker's refusal is the first thing to fix, so it is what is raised; nothing is written."""
+    from onnxpack.core.errors import OnnxpackError
+    from onnxpack.core.runtime import smoke as smoke_mod
+
+    monkeypatch.setattr(childproc, "START_METHOD", "exec")
+    monkeypatch.setattr("onnxpack.core.release.gate.SHARED_CHILD_BYTES", 0)
+    monkeypatch.setattr(checker_mod, "_check_task", _slow_refusing_check)
+    monkeypatch.setattr(smoke_mod, "_TEST_HOOK", {"action": "raise", "when": "session"})
+    out = tmp_path / "out"
+    with pytest.raises(OnnxpackError) as e:
+        build_bundle(_opts(sample_model, out))
+    assert e.value.code == "BUNDLE_FINDINGS" and "injected: the checker refuses" in e.value.message
+    assert not out.exists() or list(out.iterdir()) == []

@@ -42,9 +42,8 @@ from ..atomic import (
     pending_path,
     refuse_inside_inputs,
 )
-from ..checks.validate import VALIDATE_STEPS, CheckerRun
 from ..childproc import SMOKE_TARGET, ChildProcess
-from ..errors import Cancelled, InputError, InternalError, RuntimeFailure
+from ..errors import Cancelled, InputError, InternalError, OnnxpackError, RuntimeFailure
 from ..filehash import sha256_file
 from ..findings import Finding
 from ..model.layout import Layout
@@ -56,7 +55,7 @@ from . import codes
 from .background import Background
 from .finish import Release, release_of, write_manifest
 from .fixes import Fixed, apply_fixes
-from .gate import Checked, check_model, gate, gate_after_checker, start_checker
+from .gate import Checked, CheckerGate, check_model, gate, start_checker
 from .manifest_build import (
     ManifestParts,
     ModelFacts,
@@ -217,7 +216,7 @@ def _pipeline(plan: BundlePlan, out_dir: Path, child: ChildProcess, progress: Pr
     # streams; its verdict is awaited before anything is smoke-run or published.
     checked = check_model(plan, progress, cancel)
     check_output_path(zip_path, [*plan.read_files, *source_files_of(checked.val)], overwrite=opts.force)
-    checker = start_checker(plan, checked, child, cancel)
+    checker = start_checker(plan, checked, child, progress, cancel)
     try:
         with _work_dir(out_dir, zip_path.name) as work:
             run = _Run(progress, cancel, zip_path, work)
@@ -280,7 +279,7 @@ def _place(plan: BundlePlan, fixed: Fixed, run: _Run) -> _Placement:
     return _Placement(merge, in_place, need_copy)
 
 
-def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], previous: dict[str, Any] | None,
+def _build(plan: BundlePlan, checked: Checked, checker: CheckerGate, previous: dict[str, Any] | None,
            run: _Run, child: ChildProcess | None) -> BundleResult:
     opts, progress, cancel = plan.opts, run.progress, run.cancel
     fixed = apply_fixes(plan, checked.val, progress, cancel)
@@ -300,15 +299,14 @@ def _build(plan: BundlePlan, checked: Checked, checker: Background[CheckerRun], 
         ):
             # 3. merge, streamed into the ZIP (and teed into the work copy when it will be run)
             merged = _merge(plan, merge, z, streamed, placed.need_copy, run)
-            report(progress, "validate", VALIDATE_STEPS - 1, VALIDATE_STEPS, "waiting for the onnx checker",
-                   unit=STEPS)  # fmt: skip
-            gated = gate_after_checker(checked, checker.join(), opts)
+            if not (opts.run_smoke and checker.separate and checker.pending):
+                checker.verdict()  # in already, or the smoke child is busy with it: the gate first
             merged = dataclasses.replace(merged, same_file=_same_file(plan, checked, merged, hasher))
-            report(progress, "validate", VALIDATE_STEPS, VALIDATE_STEPS, "done", unit=STEPS)
             # 4. smoke run of the merged copy; meanwhile the proof that it is the source model, bit for bit
             target = (_smoke_target(plan, merged, f, z, sources) if placed.in_place
                       else _copy_target(plan, merged, sources))  # fmt: skip
-            proven = _proofs(plan, checked, fixed, merged, target, watch, run, child)
+            proven = _proofs(plan, fixed, merged, target, watch, run, child, checker)
+            gated = checker.verdict()
             # 5. ORT-format variant
             ort = add_ort_variant(plan, merged.copy, run.work, z, progress, cancel) if opts.ort_format else None
             extra = [Member(role, z.write_bytes(path, data)) for path, (role, data) in sorted(proven.extra.items())]
@@ -390,17 +388,28 @@ def _smoke_target(plan: BundlePlan, merged: _Merged, f: BinaryIO, z: Determinist
                        True, tuple(sources))  # fmt: skip (in place = the single-file layout)
 
 
-def _proofs(plan: BundlePlan, checked: Checked, fixed: Fixed, merged: _Merged, target: SmokeTarget,
-            watch: SourceWatch, run: _Run, child: ChildProcess | None) -> _Proven:
-    """The smoke run with the equality proof (unless --no-smoke), then --prove-ort's releases."""
+def _proofs(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: SmokeTarget, watch: SourceWatch, run: _Run,
+            child: ChildProcess | None, checker: CheckerGate) -> _Proven:
+    """The smoke run with the equality proof (unless --no-smoke), then --prove-ort's releases.
+
+    The onnx checker may still be at work on a large model (in a child of its own): the smoke run goes on beside it
+    (no isolation is lost: ONNX Runtime runs in its own child either way), and when it fails, the checker's verdict is
+    awaited first: its refusal, if any, is the first thing to fix, and is what is raised. --prove-ort's releases
+    run only after that verdict.
+    """
     proven = _Proven()
     if plan.opts.run_smoke:
-        proven = _smoke_and_proof(plan, fixed, merged, target, watch, run, child)
+        try:
+            proven = _smoke_and_proof(plan, fixed, merged, target, watch, run, child)
+        except OnnxpackError:
+            checker.verdict()
+            raise
+    checker.verdict()
     if not plan.opts.prove_ort:
         return proven
     from .proveort import prove_ort  # 4b. the bundled model on each named ONNX Runtime release
 
-    report_ = prove_ort(plan, checked, merged.copy, fixed.source.model, proven.smoke, run.progress, run.cancel)
+    report_ = prove_ort(plan, checker.checked, merged.copy, fixed.source.model, proven.smoke, run.progress, run.cancel)
     return _Proven(proven.smoke, proven.equal, proven.extra, proven.findings, report_.to_dict())
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..checks.validate import CheckerRun, Validation, apply_checker, run_checker_child, validate_model
+from ..checks.validate import VALIDATE_STEPS, CheckerRun, Validation, apply_checker, run_checker_child, validate_model
 from ..childproc import ChildProcess, start_method
 from ..findings import Finding
 from ..model import codes as model_codes
@@ -18,7 +18,15 @@ from .options import BundleOptions
 from .plan import BundlePlan
 from .sources import file_size
 
-__all__ = ["SHARED_CHILD_BYTES", "Checked", "check_model", "gate", "gate_after_checker", "start_checker"]
+__all__ = [
+    "SHARED_CHILD_BYTES",
+    "Checked",
+    "CheckerGate",
+    "check_model",
+    "gate",
+    "gate_after_checker",
+    "start_checker",
+]
 
 #: Where children are not forked, up to this model file size (the .onnx itself: the checker reads no external data)
 #: the onnx checker runs in the smoke child, before its job, instead of in a child of its own.
@@ -108,19 +116,52 @@ def gate_after_checker(checked: Checked, run: CheckerRun, opts: BundleOptions) -
     return tuple(gate(checked.val, opts))
 
 
-def start_checker(plan: BundlePlan, checked: Checked, smoke: ChildProcess, cancel: CancelToken | None
-                  ) -> Background[CheckerRun]:
+class CheckerGate:
+    """The onnx checker running in the background (:func:`start_checker`), and the gate with its verdict, once."""
+
+    def __init__(self, checked: Checked, opts: BundleOptions, background: Background[CheckerRun], separate: bool,
+                 progress: ProgressCallback | None) -> None:
+        self.checked, self.opts, self.background, self.progress = checked, opts, background, progress
+        #: The checker has a child of its own (not the smoke child's tasks): the smoke run may go on beside it.
+        self.separate = separate
+        self._gated: tuple[Finding, ...] | None = None
+
+    @property
+    def pending(self) -> bool:
+        """Still checking."""
+        return self._gated is None and self.background.running
+
+    def verdict(self) -> tuple[Finding, ...]:
+        """The validation findings the manifest records; raises the gate's refusal when the checker's verdict adds an
+        error. Waits for the checker the first time."""
+        if self._gated is None:
+            if self.background.running:
+                report(self.progress, "validate", VALIDATE_STEPS - 1, VALIDATE_STEPS, "waiting for the onnx checker",
+                       unit=STEPS)  # fmt: skip
+            self._gated = gate_after_checker(self.checked, self.background.join(), self.opts)
+            report(self.progress, "validate", VALIDATE_STEPS, VALIDATE_STEPS, "done", unit=STEPS)
+        return self._gated
+
+    def stop(self) -> None:
+        self.background.stop()
+
+
+def start_checker(plan: BundlePlan, checked: Checked, smoke: ChildProcess, progress: ProgressCallback | None,
+                  cancel: CancelToken | None) -> CheckerGate:
     """The onnx checker on the model file, in a child, in the background (the merge streams meanwhile).
 
-    Where children fork (a process of one thread, see ``childproc.start_method``) it gets a child of its own, forked
-    now: a copy of this process with onnx imported already, so it checks at once while the smoke child imports
-    onnxruntime (issue 28 §2: the sample's bundle 1.52x -> 1.22x the hand-written script); it is stopped when done.
-    Otherwise a model file up to SHARED_CHILD_BYTES is checked in the smoke child before its job (one process and one
-    import of onnx instead of two), and a larger file, which the checker parses whole, in a child of its own started
-    by the checker (so the smoke child never holds that parse).
+    Where children fork (a process of one thread, see ``childproc.start_method``) a model file up to
+    SHARED_CHILD_BYTES gets a child of its own, forked now: a copy of this process with onnx imported already, so it
+    checks at once while the smoke child imports onnxruntime (issue 28 §2: the sample's bundle 1.52x -> 1.22x the
+    hand-written script); it is stopped when done. (A larger model is not forked beside: this process walks its
+    skeleton during the merge, and every page it touches would be copied.) Otherwise a model file up to
+    SHARED_CHILD_BYTES is checked in the smoke child before its job (one process and one import of onnx instead of
+    two), and a larger file, which the checker parses whole, in a child of its own started by the checker (so the
+    smoke child never holds that parse).
     """
-    own = ChildProcess("", preload=()) if start_method() == "fork" else None
-    shared = own or (smoke if file_size(plan.location.model) <= SHARED_CHILD_BYTES else None)
+    small = file_size(plan.location.model) <= SHARED_CHILD_BYTES
+    own = ChildProcess("", preload=()) if small and start_method() == "fork" else None
+    shared = own or (smoke if small else None)
 
     def full_check(stop: CancelToken) -> CheckerRun:  # reads the model file in a child, never the skeleton
         try:
@@ -129,4 +170,5 @@ def start_checker(plan: BundlePlan, checked: Checked, smoke: ChildProcess, cance
             if own is not None:
                 own.discard()
 
-    return Background(full_check, cancel, "onnxpack-checker")
+    background = Background(full_check, cancel, "onnxpack-checker")
+    return CheckerGate(checked, plan.opts, background, shared is not smoke, progress)
