@@ -40,6 +40,7 @@ COMMANDS = {
 EARLY_CHILDREN = {
     "bundle": ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime")),
     "smoke": ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime")),
+    "verify": ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime")),  # with --smoke only
 }
 #: Commands whose child runs only the onnx checker: started early only where children do not fork (one forked
 #: after the inspection has onnx imported already: check of the sample 0.180 s -> 0.168 s, and less CPU).
@@ -141,7 +142,7 @@ def _early_child(argv: Sequence[str]) -> Any:
 
     if command in _EARLY_CHECKER and start_method() != "fork":
         return ChildProcess("", ("onnx",))
-    if command not in EARLY_CHILDREN:
+    if command not in EARLY_CHILDREN or (command == "verify" and "--smoke" not in argv):
         return None
     target, preload = EARLY_CHILDREN[command]
     return ChildProcess(target, preload)

@@ -39,7 +39,8 @@ def _verify(args: Any, env: Environment) -> int:
     sigstore = (args.sigstore_identity, args.sigstore_issuer) if args.sigstore_identity else None
     rep = verify_bundle(args.bundle, smoke=args.smoke, key=Path(args.key) if args.key else None,
                         trust=[Path(t) for t in args.trust], sigstore=sigstore,
-                        progress=progress_reporter(env, args.quiet))  # fmt: skip
+                        progress=progress_reporter(env, args.quiet),
+                        child=getattr(args, "early_child", None))  # fmt: skip (main() started it for --smoke)
     if args.json:
         emit_json(env, rep.to_dict())
     else:

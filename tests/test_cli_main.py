@@ -118,7 +118,7 @@ def test_unknown_command_lists_every_command() -> None:
 def test_the_command_child_starts_before_the_command_and_is_always_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """bundle, smoke and check get their child process first thing (it imports onnx while the engine is imported);
+    """bundle, smoke, check and verify --smoke get their child process first thing (it imports onnx while the engine is imported);
     the command adopts it; it is stopped however the run ends, and --help starts none."""
     from onnxpack.core import childproc
 
@@ -135,10 +135,11 @@ def test_the_command_child_starts_before_the_command_and_is_always_stopped(
     assert main(["bundle", "--help"], env) == ExitStatus.OK and made == []
     missing = str(tmp_path / "missing.onnx")
     for argv in (["bundle", missing, "-o", str(tmp_path / "out"), "--version", "1.0.0"], ["check", missing],
-                 ["smoke", missing], ["bundle", "--no-such-flag"]):
+                 ["smoke", missing], ["bundle", "--no-such-flag"], ["verify", missing, "--smoke"]):
         made.clear()
         assert main(argv, env) != ExitStatus.OK
         assert len(made) == 1, argv
         assert made[0].proc is None and made[0].tmp is None, argv  # stopped, its folder removed
     made.clear()
     assert main(["inspect", missing], env) != ExitStatus.OK and made == []  # inspect needs no child
+    assert main(["verify", missing], env) != ExitStatus.OK and made == []  # nor verify without --smoke

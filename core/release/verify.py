@@ -56,15 +56,23 @@ def verify_bundle(
     sigstore: tuple[str, str] | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
+    child: ChildProcess | None = None,
 ) -> VerifyReport:
     """Check ``path`` (a NAME-VERSION.zip made by ``onnxpack bundle``); see the module docstring.
 
     With ``key`` (the publisher's PEM public key) or ``trust`` (the root/CA certificates trusted for certificate
     signing) the signature ``model.sig`` is checked right after the archive's safety checks and before anything
-    else is trusted; it must sign exactly the archive's other members."""
+    else is trusted; it must sign exactly the archive's other members. ``child``: a smoke child started earlier
+    (the command line's, :func:`core.runtime.smoke.start_child`), adopted for ``smoke`` and stopped before this
+    returns."""
     path = Path(path)
-    f, size = open_bundle(path)
-    run = _Verification(path, f, smoke, TrustedSigners(key, tuple(trust or ()), sigstore), progress, cancel)
+    try:
+        f, size = open_bundle(path)
+    except BaseException:
+        if child is not None:
+            child.discard()
+        raise
+    run = _Verification(path, f, smoke, TrustedSigners(key, tuple(trust or ()), sigstore), progress, cancel, child)
     try:
         run.run(size)
         return run.rep
@@ -84,9 +92,9 @@ class _Verification:
     signers: TrustedSigners
     progress: ProgressCallback | None
     cancel: CancelToken | None
+    child: ChildProcess | None = None  # the smoke run's (given, or started when the bundle is sound so far)
     rep: VerifyReport = field(init=False)
     tmp: Path | None = None
-    child: ChildProcess | None = None
 
     def __post_init__(self) -> None:
         self.rep = VerifyReport(self.path)
@@ -140,7 +148,7 @@ class _Verification:
         from ..atomic import check_free_space, make_temp_dir
 
         roles = SMOKE_ROLES if self.smoke else ("smoke-input",)
-        if self.smoke and not self.rep.problems:
+        if self.smoke and not self.rep.problems and self.child is None:
             from ..runtime.smoke import start_child
 
             self.child = start_child()
