@@ -271,6 +271,8 @@ def _forked_main(job_r: int, res_w: int, target: str, private_tmp: str,
         os.chdir(private_tmp)
         wait_for_job(target, Connection(job_r, writable=False), Connection(res_w, readable=False), private_tmp,
                      preload)  # fmt: skip
+    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the parent says "Interrupted."
+        code = 130
     except BaseException:
         code = 1
         with contextlib.suppress(Exception):
