@@ -118,8 +118,8 @@ def test_unknown_command_lists_every_command() -> None:
 def test_the_command_child_starts_before_the_command_and_is_always_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """bundle, smoke, check and verify --smoke get their child process first thing (it imports onnx while the engine is imported);
-    the command adopts it; it is stopped however the run ends, and --help starts none."""
+    """bundle, smoke, check and verify --smoke get their child process first thing (it imports onnx while the engine
+    is imported); the command adopts it; it is stopped however the run ends, and --help starts none."""
     from onnxpack.core import childproc
 
     monkeypatch.setattr(childproc, "START_METHOD", "exec")  # check's child is started early where children exec

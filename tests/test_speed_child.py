@@ -291,6 +291,7 @@ def test_only_a_process_of_one_thread_forks(monkeypatch: pytest.MonkeyPatch) -> 
     """A thread (numpy's BLAS pool, the desktop app's workers) may hold a lock that a fork would copy locked: then
     the child is exec'd instead."""
     monkeypatch.setattr(childproc, "START_METHOD", None)
+    assert 2**20 < childproc._resident_bytes() < 2**40  # this process's own, read from /proc
     stop = threading.Event()
     worker = threading.Thread(target=stop.wait)
     worker.start()
@@ -300,7 +301,11 @@ def test_only_a_process_of_one_thread_forks(monkeypatch: pytest.MonkeyPatch) -> 
         stop.set()
         worker.join()
     monkeypatch.setattr(childproc, "_one_thread", lambda: True)
+    monkeypatch.setattr(childproc, "_resident_bytes", lambda: 100 * 2**20)
     assert childproc.start_method() == "fork"
+    # a process holding a large model's structure would have its pages copied as both go on: it execs
+    monkeypatch.setattr(childproc, "_resident_bytes", lambda: childproc.FORK_MAX_RESIDENT + 1)
+    assert childproc.start_method() == "exec"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is Linux's")
