@@ -231,10 +231,13 @@ def _iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
     Ctx = tuple[Any, Message, str, int] | None
     labels: dict[int, tuple[Any, _Where]] = {}
     stack: list[tuple[Message, str, Ctx]] = [(model, model.DESCRIPTOR.full_name, None)]
+    last: tuple[Ctx, _Where] | None = None  # siblings share their place: 100 000 initializers look it up once
     while stack:
         msg, kind, ctx = stack.pop()
         if kind == _TENSOR:
-            at = _label(ctx, labels)
+            if last is None or last[0] is not ctx:
+                last = (ctx, _label(ctx, labels))
+            at = last[1]
             yield TensorRef(msg, at.where, at.graph, is_initializer=at.init)  # type: ignore[arg-type]
             continue
         children: list[tuple[Message, str, Ctx]] = []
