@@ -47,9 +47,9 @@ def test_every_install_uses_the_lock() -> None:
 def test_the_locks_pin_every_package_with_hashes() -> None:
     for name in ("app.txt", "dev.txt"):
         text = (ROOT / "requirements" / name).read_text(encoding="utf-8")
-        pins = re.findall(r"^([A-Za-z0-9_.-]+)==\S+", text, flags=re.M)
+        pins = re.findall(r"^([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?==\S+", text, flags=re.M)
         assert pins, name
-        blocks = re.split(r"^(?=[A-Za-z0-9_.-]+==)", text, flags=re.M)[1:]
+        blocks = re.split(r"^(?=[A-Za-z0-9_.-]+(?:\[[^\]]*\])?==)", text, flags=re.M)[1:]
         assert all("--hash=sha256:" in b for b in blocks), name
         lowered = {p.lower() for p in pins}
         assert {"onnx", "onnxruntime", "numpy", "pyside6-essentials", "setuptools"} <= lowered, name
@@ -90,3 +90,29 @@ def test_readme_opens_with_the_commands_then_your_model_and_your_app() -> None:
         assert f"]({doc})" in text and (ROOT / doc).is_file()
     assert "### How a release of onnxpack itself is made" not in text
     assert "## How a release of onnxpack itself is made" in (ROOT / "docs" / "building.md").read_text(encoding="utf-8")
+
+
+def test_a_dependency_required_with_extras_is_locked_with_them() -> None:
+    """pip 23.2 (Python 3.11's own) refuses, in --require-hashes mode, the extras' requirement of a locked package
+    (sigstore-rekor-types needs pydantic[email]) unless the lock pins it with those extras: it resolves it to the
+    newest release on PyPI instead, and .ci/run's install failed as soon as pydantic 2.14.4 came out. Checked against
+    the installed packages' metadata, which .ci/run installs from this very lock."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    dev = (ROOT / "requirements" / "dev.txt").read_text(encoding="utf-8")
+    locked = {canonicalize_name(n): set(filter(None, (extras or "").split(","))) for n, extras in
+              re.findall(r"^([A-Za-z0-9_.-]+)(?:\[([^\]]*)\])?==", dev, flags=re.M)}
+    needed: dict[str, set[str]] = {}
+    for dist in metadata.distributions():
+        if canonicalize_name(dist.metadata["Name"]) not in locked:
+            continue
+        for text in dist.requires or []:
+            req = Requirement(text)
+            if req.extras and not (req.marker and "extra" in str(req.marker)):
+                needed.setdefault(canonicalize_name(req.name), set()).update(req.extras)
+    assert needed, "no locked package requires another with extras any more: drop the sed in requirements/lock"
+    for name, extras in needed.items():
+        assert name in locked and extras <= locked[name], f"lock {name}[{','.join(sorted(extras))}]==… in dev.txt"
