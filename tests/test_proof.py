@@ -269,3 +269,28 @@ def test_the_bundle_reads_the_source_structure_once(tmp_path: Path, monkeypatch:
     build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH, compare_outputs=False,
                                set_model_version=True))
     assert reads.count(src) == 1, reads
+
+
+def test_a_bundle_runs_the_shipped_model_first_and_the_source_once(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison runs the bytes that ship three times (the smoke record: its timings, its nondeterminism check)
+    and the source once: its outputs are what is compared."""
+    from onnxpack.core.runtime import smoke as smoke_mod
+
+    seen: list[tuple[list[Any], Any, dict[str, Any]]] = []
+    real_execute = smoke_mod._execute
+
+    def spy(models: list[Any], options: Any, **k: Any) -> Any:
+        raw, loaded = real_execute(models, options, **k)
+        seen.append((models, options, raw))
+        return raw, loaded
+
+    monkeypatch.setattr(smoke_mod, "_execute", spy)
+    src = factory.external_model(tmp_path / "src", n=512)
+    res = build_bundle(BundleOptions(src, tmp_path / "out", "1.0.0", source_date_epoch=EPOCH))
+    assert res.equal is not None and res.equal["methods"] == [proof.METHOD, "outputs"]
+    (models, options, raw), = seen
+    assert [m.spec.get("inline") for m in models] == [True, False]  # the merged entry (written by us), the source
+    assert options.compare_runs == 1 and options.runs == 3
+    assert [len(m["run_times"]) for m in raw["models"]] == [3, 1]
+    assert res.manifest["smoke"]["recipe"]["runs"] == 3

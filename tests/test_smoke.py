@@ -521,3 +521,12 @@ def test_a_known_model_is_not_read_again_in_the_parent(tmp_path: Path, monkeypat
     merged = KnownModel(ModelLocation(Path("merged/m.onnx"), Path("merged")), (copy,), inline=True)
     res = compare_models(original, merged)
     assert res.ok and res.bitwise_equal
+
+
+def test_compare_runs_must_be_at_least_one() -> None:
+    from onnxpack.core.errors import InputError
+
+    with pytest.raises(InputError, match="compare_runs"):
+        SmokeOptions(compare_runs=0).validate()
+    SmokeOptions(compare_runs=1).validate()
+    assert SmokeOptions(runs=5).to_job()["compare_runs"] == 5  # unset: the second model runs as often as the first

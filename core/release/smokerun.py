@@ -3,6 +3,7 @@ and reference outputs for ``verify --smoke``; the equality record of the proofs 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -108,8 +109,9 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
     saved = work / "outputs"
     rows: list[dict[str, Any]] | None = None
     if compare:
-        res = compare_models(target.source(loc), target.known(), options=options, save_outputs_to=saved,
-                             progress=progress, cancel=cancel, child=child)  # fmt: skip
+        # The shipped model first (its runs are the smoke record's), then the source, once: its outputs are compared.
+        res = compare_models(target.known(), target.source(loc), options=dataclasses.replace(options, compare_runs=1),
+                             save_outputs_to=saved, progress=progress, cancel=cancel, child=child)  # fmt: skip
         run, findings = res.original, res.findings
     else:
         run = smoke_test(target.known(), options=options, save_outputs_to=saved, progress=progress, cancel=cancel,

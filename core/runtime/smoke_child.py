@@ -87,7 +87,8 @@ class _Runner:
         self.opts: dict[str, Any] = job["options"]
         self.models: list[dict[str, Any]] = job["models"]
         self.runs = int(self.opts["runs"])
-        self.steps = (1 + self.runs) * len(self.models) + 1
+        self.compare_runs = int(self.opts.get("compare_runs") or self.runs)
+        self.steps = (1 + self.runs) + (1 + self.compare_runs) * (len(self.models) - 1) + 1
         self.step = 0
         self.user_dims = dict(self.opts["dims"])
         self.supplied = dict(job.get("supplied") or {})
@@ -146,7 +147,7 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
         first_outputs = dict(zip(names, outputs, strict=True))
         del primary
         gc.collect()
-        result["compare"] = _compare_other(job, r.models[1], gen, first_outputs, r.runs, r.progress, send)
+        result["compare"] = _compare_other(job, r.models[1], gen, first_outputs, r.compare_runs, r.progress, send)
         result["models"].append(result["compare"].pop("model"))
     return result
 

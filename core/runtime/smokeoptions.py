@@ -45,6 +45,10 @@ class SmokeOptions:
     base_dir: Path | None = None
     #: Inputs whose text is a literal value, never a file name (a bundle's recipe: see :meth:`from_recipe`).
     literal: frozenset[str] = frozenset()
+    #: How often the second model of :func:`compare_models` runs (None: ``runs``). A bundle compares the original
+    #: once: its outputs are what is compared; the shipped model's runs are the timed ones, checked for
+    #: nondeterminism.
+    compare_runs: int | None = None
 
     def validate(self) -> None:
         """Raise InputError (exit 2) for values that cannot work."""
@@ -57,6 +61,8 @@ class SmokeOptions:
     def _run_problem(self) -> tuple[str, str] | None:
         if not isinstance(self.runs, int) or self.runs < 1 or self.runs > 10000:
             return f"--runs must be between 1 and 10000 (got {self.runs})", "Example: --runs 5"
+        if self.compare_runs is not None and not (isinstance(self.compare_runs, int) and self.compare_runs >= 1):
+            return f"compare_runs must be at least 1 (got {self.compare_runs})", "Leave it unset to run both alike."
         if not isinstance(self.seed, int) or self.seed < 0:
             return f"--seed must be a non-negative integer (got {self.seed})", "Example: --seed 0"
         if not (isinstance(self.timeout, (int, float)) and math.isfinite(self.timeout) and self.timeout > 0):
@@ -174,6 +180,7 @@ class SmokeOptions:
         return {
             "seed": self.seed,
             "runs": self.runs,
+            "compare_runs": self.compare_runs or self.runs,
             "search": self.search,
             "default_dim": self.default_dim,
             "dims": dict(self.dims),
