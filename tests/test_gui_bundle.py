@@ -348,3 +348,19 @@ def test_progress_tab_shows_the_selected_rows_run(qtbot, tmp_path):
     w.queue.select(c)
     assert "Nothing is running" in w.run_panel.header.plain_text() and w.run_panel.stage_state("merge") == "waiting"
     wait_state(qtbot, c, ("ready", "invalid", "failed"))
+
+
+def test_a_single_file_bundled_as_it_is_says_it_is_the_original_byte_for_byte(qtbot, tmp_path):
+    """The proof line follows the manifest's method: file-sha256 for a single file that ships as it came."""
+    model = tmp_path / "src" / "m.onnx"
+    model.parent.mkdir()
+    model.write_bytes(factory.add_model(n=256).SerializeToString())
+    w = make_window(qtbot, tmp_path)
+    item = _inspected(qtbot, w, model)
+    w.bundle_panel.version.setText("1.0.0")
+    qtbot.mouseClick(w.bundle_panel.bundle_button, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, item, ("done", "failed", "cancelled"), timeout=120_000)
+    assert item.state == "done", item.error and item.error.message
+    assert item.result.equal["methods"] == ["file-sha256"]
+    proof = w.result_panel.proof.plain_text()
+    assert "byte for byte" in proof and "bit-for-bit" not in proof
