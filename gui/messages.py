@@ -212,8 +212,10 @@ def stage_detail(message: str) -> str:
 
 
 def _model_label(text: str) -> str:
-    """The smoke run names its two models "original NAME" and "other NAME" (the merged or converted one)."""
+    """The smoke run names its two models "original NAME" and "other NAME" (the merged or converted one); a bundle's
+    comparison "bundled NAME" and "original NAME"."""
     for prefix, label in (
+        ("bundled ", QCoreApplication.translate("Stages", "bundled %1")),
         ("original ", QCoreApplication.translate("Stages", "original %1")),
         ("other ", QCoreApplication.translate("Stages", "compared %1")),
     ):

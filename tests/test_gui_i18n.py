@@ -151,14 +151,14 @@ def test_stage_details_of_a_real_bundle_and_verification_read_in_japanese(qapp, 
                           progress=lambda e: details.add(e.message))  # fmt: skip
     verify_bundle(result.zip_path, smoke=True, progress=lambda e: details.add(e.message))
     details.discard("")
-    assert {"checker", "reading victory.onnx", "run 2/3 of other victory.onnx"} <= details
+    assert {"checker", "reading victory.onnx", "run 2/3 of bundled victory.onnx"} <= details
     try:
         i18n.install_translators(qapp, "en")
         assert all(stage_detail(d) == d for d in details)  # English: the engine's words
         i18n.install_translators(qapp, "ja")
         words = {d: stage_detail(d) for d in details}
         assert not [d for d, w in words.items() if w.isascii()], words
-        assert words["run 2/3 of other victory.onnx"] == "比較対象の victory.onnx の実行 2/3"
+        assert words["run 2/3 of bundled victory.onnx"] == "バンドルされた victory.onnx の実行 2/3"
     finally:
         i18n.install_translators(qapp, "en")
 

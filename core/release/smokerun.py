@@ -60,13 +60,14 @@ class SmokeTarget:
         """The merged model for the smoke run: written by us, so not parsed again in this process."""
         from ..runtime.smoke import KnownModel
 
-        return KnownModel(ModelLocation(self.path, self.data_dir), (self.path,), self.window, self.entry, self.inline)
+        return KnownModel(ModelLocation(self.path, self.data_dir), (self.path,), self.window, self.entry, self.inline,
+                          "bundled")  # fmt: skip
 
     def source(self, location: ModelLocation) -> KnownModel:
         """The source model at ``location``, validated by the bundle's inspection (parsed in the child only)."""
         from ..runtime.smoke import KnownModel
 
-        return KnownModel(location, self.source_files)
+        return KnownModel(location, self.source_files, role="original")
 
 
 @dataclass(frozen=True)

@@ -96,7 +96,8 @@ class KnownModel:
 
     ``protected``: the files that must never be written (the model and its data files); ``window``/``name``: the
     model is that byte range of its file (a stored ZIP entry, so named); ``inline``: the caller wrote the file
-    itself with no external data in it, so the child gives ONNX Runtime its bytes without parsing it first.
+    itself with no external data in it, so the child gives ONNX Runtime its bytes without parsing it first;
+    ``role``: what progress and messages call it ("bundled", "original"; default: the comparison's own words).
     """
 
     location: ModelLocation
@@ -104,6 +105,7 @@ class KnownModel:
     window: Window | None = None
     name: str | None = None
     inline: bool = False
+    role: str = ""
 
 
 Model = str | os.PathLike[str] | KnownModel
@@ -155,8 +157,8 @@ def _known(known: KnownModel, label: str) -> _Prepared:
     spec: dict[str, Any] = {"path": str(loc.model), "data_dir": str(loc.data_dir), "label": shown,
                             "kind": "ort" if sniff(loc.model, window) is FileKind.ORT else "onnx",
                             "window": list(window) if window is not None else None, "inline": known.inline}
-    if label:
-        spec["label"] = f"{label} {shown}"
+    if known.role or label:
+        spec["label"] = f"{known.role or label} {shown}"
     return _Prepared(loc, spec, list(known.protected), shown)
 
 

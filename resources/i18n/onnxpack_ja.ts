@@ -4191,6 +4191,10 @@ Qt %1、Python %2</translation>
         <translation>%3 の実行 %1/%2</translation>
     </message>
     <message>
+        <source>bundled %1</source>
+        <translation>バンドルされた %1</translation>
+    </message>
+    <message>
         <source>original %1</source>
         <translation>元の %1</translation>
     </message>
