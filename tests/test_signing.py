@@ -388,3 +388,25 @@ def test_sigstore_option_conflicts_and_token(tmp_path: Path, keys: dict[str, Pat
 
 def test_unreachable_host_is_named_quickly() -> None:
     assert signing.first_unreachable(("onnxpack-test.invalid",), timeout=2).startswith("onnxpack-test.invalid:")
+
+
+def test_a_signed_bundle_never_forks_its_checker(tmp_path: Path, keys: dict[str, Path],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forked child is a copy of the process that read the private key: the checker of a signed bundle runs in a
+    child that was not forked from it."""
+    import onnxpack.core.childproc as childproc
+    import onnxpack.core.release.gate as gate_mod
+
+    monkeypatch.setattr(childproc, "START_METHOD", "fork")
+    made: list[str] = []
+
+    class Recorded(childproc.ChildProcess):
+        def __init__(self, target: str, preload: tuple[str, ...] = childproc.PRELOAD) -> None:
+            made.append(target)
+            super().__init__(target, preload)
+
+    monkeypatch.setattr(gate_mod, "ChildProcess", Recorded)
+    _bundle(tmp_path / "signed", keys["private"])
+    assert made == []  # no checker child forked here (the checker's own, if any, is started by the checker)
+    _bundle(tmp_path / "unsigned", None)
+    assert made == [""]  # the same bundle unsigned: its checker's child is forked

@@ -160,7 +160,11 @@ def start_checker(plan: BundlePlan, checked: Checked, smoke: ChildProcess, progr
     (so the smoke child never holds that parse).
     """
     small = file_size(plan.location.model) <= SHARED_CHILD_BYTES
-    own = ChildProcess("", preload=()) if start_method() == "fork" else None
+    # Not forked for a signed bundle: the plan has read a private key (not kept, but its bytes may linger in freed
+    # memory) or holds a Sigstore identity token, and a copy of this process would hold them too, beside native code
+    # that reads an untrusted model.
+    fork = start_method() == "fork" and not plan.signed
+    own = ChildProcess("", preload=()) if fork else None
     shared = own or (smoke if small else None)
 
     def full_check(stop: CancelToken) -> CheckerRun:  # reads the model file in a child, never the skeleton
