@@ -7,13 +7,16 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from onnxpack.core import __version__
 from onnxpack.core.errors import InternalError, OnnxpackError, from_os_error
 
 from .env import Environment, ExitStatus
 from .output import emit_error
+
+if TYPE_CHECKING:
+    from onnxpack.core.childproc import ChildProcess
 
 __all__ = ["Environment", "ExitStatus", "build_parser", "main", "run"]
 
@@ -37,11 +40,10 @@ COMMANDS = {
 #: The commands whose work runs in a child process, and its entry point ("": the onnx checker's tasks only). main()
 #: starts it before the command's module and the engine are imported, so that its imports overlap theirs (a child
 #: forked that early is a copy of a process that has imported little); the command finds it as ``args.early_child``.
-EARLY_CHILDREN = {
-    "bundle": ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime")),
-    "smoke": ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime")),
-    "verify": ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime")),  # with --smoke only
-}
+#: (core.childproc's SMOKE_TARGET and PRELOAD, spelled out: importing it costs ~20 ms that `inspect` need not pay;
+#: tests/test_cli_main.py checks they are the same.)
+_SMOKE_CHILD = ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime"))
+EARLY_CHILDREN = {"bundle": _SMOKE_CHILD, "smoke": _SMOKE_CHILD, "verify": _SMOKE_CHILD}  # verify: with --smoke
 #: Commands whose child runs only the onnx checker: started early only where children do not fork (one forked
 #: after the inspection has onnx imported already: check of the sample 0.180 s -> 0.168 s, and less CPU).
 _EARLY_CHECKER = ("check",)
@@ -132,7 +134,7 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
             child.discard()
 
 
-def _early_child(argv: Sequence[str]) -> Any:
+def _early_child(argv: Sequence[str]) -> ChildProcess | None:
     """The child process of the command in ``argv`` (see :data:`EARLY_CHILDREN`), started now; None if it has none
     or asks for help."""
     command = _command_of(argv)

@@ -143,3 +143,10 @@ def test_the_command_child_starts_before_the_command_and_is_always_stopped(
     made.clear()
     assert main(["inspect", missing], env) != ExitStatus.OK and made == []  # inspect needs no child
     assert main(["verify", missing], env) != ExitStatus.OK and made == []  # nor verify without --smoke
+
+
+def test_the_early_smoke_child_is_the_engines() -> None:
+    from onnxpack.cli import EARLY_CHILDREN
+    from onnxpack.core.childproc import PRELOAD, SMOKE_TARGET
+
+    assert set(EARLY_CHILDREN.values()) == {(SMOKE_TARGET, PRELOAD)}
