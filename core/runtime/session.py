@@ -133,10 +133,7 @@ def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
     else:
         window = model.get("window")
         span = (int(window[0]), int(window[1])) if window else None
-        if model.get("inline"):  # written by the parent with no external data: no need to parse it to find some
-            given = _Given(_read_model_bytes(path, span), "model bytes")
-        else:
-            given = _onnx_bytes(path, Path(model["data_dir"]), span)
+        given = _onnx_bytes(path, Path(model["data_dir"]), span, bool(model.get("inline")))
         if given.names:
             so.add_external_initializers(given.names, given.values)
     try:
@@ -159,11 +156,15 @@ class _Given:
     maps: list[mmap.mmap] = field(default_factory=list)
 
 
-def _onnx_bytes(path: Path, data_dir: Path, window: tuple[int, int] | None) -> _Given:
-    """An ONNX model for ORT: its bytes, or with external data the validated tensors in memory (see open_session)."""
+def _onnx_bytes(path: Path, data_dir: Path, window: tuple[int, int] | None, inline: bool = False) -> _Given:
+    """An ONNX model for ORT: its bytes, or with external data the validated tensors in memory (see open_session).
+
+    ``inline``: the parent wrote the file itself with no external data, so it is not parsed to find some."""
     from ..model.extdata import resolve_external_data
     from ..model.modelfile import load_structure
 
+    if inline:
+        return _Given(_read_model_bytes(path, window), "model bytes")
     proto = load_structure(path, window)
     table = resolve_external_data(proto, data_dir)
     table.raise_if_invalid()

@@ -137,16 +137,13 @@ def _prepare_model(path: Model, data_dir: str | os.PathLike[str] | None, label: 
     if kind is FileKind.ORT:
         if window is not None:
             raise InputError(f"{shown} is an ORT-format model inside an archive", "Extract it first.", code="USAGE")
-        spec: dict[str, Any] = {"path": str(loc.model), "data_dir": str(loc.data_dir), "kind": "ort", "label": shown}
+        spec = _spec(loc, kind, shown, label)
     else:
         model = load_structure(loc.model, window)  # raises ModelFormatError for empty/text/zip/garbage
         table = resolve_external_data(model, loc.data_dir)
         table.raise_if_invalid()
         protected += [loc.data_dir / name for name in table.files]
-        spec = {"path": str(loc.model), "data_dir": str(loc.data_dir), "kind": "onnx", "label": shown,
-                "window": list(window) if window is not None else None}
-    if label:
-        spec["label"] = f"{label} {shown}"
+        spec = _spec(loc, kind, shown, label, window)
     return _Prepared(loc, spec, protected, shown)
 
 
@@ -154,12 +151,20 @@ def _known(known: KnownModel, label: str) -> _Prepared:
     given, window = known.location, known.window  # absolute: the child works in a folder of its own
     loc = ModelLocation(given.model.absolute(), given.data_dir.absolute(), given.folder)
     shown = known.name or loc.model.name
-    spec: dict[str, Any] = {"path": str(loc.model), "data_dir": str(loc.data_dir), "label": shown,
-                            "kind": "ort" if sniff(loc.model, window) is FileKind.ORT else "onnx",
-                            "window": list(window) if window is not None else None, "inline": known.inline}
-    if known.role or label:
-        spec["label"] = f"{known.role or label} {shown}"
+    spec = _spec(loc, sniff(loc.model, window), shown, known.role or label, window)
+    spec["inline"] = known.inline
     return _Prepared(loc, spec, list(known.protected), shown)
+
+
+def _spec(loc: ModelLocation, kind: FileKind, shown: str, label: str, window: Window | None = None) -> dict[str, Any]:
+    """The child's description of one model: where it is, what kind, its byte range, what messages call it."""
+    spec: dict[str, Any] = {"path": str(loc.model), "data_dir": str(loc.data_dir), "label": shown,
+                            "kind": "ort" if kind is FileKind.ORT else "onnx"}
+    if kind is not FileKind.ORT:
+        spec["window"] = list(window) if window is not None else None
+    if label:
+        spec["label"] = f"{label} {shown}"
+    return spec
 
 
 def _load_inputs(options: SmokeOptions) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, str], list[LoadedInput]]:
