@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
 # The engine (onnx, numpy, the smoke machinery) is imported inside the handlers: `onnxpack smoke` first
 # starts its child process, which imports ONNX Runtime while this process imports the engine.
-_CHILD_MAIN = "onnxpack.core.runtime.smoke_child:child_main"
 
 __all__ = ["add_smoke_input_flags", "register"]
 
@@ -184,9 +183,9 @@ def _findings(env: Environment, findings: list[Finding]) -> None:
 
 
 def _smoke(args: argparse.Namespace, env: Environment) -> int:
-    from onnxpack.core.childproc import ChildProcess
+    from onnxpack.core.childproc import SMOKE_TARGET, ChildProcess
 
-    child = getattr(args, "early_child", None) or ChildProcess(_CHILD_MAIN)  # main() started it
+    child = getattr(args, "early_child", None) or ChildProcess(SMOKE_TARGET)  # main() started it
     try:
         return _smoke_with(child, args, env)
     finally:
