@@ -4,7 +4,9 @@ another says so, and the ORT_OLDEST note names ONNX Runtime's limits as that rel
 from __future__ import annotations
 
 import io
+import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
@@ -68,12 +70,49 @@ def test_a_stage_that_comes_back_says_it_continues() -> None:
                     "validate, continued: waiting for the onnx checker (step 3 of 4)"]  # fmt: skip
 
 
+def _titles(err: str) -> list[str]:
+    return [ln.split("] ", 1)[1].split(":")[0] for ln in err.splitlines()]
+
+
 def test_bundle_progress_reads_in_order(tmp_path: Path) -> None:
+    """Whenever the onnx checker's verdict comes in (before the merge ends, after it, or after the smoke run when it
+    has a child of its own), no stage seems to start twice and the stages read in the order they run."""
     code, _, err = _run("bundle", "-o", str(tmp_path), "--version", "1.0.0")
     assert code == 0
-    stages = [ln.split("] ", 1)[1].split(":")[0] for ln in err.splitlines()]
-    assert stages.index("merge") < stages.index("validate, continued") < stages.index("smoke")
+    titles = _titles(err)
+    repeated = [t for i, t in enumerate(titles) if t in titles[:i] and titles[i - 1] != t]
+    assert repeated == [], err
+    assert titles.index("inspect") < titles.index("validate") < titles.index("merge") < titles.index("smoke")
+    if "validate, continued" in titles:  # the checker was still at work when the merge ended
+        assert titles.index("merge") < titles.index("validate, continued")
     assert "step 3/4" not in err
+
+
+def test_bundle_says_validate_continues_when_it_waits_for_the_checker(tmp_path: Path, monkeypatch: Any) -> None:
+    """The checker held until the bundle asks for its verdict after the merge (a slow machine, a large model): the
+    wait reads "validate, continued", between the merge and the smoke run. Held by an event, not by timing."""
+    from onnxpack.core import childproc
+    from onnxpack.core.release import gate
+
+    monkeypatch.setattr(childproc, "START_METHOD", "exec")  # the sample's checker shares the smoke child
+    asked = threading.Event()
+    real_check, real_verdict = gate.run_checker_child, gate.CheckerGate.verdict
+
+    def held_check(*args: Any, **kwargs: Any) -> Any:
+        assert asked.wait(60), "the bundle never asked for the checker's verdict"
+        return real_check(*args, **kwargs)
+
+    def verdict(self: Any) -> Any:
+        asked.set()
+        return real_verdict(self)
+
+    monkeypatch.setattr(gate, "run_checker_child", held_check)
+    monkeypatch.setattr(gate.CheckerGate, "verdict", verdict)
+    code, _, err = _run("bundle", "-o", str(tmp_path), "--version", "1.0.0")
+    assert code == 0, err
+    titles = _titles(err)
+    assert titles.index("merge") < titles.index("validate, continued") < titles.index("smoke"), err
+    assert "validate, continued: waiting for the onnx checker (step 3 of 4)" in err
 
 
 def test_ort_oldest_names_the_runtime_limits_as_the_runtimes(tmp_path: Path) -> None:
