@@ -117,6 +117,7 @@ def test_wrong_hash_and_missing_wheel(cache: Path, index: _Index) -> None:
         ensure_release("9.9.7")
     assert e3.value.code == "PROVE_NO_RELEASE"
     assert resolve_releases(["9.9", "newest"], None) == ["9.9.9"]  # the one with a wheel for this interpreter
+    assert resolve_releases(["9.9.9", "1.16.3", "9.9", "1.20.1"], None) == ["1.16.3", "1.20.1", "9.9.9"]  # sorted, once
     notes: list[str] = []  # auto: a claimed release without a wheel here is replaced by the next one, and said so
     assert resolve_releases(["auto"], "9.8", notes=notes) == ["9.9.9"]
     assert len(notes) == 1 and "claims ONNX Runtime 9.8" in notes[0] and "9.9.9" in notes[0]

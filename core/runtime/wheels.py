@@ -124,7 +124,8 @@ def resolve_releases(items: list[str], oldest_claimed: str | None,
                      cancel: CancelToken | None = None, notes: list[str] | None = None) -> list[str]:
     """Full release versions for ``items`` (a MAJOR.MINOR is its newest patch with a wheel for this interpreter;
     ``newest`` the newest such release; ``auto`` = the newest patch of ``oldest_claimed`` plus ``newest``). When
-    ``auto`` has to take a later release than the one claimed (no wheel of it here), ``notes`` gets why."""
+    ``auto`` has to take a later release than the one claimed (no wheel of it here), ``notes`` gets why. Each release
+    once, oldest first."""
     need_index = any(not VERSION.fullmatch(t) for t in items)
     releases: dict[str, list[dict[str, Any]]] = {}
     if need_index:
@@ -142,11 +143,7 @@ def resolve_releases(items: list[str], oldest_claimed: str | None,
             out.append(usable.newest_of(t))
         else:
             out.append(t)
-    seen: list[str] = []
-    for v in out:
-        if v not in seen:
-            seen.append(v)
-    return seen
+    return sorted(set(out), key=vkey)  # oldest first, whatever order they were named in ("auto,1.20.1")
 
 
 class _Usable:
