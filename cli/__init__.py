@@ -138,8 +138,10 @@ def _early_child(argv: Sequence[str]) -> ChildProcess | None:
     """The child process of the command in ``argv`` (see :data:`EARLY_CHILDREN`), started now; None if it has none
     or asks for help."""
     command = _command_of(argv)
-    if command is None or any(a in ("-h", "--help", "--version") for a in argv):
-        return None
+    if command is None or any(a in ("-h", "--help") for a in argv):
+        return None  # (--version after the command word is bundle's release version, not the program's)
+    if any(a.startswith("--sig") for a in argv):  # signs (or an abbreviation of a signing flag): the command starts
+        return None  # its child once the variables holding secrets are hidden from children (not forked with them)
     from onnxpack.core.childproc import ChildProcess, start_method
 
     if command in _EARLY_CHECKER and start_method() != "fork":

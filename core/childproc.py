@@ -33,7 +33,10 @@ __all__ = [
     "SMOKE_TARGET",
     "START_METHOD",
     "ChildProcess",
+    "child_environ",
     "enter_child",
+    "hidden_vars",
+    "hide_from_children",
     "reap_children",
     "start_method",
     "target_name",
@@ -42,13 +45,37 @@ __all__ = [
 
 #: Environment variables that name the temporary folder (POSIX, Windows).
 _TMP_VARS = ("TMPDIR", "TMP", "TEMP")
+#: Environment variables that hold secrets (see :func:`hide_from_children`).
+_HIDDEN: set[str] = set()
 #: What a child imports before it waits for work: the checker needs onnx, the smoke run onnxruntime.
 PRELOAD = ("onnx", "onnxruntime")
 #: The smoke child's entry point (named, so that starting the child imports none of its code here).
 SMOKE_TARGET = "onnxpack.core.runtime.smoke_child:child_main"
 
 
-def enter_child(private_tmp: str) -> None:
+def hide_from_children(*names: str | None) -> None:
+    """Keep these environment variables (a signing key's password, an OIDC identity token) from every child started
+    from now on, for the rest of this process: an exec'd child and every subprocess gets :func:`child_environ`; no
+    child is forked (a copy of this process would hold the values); a spawned one (Windows) removes them from its
+    environment first thing, before it imports onnx or onnxruntime or reads a model."""
+    _HIDDEN.update(_env_key(n) for n in names if n)
+
+
+def _env_key(name: str) -> str:
+    return name.upper() if os.name == "nt" else name  # Windows: names are case-insensitive
+
+
+def hidden_vars() -> frozenset[str]:
+    """The variables :func:`hide_from_children` was given."""
+    return frozenset(_HIDDEN)
+
+
+def child_environ() -> dict[str, str]:
+    """The environment a child or subprocess gets: this process's, without the variables holding secrets."""
+    return {k: v for k, v in os.environ.items() if _env_key(k) not in _HIDDEN}
+
+
+def enter_child(private_tmp: str, hidden: tuple[str, ...] = ()) -> None:
     """First thing in a child: keep our stdout ours and temporary files in a folder the parent removes.
 
     Native code writes to file descriptor 1 behind Python's back (the onnx checker prints "Warning: Model
@@ -57,6 +84,8 @@ def enter_child(private_tmp: str) -> None:
     ONNX Runtime creates files in the temporary folder on import (``.ses`` since 1.32) and never removes
     them; giving the child a private one means they go when the folder goes.
     """
+    for var in hidden:  # a spawned child's copy of the parent's secrets (see hide_from_children)
+        os.environ.pop(var, None)
     for var in _TMP_VARS:
         os.environ[var] = private_tmp
     tempfile.tempdir = private_tmp
@@ -108,8 +137,11 @@ def start_method() -> str:
     thread held is copied locked; any other (the desktop app, a caller's threads, numpy's BLAS pool) execs.
     The child and its isolation are the same either way: its own process, pipes, a private folder, a time limit.
     """
-    if START_METHOD is not None:
-        return START_METHOD
+    method = START_METHOD or _platform_method()
+    return "exec" if method == "fork" and _HIDDEN else method  # a copy of this process would hold the secrets
+
+
+def _platform_method() -> str:
     exec_ok = os.name == "posix" and not getattr(sys, "frozen", False) and bool(sys.executable)
     if not exec_ok:
         return "spawn"
@@ -235,7 +267,8 @@ def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tupl
                 str(job_r), str(res_w), private_tmp, target, ",".join(preload), json.dumps(path)]
         # Started in its private (empty) folder: "python -c" looks for modules in its current folder first, and
         # that must not be a model's folder (a hostile one could hold an onnxpack/ or numpy/ of its own).
-        popen = subprocess.Popen(argv, pass_fds=(job_r, res_w), close_fds=True, cwd=private_tmp)
+        popen = subprocess.Popen(argv, pass_fds=(job_r, res_w), close_fds=True, cwd=private_tmp,
+                                 env=child_environ())  # fmt: skip
     except BaseException:
         for fd in (job_w, res_r):
             os.close(fd)
@@ -336,6 +369,8 @@ class ChildProcess:
         self.job_sent = False
         self.tmp: str | None = str(make_temp_dir("child"))
         self.proc: Any
+        #: The secret variables hidden from this child (see :func:`hide_from_children`).
+        self.hidden = hidden_vars()
         method = start_method()
         if method == "fork":
             self.proc, self._job_send, self.recv_conn = _fork_child(target, self.tmp, preload)
@@ -346,8 +381,9 @@ class ChildProcess:
         ctx = multiprocessing.get_context("spawn")
         job_recv, self._job_send = ctx.Pipe(duplex=False)
         self.recv_conn, send_conn = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(target=wait_for_job, args=(target, job_recv, send_conn, self.tmp, preload),
-                                daemon=True, name="onnxpack-child")
+        self.proc = ctx.Process(target=wait_for_job, args=(target, job_recv, send_conn, self.tmp, preload,
+                                                           tuple(self.hidden)),
+                                daemon=True, name="onnxpack-child")  # fmt: skip
         self.proc.start()
         send_conn.close()
         job_recv.close()
@@ -444,11 +480,11 @@ def _run_task(conn: Any, func: str, args: tuple[Any, ...], private_tmp: str) -> 
 
 
 def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str,
-                 preload: tuple[str, ...] = PRELOAD) -> None:
+                 preload: tuple[str, ...] = PRELOAD, hidden: tuple[str, ...] = ()) -> None:
     """Entry point of the child: import the heavy modules and the target's, run the tasks that come, then the job;
-    exit quietly if the parent closes the pipe first."""
+    exit quietly if the parent closes the pipe first. ``hidden``: environment variables to drop first (spawn)."""
     _no_core_files()
-    enter_child(private_tmp)
+    enter_child(private_tmp, hidden)
     for name in preload:  # imported now, while the parent imports and validates
         importlib.import_module(name)
     run = _resolve(target) if target else None  # "": a child for tasks only

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import make_temp_dir
-from ..childproc import ChildProcess, enter_child, start_method, target_name
+from ..childproc import ChildProcess, enter_child, hidden_vars, start_method, target_name
 from ..errors import Cancelled
 from ..progress import CancelToken
 
@@ -61,7 +61,8 @@ class ChildOutcome:
         return self.status == "ok"
 
 
-def _child_main(conn: Connection, func: Callable[..., Any], work: str, args: tuple[Any, ...]) -> None:
+def _child_main(conn: Connection, func: Callable[..., Any], work: str, args: tuple[Any, ...],
+                hidden: tuple[str, ...] = ()) -> None:
     """Entry point of the child process (module level so that ``spawn`` can pickle it by name)."""
     try:
         try:
@@ -70,7 +71,7 @@ def _child_main(conn: Connection, func: Callable[..., Any], work: str, args: tup
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash must not leave a core file behind
         except (ImportError, ValueError, OSError):
             pass
-        enter_child(work)
+        enter_child(work, hidden)
         os.chdir(work)
         value = func(work, *args)
         conn.send(("ok", value))
@@ -181,7 +182,7 @@ def run_in_child(
     ctx = multiprocessing.get_context("spawn")
     with _private_dir() as work:
         recv, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child_main, args=(send, func, work, args), daemon=True)
+        proc = ctx.Process(target=_child_main, args=(send, func, work, args, tuple(hidden_vars())), daemon=True)
         try:
             proc.start()
             send.close()

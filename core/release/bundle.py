@@ -42,7 +42,7 @@ from ..atomic import (
     pending_path,
     refuse_inside_inputs,
 )
-from ..childproc import SMOKE_TARGET, ChildProcess
+from ..childproc import SMOKE_TARGET, ChildProcess, hide_from_children
 from ..errors import Cancelled, InputError, InternalError, OnnxpackError, RuntimeFailure
 from ..filehash import sha256_file
 from ..findings import Finding
@@ -185,10 +185,17 @@ def build_bundle(
 
     ``child``: a :class:`ChildProcess` for the smoke run (``SMOKE_TARGET``) that the caller started before it
     imported this module (the command line does), so that its imports overlap the parent's; it is adopted and
-    stopped before this returns. Without one, one is started here, first thing.
+    stopped before this returns. Without one, one is started here, first thing. The environment variables that hold
+    a signing key's password or an identity token are hidden from every child (a caller's child started before
+    they were is replaced).
     """
     try:
         opts = options.validated()  # every check of the options alone (core/release/options.py)
+        secrets = {n for n in (opts.sign_key_password_env, opts.sigstore_identity_token_env) if n}
+        hide_from_children(*secrets)
+        if child is not None and not secrets <= child.hidden:
+            child.discard()  # it got them
+            child = None
         if child is None:  # its onnx and onnxruntime imports overlap the inspection and the merge
             child = ChildProcess(SMOKE_TARGET)
         plan = make_plan(opts)

@@ -245,8 +245,10 @@ def sign_digests(name: str, digests: dict[str, str], key: KeyInfo, password_env:
     if key.certificate is not None:
         signer = sign_certificate.Signer(key.path, key.certificate, list(key.chain))
     else:
-        password = _password(password_env)
-        signer = sign_ec_key.Signer(key.path, password.decode("utf-8") if password else None)
+        # The bytes: model-signing annotates the password as str, but hands it to cryptography's
+        # load_pem_private_key, which takes bytes only (a str failed with a TypeError).
+        password: Any = _password(password_env)
+        signer = sign_ec_key.Signer(key.path, password)
     signature: Any = signer.sign(signing.Payload(_statement_manifest(name, digests)))
     return str(signature.bundle.to_json()).encode("utf-8")
 

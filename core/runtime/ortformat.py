@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from .. import errorcodes
 from ..atomic import atomic_dir, check_free_space, output_folder, refuse_inside_inputs
+from ..childproc import child_environ
 from ..errors import Cancelled, OnnxpackError
 from ..findings import Finding
 from ..model import codes as model_codes
@@ -166,7 +167,7 @@ def _run_converter(src_dir: Path, out_dir: Path, style: str, target: str | None,
         if target:
             argv += ["--target_platform", target]
         argv.append(str(src_dir))
-        env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUTF8="1")  # UTF-8 config, whatever the locale
+        env = dict(child_environ(), PYTHONIOENCODING="utf-8", PYTHONUTF8="1")  # UTF-8 config, whatever the locale
         env.pop(_LEVEL_VAR, None)
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=str(src_dir))
         deadline = time.monotonic() + timeout

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
+from ..childproc import child_environ
 from ..errors import InputError
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from . import codes
@@ -176,7 +177,7 @@ def _run_child(python: str, model: Path, window: tuple[int, int] | None, inputs:
     job = {"model": str(model), "window": list(window) if window else None,
            "inputs": {k: str(v) for k, v in inputs.items()}, "out": str(out), "result": str(out / "result.json")}
     (out / "job.json").write_text(json.dumps(job), encoding="utf-8")
-    env = dict(os.environ)
+    env = child_environ()  # without a signing key's password or an identity token
     for var in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"):
         env.pop(var, None)
     for var in ("TMPDIR", "TMP", "TEMP"):

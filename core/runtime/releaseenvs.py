@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..childproc import child_environ
 from ..filehash import sha256_file
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from . import codes
@@ -103,7 +104,8 @@ def wait(proc: subprocess.Popen[bytes], timeout: float, cancel: CancelToken | No
 
 def _run(cmd: list[str], what: str, timeout: float, cancel: CancelToken | None) -> None:
     with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env=child_environ())  # fmt: skip
         if not wait(proc, timeout, cancel, poll=0.1):
             raise codes.PROVE_ENV.error(variant="timeout", what=what, timeout=f"{timeout:g}")
         if proc.returncode != 0:

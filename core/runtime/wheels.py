@@ -11,6 +11,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from ..childproc import child_environ
 from ..progress import CancelToken, check_cancel
 from . import codes
 
@@ -84,7 +85,8 @@ def tag_ranks(python: str | None) -> dict[Any, int]:
         else:  # another interpreter: the tags of the packaging its pip vendors
             code = "from pip._vendor.packaging.tags import sys_tags; print('\\n'.join(map(str, sys_tags())))"
             try:
-                out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+                out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True, timeout=60,
+                                     env=child_environ())  # fmt: skip
             except (OSError, subprocess.SubprocessError) as e:
                 raise codes.PROVE_NO_PYTHON.error(variant="tags", python=python, error=str(e)) from None
             tags = [t for line in out.stdout.split() for t in parse_tag(line)]
