@@ -16,16 +16,15 @@ import json
 import multiprocessing
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
 from .atomic import make_temp_dir
+from .childhandles import ExecProcess, ForkProcess
 
 __all__ = [
     "FORK_MAX_RESIDENT",
@@ -34,6 +33,7 @@ __all__ = [
     "START_METHOD",
     "ChildProcess",
     "child_environ",
+    "child_for",
     "enter_child",
     "hidden_vars",
     "hide_from_children",
@@ -174,73 +174,8 @@ def _one_thread() -> bool:
         return False
 
 
-class _ExecProcess:
-    """The part of ``multiprocessing.Process`` the callers use, over a ``subprocess.Popen``."""
-
-    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
-        self._popen = popen
-        self.pid = popen.pid
-
-    def is_alive(self) -> bool:
-        return self._popen.poll() is None
-
-    def kill(self) -> None:
-        with contextlib.suppress(OSError):
-            self._popen.kill()
-
-    def join(self, timeout: float | None = None) -> None:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self._popen.wait(timeout)
-
-    @property
-    def exitcode(self) -> int | None:
-        return self._popen.poll()  # negative: killed by that signal, as multiprocessing says it
-
-    def close(self) -> None:
-        pass
-
-
-class _ForkProcess:
-    """The part of ``multiprocessing.Process`` the callers use, over a forked child's pid."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self._code: int | None = None
-
-    def _poll(self) -> int | None:
-        if self._code is None:
-            try:
-                pid, status = os.waitpid(self.pid, os.WNOHANG)
-            except ChildProcessError:  # pragma: no cover - reaped by someone else: it is gone
-                self._code = -1
-                return self._code
-            if pid:
-                self._code = os.waitstatus_to_exitcode(status)  # negative: killed by that signal
-        return self._code
-
-    def is_alive(self) -> bool:
-        return self._poll() is None
-
-    def kill(self) -> None:
-        if self._poll() is None:
-            with contextlib.suppress(OSError):
-                os.kill(self.pid, signal.SIGKILL)
-
-    def join(self, timeout: float | None = None) -> None:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while self._poll() is None and (deadline is None or time.monotonic() < deadline):
-            time.sleep(0.002)
-
-    @property
-    def exitcode(self) -> int | None:
-        return self._poll()
-
-    def close(self) -> None:
-        pass
-
-
 #: Exec and fork children stopped and not yet waited for (see :meth:`ChildProcess.discard`).
-_DYING: list[_ExecProcess | _ForkProcess] = []
+_DYING: list[ExecProcess | ForkProcess] = []
 _DYING_LOCK = threading.Lock()
 
 
@@ -253,7 +188,7 @@ def _reap_dying(timeout: float = 0.0) -> None:
                 _DYING.remove(proc)
 
 
-def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tuple[_ExecProcess, Any, Any]:
+def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tuple[ExecProcess, Any, Any]:
     """Start ``python -c`` running :func:`_exec_main` with the job pipe's read end and the result pipe's write end."""
     from multiprocessing.connection import Connection
 
@@ -276,10 +211,10 @@ def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tupl
     finally:
         os.close(job_r)
         os.close(res_w)
-    return _ExecProcess(popen), Connection(job_w, readable=False), Connection(res_r, writable=False)
+    return ExecProcess(popen), Connection(job_w, readable=False), Connection(res_r, writable=False)
 
 
-def _fork_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tuple[_ForkProcess, Any, Any]:
+def _fork_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tuple[ForkProcess, Any, Any]:
     """Fork a child that runs :func:`wait_for_job` in its private folder with the job pipe's read end and the result
     pipe's write end, and ends with ``os._exit`` (never returning into the caller's code, never flushing its copies
     of the caller's buffers)."""
@@ -302,7 +237,7 @@ def _fork_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tupl
         _forked_main(job_r, res_w, target, private_tmp, preload)
     os.close(job_r)
     os.close(res_w)
-    return _ForkProcess(pid), Connection(job_w, readable=False), Connection(res_r, writable=False)
+    return ForkProcess(pid), Connection(job_w, readable=False), Connection(res_r, writable=False)
 
 
 def _forked_main(job_r: int, res_w: int, target: str, private_tmp: str,
@@ -433,7 +368,7 @@ class ChildProcess:
                 return
             if proc.is_alive():
                 proc.kill()
-            if isinstance(proc, _ExecProcess | _ForkProcess):
+            if isinstance(proc, ExecProcess | ForkProcess):
                 # Waited for later (by the next child, a discard, reap_children): the kernel takes tens of ms to
                 # tear down a process holding onnxruntime, and the caller's remaining work overlaps that.
                 with _DYING_LOCK:
@@ -449,6 +384,16 @@ class ChildProcess:
             if self.tmp is not None:
                 shutil.rmtree(self.tmp, ignore_errors=True)
                 self.tmp = None
+
+
+def child_for(target: str, child: ChildProcess | None, *secret_vars: str | None) -> ChildProcess:
+    """``child`` (of ``target``, started early by the caller), or a new one when there is none or it was started
+    before ``secret_vars`` were hidden from children (:func:`hide_from_children`, which this calls)."""
+    hide_from_children(*secret_vars)
+    if child is not None and not {_env_key(n) for n in secret_vars if n} <= child.hidden:
+        child.discard()  # it has them
+        child = None
+    return child if child is not None else ChildProcess(target)
 
 
 def _no_core_files() -> None:

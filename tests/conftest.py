@@ -19,6 +19,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from tests import factory  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def _no_hidden_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Variables hidden from children (a signing test's password variable) stay hidden for the process, by design:
+    each test starts without any, so that a signed bundle earlier in the run does not stop later tests forking."""
+    from onnxpack.core import childproc
+
+    monkeypatch.setattr(childproc, "_HIDDEN", set())
+
+
 @pytest.fixture
 def sample_model() -> Path:
     """The committed sample model (read-only: tests must never modify it)."""

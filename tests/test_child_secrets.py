@@ -27,9 +27,8 @@ METHODS = ["spawn"] + (["exec"] if os.name == "posix" else []) + (["fork"] if sy
 
 
 @pytest.fixture(autouse=True)
-def _fresh_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(childproc, "_HIDDEN", set())  # hiding lasts for the process: undo it after each test
-    monkeypatch.setenv(SECRET, "hunter2")
+def _secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(SECRET, "hunter2")  # (conftest gives each test an empty set of hidden variables)
 
 
 def _environ(work: str, name: str) -> tuple[str | None, str | None]:

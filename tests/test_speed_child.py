@@ -20,7 +20,6 @@ import pytest
 
 import onnxpack.core.checks.checker_child as checker_mod
 import onnxpack.core.childproc as childproc
-import onnxpack.core.release.bundle as bundle_mod
 from onnxpack.core.checks.checker_child import check_structure, run_in_child
 from onnxpack.core.childproc import SMOKE_TARGET, ChildProcess
 from onnxpack.core.errors import Cancelled, RefusedError
@@ -136,7 +135,7 @@ def test_a_small_model_is_bundled_with_one_child(
     def no_separate_child(*a: Any, **k: Any) -> Any:
         raise AssertionError("the checker started a child of its own")
 
-    monkeypatch.setattr(bundle_mod, "ChildProcess", Counted)
+    monkeypatch.setattr(childproc, "ChildProcess", Counted)  # build_bundle starts it (childproc.child_for)
     monkeypatch.setattr(checker_mod.multiprocessing, "get_context", no_separate_child)
     result = build_bundle(_opts(sample_model, tmp_path / "out"))
     assert started == [SMOKE_TARGET]
@@ -175,7 +174,7 @@ def test_where_children_fork_the_checker_gets_one_of_its_own_and_it_is_stopped(
             super().__init__(target, preload)
             started.append(self)
 
-    monkeypatch.setattr(bundle_mod, "ChildProcess", Counted)
+    monkeypatch.setattr(childproc, "ChildProcess", Counted)  # build_bundle starts it (childproc.child_for)
     monkeypatch.setattr("onnxpack.core.release.gate.ChildProcess", Counted)
     result = build_bundle(_opts(sample_model, tmp_path / "out"))
     assert [c.target for c in started] == [SMOKE_TARGET, ""]
@@ -261,7 +260,7 @@ def test_cancel_while_the_shared_child_checks_stops_it_and_leaves_nothing(
             super().__init__(target, preload)
             children.append(self)
 
-    monkeypatch.setattr(bundle_mod, "ChildProcess", Kept)
+    monkeypatch.setattr(childproc, "ChildProcess", Kept)  # build_bundle starts it (childproc.child_for)
     token = CancelToken()
     threading.Timer(2.0, token.cancel).start()
     start = time.monotonic()

@@ -42,7 +42,7 @@ from ..atomic import (
     pending_path,
     refuse_inside_inputs,
 )
-from ..childproc import SMOKE_TARGET, ChildProcess, hide_from_children
+from ..childproc import SMOKE_TARGET, ChildProcess, child_for
 from ..errors import Cancelled, InputError, InternalError, OnnxpackError, RuntimeFailure
 from ..filehash import sha256_file
 from ..findings import Finding
@@ -185,19 +185,13 @@ def build_bundle(
 
     ``child``: a :class:`ChildProcess` for the smoke run (``SMOKE_TARGET``) that the caller started before it
     imported this module (the command line does), so that its imports overlap the parent's; it is adopted and
-    stopped before this returns. Without one, one is started here, first thing. The environment variables that hold
-    a signing key's password or an identity token are hidden from every child (a caller's child started before
-    they were is replaced).
+    stopped before this returns. Without one (or when it was started before the variables holding a signing key's
+    password or an identity token were hidden from children), one is started here, first thing.
     """
     try:
         opts = options.validated()  # every check of the options alone (core/release/options.py)
-        secrets = {n for n in (opts.sign_key_password_env, opts.sigstore_identity_token_env) if n}
-        hide_from_children(*secrets)
-        if child is not None and not secrets <= child.hidden:
-            child.discard()  # it got them
-            child = None
-        if child is None:  # its onnx and onnxruntime imports overlap the inspection and the merge
-            child = ChildProcess(SMOKE_TARGET)
+        # Its onnx and onnxruntime imports overlap the inspection and the merge.
+        child = child_for(SMOKE_TARGET, child, opts.sign_key_password_env, opts.sigstore_identity_token_env)
         plan = make_plan(opts)
         # Nothing a bundle writes (a .zip, its work folder) is ever read as a model, so it may go into the model's
         # own folder (`bundle . -o dist`, `bundle model.onnx -o .`): only the files it reads are protected.

@@ -1,0 +1,76 @@
+"""What the callers use of ``multiprocessing.Process``, over an exec'd child's ``Popen`` or a forked child's pid."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+
+__all__ = ["ExecProcess", "ForkProcess"]
+
+
+class ExecProcess:
+    """The part of ``multiprocessing.Process`` the callers use, over a ``subprocess.Popen``."""
+
+    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+        self._popen = popen
+        self.pid = popen.pid
+
+    def is_alive(self) -> bool:
+        return self._popen.poll() is None
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self._popen.kill()
+
+    def join(self, timeout: float | None = None) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._popen.wait(timeout)
+
+    @property
+    def exitcode(self) -> int | None:
+        return self._popen.poll()  # negative: killed by that signal, as multiprocessing says it
+
+    def close(self) -> None:
+        pass
+
+
+class ForkProcess:
+    """The part of ``multiprocessing.Process`` the callers use, over a forked child's pid."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._code: int | None = None
+
+    def _poll(self) -> int | None:
+        if self._code is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # pragma: no cover - reaped by someone else: it is gone
+                self._code = -1
+                return self._code
+            if pid:
+                self._code = os.waitstatus_to_exitcode(status)  # negative: killed by that signal
+        return self._code
+
+    def is_alive(self) -> bool:
+        return self._poll() is None
+
+    def kill(self) -> None:
+        if self._poll() is None:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+
+    def join(self, timeout: float | None = None) -> None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self._poll() is None and (deadline is None or time.monotonic() < deadline):
+            time.sleep(0.002)
+
+    @property
+    def exitcode(self) -> int | None:
+        return self._poll()
+
+    def close(self) -> None:
+        pass
