@@ -8,12 +8,10 @@ failed run leaves nothing behind.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import io
 import os
 import re
-import secrets
 import shutil
 import stat
 import sys
@@ -52,7 +50,7 @@ _TEMP = re.compile(r"^\.?onnxpack-([a-z]+)-(\d{1,10})-[0-9a-z_]{8}$")
 
 def temp_name(kind: str, *, hidden: bool = True) -> str:
     """``.onnxpack-KIND-PID-RANDOM``: a temporary's name that says which process owns it."""
-    return f"{'.' if hidden else ''}onnxpack-{kind}-{os.getpid()}-{secrets.token_hex(4)}"
+    return f"{'.' if hidden else ''}onnxpack-{kind}-{os.getpid()}-{os.urandom(4).hex()}"
 
 
 def make_temp_dir(kind: str, parent: Path | None = None) -> Path:
@@ -75,6 +73,8 @@ def _process_alive(pid: int) -> bool:
     if pid == os.getpid():
         return True
     if sys.platform == "win32":
+        import ctypes
+
         kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
         handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
         if handle:
@@ -135,6 +135,8 @@ def _load_sync_file_range() -> Any:
     # pages from the cache, and the smoke run reads the merged file right after.
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes
+
     try:
         fn = ctypes.CDLL(None, use_errno=True).sync_file_range
     except (OSError, AttributeError):
@@ -144,7 +146,8 @@ def _load_sync_file_range() -> Any:
     return fn
 
 
-_SYNC_FILE_RANGE = _load_sync_file_range()
+#: The libc function, looked up by the first pacer (not at import: ctypes costs ~2 ms that `inspect` need not pay).
+_SYNC_FILE_RANGE: Any = ...
 _SYNC_FILE_RANGE_WRITE = 2  # <linux/fs.h>: start writeback of the range's dirty pages, do not wait
 
 
@@ -160,6 +163,9 @@ class WritebackPacer:
     """
 
     def __init__(self, fd: int | None, step: int = 16 * 2**20) -> None:
+        global _SYNC_FILE_RANGE
+        if _SYNC_FILE_RANGE is ...:
+            _SYNC_FILE_RANGE = _load_sync_file_range()
         self._fd = fd if _SYNC_FILE_RANGE is not None else None
         self._step = step
         self._started = 0

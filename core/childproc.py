@@ -13,7 +13,6 @@ import contextlib
 import gc
 import importlib
 import json
-import multiprocessing
 import os
 import shutil
 import subprocess
@@ -313,6 +312,8 @@ class ChildProcess:
         if method == "exec":
             self.proc, self._job_send, self.recv_conn = _exec_child(target, self.tmp, preload)
             return
+        import multiprocessing
+
         ctx = multiprocessing.get_context("spawn")
         job_recv, self._job_send = ctx.Pipe(duplex=False)
         self.recv_conn, send_conn = ctx.Pipe(duplex=False)
@@ -463,6 +464,9 @@ def reap_children(timeout: float = 5.0) -> None:
     exit; waiting for it reaps it (``ResourceTracker._stop`` is what CPython's own tests use for exactly this).
     """
     _reap_dying(timeout)
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is None:  # never imported: no spawn child, no tracker
+        return
     for child in multiprocessing.active_children():  # also joins the finished ones
         child.join(timeout)
         if child.is_alive():

@@ -119,7 +119,7 @@ def test_pacer_is_inert_without_a_file_or_the_call(tmp_path: Path, monkeypatch: 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sync_file_range(2) is Linux-only")
 def test_real_sync_file_range_is_found_and_harmless(tmp_path: Path) -> None:
-    assert atomic._SYNC_FILE_RANGE is not None
+    assert atomic._load_sync_file_range() is not None
     data = os.urandom(3 * 4096 + 17)
     with atomic_file(tmp_path / "out.bin") as f:
         pacer = WritebackPacer(plain_file_fd(f), step=4096)

@@ -136,7 +136,7 @@ def test_a_small_model_is_bundled_with_one_child(
         raise AssertionError("the checker started a child of its own")
 
     monkeypatch.setattr(childproc, "ChildProcess", Counted)  # build_bundle starts it (childproc.child_for)
-    monkeypatch.setattr(checker_mod.multiprocessing, "get_context", no_separate_child)
+    monkeypatch.setattr("multiprocessing.get_context", no_separate_child)  # (children exec here)
     result = build_bundle(_opts(sample_model, tmp_path / "out"))
     assert started == [SMOKE_TARGET]
     assert not any(f.code.startswith("CHECKER") for f in result.findings)  # the checker ran, in that child

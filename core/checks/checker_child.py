@@ -14,20 +14,21 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import multiprocessing
 import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..atomic import make_temp_dir
 from ..childproc import ChildProcess, enter_child, hidden_vars, start_method, target_name
 from ..errors import Cancelled
 from ..progress import CancelToken
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 __all__ = [
     "CHECK_TIMEOUT",
@@ -179,6 +180,8 @@ def run_in_child(
         if outcome is not None:
             return outcome
         return ChildOutcome("crashed", detail="the child process died before it took the task")
+    import multiprocessing
+
     ctx = multiprocessing.get_context("spawn")
     with _private_dir() as work:
         recv, send = ctx.Pipe(duplex=False)
