@@ -87,6 +87,9 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
     # numpy's BLAS would start a thread pool when onnx imports it: a process of one thread can fork its children
     # (see onnxpack.core.childproc.start_method), and nothing here multiplies matrices.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # ONNX Runtime's telemetry (1.29+: a device id and an event store in the user's cache folder, uploads) stays off
+    # in this process and its children unless the user set it (core.childproc.ORT_TELEMETRY_VAR, not imported here).
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     args_list = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in args_list
     child = None

@@ -27,6 +27,7 @@ from .childhandles import ExecProcess, ForkProcess
 
 __all__ = [
     "FORK_MAX_RESIDENT",
+    "ORT_TELEMETRY_VAR",
     "PRELOAD",
     "SMOKE_TARGET",
     "START_METHOD",
@@ -44,6 +45,9 @@ __all__ = [
 
 #: Environment variables that name the temporary folder (POSIX, Windows).
 _TMP_VARS = ("TMPDIR", "TMP", "TEMP")
+#: ONNX Runtime's own telemetry (1.29+ on Linux and macOS: a device id and an event store written into the user's
+#: cache folder, events uploaded to Microsoft) is off wherever onnxpack runs it, unless the user set this variable.
+ORT_TELEMETRY_VAR = "ORT_DISABLE_TELEMETRY"
 #: Environment variables that hold secrets (see :func:`hide_from_children`).
 _HIDDEN: set[str] = set()
 #: What a child imports before it waits for work: the checker needs onnx, the smoke run onnxruntime.
@@ -70,8 +74,11 @@ def hidden_vars() -> frozenset[str]:
 
 
 def child_environ() -> dict[str, str]:
-    """The environment a child or subprocess gets: this process's, without the variables holding secrets."""
-    return {k: v for k, v in os.environ.items() if _env_key(k) not in _HIDDEN}
+    """The environment a child or subprocess gets: this process's, without the variables holding secrets, and with
+    ONNX Runtime's telemetry off (:data:`ORT_TELEMETRY_VAR`) unless the user said otherwise."""
+    env = {k: v for k, v in os.environ.items() if _env_key(k) not in _HIDDEN}
+    env.setdefault(ORT_TELEMETRY_VAR, "1")
+    return env
 
 
 def enter_child(private_tmp: str, hidden: tuple[str, ...] = ()) -> None:
@@ -85,6 +92,7 @@ def enter_child(private_tmp: str, hidden: tuple[str, ...] = ()) -> None:
     """
     for var in hidden:  # a spawned child's copy of the parent's secrets (see hide_from_children)
         os.environ.pop(var, None)
+    os.environ.setdefault(ORT_TELEMETRY_VAR, "1")  # before onnxruntime is imported: it reads it once, at start
     for var in _TMP_VARS:
         os.environ[var] = private_tmp
     tempfile.tempdir = private_tmp

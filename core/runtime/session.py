@@ -46,6 +46,7 @@ class OpenedSession:
 def _session_options(empty_dir: str) -> Any:
     import onnxruntime as ort
 
+    ort.disable_telemetry_events()  # Windows: ORT's ETW events (elsewhere ORT_DISABLE_TELEMETRY, core/childproc.py)
     so = ort.SessionOptions()
     so.log_severity_level = 4  # errors reach the user through our messages, not ORT's console log
     # Anything ORT might still try to resolve on disk is looked up in this EMPTY folder, never next to
