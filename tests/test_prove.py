@@ -201,3 +201,29 @@ def test_inputs_too_large_to_make_are_refused_before_allocating(tmp_path: Path) 
         _inputs_for(model, None, 0, tmp_path)
     assert err.value.code == "PROVE_INPUTS"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_progress_counts_the_releases_from_start_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"i of N" keeps its N: preparing, the reference run (0 of N) and the runs all count the N releases (the
+    Progress tab once said "2 of 2" for one release, and "0 of 6" then "7 of 7" for six). Two stand-in releases run
+    in this interpreter's own environment (no download)."""
+    import sys
+
+    import numpy as np
+
+    from onnxpack.core.progress import STEPS, ProgressEvent
+    from onnxpack.core.runtime import prove
+    from onnxpack.core.runtime.releaseenvs import ReleaseEnv
+
+    def here(version: str, *_: Any) -> ReleaseEnv:
+        return ReleaseEnv(version, Path(sys.executable), "installed", "0" * 64, np.__version__)
+
+    monkeypatch.setattr(prove, "ensure_release", here)
+    model = ir10_model()
+    model.ir_version = 8
+    onnx.save(model, tmp_path / "m.onnx")
+    events: list[ProgressEvent] = []
+    rep = prove.prove_model(tmp_path / "m.onnx", model, ["9.9.1", "9.9.2"], progress=events.append)
+    assert [p.version for p in rep.releases] == ["9.9.1", "9.9.2"]  # (each ran: its onnxruntime is not 9.9.x)
+    counts = [(e.done, e.total) for e in events if e.stage == "prove" and e.unit == STEPS]
+    assert counts == [(0, 2), (1, 2), (0, 2), (0, 2), (1, 2), (2, 2)], counts  # preparing; reference; runs; done

@@ -297,11 +297,12 @@ def prove_model(model_path: Path, model: Any, releases: list[str], **run: Unpack
     try:
         inputs, described = _inputs_for(model, run.get("dims"), run.get("seed", 0), tmp)
         envs = []
+        # One count of N releases from start to end (the reference run is none of them): "i of N" never changes its N.
         for i, v in enumerate(releases):  # every environment first: a missing wheel fails before any run
             report(progress, _STAGE, i, len(releases), f"onnxruntime {v}: preparing", unit=STEPS)
             envs.append(ensure_release(v, progress, cancel))
             check_cancel(cancel)
-        report(progress, _STAGE, 0, len(releases) + 1, "reference run (installed onnxruntime)", unit=STEPS)
+        report(progress, _STAGE, 0, len(envs), "reference run (installed onnxruntime)", unit=STEPS)
         ref_raw = _run_child(_reference_python(), model_path, window, inputs, tmp, "reference", cancel, timeout)
         from ..checks.compat import ort_package_version
 
@@ -311,13 +312,13 @@ def prove_model(model_path: Path, model: Any, releases: list[str], **run: Unpack
             raise codes.PROVE_REFERENCE.error(detail=str(reference.message))
         proofs = []
         for i, env in enumerate(envs):
-            report(progress, _STAGE, i + 1, len(envs) + 1, f"running on onnxruntime {env.version}", unit=STEPS)
+            report(progress, _STAGE, i, len(envs), f"running on onnxruntime {env.version}", unit=STEPS)
             raw = _run_child(str(env.python), model_path, window, inputs, tmp, f"ort-{env.version}", cancel,
                              timeout)
             if raw.get("ort_version") and raw["ort_version"] != env.version and raw.get("loaded"):
                 raw["message"] = f"the environment runs onnxruntime {raw['ort_version']}, not {env.version}"
             proofs.append(_proof(env.version, env, raw, ref_raw))
-        report(progress, _STAGE, len(envs) + 1, len(envs) + 1, "done", unit=STEPS)
+        report(progress, _STAGE, len(envs), len(envs), "done", unit=STEPS)
         return ProveReport(reference, proofs, run.get("requested", ""), described, list(run.get("notes") or []))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
