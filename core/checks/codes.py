@@ -53,9 +53,10 @@ EXTDATA_UNALIGNED = define(
 # variant "approx": the size is an estimate (external data not yet read)
 MERGE_FITS = define(
     "MERGE_FITS", INFO,
-    "Merged into one file, {model} would be {bytes} bytes, under the 2 GiB protobuf limit",
+    "Merged into one file, {model} would be {readable} ({bytes:,} bytes), under the 2 GiB protobuf limit",
     "`onnxpack merge` writes the self-contained single file.",
-    variants={"approx": "Merged into one file, {model} would be about {bytes} bytes, under the 2 GiB protobuf limit"},
+    variants={"approx": "Merged into one file, {model} would be about {readable} ({bytes:,} bytes), under the 2 GiB "
+                        "protobuf limit"},
 )
 # MERGE_TOO_LARGE (imported above) is also the merge's error: it is defined in core/model/codes.py, which the model
 # floor can import.

@@ -169,7 +169,8 @@ def _size_findings(insp: Inspection) -> list[Finding]:
     variant = "approx" if approx else None
     if insp.fits_single_file:
         if insp.layout is Layout.EXTERNAL:
-            return [codes.MERGE_FITS.finding(variant=variant, model=name, bytes=size, approx=approx)]
+            return [codes.MERGE_FITS.finding(variant=variant, model=name, bytes=size, approx=approx,
+                                             readable=format_bytes(size))]
         return []
     return [codes.MERGE_TOO_LARGE.finding(variant=variant, model=name, bytes=size, approx=approx,
                                           readable=format_bytes(size))]
