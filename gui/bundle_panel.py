@@ -271,7 +271,7 @@ class BundlePanel(Retranslatable, QWidget):
                                         "the boxes above belong to the selected row only."))
         for lab, text in zip(
             self._labels,
-            (self.tr("&Name:"), self.tr("&Version:"), self.tr("&Previous bundle:"), self.tr("&Output folder:"),
+            (self.tr("&Name:"), self.tr("Ve&rsion:"), self.tr("&Previous bundle:"), self.tr("&Output folder:"),
              self.tr("&Target ONNX Runtime:")),
             strict=True,
         ):
@@ -299,7 +299,7 @@ class BundlePanel(Retranslatable, QWidget):
         self.about_box.setTitle(self.tr("Signing and release information (every model)"))
         for lab, text in zip(
             self._about_labels,
-            (self.tr("Signing &key:"), self.tr("&License (SPDX):"), self.tr("Aut&hors:"), self.tr("Ho&mepage:"),
+            (self.tr("Signing &key:"), self.tr("License (SPD&X):"), self.tr("Author&s:"), self.tr("Ho&mepage:"),
              self.tr("&Class labels:")),
             strict=True,
         ):

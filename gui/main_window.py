@@ -75,7 +75,7 @@ from .state import (
     skipped_stages,
     symbolic_dims,
 )
-from .widgets import DropOverlay, Retranslatable, scrolled
+from .widgets import DropOverlay, Retranslatable
 from .worker import Job, JobQueue
 
 __all__ = ["MainWindow"]
@@ -200,7 +200,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.result_panel.copy_command_requested.connect(self.copy_cli_command)
 
         progress_page = QSplitter(Qt.Orientation.Vertical)
-        progress_page.addWidget(scrolled(self.run_panel))
+        progress_page.addWidget(self.run_panel)  # its stages scroll inside it; its Cancel button stays in view
         progress_page.addWidget(self.log)
         progress_page.setStretchFactor(1, 1)
         progress_page.setChildrenCollapsible(False)
@@ -739,7 +739,7 @@ class MainWindow(Retranslatable, QMainWindow):
             # Writing the output is the ZIP stage's work, --prove-ort's errors the Prove stage's, whatever stage
             # reported last (issue 30 item 5; state.failed_stage).
             self.run_panel.finish("failed", failed_stage(err))
-            self._keep_earlier_bundle(item, ItemState.FAILED)
+            self._bundle_failed(item)
             in_batch = len(self._batch) > 1  # one summary when the batch is over, not one dialog per model
             if in_batch:
                 self._batch_failures.append((item, err))
@@ -756,6 +756,16 @@ class MainWindow(Retranslatable, QMainWindow):
         }
         self.show_error(err, titles.get(kind, self.tr("Error")))
         self._refresh_views(item)
+
+    def _bundle_failed(self, item: QueueItem) -> None:
+        """The row shows the failure of its latest bundle (state Failed, its error), never "Bundled": a bundle made
+        by an earlier run is still on disk (last_success, named in the log and the Result tab) but is not what
+        this run made, and the status bar does not count the row as bundled."""
+        item.result = None
+        self._set_state(item, ItemState.FAILED)
+        if item.last_success is not None:
+            self.log.append(self.tr("%1 keeps its earlier bundle: %2").replace("%1", item.path.name)
+                            .replace("%2", str(item.last_success.zip_path)))  # fmt: skip
 
     def _keep_earlier_bundle(self, item: QueueItem, otherwise: ItemState) -> None:
         """A re-run that failed or was cancelled: the earlier bundle is still there, and the row keeps showing it."""
@@ -1173,7 +1183,18 @@ class MainWindow(Retranslatable, QMainWindow):
             self.model_panel.show_pending(item.path)
         self.bundle_panel.render_row(item, item.draft, editable=item.validation is not None and not item.busy,
                                      can_bundle=self.model.can_bundle(item, self._fix_ir()))
-        self.result_panel.show_result(item.result)
+        self.result_panel.show_result(item.result, self._no_result_text(item))
+
+    def _no_result_text(self, item: QueueItem) -> str | None:
+        """What the Result tab says for a row whose latest bundle failed (None: the panel's own words)."""
+        run = item.run
+        if item.state is not ItemState.FAILED or item.error is None or run is None or run.outcome != "failed":
+            return None
+        text = self.tr("The latest bundle of this row failed: %1").replace("%1", gui_message(item.error))
+        if item.last_success is not None:
+            text += "\n" + self.tr("The bundle made before it is still there: %1").replace(
+                "%1", str(item.last_success.zip_path))
+        return text
 
     def _render_bundle(self, item: QueueItem) -> None:
         if item.report is not None:

@@ -289,8 +289,10 @@ class ModelPanel(Retranslatable, QWidget):
             shown = ", ".join(f"{o['op_type']} ×{o['count']}" for o in ops[:12])
             if len(ops) > 12:
                 shown += f", … (+{len(ops) - 12})"
-            text = self.tr("%1 nodes of %2 kinds: %3").replace("%1", str(insp.node_count))
-            rows.append((self.tr("Operators"), text.replace("%2", str(len(ops))).replace("%3", shown)))
+            # Two counts, one plural each ("1 node of 1 kind", "5 nodes of 3 kinds"): Qt's %n takes one number
+            nodes = self.tr("%n node(s)", "", insp.node_count)
+            text = self.tr("%1 of %n kind(s): %2", "", len(ops)).replace("%1", nodes).replace("%2", shown)
+            rows.append((self.tr("Operators"), text))
         if insp.metadata:
             rows.append((self.tr("Metadata"), "\n".join(f"{k} = {v}" for k, v in sorted(insp.metadata.items()))))
         if insp.doc_string:

@@ -45,9 +45,9 @@ class QueueTable(Retranslatable, QTableWidget):
         self.setTabKeyNavigation(False)
         header = self.horizontalHeader()
         # The name gets its width (at most NAME_WIDTH; a longer one is cut in the middle, whole in its tooltip), the
-        # kind and status theirs, the result the rest (stretched, cut in the middle, whole in its tooltip). When the
-        # pane is narrow, name and status give way so the Result column keeps RESULT_MIN: the four columns always
-        # fit the pane and nothing hides behind a horizontal scroll bar (issue 30 item 12).
+        # kind and status theirs (the status uncapped), the result the rest (stretched, cut in the middle, whole in
+        # its tooltip). When the pane is narrow, name and status give way so the Result column keeps RESULT_MIN: the
+        # four columns always fit the pane and nothing hides behind a horizontal scroll bar (issue 30 item 12).
         header.setMinimumSectionSize(self.MIN_COLUMN)
         for column in range(3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
@@ -87,7 +87,6 @@ class QueueTable(Retranslatable, QTableWidget):
         return {Kind.MODEL: self.tr("Model"), Kind.BUNDLE: self.tr("Bundle")}[Kind(kind)]
 
     NAME_WIDTH = 150
-    STATUS_WIDTH = 130  # "Verification failed" with its icon; a longer state is cut, whole in its tooltip
     RESULT_MIN = 90  # the Result column never gets less (a path or message cut in the middle, whole in its tooltip)
     MIN_COLUMN = 36
 
@@ -108,10 +107,11 @@ class QueueTable(Retranslatable, QTableWidget):
         return max(self.sizeHintForColumn(column), self.horizontalHeader().sectionSizeHint(column))
 
     def _fit_columns(self) -> None:
-        """Name, kind and status get what they ask for (name and status capped); when that leaves the Result column
-        less than result_min() of the pane, name and status shrink in proportion (never below MIN_COLUMN)."""
+        """Name, kind and status get what they ask for (the name capped; the status as wide as its words in this
+        language and font, never cut to a fixed width: "バン…済み"); when that leaves the Result column less than
+        result_min() of the pane, name and status shrink in proportion (never below MIN_COLUMN)."""
         kind = self._wanted(1)
-        name, status = min(self._wanted(0), self.NAME_WIDTH), min(self._wanted(2), self.STATUS_WIDTH)
+        name, status = min(self._wanted(0), self.NAME_WIDTH), self._wanted(2)
         room = self.viewport().width() - kind - self.result_min()
         if name + status > room:
             name = max(self.MIN_COLUMN, room * name // (name + status))

@@ -32,7 +32,7 @@ from .icons import status_icon
 from .messages import stage_detail
 from .model_panel import role_text
 from .runstate import STAGES, RunState
-from .widgets import DataTable, Retranslatable, StatusLabel, scrolled_page
+from .widgets import DataTable, Retranslatable, StatusLabel, scrolled, scrolled_page
 
 __all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel", "RunState"]
 
@@ -66,8 +66,8 @@ class LogPane(Retranslatable, QWidget):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.label.setText(self.tr("&Log:"))
-        self.copy_button.setText(self.tr("&Copy log"))
+        self.label.setText(self.tr("Lo&g:"))
+        self.copy_button.setText(self.tr("Cop&y log"))
         self.clear_button.setText(self.tr("Clear"))
         self.text.setAccessibleName(self.tr("Log"))
 
@@ -107,12 +107,19 @@ class RunPanel(Retranslatable, QWidget):
         row = QHBoxLayout()
         row.addStretch(1)
         row.addWidget(self.cancel_button)
+        # The stages scroll when the pane is short (Japanese at 1024x768, a tall log); the header above and Cancel
+        # below them stay in view: Cancel is never scrolled off (it was, inside the scrolled page).
+        stages = QWidget()
+        column = QVBoxLayout(stages)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.stage_box)
+        column.addStretch(1)
+        self.stages_scroll = scrolled(stages)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.header)
-        layout.addWidget(self.stage_box)
+        layout.addWidget(self.stages_scroll, 1)
         layout.addLayout(row)
-        layout.addStretch(1)
         self.retranslate()
 
     def _add_row(self, grid: QGridLayout, r: int, stage: str) -> None:
@@ -120,8 +127,10 @@ class RunPanel(Retranslatable, QWidget):
         bar.setRange(0, 1000)
         bar.setTextVisible(True)
         detail.setMinimumWidth(detail.fontMetrics().horizontalAdvance("0") * 28)
-        # The detail column never pushes the bar: long texts are cut to the column (the whole text is the tooltip).
+        # The detail column never pushes the bar: long texts wrap within the column (the whole text is the tooltip
+        # too), rather than being cut at its right edge (Japanese details are wide).
         detail.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        detail.setWordWrap(True)
         grid.addWidget(icon, r, 0)
         grid.addWidget(name, r, 1)
         grid.addWidget(bar, r, 2)
@@ -148,6 +157,7 @@ class RunPanel(Retranslatable, QWidget):
             "cancelled": self.tr("cancelled"),
             "skipped": self.tr("skipped"),
             "stopped": self.tr("stopped"),
+            "not run": self.tr("not run"),
         }.get(state, state)
 
     def retranslate(self) -> None:
@@ -234,7 +244,8 @@ class RunPanel(Retranslatable, QWidget):
         icon, name, bar, detail = self.rows[stage]
         state = self.run.state.get(stage, "waiting")
         ev = self.run.last.get(stage)
-        qicon = status_icon({"waiting": "queued", "skipped": "ready", "stopped": "cancelled"}.get(state, state))
+        shown = {"waiting": "queued", "skipped": "ready", "not run": "ready", "stopped": "cancelled"}
+        qicon = status_icon(shown.get(state, state))
         h = name.fontMetrics().height()
         icon.setPixmap(qicon.pixmap(h, h))
         name.setText(self.stage_name(stage))

@@ -124,7 +124,9 @@ class RunState:
         """``outcome``: 'done', 'failed' or 'cancelled'. On success every stage that ran is done and the stages
         never reached are skipped. A failure is shown at one stage: ``failed_stage`` when the error says where
         (writing the output is the ZIP stage), else the stage reported last; the other stages still running
-        are "stopped". After Cancel the running stages are "cancelled"; none is ever shown done unless it was."""
+        are "stopped". After Cancel the running stages are "cancelled"; none is ever shown done unless it was.
+        Once the run has ended no stage is "waiting": the stages a failed or cancelled run never reached are
+        "not run" (nothing waits for them any more)."""
         self.running = False
         self.stopping = False
         self.outcome = outcome
@@ -142,6 +144,9 @@ class RunState:
                 self.state[stage] = "cancelled" if outcome == "cancelled" else "stopped"
         if where is not None:
             self.state[where] = "failed"
+        for stage, state in self.state.items():
+            if state == "waiting":
+                self.state[stage] = "not run"
 
     def fraction(self, stage: str) -> float | None:
         """The share of ``stage`` done as shown (1.0 only for a stage that is done), or None without an amount."""

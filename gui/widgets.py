@@ -148,6 +148,9 @@ class DataTable(QTableWidget):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        # Labels at the start of their column: a wide last column (SHA-256) scrolled partly out of view still shows
+        # its label, where a centred one was drawn off the view and the header looked blank.
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.setTabKeyNavigation(False)  # Tab leaves the table (keyboard users), arrows move inside
 
     def fit_height(self, fit: bool = True) -> None:

@@ -268,7 +268,7 @@ def _two_bundled(qtbot, tmp_path):
 
 def test_rerun_is_checked_first_and_never_erases_an_earlier_success(qtbot, tmp_path):
     """Issue 14 item 7: Bundle all again with the ZIPs there → refused before any work, in one dialog; a forced
-    re-run in which one model fails gives one summary and the failed row keeps its earlier bundle."""
+    re-run in which one model fails gives one summary; the failed row shows the failure, its earlier ZIP is named."""
     w, items, a = _two_bundled(qtbot, tmp_path)
     assert [it.state for it in items] == ["done", "done"]
     earlier = [it.result for it in items]
@@ -287,7 +287,9 @@ def test_rerun_is_checked_first_and_never_erases_an_earlier_success(qtbot, tmp_p
     qtbot.waitUntil(lambda: w.last_error is not None and w.last_error.isVisible(), timeout=10_000)
     texts = close_dialogs(w)
     assert len(texts) == 1 and "1 of 2 bundles failed" in texts[0] and a.name in texts[0]
-    assert items[0].state == "done" and items[0].result is earlier[0] and items[0].error is not None
+    # the failed row shows its latest run's failure, never "Bundled"; its earlier ZIP is still named (defect 1)
+    assert items[0].state == "failed" and items[0].result is None and items[0].error is not None
+    assert items[0].last_success is earlier[0]
     assert items[1].state == "done" and items[1].result is not earlier[1]
     assert "keeps its earlier bundle" in w.log.plain_text()
 

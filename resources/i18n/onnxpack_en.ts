@@ -77,6 +77,20 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n node</numerusform>
+            <numerusform>%n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n kind(s): %2</source>
+        <translation>
+            <numerusform>%1 of %n kind: %2</numerusform>
+            <numerusform>%1 of %n kinds: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Verification failed: %n problem(s) — see Findings.</source>
         <translation>
             <numerusform>Verification failed: %n problem — see Findings.</numerusform>

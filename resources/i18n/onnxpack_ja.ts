@@ -13,10 +13,6 @@
         <translation>名前(&amp;N):</translation>
     </message>
     <message>
-        <source>&amp;Version:</source>
-        <translation>バージョン(&amp;V):</translation>
-    </message>
-    <message>
         <source>&amp;Previous bundle:</source>
         <translation>前回のバンドル(&amp;P):</translation>
     </message>
@@ -81,16 +77,16 @@
         <translation>署名鍵(&amp;K):</translation>
     </message>
     <message>
-        <source>&amp;License (SPDX):</source>
-        <translation>ライセンス (SPDX)(&amp;L):</translation>
-    </message>
-    <message>
-        <source>Aut&amp;hors:</source>
-        <translation>作成者(&amp;H):</translation>
-    </message>
-    <message>
         <source>Ho&amp;mepage:</source>
         <translation>ホームページ(&amp;M):</translation>
+    </message>
+    <message>
+        <source>License (SPD&amp;X):</source>
+        <translation>ライセンス (SPDX)(&amp;X):</translation>
+    </message>
+    <message>
+        <source>Author&amp;s:</source>
+        <translation>作成者(&amp;S):</translation>
     </message>
     <message>
         <source>&amp;Class labels:</source>
@@ -207,6 +203,10 @@
     <message>
         <source>auto</source>
         <translation>自動</translation>
+    </message>
+    <message>
+        <source>Ve&amp;rsion:</source>
+        <translation>バージョン(&amp;R):</translation>
     </message>
     <message>
         <source>Prov&amp;e on ONNX Runtime:</source>
@@ -1192,12 +1192,12 @@
         <translation>{file} は {size} バイトと宣言しています（上限 {limit}）</translation>
     </message>
     <message>
-        <source>Merged into one file, {model} would be {bytes} bytes, under the 2 GiB protobuf limit</source>
+        <source>Merged into one file, {model} would be {readable} ({bytes:,} bytes), under the 2 GiB protobuf limit</source>
         <comment>MERGE_FITS</comment>
         <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を下回ります</translation>
     </message>
     <message>
-        <source>Merged into one file, {model} would be about {bytes} bytes, under the 2 GiB protobuf limit</source>
+        <source>Merged into one file, {model} would be about {readable} ({bytes:,} bytes), under the 2 GiB protobuf limit</source>
         <comment>MERGE_FITS</comment>
         <translation>1 つのファイルにまとめると {model} は {size} になり、protobuf の 2 GiB 上限を下回ります</translation>
     </message>
@@ -2874,12 +2874,12 @@
 <context>
     <name>LogPane</name>
     <message>
-        <source>&amp;Log:</source>
-        <translation>ログ(&amp;L):</translation>
+        <source>Lo&amp;g:</source>
+        <translation>ログ(&amp;G):</translation>
     </message>
     <message>
-        <source>&amp;Copy log</source>
-        <translation>ログをコピー(&amp;C)</translation>
+        <source>Cop&amp;y log</source>
+        <translation>ログをコピー(&amp;Y)</translation>
     </message>
     <message>
         <source>Clear</source>
@@ -3110,6 +3110,14 @@
     <message>
         <source>Bundle written: %1</source>
         <translation>バンドルを書き出しました: %1</translation>
+    </message>
+    <message>
+        <source>The latest bundle of this row failed: %1</source>
+        <translation>この行の最新のバンドルは失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>The bundle made before it is still there: %1</source>
+        <translation>前回作成したバンドルはそのまま残っています: %1</translation>
     </message>
     <message numerus="yes">
         <source>%n item(s) · %1 running · %2 queued · %3 bundled</source>
@@ -3503,6 +3511,18 @@ Qt %1、Python %2</translation>
         </translation>
     </message>
     <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n ノード</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n kind(s): %2</source>
+        <translation>
+            <numerusform>%1、%n 種類: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Verification failed: %n problem(s) — see Findings.</source>
         <translation>
             <numerusform>検証に失敗しました: 問題 %n 件 —「検出事項」を参照してください。</numerusform>
@@ -3551,10 +3571,6 @@ Qt %1、Python %2</translation>
     <message>
         <source>Initializers</source>
         <translation>初期化子</translation>
-    </message>
-    <message>
-        <source>%1 nodes of %2 kinds: %3</source>
-        <translation>%1 ノード、%2 種類: %3</translation>
     </message>
     <message>
         <source>Operators</source>
@@ -4011,6 +4027,10 @@ Qt %1、Python %2</translation>
     <message>
         <source>stopped</source>
         <translation>停止</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>未実行</translation>
     </message>
     <message>
         <source>Progress</source>
