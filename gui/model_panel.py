@@ -373,6 +373,15 @@ class ModelPanel(Retranslatable, QWidget):
                            "compare with.")
         return "ok", text.replace("%1", ort).replace("%2", str(smoke.get("recorded_ort_version") or "?"))
 
+    def _created_text(self, manifest: object) -> str:
+        """The bundle's ``created`` time and where it comes from: a reproducible bundle is dated by the newest
+        modification time of its source files (or SOURCE_DATE_EPOCH), not by when it was written."""
+        if not isinstance(manifest, Mapping) or not manifest.get("created"):
+            return "-"
+        origin = {"source-mtime": self.tr("the newest modification time of the source files"),
+                  "SOURCE_DATE_EPOCH": "SOURCE_DATE_EPOCH"}.get(str(manifest.get("created_from", "")))  # fmt: skip
+        return f"{manifest['created']} ({origin})" if origin else str(manifest["created"])
+
     def show_verify(self, report: VerifyReport, with_smoke: bool = False) -> None:
         """Show a ``core.verify.VerifyReport`` of a dropped bundle; ``with_smoke``: it was asked for a smoke run,
         which then is said to have run and passed, or not."""
@@ -400,7 +409,7 @@ class ModelPanel(Retranslatable, QWidget):
         rows = [
             (self.tr("Model name"), str(model.get("name", "-"))),
             (self.tr("Release version"), str(model.get("version", "-"))),
-            (self.tr("Created"), str(manifest.get("created", "-")) if isinstance(manifest, Mapping) else "-"),
+            (self.tr("Created"), self._created_text(manifest)),
             (self.tr("Made with"), " ".join(str(tool.get(k, "")) for k in ("name", "version")).strip() or "-"),
         ]
         self.facts.set_rows(rows)

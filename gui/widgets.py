@@ -52,14 +52,35 @@ class FormScrollArea(QScrollArea):
 
     MARGIN = 8
 
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # Focus that arrives by other ways than Tab (a label's Alt+letter, a click, an error that focuses its field)
+        # scrolls the field into view too: QScrollArea follows Tab only (seen under Xvfb at 2×: Alt+E typed into a
+        # field out of view).
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._follow_focus)
+
+    def _follow_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
+        try:
+            inner = self.widget()
+        except RuntimeError:  # this area is gone (its C++ side deleted before the connection)
+            return
+        if new is not None and inner is not None and inner.isAncestorOf(new):
+            self.ensureWidgetVisible(new, self.MARGIN, self.MARGIN)
+            self._show_start(new, inner)
+
+    def _show_start(self, focused: QWidget, inner: QWidget) -> None:
+        left = focused.mapTo(inner, QPoint(0, 0)).x()
+        bar = self.horizontalScrollBar()
+        if left < bar.value() or left + focused.width() > bar.value() + self.viewport().width():
+            bar.setValue(max(0, left - self.MARGIN))
+
     def focusNextPrevChild(self, next: bool) -> bool:
         moved = super().focusNextPrevChild(next)
         focused, inner = QApplication.focusWidget(), self.widget()
         if moved and focused is not None and inner is not None and inner.isAncestorOf(focused):
-            left = focused.mapTo(inner, QPoint(0, 0)).x()
-            bar = self.horizontalScrollBar()
-            if left < bar.value() or left + focused.width() > bar.value() + self.viewport().width():
-                bar.setValue(max(0, left - self.MARGIN))
+            self._show_start(focused, inner)  # after QScrollArea's own scrolling, which centres it
         return moved
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
+import zipfile
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -78,6 +80,9 @@ def test_full_bundle_through_the_gui_verifies(qtbot, tmp_path, sample_model):
     assert bundle_item.state == "verified"
     assert "Verified" in w.model_panel.status.plain_text()
     assert w.model_panel.facts.value("Release version") == "2.1.0"
+    # dated by its sources (a reproducible bundle), and it says so: not the time it was written
+    created = json.loads(zipfile.ZipFile(zip_path).read("manifest.json"))["created"]
+    assert w.model_panel.facts.value("Created") == f"{created} (the newest modification time of the source files)"
 
 
 def test_cancel_mid_run_leaves_nothing_and_resets(qtbot, tmp_path, sample_model, monkeypatch):

@@ -436,3 +436,40 @@ def test_tab_into_a_wide_box_shows_its_start_in_a_narrow_form(qtbot: Any, tmp_pa
         assert QApplication.focusWidget() is box
         left = box.mapTo(scroll.widget(), box.rect().topLeft()).x()
         assert bar.value() <= left < bar.value() + scroll.viewport().width(), (box.text(), left, bar.value())
+
+
+def test_alt_letter_scrolls_the_form_to_its_field(qtbot: Any, tmp_path: Path, sample_model: Path) -> None:
+    """Seen under Xvfb at 2× scaling: Alt+E (the --prove-ort field's label) put the focus into a field out of view, and
+    the typed text landed unseen; QScrollArea follows Tab only. The form scrolls to a field that gets the focus by its
+    label's mnemonic (Qt.ShortcutFocusReason), as it does for Tab."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    from onnxpack.gui.widgets import FormScrollArea
+
+    w = make_window(qtbot, tmp_path)
+    _inspected(qtbot, w, sample_model)
+    w.tabs.setCurrentIndex(1)
+    w.resize(700, 420)
+    QApplication.processEvents()
+    bp = w.bundle_panel
+    (scroll,) = bp.findChildren(FormScrollArea)
+    vbar = scroll.verticalScrollBar()
+    assert vbar.maximum() > 0  # the form is taller than its view
+    vbar.setValue(0)
+    QApplication.processEvents()
+    labels = [lab for lab in bp.findChildren(QLabel) if lab.buddy() is not None and "&" in lab.text()]
+    target = max(labels, key=lambda lab: lab.buddy().mapTo(scroll.widget(), lab.buddy().rect().topLeft()).y())
+    field = target.buddy()
+    top = field.mapTo(scroll.widget(), field.rect().topLeft()).y()
+    assert top > vbar.value() + scroll.viewport().height()  # out of view before
+    letter = target.text()[target.text().index("&") + 1].lower()
+    w.activateWindow()
+    QTest.keyClick(w, letter, Qt.KeyboardModifier.AltModifier)
+    QApplication.processEvents()
+    if QApplication.focusWidget() is not field:  # no active window on this platform: the same focus, given directly
+        field.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        QApplication.processEvents()
+    assert QApplication.focusWidget() is field
+    shown = (vbar.value(), vbar.value() + scroll.viewport().height())
+    assert shown[0] <= top and top + field.height() <= shown[1], (top, shown)

@@ -3665,6 +3665,10 @@ Qt %1、Python %2</translation>
         <translation>スモーク実行に成功 (onnxruntime %1): モデルは実行できます。バンドルには比較する出力の記録がありません。</translation>
     </message>
     <message>
+        <source>the newest modification time of the source files</source>
+        <translation>ソース ファイルの最新の更新日時</translation>
+    </message>
+    <message>
         <source>Verified: every file matches the manifest.</source>
         <translation>検証済み: すべてのファイルがマニフェストと一致しています。</translation>
     </message>
