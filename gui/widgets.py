@@ -67,8 +67,13 @@ class FormScrollArea(QScrollArea):
         except RuntimeError:  # this area is gone (its C++ side deleted before the connection)
             return
         if new is not None and inner is not None and inner.isAncestorOf(new):
-            self.ensureWidgetVisible(new, self.MARGIN, self.MARGIN)
-            self._show_start(new, inner)
+            bar = self.horizontalScrollBar()
+            keep = bar.value()
+            self.ensureWidgetVisible(new, self.MARGIN, self.MARGIN)  # for its rows; sideways it would centre it
+            bar.setValue(keep)  # sideways only when its start is out of view: its label, left of it, stays in view
+            left = new.mapTo(inner, QPoint(0, 0)).x()
+            if not keep <= left < keep + self.viewport().width() - self.MARGIN:
+                bar.setValue(max(0, left - self.MARGIN))
 
     def _show_start(self, focused: QWidget, inner: QWidget) -> None:
         left = focused.mapTo(inner, QPoint(0, 0)).x()
