@@ -67,10 +67,11 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
 def _bundle(args: Any, env: Environment) -> int:
     # The child (onnx checker, then the smoke run) starts first: it imports onnx and onnxruntime while this process
     # imports the engine (issue 28 §2; main() started it); build_bundle adopts it and stops it.
-    from onnxpack.core.childproc import SMOKE_TARGET, ChildProcess, hide_from_children
+    from onnxpack.core.childproc import SMOKE_TARGET, child_for
 
-    hide_from_children(args.sign_key_password_env, args.sigstore_identity_token_env)  # before any child starts
-    child = getattr(args, "early_child", None) or ChildProcess(SMOKE_TARGET)
+    # (started with the signing secrets' variables hidden from it: the same call build_bundle makes)
+    child = child_for(SMOKE_TARGET, getattr(args, "early_child", None), args.sign_key_password_env,
+                      args.sigstore_identity_token_env)  # fmt: skip
     try:
         from onnxpack.core.release.bundle import build_bundle
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,12 @@ def test_the_early_smoke_child_is_the_engines() -> None:
     from onnxpack.core.childproc import PRELOAD, SMOKE_TARGET
 
     assert set(EARLY_CHILDREN.values()) == {(SMOKE_TARGET, PRELOAD)}
+
+
+def test_the_command_line_turns_off_the_telemetry_the_engine_names(monkeypatch: Any) -> None:
+    """main() spells ORT_DISABLE_TELEMETRY itself (importing core.childproc costs `inspect` ~20 ms): the same name."""
+    from onnxpack.core.childproc import ORT_TELEMETRY_VAR
+
+    monkeypatch.delenv(ORT_TELEMETRY_VAR, raising=False)
+    main(["--version"], Environment(stdout=io.StringIO(), stderr=io.StringIO(), vars={}))
+    assert os.environ[ORT_TELEMETRY_VAR] == "1"
