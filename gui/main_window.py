@@ -763,19 +763,21 @@ class MainWindow(Retranslatable, QMainWindow):
         this run made, and the status bar does not count the row as bundled."""
         item.result = None
         self._set_state(item, ItemState.FAILED)
-        if item.last_success is not None:
-            self.log.append(self.tr("%1 keeps its earlier bundle: %2").replace("%1", item.path.name)
-                            .replace("%2", str(item.last_success.zip_path)))  # fmt: skip
+        self._log_earlier_bundle(item)
 
-    def _keep_earlier_bundle(self, item: QueueItem, otherwise: ItemState) -> None:
-        """A re-run that failed or was cancelled: the earlier bundle is still there, and the row keeps showing it."""
+    def _keep_earlier_bundle(self, item: QueueItem) -> None:
+        """A cancelled re-run: the earlier bundle is still there, and the row keeps showing it (else: Cancelled)."""
         if item.last_success is not None:
             item.result = item.last_success
             self._set_state(item, ItemState.DONE)
+            self._log_earlier_bundle(item)
+        else:
+            self._set_state(item, ItemState.CANCELLED)
+
+    def _log_earlier_bundle(self, item: QueueItem) -> None:
+        if item.last_success is not None:
             self.log.append(self.tr("%1 keeps its earlier bundle: %2").replace("%1", item.path.name)
                             .replace("%2", str(item.last_success.zip_path)))  # fmt: skip
-        else:
-            self._set_state(item, otherwise)
 
     def _job_cancelled(self) -> None:
         found = self._item_for_sender()
@@ -789,7 +791,7 @@ class MainWindow(Retranslatable, QMainWindow):
             self.log.append(self.tr("Cancelled %1; nothing was written.").replace("%1", item.path.name))
             if was_running:
                 self.run_panel.finish("cancelled")
-            self._keep_earlier_bundle(item, ItemState.CANCELLED)
+            self._keep_earlier_bundle(item)
             self._bundle_ended(item)
         elif kind is not JobKind.SUGGEST:
             self._set_state(item, ItemState.CANCELLED)
