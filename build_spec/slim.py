@@ -19,6 +19,7 @@ info and Qt on Windows uses the ICU of the OS):
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import shutil
 import subprocess
@@ -91,9 +92,19 @@ def _data_symbol(lib: Path) -> tuple[str, int, int]:
     raise ValueError(f"{lib}: section {ndx} of {name} not found")
 
 
+#: Where distributions install administration tools that a non-root user's PATH lacks (Debian's icu-devtools puts
+#: ``icupkg`` in /usr/sbin).
+SBIN_DIRS = ("/usr/local/sbin", "/usr/sbin", "/sbin")
+
+
+def find_tool(name: str, extra: Iterable[str] = SBIN_DIRS) -> str | None:
+    """``name`` on PATH, else in one of the ``extra`` folders (the system's sbin); None when neither has it."""
+    return shutil.which(name) or shutil.which(name, path=os.pathsep.join(extra))
+
+
 def trim_icu(lib: Path, workdir: Path) -> Path | None:
     """Build a trimmed copy of ICU data library ``lib`` in ``workdir``; None when the tools are missing."""
-    icupkg, cc = shutil.which("icupkg"), shutil.which("cc") or shutil.which("gcc")
+    icupkg, cc = find_tool("icupkg"), shutil.which("cc") or shutil.which("gcc")
     if not (icupkg and cc and shutil.which("readelf")):
         print(f"slim: icupkg/cc/readelf not found; keeping the full {lib.name}", file=sys.stderr)
         return None

@@ -178,6 +178,28 @@ def test_icu_trim_keeps_what_qt_uses(item: str, size: int, wanted: bool) -> None
     assert slim.icu_item_wanted(item, size) is wanted
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="executable bits and sbin are POSIX")
+def test_slim_finds_icupkg_in_sbin_off_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Debian installs icupkg in /usr/sbin, which a non-root user's PATH lacks (issue 39 item 13): the slim step
+    looks there too, and PATH still comes first."""
+    sbin, bin_ = tmp_path / "sbin", tmp_path / "bin"
+    for folder in (sbin, bin_):
+        folder.mkdir()
+        tool = folder / "icupkg"
+        tool.write_text("#!/bin/sh\n")
+        tool.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert slim.find_tool("icupkg", [str(sbin)]) == str(sbin / "icupkg")
+    assert slim.find_tool("icupkg", [str(tmp_path / "none")]) is None
+    monkeypatch.setenv("PATH", str(bin_))
+    assert slim.find_tool("icupkg", [str(sbin)]) == str(bin_ / "icupkg")
+    assert "/usr/sbin" in slim.SBIN_DIRS
+    # the real one, where this machine has it in sbin only (Debian's icu-devtools)
+    if Path("/usr/sbin/icupkg").exists():
+        monkeypatch.setenv("PATH", "/usr/local/bin:/usr/bin:/bin")
+        assert slim.find_tool("icupkg") is not None
+
+
 def test_manylinux_policy_never_drops_app_libraries() -> None:
     assert "libstdc++.so.6" in slim.MANYLINUX_SYSTEM_LIBS
     for own in ("libpython3.11.so.1.0", "libcrypto.so.3", "libdbus-1.so.3", "libfreetype.so.6"):
