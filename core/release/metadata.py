@@ -7,11 +7,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..boundedread import read_bounded
 from . import codes
 
 __all__ = ["ReleaseInfo", "check_labels", "read_labels_file"]
 
 MAX_LABELS = 100_000
+#: A labels file larger than this is not read (room for MAX_LABELS labels of ~160 bytes); ``/dev/zero``, a FIFO or a
+#: folder is refused by name instead of read without end.
+MAX_LABELS_FILE_BYTES = 16 << 20
 
 
 @dataclass
@@ -63,7 +67,7 @@ def read_labels_file(path: Path | str) -> list[str]:
     """One label per line (UTF-8, blank lines at the end ignored)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_bounded(path, MAX_LABELS_FILE_BYTES).decode("utf-8-sig")
     except OSError as e:
         raise codes.ABOUT_LABELS.error(variant="unreadable", file=str(path), reason=e.strerror) from None
     except UnicodeDecodeError:

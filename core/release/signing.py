@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .. import __version__, errorcodes
+from ..boundedread import read_bounded
 from ..errors import InputError, OutputError
 from . import codes
 
@@ -53,6 +54,9 @@ METHOD_SIGSTORE = "model-signing/sigstore"
 #: What Sigstore keyless signing and its verification talk to (trust root, certificate authority, log, login).
 SIGSTORE_HOSTS = ("tuf-repo-cdn.sigstore.dev", "fulcio.sigstore.dev", "rekor.sigstore.dev", "oauth2.sigstore.dev")
 MAX_SIGNATURE_BYTES = 1 << 20
+#: A PEM key or certificate (chain) file larger than this is not read: a P-521 key is under 400 bytes, a long
+#: chain a few dozen KiB (``/dev/zero`` or a FIFO given as a key is refused, not read without end).
+MAX_PEM_BYTES = 1 << 20
 # onnxpack is not published on a package index: the extra is installed from what onnxpack was installed from.
 _INSTALL_HINT = codes.SIGNING_UNAVAILABLE.remedy(version=__version__)
 
@@ -139,7 +143,7 @@ def read_signing_key(path: Path | str, password_env: str | None = None, *, certi
 
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_bounded(path, MAX_PEM_BYTES)
     except OSError as e:
         raise InputError(f"Cannot read the signing key {path}: {e.strerror}",
                          "Give the private key file (PEM) made by 'onnxpack keygen' or openssl.") from None  # fmt: skip
@@ -180,7 +184,7 @@ def _load_certificate(path: Path, what: str) -> Any:
     from cryptography import x509
 
     try:
-        certs = x509.load_pem_x509_certificates(path.read_bytes())
+        certs = x509.load_pem_x509_certificates(read_bounded(path, MAX_PEM_BYTES))
     except OSError as e:
         raise codes.SIGNING_CERTIFICATE.error(variant="unreadable", what=what, path=str(path),
                                               reason=e.strerror) from None
@@ -213,7 +217,7 @@ def load_public_key(path: Path | str) -> str:
 
     path = Path(path)
     try:
-        key = serialization.load_pem_public_key(path.read_bytes())
+        key = serialization.load_pem_public_key(read_bounded(path, MAX_PEM_BYTES))
     except OSError as e:
         raise InputError(f"Cannot read the public key {path}: {e.strerror}",
                          "Give the publisher's public key file (NAME.pub).") from None  # fmt: skip
