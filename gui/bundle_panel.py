@@ -250,7 +250,8 @@ class BundlePanel(Retranslatable, QWidget):
         buttons.addWidget(self.bundle_all_button)
         buttons.addWidget(self.bundle_button)
 
-        scrolled_page(self, [self.form_box, self.smoke_box, self.options_box, self.about_box], buttons)
+        self.form_scroll = scrolled_page(self, [self.form_box, self.smoke_box, self.options_box, self.about_box],
+                                         buttons)
         # Enter in a one-line field presses the default button, Bundle, as it is drawn (issue 30 item 10).
         for edit in (self.name, self.version, self.previous, self.labels, self.out_dir, self.prove_ort, self.sign_key,
                      self.license, self.authors, self.homepage):  # fmt: skip
@@ -402,7 +403,11 @@ class BundlePanel(Retranslatable, QWidget):
 
     def render_row(self, owner: QueueItem | None, draft: BundleDraft, *, editable: bool, can_bundle: bool) -> None:
         """Show the row ``owner`` (None: no model row, the form is empty and off): its own settings from ``draft``,
-        editable only when it can be bundled at all; the batch settings stay as they are."""
+        editable only when it can be bundled at all; the batch settings stay as they are. Another row's form is
+        shown from its top (it kept the scroll of the row before; issue 41 item 9)."""
+        if owner is not self.draft_owner:
+            self.form_scroll.verticalScrollBar().setValue(0)
+            self.form_scroll.horizontalScrollBar().setValue(0)
         self.draft_owner = owner
         self.load_draft(draft)
         self.form_box.setEnabled(editable)

@@ -56,7 +56,7 @@ from .crash import log_dir
 from .dialogs import error_box
 from .hints import gui_hint, tick
 from .icons import app_icon
-from .messages import WordedError, WordedInputError, gui_message
+from .messages import WordedError, WordedInputError, gui_message, stage_detail
 from .model_panel import ModelPanel, finding_hint
 from .queue_view import QueueTable
 from .run_panel import LogPane, ResultPanel, RunPanel
@@ -72,6 +72,7 @@ from .state import (
     default_bundle_name,
     failed_stage,
     fit_window,
+    recorded_warnings,
     skipped_stages,
     symbolic_dims,
 )
@@ -309,6 +310,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_bundle = action(lambda: self.start_bundles(False), "Ctrl+B")
         self.act_bundle_all = action(lambda: self.start_bundles(True), "Ctrl+Shift+B")
         self.act_cancel = action(self.cancel_bundles, "Esc")
+        self.act_cancel_all = action(self.cancel_all_bundles, "Shift+Esc")
         self.act_verify_smoke = action(self.verify_selected_with_smoke)
         self.act_remove = action(self.remove_selected, QKeySequence.StandardKey.Delete)
         self.act_clear = action(self.clear_finished)
@@ -338,7 +340,7 @@ class MainWindow(Retranslatable, QMainWindow):
         for a in (self.act_open, self.act_open_folder, self.act_sample, self.act_locate_data):
             self.menu_file.addAction(a)
         self.menu_file.addSeparator()
-        for a in (self.act_bundle, self.act_bundle_all, self.act_cancel, self.act_verify_smoke):
+        for a in (self.act_bundle, self.act_bundle_all, self.act_cancel, self.act_cancel_all, self.act_verify_smoke):
             self.menu_file.addAction(a)
         self.menu_file.addSeparator()
         for a in (self.act_open_out, self.act_copy_cli, self.act_copy_log):
@@ -377,6 +379,9 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_bundle.setText(self.tr("&Bundle selected model"))
         self.act_bundle_all.setText(self.tr("Bundle &all ready models"))
         self.act_cancel.setText(self.tr("&Cancel running bundle"))
+        self.act_cancel.setToolTip(self.tr("Stop the bundle that is running; the queued ones still run"))
+        self.act_cancel_all.setText(self.tr("Cancel all bundl&es"))
+        self.act_cancel_all.setToolTip(self.tr("Stop the running bundle and take every queued one off the queue"))
         self.act_verify_smoke.setText(self.tr("&Verify bundle with a smoke run"))
         self.act_open_out.setText(self.tr("Open o&utput folder"))
         self.act_copy_cli.setText(self.tr("Copy CLI co&mmand"))
@@ -552,7 +557,7 @@ class MainWindow(Retranslatable, QMainWindow):
 
     def _inspect(self, item: QueueItem) -> None:
         self._set_state(item, ItemState.INSPECTING)
-        self.log.append(self.tr("Inspecting %1").replace("%1", str(item.path)))
+        self._log(item, self.tr("Inspecting %1").replace("%1", str(item.path)))
         target = self.settings.target_ort or None
         item.inspected_target = target
         job = Job(engine.inspect_job(item.path, target, item.data_dir), kind=JobKind.INSPECT)
@@ -566,7 +571,7 @@ class MainWindow(Retranslatable, QMainWindow):
         item.report = None
         item.error = None
         self._set_state(item, ItemState.VERIFYING)
-        self.log.append((self.tr("Verifying %1 with a smoke run") if smoke else self.tr("Verifying %1"))
+        self._log(item, (self.tr("Verifying %1 with a smoke run") if smoke else self.tr("Verifying %1"))
                         .replace("%1", str(item.path)))  # fmt: skip
         job = Job(engine.verify_job(item.path, smoke), kind=JobKind.VERIFY)
         self.inspect_queue.submit(self._connect(job, item))
@@ -578,19 +583,60 @@ class MainWindow(Retranslatable, QMainWindow):
         if item is None or not item.spec.locates_data or item.busy:
             return
         start = str(item.data_dir or item.path.parent)
-        path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Locate the data file of %1").replace("%1", item.path.name), start,
-            self.tr("External data (*.data *.bin *.weights);;All files (*)"),
-        )
+        title, filters = self.data_file_prompt(item)
+        path, _ = QFileDialog.getOpenFileName(self, title, start, filters)
         if path:
-            self.set_data_dir(item, Path(path).parent)
+            self.data_file_chosen(item, Path(path))
+
+    @staticmethod
+    def referenced_data_files(item: QueueItem) -> list[str]:
+        """The external data file names the model references (as written in it, relative to its folder)."""
+        ext = item.validation.inspection.external if item.validation is not None else None
+        return sorted({str(r.location) for r in ext.external_refs if r.location}) if ext is not None else []
+
+    def data_file_prompt(self, item: QueueItem) -> tuple[str, str]:
+        """The title and filters of Locate data file…'s dialog: they name the files the model references (it never
+        said which name the model wants; issue 41 item 7)."""
+        names = self.referenced_data_files(item)
+        if not names:
+            return (self.tr("Locate the data file of %1").replace("%1", item.path.name),
+                    self.tr("External data (*.data *.bin *.weights);;All files (*)"))
+        title = self.tr("Locate the data file of %1: it references %2").replace("%1", item.path.name).replace(
+            "%2", ", ".join(names))
+        exact = " ".join(Path(n).name for n in names)
+        filters = (self.tr("Data files of %1 (%2)").replace("%1", item.path.name).replace("%2", exact) + ";;"
+                   + self.tr("External data (*.data *.bin *.weights);;All files (*)"))
+        return title, filters
+
+    def data_file_chosen(self, item: QueueItem, path: Path) -> bool:
+        """The user chose ``path`` as ``item``'s data file. The model finds its data by the names it references, in
+        the chosen file's folder: a file of another name (a renamed copy) is not used, and the user is told which
+        name the model wants instead of seeing the same "missing" finding again. Returns whether it was taken."""
+        names = self.referenced_data_files(item)
+        folder = path.parent
+        wanted = [n for n in names if not (folder / n).is_file()]
+        if names and path.name not in {Path(n).name for n in names} and wanted:
+            self.show_error(
+                WordedInputError(
+                    self.tr("%1 references its data as %2, not %3.").replace("%1", item.path.name)
+                    .replace("%2", ", ".join(names)).replace("%3", path.name),
+                    self.tr("onnxpack looks for the data files by the names the model gives, in the folder of the file "
+                            "you choose. Rename or copy %1 to %2 in %3, then choose it again.")
+                    .replace("%1", path.name).replace("%2", wanted[0]).replace("%3", str(folder)),
+                    code="DATA_FILE_NAME",
+                ),
+                self.tr("Locate data file"),
+            )
+            return False
+        self.set_data_dir(item, folder)
+        return True
 
     def set_data_dir(self, item: QueueItem, folder: Path) -> None:
         """Inspect ``item`` again with its external data files looked up in ``folder`` (the bundle uses it too)."""
         item.data_dir = folder
         item.error = None
         item.validation = None
-        self.log.append(self.tr("Looking for the data files of %1 in %2").replace("%1", item.path.name)
+        self._log(item, self.tr("Looking for the data files of %1 in %2").replace("%1", item.path.name)
                         .replace("%2", str(folder)))  # fmt: skip
         self._inspect(item)
         self._refresh_views(item)
@@ -603,7 +649,7 @@ class MainWindow(Retranslatable, QMainWindow):
             return []  # still being typed
         stale = self.model.stale_for(text or None)
         for item in stale:
-            self.log.append(self.tr("Checking %1 again for ONNX Runtime %2")
+            self._log(item, self.tr("Checking %1 again for ONNX Runtime %2")
                             .replace("%1", item.path.name).replace("%2", text or self.tr("any")))  # fmt: skip
             self._inspect(item)
             self._refresh_views(item)
@@ -634,12 +680,11 @@ class MainWindow(Retranslatable, QMainWindow):
             title += " " + self.tr("(%1 of %2)").replace("%1", str(self._batch.index(item) + 1)).replace(
                 "%2", str(len(self._batch)))
         skipped = skipped_stages(item.options)
-        sel = self.model.selected
-        if sel is not item and (sel is None or not sel.busy):  # follow a batch, unless a busy row is selected
-            self._select(item)
+        if self.model.selected is None:  # the user's selection stays where they put it (issue 41 item 9): the
+            self._select(item)  # selection jumped from row to row with a batch and stayed on another row after it
         item.run = self.run_panel.start(title, skipped=skipped)
         self._set_state(item, ItemState.RUNNING)  # after the panel: the queue row and the panel agree
-        self.log.append(self.tr("Bundling %1 as %2 %3").replace("%1", str(item.path))
+        self._log(item, self.tr("Bundling %1 as %2 %3").replace("%1", str(item.path))
                         .replace("%2", item.draft.name).replace("%3", item.draft.version))
         if self.model.selected is item:
             self.tabs.setCurrentIndex(TAB_PROGRESS)
@@ -655,7 +700,11 @@ class MainWindow(Retranslatable, QMainWindow):
         self.run_panel.on_progress(ev)
         fraction = item.run.fraction(ev.stage) if item.run is not None else None  # None: no amount (installing…)
         name = self.run_panel.stage_name(ev.stage)
-        item.progress = f"{name} …" if fraction is None else f"{name} {fraction * 100:.0f} %"
+        if fraction is None:  # no amount (installing a release's wheels): say what is being done
+            detail = stage_detail(ev.message) if ev.message else ""
+            item.progress = f"{name}: {detail} …" if detail else f"{name} …"
+        else:
+            item.progress = f"{name} {fraction * 100:.0f} %"
         self.queue.refresh(item)
 
     def _job_succeeded(self, result: Any) -> None:
@@ -688,7 +737,7 @@ class MainWindow(Retranslatable, QMainWindow):
         else:
             self._set_state(item, ItemState.READY if validation.ok else ItemState.INVALID)
         findings = validation.findings
-        self.log.append(
+        self._log(item,
             self.tr("Inspected %1: %n finding(s).", "", len(findings)).replace("%1", model_path.name)
         )
         if draft.previous:
@@ -698,21 +747,31 @@ class MainWindow(Retranslatable, QMainWindow):
         item.report = report
         ok = report.ok
         self._set_state(item, ItemState.VERIFIED if ok else ItemState.VERIFY_FAILED)
-        self.log.append(
+        self._log(item,
             (self.tr("Verified %1: every file matches.") if ok else self.tr("Verification of %1 FAILED."))
             .replace("%1", item.path.name)
         )
         if item.verified_with_smoke:
-            self.log.append(self.model_panel.smoke_text(report, True)[1])
+            self._log(item, self.model_panel.smoke_text(report, True)[1])
         for p in report.problems:
-            self.log.append(f"  {p.code}: {gui_message(p)}")
+            self._log(item, f"  {p.code}: {gui_message(p)}")
+        if ok:
+            for f in item.warnings:  # warnings the bundle recorded when it was made (an all-NaN smoke run)
+                if f not in report.problems:
+                    self._log(item, "  " + self.tr("Warning %1: %2").replace("%1", f.code)
+                                    .replace("%2", gui_message(f)))
 
     def _bundled(self, item: QueueItem, result: BundleResult) -> None:
         item.result = result
         item.last_success = result
         self.run_panel.finish("done")
         self._set_state(item, ItemState.DONE)
-        self.log.append(self.tr("Bundle written: %1").replace("%1", str(result.zip_path)))
+        self._log(item, self.tr("Bundle written: %1").replace("%1", str(result.zip_path)))
+        for f in item.warnings:  # a warning is never silent (issue 41 item 1)
+            self._log(item, self.tr("Warning %1: %2").replace("%1", f.code).replace("%2", gui_message(f)))
+            hint = gui_hint(f.code, f.hint, f.message_params())
+            if hint:
+                self._log(item, "  " + self.tr("How to fix: %1").replace("%1", hint))
         self._bundle_ended(item)
         if self.model.selected is item:
             self.tabs.setCurrentIndex(TAB_RESULT)
@@ -726,15 +785,15 @@ class MainWindow(Retranslatable, QMainWindow):
         kind = JobKind(job.kind)
         if kind is JobKind.SUGGEST:  # a bad previous bundle: say so beside the version, no dialog
             item.draft.suggested = ""
-            self.log.append(self.tr("Cannot compare with the previous bundle: %1").replace("%1", gui_message(err)))
+            self._log(item, self.tr("Cannot compare with the previous bundle: %1").replace("%1", gui_message(err)))
             self.show_error(err, self.tr("Cannot read the previous bundle"))
             self._refresh_views(item)
             return
         item.error = err
-        self.log.append(self.tr("Error: %1").replace("%1", gui_message(err)))
+        self._log(item, self.tr("Error: %1").replace("%1", gui_message(err)))
         hint = gui_hint(err.code, err.hint, err.params)
         if hint:
-            self.log.append(self.tr("How to fix: %1").replace("%1", hint))
+            self._log(item, self.tr("How to fix: %1").replace("%1", hint))
         if kind is JobKind.BUNDLE:
             # Writing the output is the ZIP stage's work, --prove-ort's errors the Prove stage's, whatever stage
             # reported last (issue 30 item 5; state.failed_stage).
@@ -776,7 +835,7 @@ class MainWindow(Retranslatable, QMainWindow):
 
     def _log_earlier_bundle(self, item: QueueItem) -> None:
         if item.last_success is not None:
-            self.log.append(self.tr("%1 keeps its earlier bundle: %2").replace("%1", item.path.name)
+            self._log(item, self.tr("%1 keeps its earlier bundle: %2").replace("%1", item.path.name)
                             .replace("%2", str(item.last_success.zip_path)))  # fmt: skip
 
     def _job_cancelled(self) -> None:
@@ -788,7 +847,7 @@ class MainWindow(Retranslatable, QMainWindow):
         kind = JobKind(job.kind)
         if kind is JobKind.BUNDLE:
             was_running = self.current_bundle is item
-            self.log.append(self.tr("Cancelled %1; nothing was written.").replace("%1", item.path.name))
+            self._log(item, self.tr("Cancelled %1; nothing was written.").replace("%1", item.path.name))
             if was_running:
                 self.run_panel.finish("cancelled")
             self._keep_earlier_bundle(item)
@@ -917,7 +976,7 @@ class MainWindow(Retranslatable, QMainWindow):
             self.skip_question = None
             if skip is not None and button is skip:
                 for item, target in plan.already_bundled:
-                    self.log.append(self.tr("Skipped %1: bundled already as %2").replace("%1", item.path.name)
+                    self._log(item, self.tr("Skipped %1: bundled already as %2").replace("%1", item.path.name)
                                     .replace("%2", str(target)))  # fmt: skip
                 self._run_plan(plan, options)
 
@@ -944,10 +1003,26 @@ class MainWindow(Retranslatable, QMainWindow):
     def _check_plan(self, plan: BatchPlan) -> None:
         """Before any work: every ZIP of the batch must be new (unless replacing is ticked) and written only once."""
         if plan.twice:
+            # which rows: the question named only the file, its details only "Error code: INPUT" (issue 41 item 8)
+            writers = {t: [item for item, target in plan.run if target == t] for t in plan.twice}
+            names = dict(zip(self.model.items, self.queue.names, strict=False))
+            listing = "; ".join(
+                self.tr("%1 (rows %2)").replace("%1", t.name)
+                .replace("%2", ", ".join(names.get(i, i.path.name) for i in rows))
+                for t, rows in writers.items()
+            )
+            details = "\n\n".join(
+                self.tr("%1 would be written by:").replace("%1", str(t)) + "\n"
+                + "\n".join(f"• {names.get(i, i.path.name)}: {i.path} "
+                            + self.tr("(name %1, version %2)").replace("%1", i.draft.name)
+                            .replace("%2", i.draft.version) for i in rows)
+                for t, rows in writers.items()
+            )
             raise WordedInputError(
-                self.tr("Several models would be written to the same file: %1")
-                .replace("%1", ", ".join(t.name for t in plan.twice)),
+                self.tr("Several models would be written to the same file: %1").replace("%1", listing),
                 self.tr("Give each model its own name or version in the Bundle tab."),
+                code="BATCH_SAME_FILE",
+                details=details,
             )
         if plan.exist:
             raise WordedInputError(
@@ -957,9 +1032,31 @@ class MainWindow(Retranslatable, QMainWindow):
                 .replace("%1", tick("force")),
             )
 
+    def _bundle_rows(self) -> list[QueueItem]:
+        """The rows with a bundle job, in the order the bundle queue runs them (the running one first)."""
+        order = {id(job): n for n, job in enumerate(self.bundle_queue.jobs)}
+        rows = [i for i in self.model.items if i.job is not None and i.job.kind == JobKind.BUNDLE]
+        return sorted(rows, key=lambda i: order.get(id(i.job), len(order)))
+
+    def running_bundle(self) -> QueueItem | None:
+        """The row being bundled (else the one that starts next): what Esc and the Progress tab's Cancel stop."""
+        rows = self._bundle_rows()
+        running = [i for i in rows if i.state in (ItemState.RUNNING, ItemState.CANCELLING)]
+        first = running or rows
+        return first[0] if first else None
+
     def cancel_bundles(self) -> None:
-        """Cancel the running bundle and every queued one; the engine removes its partial output."""
-        items = [i for i in self.model.items if i.job is not None and i.job.kind == JobKind.BUNDLE]
+        """Esc, File → Cancel running bundle, the Progress tab's Cancel: cancel the running bundle only; the queued
+        rows stay queued and the next one starts (issue 41 item 4). The engine removes its partial output."""
+        item = self.running_bundle()
+        if item is not None and item.state is not ItemState.CANCELLING:
+            self._cancel_rows([item])
+
+    def cancel_all_bundles(self) -> None:
+        """File → Cancel all bundles (Shift+Esc): the running bundle and every queued one."""
+        self._cancel_rows(self._bundle_rows())
+
+    def _cancel_rows(self, items: list[QueueItem]) -> None:
         if not items:
             return
         for item in items:
@@ -1004,10 +1101,10 @@ class MainWindow(Retranslatable, QMainWindow):
         self._store_shown_draft()
         item.draft.suggested = f"{version} ({bump})"
         previous = f"{diff.previous_name} {diff.previous_version}"
-        self.log.append(self.tr("Previous release %1 → suggested %2 (%3)").replace("%1", previous)
+        self._log(item, self.tr("Previous release %1 → suggested %2 (%3)").replace("%1", previous)
                         .replace("%2", version).replace("%3", bump))
         for change in diff.changes:
-            self.log.append(f"  {change.impact}: {change.message}")
+            self._log(item, f"  {change.impact}: {change.message}")
         item.draft.version = version
 
     # --- result actions -------------------------------------------------------------------
@@ -1036,7 +1133,7 @@ class MainWindow(Retranslatable, QMainWindow):
             return ""
         command = engine.cli_command(item.options)
         QGuiApplication.clipboard().setText(command)
-        self.log.append(self.tr("Copied to the clipboard: %1").replace("%1", command))
+        self._log(item, self.tr("Copied to the clipboard: %1").replace("%1", command))
         self.statusBar().showMessage(self.tr("CLI command copied to the clipboard."), 5000)
         return command
 
@@ -1100,6 +1197,10 @@ class MainWindow(Retranslatable, QMainWindow):
     def clear_finished(self) -> None:
         for item in [i for i in self.model.items if not i.busy]:
             self._remove(item)
+
+    def _log(self, item: QueueItem | None, line: str) -> None:
+        """A log line about ``item``: the log can show the selected row's lines alone (issue 41 item 9)."""
+        self.log.append(line, item.id if item is not None else None)
 
     # --- errors ---------------------------------------------------------------------------
     def show_error(self, err: OnnxpackError, title: str) -> QMessageBox | None:
@@ -1172,13 +1273,15 @@ class MainWindow(Retranslatable, QMainWindow):
             self.result_panel.show_result(None)
         else:
             self._renderers[item.kind](item)
-            self.run_panel.display(item.run)
+            self.log.show_row(item.id)
+            queued = item.state is ItemState.QUEUED  # waits for its run: not its earlier run's stages
+            self.run_panel.display(None if queued else item.run, queued=queued)
         self._update_actions()
 
     def _render_model(self, item: QueueItem) -> None:
         gate = self.model.gate(item, self._fix_ir())
         if item.validation is not None:
-            self.model_panel.show_validation(item.validation, gate)
+            self.model_panel.show_validation(item.validation, gate, item.warnings)
         elif item.error is not None:
             self._show_failure(item)
         else:
@@ -1200,7 +1303,7 @@ class MainWindow(Retranslatable, QMainWindow):
 
     def _render_bundle(self, item: QueueItem) -> None:
         if item.report is not None:
-            self.model_panel.show_verify(item.report, item.verified_with_smoke)
+            self.model_panel.show_verify(item.report, item.verified_with_smoke, recorded_warnings(item.report))
         elif item.error is not None:
             self._show_failure(item)
         else:
@@ -1250,6 +1353,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_bundle.setEnabled(can_one)
         self.act_bundle_all.setEnabled(len(ready) > 0)
         self.act_cancel.setEnabled(bundling)
+        self.act_cancel_all.setEnabled(bundling)
         self.act_verify_smoke.setEnabled(sel is not None and sel.spec.verifies_with_smoke and not sel.busy)
         self.act_locate_data.setEnabled(sel is not None and sel.spec.locates_data and not sel.busy)
         self.act_remove.setEnabled(sel is not None)
@@ -1262,12 +1366,17 @@ class MainWindow(Retranslatable, QMainWindow):
         self._update_status()
 
     def _update_status(self) -> None:
+        """The counts of the rows: "3 items · 3 being checked · 0 running · …" (a row inspecting is not idle: the
+        status bar said "0 running" while three rows were inspected), and how many have warnings."""
         counts = self.model.counts()
-        self.status_label.setText(
-            self.tr("%n item(s) · %1 running · %2 queued · %3 bundled", "", counts["items"])
-            .replace("%1", str(counts["running"])).replace("%2", str(counts["queued"]))
-            .replace("%3", str(counts["bundled"]))
-        )
+        text = (self.tr("%n item(s) · %1 running · %2 queued · %3 bundled", "", counts["items"])
+                .replace("%1", str(counts["running"])).replace("%2", str(counts["queued"]))
+                .replace("%3", str(counts["bundled"])))  # fmt: skip
+        if counts["checking"]:
+            text += " · " + self.tr("%n being checked", "", counts["checking"])
+        if counts["warnings"]:
+            text += " · " + self.tr("%n with warnings", "", counts["warnings"])
+        self.status_label.setText(text)
 
     # --- shutdown -------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

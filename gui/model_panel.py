@@ -148,6 +148,7 @@ class ModelPanel(Retranslatable, QWidget):
 
         self.interface = DataTable(4)
         self.findings = DataTable(4)
+        self.findings.wrap_columns(2, 3)  # the message and how to fix it: read whole, never cut at the edge
         self.external = DataTable(7)
         self.tabs.addTab(scroll, "")
         self.tabs.addTab(self.interface, "")
@@ -236,15 +237,19 @@ class ModelPanel(Retranslatable, QWidget):
                                else self.tr("Reading and checking the model…"))  # fmt: skip
 
     # --- a model ------------------------------------------------------------------------------
-    def show_validation(self, validation: Validation, gate: Gate | None = None) -> None:
+    def show_validation(self, validation: Validation, gate: Gate | None = None,
+                        bundled: Sequence[Finding] = ()) -> None:
         """Show a ``core.validate.Validation`` (inspection facts + findings + compatibility); ``gate`` (the bundle
-        gate with the chosen settings) words the hints of the findings it concerns."""
+        gate with the chosen settings) words the hints of the findings it concerns; ``bundled``: the warnings of the
+        row's bundle (its smoke run's: all outputs NaN), listed with the findings (issue 41 item 1)."""
         self.clear()
-        self._again = lambda: self.show_validation(validation, gate)
+        self._again = lambda: self.show_validation(validation, gate, bundled)
         insp = validation.inspection
         model_path = insp.location.model
         self.title.setText(model_path.name)
         findings = list(validation.findings)
+        seen = {(f.code, f.subject, f.message) for f in findings}
+        findings += [f for f in bundled if (f.code, f.subject, f.message) not in seen]
         n_err = sum(f.severity is Severity.ERROR for f in findings)
         n_warn = sum(f.severity is Severity.WARNING for f in findings)
         if n_err:
@@ -253,6 +258,11 @@ class ModelPanel(Retranslatable, QWidget):
                 self.tr("Not ready to bundle: %1, %2 — see Findings.")
                 .replace("%1", self.tr("%n error(s)", "", n_err))
                 .replace("%2", self.tr("%n warning(s)", "", n_warn)),
+            )
+        elif n_warn and bundled:
+            self.status.set_status(
+                severity_icon(Severity.WARNING),
+                self.tr("Bundled, with %n warning(s) — see Findings.", "", n_warn),
             )
         elif n_warn:
             self.status.set_status(
@@ -307,7 +317,8 @@ class ModelPanel(Retranslatable, QWidget):
         self.interface.set_rows(io_rows)
         self._show_findings(findings, gate)
 
-        refs = [] if insp.external is None else list(insp.external.refs)
+        # only the tensors stored in external files: a self-contained model's inline tensors are not "external data"
+        refs = [] if insp.external is None else list(insp.external.external_refs)
         ext_rows = []
         for ref in refs:
             d = ref.to_dict()
@@ -382,17 +393,55 @@ class ModelPanel(Retranslatable, QWidget):
                   "SOURCE_DATE_EPOCH": "SOURCE_DATE_EPOCH"}.get(str(manifest.get("created_from", "")))  # fmt: skip
         return f"{manifest['created']} ({origin})" if origin else str(manifest["created"])
 
-    def show_verify(self, report: VerifyReport, with_smoke: bool = False) -> None:
+    def _release_rows(self, manifest: object) -> list[tuple[str, str]]:
+        """A bundle's release metadata and the ONNX Runtime releases it was proven on (a verified bundle's view
+        showed neither; issue 41 item 9)."""
+        if not isinstance(manifest, Mapping):
+            return []
+        rows = []
+        about = manifest.get("about") if isinstance(manifest.get("about"), Mapping) else {}
+        labels = about.get("labels") if isinstance(about, Mapping) else None
+        if isinstance(labels, list) and labels:
+            rows.append((self.tr("Labels"), self.tr("%n label(s): %1", "", len(labels))
+                         .replace("%1", ", ".join(str(x) for x in labels))))
+        if isinstance(about, Mapping):
+            for key, label in (("license", self.tr("License")), ("homepage", self.tr("Homepage"))):
+                if about.get(key):
+                    rows.append((label, str(about[key])))
+            if about.get("authors"):
+                rows.append((self.tr("Authors"), "; ".join(str(a) for a in about["authors"])))
+        prove = manifest.get("prove_ort")
+        releases = prove.get("releases") if isinstance(prove, Mapping) else None
+        if isinstance(releases, list) and releases:
+            parts = [f"{r.get('version', '?')} ({self._proven_text(r)})" for r in releases if isinstance(r, Mapping)]
+            rows.append((self.tr("Proven on ONNX Runtime"), ", ".join(parts)))
+        return rows
+
+    def _proven_text(self, release: Mapping[str, object]) -> str:
+        if not release.get("loaded"):
+            return self.tr("did not load it")
+        if release.get("outputs_bitwise_equal"):
+            return self.tr("bitwise equal")
+        return self.tr("equal within the tolerance") if release.get("ok") else self.tr("outputs differ")
+
+    def show_verify(self, report: VerifyReport, with_smoke: bool = False, recorded: Sequence[Finding] = ()) -> None:
         """Show a ``core.verify.VerifyReport`` of a dropped bundle; ``with_smoke``: it was asked for a smoke run,
-        which then is said to have run and passed, or not."""
+        which then is said to have run and passed, or not; ``recorded``: the bundle's warnings (its manifest's, from
+        when it was made: an all-NaN smoke run), listed with the problems and never under a green tick."""
         self.clear()
-        self._again = lambda: self.show_verify(report, with_smoke)
+        self._again = lambda: self.show_verify(report, with_smoke, recorded)
         manifest = report.manifest or {}  # the bundle's own JSON: keys may be missing in an old or damaged one
         model = manifest.get("model", {}) if isinstance(manifest, Mapping) else {}
         self.title.setText(Path(report.path).name)
         problems = list(report.problems)
+        problems += [f for f in recorded if f not in problems]
         errors = [p for p in problems if p.severity is Severity.ERROR]
-        if report.ok and not errors:
+        warned = sum(p.severity is Severity.WARNING for p in problems)
+        if report.ok and not errors and warned:
+            self.status.set_status(severity_icon(Severity.WARNING),
+                                   self.tr("Verified: every file matches the manifest, with %n warning(s) — see "
+                                           "Findings.", "", warned))
+        elif report.ok and not errors:
             self.status.set_status(status_icon("ok"), self.tr("Verified: every file matches the manifest."))
         else:
             self.status.set_status(
@@ -412,6 +461,7 @@ class ModelPanel(Retranslatable, QWidget):
             (self.tr("Created"), self._created_text(manifest)),
             (self.tr("Made with"), " ".join(str(tool.get(k, "")) for k in ("name", "version")).strip() or "-"),
         ]
+        rows += self._release_rows(manifest)
         self.facts.set_rows(rows)
         icon, text = self.smoke_text(report, with_smoke)
         self.smoke_status.set_status(status_icon(icon), text)

@@ -2,16 +2,113 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QPainter, QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
 
 from .icons import status_icon
 from .messages import gui_message
 from .state import BUSY_STATES, ItemState, Kind, QueueItem, QueueModel, default_bundle_name
 from .widgets import Retranslatable
 
-__all__ = ["BUSY_STATES", "ItemState", "QueueItem", "QueueTable", "default_bundle_name"]
+__all__ = ["BUSY_STATES", "ItemState", "QueueItem", "QueueTable", "default_bundle_name", "display_names",
+           "distinct_elide"]
+
+ELLIPSIS = "\u2026"
+
+
+def display_names(paths: Sequence[Path]) -> list[str]:
+    """What the Item column calls each row: its file name, with as many parent folders as make it differ from the
+    other rows of the same file name ("encoder/model.onnx", "decoder/model.onnx"; issue 41 item 5)."""
+    names = [p.name for p in paths]
+    for depth in range(1, 8):
+        clash = {n for n in names if names.count(n) > 1}
+        if not clash:
+            break
+        names = [("/".join(p.parts[-depth - 1:]) if n in clash and len(p.parts) > depth else n)
+                 for p, n in zip(paths, names, strict=True)]
+    return names
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def distinct_elide(text: str, others: Sequence[str], width: int, advance: Callable[[str], int]) -> str:
+    """``text`` shortened to ``width`` (measured by ``advance``) keeping the part that tells it from ``others``:
+    "decoder_with_past_model.onnx" beside "decoder_model.onnx" becomes "…with_past_model.onnx", never the
+    "decoder_…del.onnx" that both rows read when cut in the middle (issue 41 item 5). The part that differs is kept
+    whole when it fits (else its start); the rest of the width goes to the text after it, then before it; "…" marks
+    each cut. None of it differs (no other row is like it): cut in the middle."""
+    if advance(text) <= width:
+        return text
+    n = len(text)
+    start = max((_common_prefix(text, o) for o in others if o != text), default=0)
+    end = n - max((_common_prefix(text[::-1], o[::-1]) for o in others if o != text), default=0)
+    if start >= end or (start == 0 and end == n):
+        return _middle(text, width, advance)
+
+    def shown(a: int, b: int) -> str:
+        return (ELLIPSIS if a > 0 else "") + text[a:b] + (ELLIPSIS if b < n else "")
+
+    a, b = start, end
+    while b > a + 1 and advance(shown(a, b)) > width:  # the differing part alone is too wide: keep its start
+        b -= 1
+    while b < n and advance(shown(a, b + 1)) <= width:
+        b += 1
+    while a > 0 and advance(shown(a - 1, b)) <= width:
+        a -= 1
+    return shown(a, b)
+
+
+def _middle(text: str, width: int, advance: Callable[[str], int]) -> str:
+    keep = len(text)
+    while keep > 1:
+        keep -= 1
+        head = (keep + 1) // 2
+        candidate = text[:head] + ELLIPSIS + text[len(text) - (keep - head):]
+        if advance(candidate) <= width:
+            return candidate
+    return ELLIPSIS
+
+
+class _NameDelegate(QStyledItemDelegate):
+    """Paints the Item column with :func:`distinct_elide` against the other rows' names."""
+
+    def __init__(self, table: QueueTable) -> None:
+        super().__init__(table)
+        self.table = table
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        widget = opt.widget  # type: ignore[attr-defined]
+        style = widget.style() if widget is not None else QApplication.style()
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
+        others = [t for r, t in enumerate(self.table.names) if r != index.row()]
+        opt.text = distinct_elide(opt.text, others, rect.width() - 2 * margin,  # type: ignore[attr-defined]
+                                  opt.fontMetrics.horizontalAdvance)  # type: ignore[attr-defined]
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
 
 #: state → icon kind (the text is always shown too)
 _ICON = {
@@ -54,6 +151,8 @@ class QueueTable(Retranslatable, QTableWidget):
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.names: list[str] = []  # the Item column's texts, by row (display_names)
+        self.setItemDelegateForColumn(0, _NameDelegate(self))
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -87,6 +186,7 @@ class QueueTable(Retranslatable, QTableWidget):
         return {Kind.MODEL: self.tr("Model"), Kind.BUNDLE: self.tr("Bundle")}[Kind(kind)]
 
     NAME_WIDTH = 150
+    NAME_FLOOR_CHARS = 10  # a narrow pane takes width from the name (cut, whole in its tooltip) before the status
     RESULT_MIN = 90  # the Result column never gets less (a path or message cut in the middle, whole in its tooltip)
     MIN_COLUMN = 36
 
@@ -113,8 +213,9 @@ class QueueTable(Retranslatable, QTableWidget):
         kind = self._wanted(1)
         name, status = min(self._wanted(0), self.NAME_WIDTH), self._wanted(2)
         room = self.viewport().width() - kind - self.result_min()
-        if name + status > room:
-            name = max(self.MIN_COLUMN, room * name // (name + status))
+        if name + status > room:  # the name gives way first (down to a few characters), then the status
+            floor = min(name, max(self.MIN_COLUMN, self.fontMetrics().averageCharWidth() * self.NAME_FLOOR_CHARS))
+            name = max(floor, room - status)
             status = max(self.MIN_COLUMN, room - name)
         for column, width in ((0, name), (1, kind), (2, status)):
             if self.columnWidth(column) != width:
@@ -132,6 +233,11 @@ class QueueTable(Retranslatable, QTableWidget):
     def remove_row(self, row: int) -> None:
         """The model removed the item of ``row``: drop the row (the window selects what the model selected)."""
         self.removeRow(row)
+        self.names = display_names([i.path for i in self.entries])  # a name may no longer need its folder
+        for r, text in enumerate(self.names):
+            cell = self.item(r, 0)
+            if cell is not None:
+                cell.setText(text)
 
     def row_of(self, item: QueueItem) -> int:
         return self.entries.index(item)
@@ -149,20 +255,43 @@ class QueueTable(Retranslatable, QTableWidget):
         else:
             self.selectRow(self.row_of(item))
 
+    def result_path(self, item: QueueItem) -> Path | None:
+        """The ZIP the Result column names (its file name; the folder in its tooltip), if any."""
+        if item.state == "done" and item.result is not None:
+            return Path(item.result.zip_path)
+        if item.state in ("cancelled", "failed") and item.last_success is not None and item.error is None:
+            return Path(item.last_success.zip_path)  # its earlier bundle is there
+        return None
+
     def result_text(self, item: QueueItem) -> str:
         if item.error is not None and item.state in ("failed",):
             return gui_message(item.error)
         if item.state == "running":
             return item.progress
-        if item.state == "done" and item.result is not None:
-            return str(item.result.zip_path)
-        if item.state in ("cancelled", "failed") and item.last_success is not None:  # its earlier bundle is there
-            return str(item.last_success.zip_path)
+        zip_path = self.result_path(item)
+        if zip_path is not None:
+            return zip_path.name  # "/tmp/g….0.zip" said nothing: the file name, the folder in the tooltip
         return ""  # nothing bundled yet: no result to show (the planned name is in the Bundle tab)
+
+    def result_tooltip(self, item: QueueItem) -> str:
+        zip_path = self.result_path(item)
+        text = self.result_text(item)
+        if zip_path is None or item.state == "running":
+            return text
+        return self.tr("%1 in %2").replace("%1", zip_path.name).replace("%2", str(zip_path.parent))
+
+    def status_text(self, item: QueueItem) -> str:
+        """The Status column: the state's words, and its warnings when it has any ("Bundled, 1 warning")."""
+        text = self.state_text(item.state)
+        n = len(item.warnings)
+        return self.tr("%1, %n warning(s)", "", n).replace("%1", text) if n else text
 
     def refresh(self, item: QueueItem) -> None:
         row = self.row_of(item)
-        values = [item.path.name, self.kind_text(item.kind), self.state_text(item.state), self.result_text(item)]
+        names = display_names([i.path for i in self.entries])
+        renamed = names != self.names
+        self.names = names
+        values = [names[row], self.kind_text(item.kind), self.status_text(item), self.result_text(item)]
         for col, text in enumerate(values):
             cell = self.item(row, col)
             if cell is None:
@@ -173,9 +302,16 @@ class QueueTable(Retranslatable, QTableWidget):
             if col == 0:
                 cell.setToolTip(str(item.path))
             if col == 2:
-                cell.setIcon(status_icon(_ICON.get(item.state, "ready")))
+                icon = "warning" if item.warnings else _ICON.get(item.state, "ready")  # a warning is never green
+                cell.setIcon(status_icon(icon))
                 if cell.toolTip() != text:  # a new state: its words may need another width
                     cell.setToolTip(text)
                     self._fit_columns()
             if col == 3:
-                cell.setToolTip(text)
+                cell.setToolTip(self.result_tooltip(item))
+        if renamed:  # another row's name changed what this one's must show
+            for r, other in enumerate(self.entries):
+                cell = self.item(r, 0)
+                if other is not item and cell is not None:
+                    cell.setText(names[r])
+            self.viewport().update()

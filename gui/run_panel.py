@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import datetime
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
+    QCheckBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -22,14 +24,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from onnxpack.core.findings import Finding, Severity
 from onnxpack.core.progress import STEPS, ProgressEvent
 
 if TYPE_CHECKING:  # for mypy only: importing core.bundle loads onnx, which the window must not wait for
     from onnxpack.core.release.bundle import BundleResult
 
 from .formatting import format_bytes, format_duration, format_shape
+from .hints import gui_hint
 from .icons import status_icon
-from .messages import stage_detail
+from .messages import gui_message, stage_detail
 from .model_panel import role_text
 from .runstate import STAGES, RunState
 from .widgets import DataTable, Retranslatable, StatusLabel, scrolled, scrolled_page
@@ -39,7 +43,10 @@ __all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel", "RunState"]
 
 
 class LogPane(Retranslatable, QWidget):
-    """A read-only, selectable log with Copy and Clear buttons."""
+    """A read-only, selectable log with Copy and Clear buttons. Each line may belong to a queue row: "Only the
+    selected row" shows that row's lines alone (and the lines of no row), the log of the whole session otherwise."""
+
+    MAX_LINES = 5000
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -48,15 +55,20 @@ class LogPane(Retranslatable, QWidget):
         self.text.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
-        self.text.setMaximumBlockCount(5000)
+        self.text.setMaximumBlockCount(self.MAX_LINES)
+        self._lines: list[tuple[int | None, str]] = []  # (row id or None, stamped line), oldest first
+        self._row: int | None = None  # the selected row's id
+        self.only_row = QCheckBox()
+        self.only_row.toggled.connect(self._refill)
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy)
         self.clear_button = QPushButton()
-        self.clear_button.clicked.connect(self.text.clear)
+        self.clear_button.clicked.connect(self.clear)
         self.label = QLabel()
         self.label.setBuddy(self.text)
         row = QHBoxLayout()
         row.addWidget(self.label, 1)
+        row.addWidget(self.only_row)
         row.addWidget(self.copy_button)
         row.addWidget(self.clear_button)
         layout = QVBoxLayout(self)
@@ -67,14 +79,39 @@ class LogPane(Retranslatable, QWidget):
 
     def retranslate(self) -> None:
         self.label.setText(self.tr("Lo&g:"))
+        self.only_row.setText(self.tr("Only the selected &row"))
+        self.only_row.setToolTip(self.tr("Show the log lines of the row selected in the queue alone"))
         self.copy_button.setText(self.tr("Cop&y log"))
         self.clear_button.setText(self.tr("Clear"))
         self.text.setAccessibleName(self.tr("Log"))
 
-    def append(self, line: str) -> None:
+    def _shown(self, row: int | None) -> bool:
+        return not self.only_row.isChecked() or row is None or row == self._row
+
+    def append(self, line: str, row: int | None = None) -> None:
+        """Add ``line`` (about the queue row of id ``row``, or about none)."""
         stamp = datetime.datetime.now().strftime("%H:%M:%S.%f")[:-3]  # sub-second: stages take fractions of one
         for part in line.splitlines() or [""]:
-            self.text.appendPlainText(f"[{stamp}] {part}")
+            text = f"[{stamp}] {part}"
+            self._lines.append((row, text))
+            if self._shown(row):
+                self.text.appendPlainText(text)
+        del self._lines[: max(0, len(self._lines) - self.MAX_LINES)]
+
+    def show_row(self, row: int | None) -> None:
+        """The queue's selection changed: with "Only the selected row", show that row's lines."""
+        if row != self._row:
+            self._row = row
+            if self.only_row.isChecked():
+                self._refill()
+
+    def _refill(self) -> None:
+        self.text.setPlainText("\n".join(text for row, text in self._lines if self._shown(row)))
+        self.text.moveCursor(QTextCursor.MoveOperation.End)
+
+    def clear(self) -> None:
+        self._lines.clear()
+        self.text.clear()
 
     def plain_text(self) -> str:
         return self.text.toPlainText()
@@ -91,8 +128,15 @@ class RunPanel(Retranslatable, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.run = RunState()  # the run shown
+        self._queued = False  # the row shown waits in the queue (no run of its own yet)
         self._live: RunState | None = None  # the run in progress (shown or not)
         self.header = StatusLabel()
+        # While a run is shown live, its header says what is being done now and, when a step has reported nothing
+        # for a while (installing a release's wheels: about a minute), for how long: the tab looked frozen at
+        # "Validate 25 %" meanwhile (issue 41 item 3).
+        self.ticker = QTimer(self)
+        self.ticker.setInterval(1000)
+        self.ticker.timeout.connect(self._tick)
         self.stage_box = QGroupBox()
         grid = QGridLayout(self.stage_box)
         grid.setColumnStretch(2, 1)
@@ -177,15 +221,22 @@ class RunPanel(Retranslatable, QWidget):
         """A run begins and is shown; ``skipped`` stages (the smoke run or ORT format when not chosen) say so from
         the start. Returns its state, which the caller keeps with its queue row."""
         run = RunState.begin(title, skipped)
+        run.last_at = run.started
         self._live = run
         self.display(run)
+        self.ticker.start()
         return run
 
-    def display(self, run: RunState | None) -> None:
-        """Show ``run`` (a queue row's run, live if it is the running one); None: nothing has run for the row."""
-        self.run = run if run is not None else RunState()
+    def display(self, run: RunState | None, queued: bool = False) -> None:
+        """Show ``run`` (a queue row's run, live if it is the running one); None: nothing has run for the row, its
+        stages "not run" (every stage read "waiting" for a row never bundled; issue 41 item 9), or "waiting" when
+        ``queued`` (it waits for the rows before it)."""
+        self._queued = run is None and queued
+        if run is None:
+            run = RunState(state=dict.fromkeys(STAGES, "waiting" if queued else "not run"))
+        self.run = run
         for stage in self.rows:
-            self.run.state.setdefault(stage, "waiting")
+            self.run.state.setdefault(stage, "waiting" if queued else "not run")
             self._render(stage)
         self.cancel_button.setEnabled(self.run is self._live and self.run.running and not self.run.stopping)
         self._render_header()
@@ -201,6 +252,7 @@ class RunPanel(Retranslatable, QWidget):
         """``outcome``: 'done', 'failed' or 'cancelled' (state.RunState.finish says what each stage shows)."""
         run = self._live or self.run
         self._live = None
+        self.ticker.stop()
         run.finish(outcome, failed_stage)
         if run is self.run:
             self.display(run)
@@ -214,7 +266,9 @@ class RunPanel(Retranslatable, QWidget):
         if run.running and run.stopping:
             self.header.set_status(status_icon("busy"), self.tr("Cancelling %1…").replace("%1", run.title))
         elif run.running:
-            self.header.set_status(status_icon("running"), self.tr("Bundling %1…").replace("%1", run.title))
+            text = self.tr("Bundling %1…").replace("%1", run.title)
+            now = self.now_text(run)
+            self.header.set_status(status_icon("running"), text + ("\n" + now if now else ""))
         elif run.outcome is not None:
             took = format_duration(run.ended - run.started) if run.started and run.ended else ""
             self.header.set_status(
@@ -225,8 +279,39 @@ class RunPanel(Retranslatable, QWidget):
                     "cancelled": self.tr("Cancelled: %1 — nothing was written"),
                 }[run.outcome].replace("%1", run.title).replace("%2", took),
             )
+        elif self._queued:
+            self.header.set_status(status_icon("queued"),
+                                   self.tr("Queued: this row is bundled after the rows before it."))
         else:
-            self.header.set_status(status_icon("ready"), self.tr("Nothing is running."))
+            self.header.set_status(status_icon("ready"), self.tr("No bundle has run for this row."))
+
+    QUIET_SECONDS = 10.0  # a step silent this long is said to be still working, with the time since its last report
+
+    def now_text(self, run: RunState, now: float | None = None) -> str:
+        """What the running pipeline does now: the stage it reported last and that report's words, and how long it
+        has been silent when a step reports nothing for a while ("Now: Prove on releases — installing onnxruntime
+        1.18.1 and numpy 1.26.4 (still working, no news for 45 s)")."""
+        stage = run.current
+        if stage is None:
+            return ""
+        ev = run.last.get(stage)
+        detail = stage_detail(ev.message) if ev is not None and ev.message and ev.message != "done" else ""
+        text = (self.tr("Now: %1 — %2").replace("%1", self.stage_name(stage)).replace("%2", detail) if detail
+                else self.tr("Now: %1").replace("%1", self.stage_name(stage)))
+        quiet = (time.monotonic() if now is None else now) - run.last_at
+        if run.last_at and quiet >= self.QUIET_SECONDS:
+            text += " " + self.tr("(still working, no news for %1)").replace("%1", format_duration(quiet))
+        return text
+
+    def _tick(self) -> None:
+        if self.run is self._live and self.run.running:
+            self._render_header()
+
+    def _show_stage(self, stage: str) -> None:
+        """Scroll the stage the pipeline reports into view (at 1024×768 the Prove row was below the fold)."""
+        name = self.rows[stage][1]
+        if name.isVisible():
+            self.stages_scroll.ensureWidgetVisible(name, 0, 4)
 
     def on_progress(self, ev: ProgressEvent) -> None:
         """A progress event of the running job: recorded in its run, drawn when that run is shown."""
@@ -235,10 +320,14 @@ class RunPanel(Retranslatable, QWidget):
             return
         if ev.stage not in self.rows:
             self._add_row(self.grid, self.grid.rowCount(), ev.stage)
+        moved = run.current != ev.stage
         changed = run.apply(ev)
         if run is self.run:
             for stage in changed:
                 self._render(stage)
+            self._render_header()
+            if moved:
+                self._show_stage(ev.stage)
 
     def _render(self, stage: str) -> None:
         icon, name, bar, detail = self.rows[stage]
@@ -296,6 +385,7 @@ class ResultPanel(Retranslatable, QWidget):
         self._empty_text: str | None = None
         self.status = StatusLabel()
         self.proof = StatusLabel()
+        self.warnings = StatusLabel()  # the bundle's warnings, beside the proof (issue 41 item 1)
         self.diff = QLabel()
         self.diff.setWordWrap(True)
         self.diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -325,8 +415,8 @@ class ResultPanel(Retranslatable, QWidget):
         buttons.addStretch(1)
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.open_button)
-        scrolled_page(self, [self.status, self.proof, self.diff, self.prove_box, self.files_box, self.outputs_box],
-                      buttons)
+        scrolled_page(self, [self.status, self.proof, self.warnings, self.diff, self.prove_box, self.files_box,
+                             self.outputs_box], buttons)
         self.retranslate()
         self.show_result(None)
 
@@ -357,6 +447,9 @@ class ResultPanel(Retranslatable, QWidget):
         self.copy_button.setEnabled(has)
         self.proof.setVisible(has)
         self.files_box.setVisible(has)
+        warnings = [] if result is None else [f for f in result.findings if f.severity is Severity.WARNING]
+        self.warnings.setVisible(bool(warnings))
+        self.warnings.set_status(status_icon("warning") if warnings else None, self.warnings_text(warnings))
         self.outputs_box.setVisible(has)
         self.diff.setVisible(False)
         self._show_prove(result.manifest.get("prove_ort") if result is not None else None)
@@ -371,10 +464,17 @@ class ResultPanel(Retranslatable, QWidget):
         assert result is not None
         zip_path = Path(result.zip_path)
         size = zip_path.stat().st_size if zip_path.exists() else None
-        self.status.set_status(
-            status_icon("ok"),
-            self.tr("Bundle created: %1 (%2)").replace("%1", str(zip_path)).replace("%2", format_bytes(size)),
-        )
+        if warnings:
+            self.status.set_status(
+                status_icon("warning"),
+                self.tr("Bundle created with %n warning(s): %1 (%2)", "", len(warnings))
+                .replace("%1", str(zip_path)).replace("%2", format_bytes(size)),
+            )
+        else:
+            self.status.set_status(
+                status_icon("ok"),
+                self.tr("Bundle created: %1 (%2)").replace("%1", str(zip_path)).replace("%2", format_bytes(size)),
+            )
         files = result.files or result.manifest.get("files") or []
         rows = [[f.get("path"), role_text(str(f.get("role", ""))), format_bytes(f.get("size")), f.get("sha256")]
                 for f in files]  # fmt: skip
@@ -394,7 +494,7 @@ class ResultPanel(Retranslatable, QWidget):
                 for o in outputs
             ]
         )
-        self._show_proof(result, smoke)
+        self._show_proof(result, smoke, [f for f in warnings if f.code.startswith("SMOKE_")])
         diff = result.release
         if diff:
             self.diff.setVisible(True)
@@ -452,17 +552,46 @@ class ResultPanel(Retranslatable, QWidget):
             return self.tr("n/a (not floating point)")
         return self.tr("yes") if finite else self.tr("NO (NaN or Inf)")
 
-    def _show_proof(self, result: BundleResult, smoke: dict[str, Any]) -> None:
+    def warnings_text(self, warnings: Sequence[Finding]) -> str:
+        """Each warning of a bundle with how to fix it, one per line (in the app's language)."""
+        lines = []
+        for f in warnings:
+            lines.append(self.tr("Warning %1: %2").replace("%1", f.code).replace("%2", gui_message(f)))
+            hint = gui_hint(f.code, f.hint, f.message_params())
+            if hint:
+                lines.append("    " + self.tr("How to fix: %1").replace("%1", hint))
+        return "\n".join(lines)
+
+    def _show_proof(self, result: BundleResult, smoke: dict[str, Any], smoke_warnings: Sequence[Finding] = ()) -> None:
+        """The equality proof and the smoke run: a smoke run with warnings (all its outputs NaN) never reads
+        "passed" beside a green tick (issue 41 item 1)."""
         equal = result.equal or {}
         ok = equal.get("ok")
         ort = smoke.get("ort_version", "")
         provider = smoke.get("provider", "")
         methods = equal.get("methods") or []
-        if ok and "file-sha256" in methods:
+        warned = len(smoke_warnings)
+        if ok and "file-sha256" in methods and warned:
+            self.proof.set_status(
+                status_icon("warning"),
+                self.tr("Proof: the bundled model file is the original, byte for byte (equal SHA-256); but its "
+                        "smoke run gave %n warning(s) (onnxruntime %1, %2): see below.", "", warned)
+                .replace("%1", str(ort)).replace("%2", str(provider)),
+            )
+        elif ok and "file-sha256" in methods:
             self.proof.set_status(
                 status_icon("ok"),
                 self.tr("Proof: the bundled model file is the original, byte for byte (equal SHA-256); its smoke "
                         "run passed (onnxruntime %1, %2).").replace("%1", str(ort)).replace("%2", str(provider)),
+            )
+        elif ok and equal.get("bitwise", False) and "outputs" not in methods and methods and warned:
+            tensors = int((equal.get("weights") or {}).get("tensors", 0))
+            self.proof.set_status(
+                status_icon("warning"),
+                self.tr("Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) "
+                        "with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.", "",
+                        tensors)
+                .replace("%1", str(ort)).replace("%2", str(provider)),
             )
         elif ok and equal.get("bitwise", False) and "outputs" not in methods and methods:
             tensors = int((equal.get("weights") or {}).get("tensors", 0))
@@ -474,13 +603,13 @@ class ResultPanel(Retranslatable, QWidget):
             )
         elif ok and equal.get("bitwise", False):
             self.proof.set_status(
-                status_icon("ok"),
+                status_icon("warning" if warned else "ok"),
                 self.tr("Proof: the bundled model gives bit-for-bit the same outputs as the original "
                         "(onnxruntime %1, %2).").replace("%1", str(ort)).replace("%2", str(provider)),
             )
         elif ok:
             self.proof.set_status(
-                status_icon("ok"),
+                status_icon("warning" if warned else "ok"),
                 self.tr("Proof: the bundled model's outputs equal the original's within the set tolerance "
                         "(onnxruntime %1, %2).").replace("%1", str(ort)).replace("%2", str(provider)),
             )

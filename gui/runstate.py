@@ -91,6 +91,7 @@ class RunState:
     last: dict[str, ProgressEvent] = field(default_factory=dict)
     eta: EtaEstimator = field(default_factory=EtaEstimator)
     current: str | None = None  # the stage the pipeline reported last: where a failure is shown
+    last_at: float = 0.0  # when the pipeline reported last (a long step, installing a wheel, reports nothing)
 
     @classmethod
     def begin(cls, title: str, skipped: Iterable[str] = (), clock: Callable[[], float] = time.monotonic) -> RunState:
@@ -117,6 +118,7 @@ class RunState:
             self.state[ev.stage] = "done" if ev.finished and not part else "running"
         self.last[ev.stage] = ev
         self.current = ev.stage
+        self.last_at = time.monotonic()
         return changed
 
     def finish(self, outcome: str, failed_stage: str | None = None,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from onnxpack.core import names
 from onnxpack.core.errors import OnnxpackError
-from onnxpack.core.findings import FIXED_BY_RETARGET, Finding
+from onnxpack.core.findings import FIXED_BY_RETARGET, Finding, Severity
 
 from .runstate import STAGES, EtaEstimator, RunState, failed_stage, skipped_stages
 
@@ -52,6 +52,7 @@ __all__ = [
     "default_bundle_name",
     "failed_stage",
     "fit_window",
+    "recorded_warnings",
     "skipped_stages",
     "symbolic_dims",
 ]
@@ -268,6 +269,35 @@ class QueueItem:
         """The bundle this row made and still has (a failed or cancelled re-run keeps the earlier one)."""
         return self.result if self.result is not None else self.last_success
 
+    @property
+    def warnings(self) -> list[Finding]:
+        """The warnings of what this row shows as its outcome (issue 41 item 1: a warning is never green): its
+        bundle's findings of severity warning (an all-NaN smoke run, anything the command line prints as WARN), or a
+        verified bundle's warnings (its verification's and those its manifest recorded when it was made)."""
+        if self.state is ItemState.DONE and self.result is not None:
+            return [f for f in self.result.findings if f.severity is Severity.WARNING]
+        if self.state is ItemState.VERIFIED and self.report is not None:
+            return recorded_warnings(self.report)
+        return []
+
+
+def recorded_warnings(report: VerifyReport) -> list[Finding]:
+    """A bundle's warnings: its verification's problems of severity warning, then the warnings its manifest recorded
+    when it was made (``findings``; an all-NaN smoke run is one), each once."""
+    out = [p for p in report.problems if p.severity is Severity.WARNING]
+    seen = {(f.code, f.subject, f.message) for f in out}
+    manifest = report.manifest if isinstance(report.manifest, dict) else {}
+    for doc in manifest.get("findings") or []:
+        if not isinstance(doc, dict) or doc.get("severity") != Severity.WARNING.value:
+            continue
+        finding = Finding.warning(str(doc.get("code") or ""), str(doc.get("message") or ""), str(doc.get("hint") or ""),
+                                  str(doc.get("subject") or ""))
+        key = (finding.code, finding.subject, finding.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(finding)
+    return out
+
 
 # --- a batch ----------------------------------------------------------------------------------------
 @dataclass
@@ -360,6 +390,8 @@ class QueueModel:
             "running": sum(i.state in (ItemState.RUNNING, ItemState.CANCELLING) for i in self.items),
             "queued": sum(i.state is ItemState.QUEUED for i in self.items),
             "bundled": sum(i.state is ItemState.DONE for i in self.items),
+            "warnings": sum(bool(i.warnings) for i in self.items),  # bundled or verified, with warnings
+            "checking": sum(i.state in (ItemState.INSPECTING, ItemState.VERIFYING) for i in self.items),
         }
 
     def plan(self, items: Sequence[QueueItem], out_dir: Path, *, force: bool, skip_bundled: bool,

@@ -99,8 +99,8 @@ def scrolled(inner: QWidget) -> QScrollArea:
     return scroll
 
 
-def scrolled_page(owner: QWidget, widgets: Sequence[QWidget], buttons: QLayout) -> None:
-    """Lay out ``owner`` as a page: ``widgets`` stacked in a scroll area, ``buttons`` fixed below it."""
+def scrolled_page(owner: QWidget, widgets: Sequence[QWidget], buttons: QLayout) -> QScrollArea:
+    """Lay out ``owner`` as a page: ``widgets`` stacked in a scroll area (returned), ``buttons`` fixed below it."""
     inner = QWidget()
     column = QVBoxLayout(inner)
     for w in widgets:
@@ -108,8 +108,10 @@ def scrolled_page(owner: QWidget, widgets: Sequence[QWidget], buttons: QLayout) 
     column.addStretch(1)
     layout = QVBoxLayout(owner)
     layout.setContentsMargins(0, 0, 0, 0)
-    layout.addWidget(scrolled(inner), 1)
+    area = scrolled(inner)
+    layout.addWidget(area, 1)
     layout.addLayout(buttons)
+    return area
 
 
 class SizeBar(QProgressBar):
@@ -178,6 +180,31 @@ class DataTable(QTableWidget):
         # its label, where a centred one was drawn off the view and the header looked blank.
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.setTabKeyNavigation(False)  # Tab leaves the table (keyboard users), arrows move inside
+        self._wrapped: tuple[int, ...] = ()
+
+    WRAP_MIN_CHARS = 16  # a wrapped column is never narrower than this many characters (then the table scrolls)
+
+    def wrap_columns(self, *columns: int) -> None:
+        """``columns`` (long sentences: a finding's message, how to fix it) share the width the other columns leave
+        in the view and wrap their text, rows as tall as it needs: the Findings' "How to fix" column was cut off at
+        the right edge, for the very error the user must fix (issue 41 item 5)."""
+        self._wrapped = tuple(columns)
+        self.horizontalHeader().setStretchLastSection(False)
+        self._fit_wrapped()
+
+    def _fit_wrapped(self) -> None:
+        if not self._wrapped:
+            return
+        others = sum(self.columnWidth(c) for c in range(self.columnCount()) if c not in self._wrapped)
+        floor = self.fontMetrics().averageCharWidth() * self.WRAP_MIN_CHARS
+        share = max(floor, (self.viewport().width() - others) // len(self._wrapped))
+        for c in self._wrapped:
+            self.setColumnWidth(c, share)
+        self.resizeRowsToContents()
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._fit_wrapped()
 
     def fit_height(self, fit: bool = True) -> None:
         """Grow with the rows instead of scrolling (for short tables inside a scrolling page)."""
@@ -202,6 +229,7 @@ class DataTable(QTableWidget):
             if self.columnWidth(c) > 360:
                 self.setColumnWidth(c, 360)
         self.resizeRowsToContents()
+        self._fit_wrapped()
 
     def cell_text(self, row: int, column: int) -> str:
         item = self.item(row, column)
