@@ -250,13 +250,20 @@ MANIFEST_INCONSISTENT = _(
     "MANIFEST_INCONSISTENT", ERROR, "The manifest points to {path!r} as {role}, but lists no such file", _TAMPER,
     variants={"no_data": "The manifest says 'external' layout but names no data file",
               "entry": "The manifest's model entry {entry!r} is not an .onnx file",
-              "models": "The manifest lists {count} files as the model ({models})"},
+              "models": "The manifest lists {count} files as the model ({models})",
+              "prove_ort": "The manifest's prove_ort section contradicts itself: {detail}",
+              "prove_failed": "The manifest's prove_ort section records a failed proof ({detail}); onnxpack does "
+                              "not build such a bundle"},
 )  # fmt: skip
 FILE_MISSING = _("FILE_MISSING", ERROR, "{path} is listed in the manifest but not in the archive", _TAMPER)
 FILE_SIZE = _("FILE_SIZE", ERROR, "{path} has {size} bytes; the manifest says {listed}", _TAMPER)
 FILE_EXTRA = _("FILE_EXTRA", ERROR, "{path} is in the archive but not listed in the manifest", _TAMPER)
 FILE_HASH = _("FILE_HASH", ERROR, "{path}: SHA-256 is {actual}, the manifest says {listed}", _TAMPER)
 CHECKSUMS_MISMATCH = _("CHECKSUMS_MISMATCH", ERROR, "{detail}", _TAMPER)
+FINDINGS_OMITTED = _(
+    "FINDINGS_OMITTED", INFO, "And {more} more {kind} findings like those above (the first {listed} are listed)",
+    "Fix the problems listed: the others are of the same kind.",
+)  # fmt: skip
 
 # verify_signature.py: model.sig against the archive
 SIGNATURE_MISSING = _(

@@ -200,7 +200,7 @@ def _check_string(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any],
         errors.append(f"{where}: shorter than {schema['minLength']} characters")
     if "maxLength" in schema and len(node) > schema["maxLength"]:
         errors.append(f"{where}: longer than {schema['maxLength']} characters")
-    if "pattern" in schema and not re.search(schema["pattern"], node):
+    if "pattern" in schema and not _pattern(schema["pattern"]).search(node):
         errors.append(f"{where}: {node[:80]!r} does not have the required form")
     return False
 
@@ -253,6 +253,27 @@ def _check_object(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any],
 #: The checks in the order their errors are reported (a wrong type stops the rest).
 _CHECKS: tuple[_Check, ...] = (_check_ref, _check_any_of, _check_type, _check_value, _check_string, _check_number,
                                _check_array, _check_object)  # fmt: skip
+@functools.lru_cache(maxsize=64)
+def _pattern(pattern: str) -> re.Pattern[str]:
+    """A schema ``pattern`` with JSON Schema's (ECMA-262's) meaning of ``$``, the end of the string: Python's ``$``
+    also matches before a final line feed, which let "1.0.0\\n" pass ``^...$``. ``$`` outside a character class
+    becomes ``\\Z``."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if c == "[":
+            in_class = True
+        elif c == "]":
+            in_class = False
+        out.append("\\Z" if c == "$" and not in_class else c)
+        i += 1
+    return re.compile("".join(out))
+
+
 
 
 def _validate(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str, errors: list[str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ __all__ = [
     "Extraction",
     "ToHash",
     "check_listing",
+    "check_prove_ort",
     "check_sums",
     "hash_members",
     "open_bundle",
@@ -33,6 +35,9 @@ __all__ = [
 SMOKE_ROLES = ("model", "external-data", "smoke-input", "smoke-output")
 #: The most schema violations reported one by one (the rest are counted).
 _MAX_LISTED_VIOLATIONS = 20
+#: A SHA256SUMS larger than this is not read: one line per member (core/release/zipcheck.py's MAX_ENTRIES), each a
+#: digest and a portable name, stays far below it.
+MAX_SUMS_BYTES = 16 * 2**20
 
 #: The listed members whose bytes are hashed: ``{path: (its status, its member)}``.
 ToHash = dict[str, tuple[FileStatus, Member]]
@@ -80,7 +85,7 @@ def _schema_checked(doc: Any, rep: VerifyReport) -> dict[str, Any] | None:
         rep.problems.append(codes.MANIFEST_SCHEMA.finding(MANIFEST_NAME, variant="verify_foreign", file=MANIFEST_NAME,
                                                           found=found, expected=MANIFEST_SCHEMA))
         return None
-    errors = schema_errors(doc)
+    errors = schema_errors(doc) or _time_errors(doc)
     for err in errors[:_MAX_LISTED_VIOLATIONS]:
         rep.problems.append(codes.MANIFEST_SCHEMA.finding(MANIFEST_NAME, variant="violation", file=MANIFEST_NAME,
                                                           problem=err))
@@ -89,6 +94,68 @@ def _schema_checked(doc: Any, rep: VerifyReport) -> dict[str, Any] | None:
         rep.problems.append(codes.MANIFEST_SCHEMA.finding(MANIFEST_NAME, variant="more", file=MANIFEST_NAME,
                                                           more=more))
     return doc if not errors else None
+
+
+def _time_errors(doc: dict[str, Any]) -> list[str]:
+    """The schema's timestamp pattern takes any digits ("9999-99-99T99:99:99Z"): ``created`` must be a real time."""
+    try:
+        _dt.datetime.strptime(doc["created"], "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return [f"manifest.created: {doc['created'][:80]!r} is not a real UTC time"]
+    return []
+
+
+#: The most contradictions of the prove_ort section worded one by one.
+_MAX_LISTED_CONTRADICTIONS = 5
+
+
+def _release_contradictions(r: dict[str, Any]) -> list[str]:
+    """How one release of the prove_ort section contradicts itself (core/runtime/prove.py's ReleaseProof.to_dict)."""
+    out: list[str] = []
+    outputs = [o for o in r["outputs"] if isinstance(o, dict)]
+    ran = r["loaded"] and not r["message"]
+    ok = ran and all(o["within_tolerance"] is True for o in outputs)
+    equal = ran and all(o["bitwise_equal"] is True for o in outputs)
+    label = f"release {str(r['version'])[:40]}"
+    if r["ok"] is not ok:
+        out.append(f"{label} says ok {str(r['ok']).lower()}, its own record {str(ok).lower()}")
+    if r["outputs_bitwise_equal"] is not equal:
+        out.append(f"{label} says outputs_bitwise_equal {str(r['outputs_bitwise_equal']).lower()}, its outputs "
+                   f"{str(equal).lower()}")
+    for o in outputs:
+        if o["bitwise_equal"] is True and (o["within_tolerance"] is not True or o["max_abs"] not in (None, 0)):
+            out.append(f"{label}: output {str(o['name'])[:80]!r} is bitwise equal with a difference")
+    diffs = [float(o["max_abs"]) for o in outputs if isinstance(o["max_abs"], (int, float))]
+    if r["max_abs_diff"] != max(diffs, default=None):
+        out.append(f"{label}: max_abs_diff {r['max_abs_diff']} is not its outputs' largest difference")
+    return out
+
+
+def check_prove_ort(doc: dict[str, Any], rep: VerifyReport) -> None:
+    """The prove_ort section (bundle --prove-ort, schema-checked) must agree with itself, and record a proof that
+    passed: bundle refuses to write one where a release failed, so an "ok" over failed releases is forged."""
+    proof = doc.get("prove_ort")
+    if not isinstance(proof, dict):
+        return
+    contradictions: list[str] = []
+    failed: list[str] = []
+    for r in proof["releases"]:
+        contradictions += _release_contradictions(r)
+        if not (r["ok"] is True and r["loaded"] is True and not r["message"]):
+            failed.append(str(r["version"])[:40])
+    everyone = not failed and not contradictions
+    if proof["ok"] is not everyone and not contradictions:
+        contradictions.append(f"ok is {str(proof['ok']).lower()}, but "
+                              + ("every release passed" if everyone else f"{len(failed)} release(s) failed"))
+    if contradictions:
+        more = len(contradictions) - _MAX_LISTED_CONTRADICTIONS
+        detail = "; ".join(contradictions[:_MAX_LISTED_CONTRADICTIONS]) + (f"; and {more:,} more" if more > 0 else "")
+        rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(MANIFEST_NAME, variant="prove_ort", detail=detail))
+    elif failed or proof["ok"] is not True:
+        shown = ", ".join(failed[:_MAX_LISTED_CONTRADICTIONS]) + (" …" if len(failed) > _MAX_LISTED_CONTRADICTIONS
+                                                                  else "")
+        rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(MANIFEST_NAME, variant="prove_failed",
+                                                                detail=f"failed: {shown}" if failed else "ok false"))
 
 
 def check_listing(doc: dict[str, Any], scan: ArchiveScan, rep: VerifyReport) -> ToHash:
@@ -112,6 +179,7 @@ def check_listing(doc: dict[str, Any], scan: ArchiveScan, rep: VerifyReport) -> 
             rep.files.append(fs)
             rep.problems.append(codes.FILE_EXTRA.finding(name, path=name))
     _check_references(doc, listed, rep)
+    check_prove_ort(doc, rep)
     return to_hash
 
 
@@ -243,6 +311,11 @@ def check_sums(f: BinaryIO, doc: dict[str, Any], to_hash: ToHash, rep: VerifyRep
 
     for fs, member in to_hash.values():
         if fs.role != CHECKSUMS_ROLE or fs.status != "ok":
+            continue
+        if member.size > MAX_SUMS_BYTES:  # a line per file of at most MAX_ENTRIES members: never this large
+            rep.problems.append(codes.CHECKSUMS_MISMATCH.finding(fs.path, detail=f"{fs.path} has {member.size:,} "
+                                                                 f"bytes, more than a bundle's SHA256SUMS can need "
+                                                                 f"({MAX_SUMS_BYTES:,}); it was not read"))
             continue
         try:
             data = b"".join(iter_member(f, member))

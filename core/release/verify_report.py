@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsIndex
 
 from ..errors import OnnxpackError
 from ..findings import Finding, Severity
 
-__all__ = ["HINT_TAMPER", "VERIFY_SCHEMA", "FileStatus", "VerifyReport", "reported"]
+__all__ = ["HINT_TAMPER", "MAX_FINDINGS_PER_CODE", "VERIFY_SCHEMA", "BoundedFindings", "FileStatus", "VerifyReport",
+           "reported"]
 
 VERIFY_SCHEMA = "onnxpack.verify/1"
+#: The most findings of one code a verify report lists; the rest are counted in one FINDINGS_OMITTED finding (a
+#: crafted bundle must not turn each of its million lines into a finding).
+MAX_FINDINGS_PER_CODE = 50
 #: The remedy of a bundle that is not what its manifest or signature says (the registry's entries repeat it).
 HINT_TAMPER = "The bundle was modified after it was built. Get it again from its publisher, or rebuild it."
 
@@ -22,6 +27,53 @@ def reported(error: OnnxpackError, subject: str, code: str | None = None) -> Fin
     # Built directly, not from the registry: the error's words were rendered from its code when it was raised (or
     # are a class code's own), and are repeated here unchanged.
     return Finding.error(code or error.code, error.message, error.hint or HINT_TAMPER, subject)
+
+
+class BoundedFindings(list[Finding]):
+    """A list of findings that keeps the first :data:`MAX_FINDINGS_PER_CODE` of each code and counts the rest in one
+    FINDINGS_OMITTED finding per code, placed where the first omitted one would have been."""
+
+    def __init__(self, findings: Iterable[Finding] = (), cap: int = MAX_FINDINGS_PER_CODE) -> None:
+        super().__init__()
+        self.cap = cap
+        self.counts: dict[str, int] = {}
+        self.omitted: dict[str, int] = {}
+        self.extend(findings)
+
+    def append(self, finding: Finding) -> None:
+        n = self.counts[finding.code] = self.counts.get(finding.code, 0) + 1
+        if n <= self.cap or finding.code == "FINDINGS_OMITTED":
+            super().append(finding)
+            return
+        from . import codes  # (codes.py imports this module)
+
+        more = self.omitted[finding.code] = self.omitted.get(finding.code, 0) + 1
+        summary = codes.FINDINGS_OMITTED.finding(kind=finding.code, more=f"{more:,}", listed=self.cap)
+        at = self._summary_index(finding.code)
+        if at is None:
+            super().append(summary)
+        else:
+            super().__setitem__(at, summary)
+
+    def _summary_index(self, code: str) -> int | None:
+        for i in range(len(self) - 1, -1, -1):  # it is the last or near it: findings arrive grouped by kind
+            f = self[i]
+            if f.code == "FINDINGS_OMITTED" and f.params.get("kind") == code:
+                return i
+        return None
+
+    def extend(self, findings: Iterable[Finding]) -> None:
+        for f in findings:
+            self.append(f)
+
+    def __iadd__(self, findings: Iterable[Finding]) -> BoundedFindings:  # type: ignore[override,misc]
+        self.extend(findings)
+        return self
+
+    def insert(self, index: SupportsIndex, finding: Finding) -> None:
+        n = self.counts[finding.code] = self.counts.get(finding.code, 0) + 1
+        if n <= self.cap:
+            super().insert(index, finding)
 
 
 @dataclass
@@ -53,7 +105,7 @@ class VerifyReport:
     """Outcome of :func:`verify_bundle`; ``ok`` when no error-level problem was found."""
 
     path: Path
-    problems: list[Finding] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=BoundedFindings)
     manifest: dict[str, Any] | None = None
     files: list[FileStatus] = field(default_factory=list)
     archive: dict[str, Any] = field(default_factory=dict)

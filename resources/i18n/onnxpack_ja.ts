@@ -862,6 +862,11 @@
         <translation>SHA256SUMS がマニフェストと一致しません: {detail}</translation>
     </message>
     <message>
+        <source>And {more} more {kind} findings like those above (the first {listed} are listed)</source>
+        <comment>FINDINGS_OMITTED</comment>
+        <translation>ほかに同じ種類（{kind}）の問題が {more} 件あります（最初の {listed} 件を表示しています）</translation>
+    </message>
+    <message>
         <source>{model} has an output {subject} that the original lacks</source>
         <comment>COMPARE_EXTRA_OUTPUT</comment>
         <translation>{model} には元のモデルにない出力 {subject} があります</translation>
@@ -1135,6 +1140,16 @@
         <source>The manifest lists {count} files as the model ({models})</source>
         <comment>MANIFEST_INCONSISTENT</comment>
         <translation>マニフェストは {count} 個のファイルをモデルとして挙げています（{models}）</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s prove_ort section contradicts itself: {detail}</source>
+        <comment>MANIFEST_INCONSISTENT</comment>
+        <translation>マニフェストの prove_ort の内容が矛盾しています: {detail}</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s prove_ort section records a failed proof ({detail}); onnxpack does not build such a bundle</source>
+        <comment>MANIFEST_INCONSISTENT</comment>
+        <translation>マニフェストの prove_ort は失敗した検証を記録しています（{detail}）。onnxpack はこのようなバンドルを作りません</translation>
     </message>
     <message>
         <source>{file} is not valid strict JSON: {reason}</source>
@@ -2081,6 +2096,10 @@
     <message>
         <source>The model may be pathological; re-export it, or check it on a faster machine.</source>
         <translation>モデルが異常な構造かもしれません。エクスポートし直すか、より速いマシンで確認してください。</translation>
+    </message>
+    <message>
+        <source>Fix the problems listed: the others are of the same kind.</source>
+        <translation>表示された問題を直してください。残りも同じ種類の問題です。</translation>
     </message>
     <message>
         <source>The bundle was modified after it was built. Get it again from its publisher, or rebuild it.</source>
