@@ -16,7 +16,7 @@ import onnx
 from onnx import ModelProto
 
 from . import codes
-from .irfeatures import lower_ir_possible, min_ir_for_features
+from .irfeatures import features_and_types, lower_ir_possible, min_ir_for_features
 from .ortreleases import ORT_TO_ONNX, ROW_EVIDENCE
 
 __all__ = [
@@ -167,11 +167,14 @@ def _domain_key(domain: str) -> str:
     return "ai.onnx" if domain in _AI_ONNX else domain
 
 
-def _why_not(rel: OrtRelease, ir_version: int, opsets: dict[str, int]) -> list[str]:
-    """Reasons ``rel`` cannot load a model (empty list: it can)."""
+def _why_not(rel: OrtRelease, ir_version: int, opsets: dict[str, int],
+             type_irs: dict[str, int] | None = None) -> list[str]:
+    """Reasons ``rel`` cannot load a model (empty list: it can); ``type_irs``: the element types the model uses that
+    a newer IR introduced (core/checks/irfeatures.py), judged whatever IR the model declares."""
     why = []
     if ir_version > rel.ir:
         why.append(f"IR version {ir_version} > {rel.ir}")
+    why += _type_why_not(rel, type_irs or {})
     for domain, version in opsets.items():
         d = _domain_key(domain)
         if d == "ai.onnx" and version > rel.opset:
@@ -179,6 +182,12 @@ def _why_not(rel: OrtRelease, ir_version: int, opsets: dict[str, int]) -> list[s
         elif d == _AI_ONNX_ML and version > rel.ml_opset:
             why.append(f"ai.onnx.ml opset {version} > {rel.ml_opset}")
     return why
+
+
+def _type_why_not(rel: OrtRelease, type_irs: dict[str, int]) -> list[str]:
+    """The element types ``rel`` does not know (it refuses the model: "Invalid tensor data type N")."""
+    return [f"element type {name} (IR {ir}) > IR {rel.ir}"
+            for name, ir in sorted(type_irs.items(), key=lambda kv: (kv[1], kv[0])) if ir > rel.ir]
 
 
 @dataclass
@@ -195,6 +204,9 @@ class CompatResult:
     min_ir: int | None = None  # lowest IR the model's features allow (set when a model was given)
     min_ir_reasons: list[str] = field(default_factory=list)
     oldest_if_ir_lowered: OrtRelease | None = None  # older release reachable by lowering ir_version only
+    #: element types of a newer IR the model uses, with that IR (set when a model was given): judged against each
+    #: release whatever ir_version the model declares
+    type_irs: dict[str, int] = field(default_factory=dict)
 
     @property
     def newer_than_known(self) -> bool:
@@ -226,9 +238,10 @@ class CompatResult:
         }
 
 
-def _first_loading(ir_version: int, opsets: dict[str, int]) -> OrtRelease | None:
+def _first_loading(ir_version: int, opsets: dict[str, int],
+                   type_irs: dict[str, int] | None = None) -> OrtRelease | None:
     for rel in ORT_RELEASES:
-        if not _why_not(rel, ir_version, opsets):
+        if not _why_not(rel, ir_version, opsets, type_irs):
             return rel
     return None
 
@@ -249,11 +262,11 @@ def oldest_ort(ir_version: int, opsets: dict[str, int], model: ModelProto | None
     others = sorted(
         d for d in opsets if _domain_key(d) not in ("ai.onnx", _AI_ONNX_ML, _AI_ONNX_TRAINING, _PREVIEW_TRAINING)
     )
-    oldest = None if too_old else _first_loading(ir_version, opsets)
-    blockers = [] if oldest is not None else _why_not(newest, ir_version, opsets)
-    result = CompatResult(ir_version, opsets, oldest, newest, blockers, too_old, others)
-    if model is not None:
-        min_ir, reasons = min_ir_for_features(model)
+    min_ir, reasons, type_irs = features_and_types(model) if model is not None else (None, [], {})
+    oldest = None if too_old else _first_loading(ir_version, opsets, type_irs)
+    blockers = [] if oldest is not None else _why_not(newest, ir_version, opsets, type_irs)
+    result = CompatResult(ir_version, opsets, oldest, newest, blockers, too_old, others, type_irs=type_irs)
+    if model is not None and min_ir is not None:
         result.min_ir = min_ir
         result.min_ir_reasons = reasons
         if not too_old:
@@ -319,7 +332,7 @@ def check_target(result: CompatResult, target: str, model: ModelProto | None = N
         if key < ORT_RELEASES[0].key:
             return TargetVerdict(label, False, f"ORT {label} predates ONNX Runtime 1.0, the oldest known", None)
         return TargetVerdict(label, None, f"ORT {label} is not a known ONNX Runtime release", None)
-    why = _why_not(rel, result.ir_version, result.opsets)
+    why = _why_not(rel, result.ir_version, result.opsets, result.type_irs)
     derived = " (limits measured on that release, not from ORT's official table)" if rel.derived else ""
     if not why:
         return TargetVerdict(

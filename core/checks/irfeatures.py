@@ -10,7 +10,8 @@ from onnx import AttributeProto, GraphProto, ModelProto, NodeProto, TypeProto
 
 from ..model.tensors import dtype_name, iter_graphs, iter_tensors
 
-__all__ = ["DTYPE_ATTRS", "TYPE_IR", "lower_ir_possible", "min_ir_for_features"]
+__all__ = ["DTYPE_ATTRS", "TYPE_IR", "element_type_irs", "features_and_types", "lower_ir_possible",
+           "min_ir_for_features"]
 
 #: Element types and the IR version that introduced them (onnx.proto "IR VERSION n" comments).
 TYPE_IR = {
@@ -142,12 +143,7 @@ class _Needs:
                 self.use(f"element type {name}", onnx.IR_VERSION)
 
 
-def min_ir_for_features(model: ModelProto) -> tuple[int, list[str]]:
-    """The lowest IR version that has every feature ``model`` uses, and the features that set it.
-
-    Conservative: element types are collected from tensors, every type annotation (inputs, outputs,
-    value_info) and integer attributes naming a type (``to``, ``dtype``, ``output_dtype``).
-    """
+def _collect(model: ModelProto) -> _Needs:
     needs = _Needs()
     for ref in iter_tensors(model):
         needs.elem_types.add(ref.tensor.data_type)
@@ -158,11 +154,46 @@ def min_ir_for_features(model: ModelProto) -> tuple[int, list[str]]:
             needs.graph(graph)
         needs.nodes(nodes)
     needs.model(model)
+    return needs
+
+
+def _type_irs(elem_types: set[int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for et in elem_types:
+        name = dtype_name(et)
+        if name in TYPE_IR:
+            out[name] = TYPE_IR[name]
+        elif name.startswith("UNKNOWN"):
+            out[name] = onnx.IR_VERSION
+    return out
+
+
+def features_and_types(model: ModelProto) -> tuple[int, list[str], dict[str, int]]:
+    """:func:`min_ir_for_features` and :func:`element_type_irs` in one walk over the model."""
+    needs = _collect(model)
+    types = _type_irs(needs.elem_types)
     needs.element_types()
     base = 3  # opset_import and domains exist since IR 3
     top = max([base, *needs.need.values()])
     reasons = sorted((f"{feat} (IR {ir})" for feat, ir in needs.need.items() if ir == top), key=str)
+    return top, reasons, types
+
+
+def min_ir_for_features(model: ModelProto) -> tuple[int, list[str]]:
+    """The lowest IR version that has every feature ``model`` uses, and the features that set it.
+
+    Conservative: element types are collected from tensors, every type annotation (inputs, outputs,
+    value_info) and integer attributes naming a type (``to``, ``dtype``, ``output_dtype``).
+    """
+    top, reasons, _types = features_and_types(model)
     return top, reasons
+
+
+def element_type_irs(model: ModelProto) -> dict[str, int]:
+    """The element types ``model`` uses that a newer IR introduced, each with that IR version (an unknown type: the
+    newest IR onnx knows). Whatever ``ir_version`` the model declares, a runtime built before that IR refuses a
+    tensor of such a type ("Invalid tensor data type 24"), so these bound the oldest ONNX Runtime by themselves."""
+    return _type_irs(_collect(model).elem_types)
 
 
 def lower_ir_possible(model: ModelProto, target_ir: int | None = None) -> tuple[bool, int, list[str]]:

@@ -26,7 +26,7 @@ import onnx
 from onnx import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TypeProto
 
 from ..model.tensors import dtype_name
-from .irfeatures import DTYPE_ATTRS, TYPE_IR, min_ir_for_features
+from .irfeatures import DTYPE_ATTRS, TYPE_IR, element_type_irs, min_ir_for_features
 
 __all__ = ["Dropped", "RetargetResult", "exporter_hint", "retarget_model"]
 
@@ -394,6 +394,8 @@ def retarget_model(model: ModelProto, target: str, ir_limit: int, opset_limits: 
     # 1. IR
     if model.ir_version > ir_limit:
         _lower_ir(model, work, res, ir_limit)
+    else:
+        res.blockers += _newer_types(model, ir_limit, target)
     # 2. opsets
     for domain, goal in sorted(opset_limits.items()):
         have = before.get(domain)
@@ -412,6 +414,13 @@ def retarget_model(model: ModelProto, target: str, ir_limit: int, opset_limits: 
     if res.possible:
         res.model = work
     return res
+
+
+def _newer_types(model: ModelProto, ir_limit: int, target: str) -> list[str]:
+    """A model that declares an IR the target has can still hold tensors of a newer IR's element type (an exporter
+    that writes ir_version 7 beside FLOAT4E2M1): nothing lowering changes makes the target know them."""
+    return [f"the model declares IR {model.ir_version} but uses element type {name} (IR {ir}), which ONNX Runtime "
+            f"{target} does not know" for name, ir in sorted(element_type_irs(model).items()) if ir > ir_limit]
 
 
 def _lower_ir(model: ModelProto, work: ModelProto, res: RetargetResult, ir_limit: int) -> None:
