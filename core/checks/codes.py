@@ -205,19 +205,35 @@ TARGET_APP_UNKNOWN = define(
          "it), or update onnxpack.",
     summary="onnxpack does not know which ONNX Runtime release the app's ort crate uses",
 )
-# variants: "kind" a file of a kind onnxpack does not read, "unreadable" a file that cannot be read (each with its
-# hint below)
+# variants: "kind" a file of a kind onnxpack does not read, "unreadable" a file that cannot be read, "refused" one not
+# read (no regular file, too large), "malformed" one its format's parser refuses (or of another shape), "version" a
+# version number no release has (thousands of digits), "cargo_manifest"/"cargo_no_lock" a Cargo.toml given for its
+# Cargo.lock (each with its hint below)
 TARGET_APP_UNREADABLE = define(
     "TARGET_APP_UNREADABLE", kind=InputError, text="{path} does not exist",
     hint="Give the app's Cargo.lock, .csproj, package-lock.json, requirements.txt, pyproject.toml or uv.lock, or its "
          "folder.",
     variants={"kind": "{file} is not a file onnxpack reads the ONNX Runtime version from",
-              "unreadable": "Cannot read {file}: {reason}"},
+              "unreadable": "Cannot read {file}: {reason}",
+              "refused": "Cannot read {file}: {reason}",
+              "malformed": "{file} is not valid {format}: {reason}",
+              "version": "{file}, line {line}: {package} names version {version}, which is no ONNX Runtime release "
+                         "number",
+              "cargo_manifest": "{file} is the Rust manifest, which allows ort releases; the one the app is built "
+                                "with is in its lock file, {lock}",
+              "cargo_no_lock": "{file} is the Rust manifest, which allows ort releases; no Cargo.lock, which names "
+                               "the one the app is built with, was found beside it or in the {count} folders above"},
     summary="The app's file cannot be read for its ONNX Runtime version",
     variant_hints={
         "kind": "Give the app's Cargo.lock, .csproj, packages.lock.json, package-lock.json, requirements*.txt, "
                 "pyproject.toml or uv.lock.",
         "unreadable": "Check the file.",
+        "refused": "Give the app's lock file or manifest itself (a regular file of at most {limit}), or its folder.",
+        "malformed": "Give the file as its package manager wrote it (regenerate it if it was edited), or give "
+                     "{opt:target_ort} X.Y yourself.",
+        "version": "Correct the version in the file, or give {opt:target_ort} X.Y yourself.",
+        "cargo_manifest": "Give {opt:target_app} {lock}, or the app's folder.",
+        "cargo_no_lock": "Build the app once (or run `cargo generate-lockfile`) and give its Cargo.lock.",
     },
 )
 # variant "folder": a folder was given and none of its dependency files names ONNX Runtime
