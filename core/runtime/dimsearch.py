@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from typing import Any
 
 from .inputs import SEARCH_VALUES
@@ -87,16 +87,17 @@ def _message_sizes(message: str, current: dict[str, int]) -> list[int]:
     return out
 
 
-def _message_plans(message: str, base: dict[str, int]) -> list[dict[str, int]]:
+def _message_plans(message: str, base: dict[str, int], keep: Container[str] = ()) -> list[dict[str, int]]:
     """Assignments that give one unresolved dim a size the message names (the other dims stay as in ``base``);
-    non-batch dims first."""
-    keys = sorted(base, key=is_batch_like)
+    non-batch dims first. The dims in ``keep`` (sizes that got the run past an earlier failure) are not changed."""
+    keys = sorted((k for k in base if k not in keep), key=is_batch_like)
     return [{**base, k: v} for v in _message_sizes(message, base) for k in keys]
 
 
-def _same_failure(a: str | None, b: str | None) -> bool:
-    """Two messages that differ only in their numbers report the same failure."""
-    return a is not None and b is not None and re.sub(r"\d+", "#", a) == re.sub(r"\d+", "#", b)
+def _failure_key(message: str) -> str:
+    """A failure's message without its numbers: two messages that differ only in their numbers report the same
+    failure."""
+    return re.sub(r"\d+", "#", message)
 
 
 def search(unresolved: list[str], base: dict[str, int], first_error: str,
@@ -110,6 +111,7 @@ def search(unresolved: list[str], base: dict[str, int], first_error: str,
     ``attempt(dims)`` runs and returns None or the error.
     """
     tried = {tuple(sorted(base.items()))}
+    failures = {_failure_key(first_error)}  # every failure seen: meeting one again is no progress
     queue: list[tuple[dict[str, int], str]] = [(p, first_error) for p in _message_plans(first_error, base)]
     budgets = {"runtime message": MAX_MESSAGE_ATTEMPTS, "common sizes": MAX_ATTEMPTS - 1}
     pinned: dict[str, int] = {}  # sizes from messages that got the run past a failure (a Conv's channels)
@@ -138,9 +140,10 @@ def search(unresolved: list[str], base: dict[str, int], first_error: str,
         attempts.append({"dims": plan, "ok": error is None, "error": error, "source": source})
         if error is None:
             return plan
-        if error.startswith("skipped:") or _same_failure(error, before or first_error):
-            continue  # the same failure names the same numbers again
+        if error.startswith("skipped:") or _failure_key(error) in failures:
+            continue  # a failure met before (the same one again, or back to an earlier one): no progress
+        failures.add(_failure_key(error))
         if source == "runtime message":  # it got past ``before``: that message's other readings are moot
             pinned.update({k: v for k, v in plan.items() if v != base[k]})
             queue = [q for q in queue if q[1] != before]
-        queue[:0] = [(p, error) for p in _message_plans(error, plan) if tuple(sorted(p.items())) not in tried]
+        queue[:0] = [(p, error) for p in _message_plans(error, plan, pinned) if tuple(sorted(p.items())) not in tried]

@@ -53,6 +53,15 @@ def _float_or_none(x: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
+def _float_text(x: Any) -> float | str:
+    """A float value for JSON: itself when finite, else ``"NaN"``, ``"Inf"`` or ``"-Inf"`` (JSON has no such number;
+    a message must not say "None")."""
+    v = complex(x).real if isinstance(x, complex) else float(x)
+    if math.isfinite(v):
+        return v
+    return "NaN" if math.isnan(v) else ("Inf" if v > 0 else "-Inf")
+
+
 def describe_output(name: str, value: Any, elem_type: str) -> dict[str, Any]:
     """Facts about one output: type, shape, finiteness, constancy, digest (JSON-safe)."""
     d: dict[str, Any] = {"name": name, "elem_type": elem_type, "sha256": digest(value)}
@@ -84,7 +93,7 @@ def describe_output(name: str, value: Any, elem_type: str) -> dict[str, Any]:
     if constant:
         first = a.reshape(-1)[0]
         d["constant_value"] = (
-            str(first) if a.dtype.kind in "OUS" else (_float_or_none(first) if a.dtype.kind in "fc" else first.item())
+            str(first) if a.dtype.kind in "OUS" else (_float_text(first) if a.dtype.kind in "fc" else first.item())
         )
     return d
 

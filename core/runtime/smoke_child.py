@@ -16,10 +16,12 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ..errors import OnnxpackError
 from ..units import format_bytes
 from .dimsearch import MAX_ATTEMPTS, is_batch_like, search
-from .inputs import GeneratedInputs, InputMeta, generate_inputs
+from .inputs import RETRY_PROFILES, GeneratedInputs, InputMeta, generate_inputs
 from .outputfacts import compare_values, describe_output, digest
 from .session import (
     OpenedSession,
@@ -93,6 +95,10 @@ class _Runner:
         self.user_dims = dict(self.opts["dims"])
         self.supplied = dict(job.get("supplied") or {})
         self.metas: list[InputMeta] = []
+        #: The profile a recorded recipe names (repeated exactly), else None: RETRY_PROFILES while outputs are NaN/Inf.
+        self.fixed_profile: str | None = self.opts.get("inputs_profile")
+        self.profile = self.fixed_profile or RETRY_PROFILES[0]
+        self.bounds: dict[str, int] = {}  # integer inputs that index a table: their bound (inputhints)
 
     def progress(self, msg: str) -> None:
         self.step += 1
@@ -105,7 +111,15 @@ class _Runner:
             self.metas, seed=int(opts["seed"]), dims=self.user_dims, supplied=self.supplied, values=opts["values"],
             ranges={k: tuple(v) for k, v in opts["ranges"].items()}, default_dim=int(opts["default_dim"]),
             search_dims=search_dims, max_bytes=None if search_dims is None else MAX_SEARCH_INPUT_BYTES,
+            profile=self.profile, bounds=self.bounds,
         )
+
+    def read_bounds(self) -> None:
+        """The bounds of the integer inputs that index a table, from the model's structure (not for ``plain``)."""
+        if self.profile != "plain" and any((m.elem or "").startswith(("int", "uint")) for m in self.metas):
+            from .inputhints import model_gather_bounds
+
+            self.bounds = model_gather_bounds(self.models[0])
 
 
 def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
@@ -120,12 +134,14 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
     r.progress(f"session created ({primary.create_s:.2f} s)")
     _hook(job, "session")
     r.metas = input_metas(primary.session)
+    r.read_bounds()
     gen = r.make()
     result: dict[str, Any] = {
         "ort_version": ort.__version__,
         "provider": (primary.session.get_providers() or ["?"])[0],
         "models": [],
         "search": {"enabled": bool(r.opts["search"]), "attempts": [], "found": None},
+        "inputs_profile": r.profile,
         "failure": None,
         "compare": None,
         "arrays": None,
@@ -137,6 +153,9 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
     if ran is None:
         return result
     gen, outputs, first_s = ran
+    if r.fixed_profile is None:
+        gen, outputs, first_s = _finite_inputs(r, primary, ran, result)
+    result["inputs_profile"] = r.profile
     result.update(inputs=gen.recipe, dims=gen.dims, dim_sources=gen.dim_sources)
     r.progress("first run done")
     result["models"].append(_timed_runs(primary, outputs, first_s, gen.feeds, r.runs, r.progress, r.models[0]["label"]))
@@ -186,6 +205,44 @@ def _first_run(r: _Runner, primary: OpenedSession, gen: GeneratedInputs,
                          "dim_sources": gen.dim_sources, "unresolved": unresolved}
     result.update(inputs=gen.recipe, dims=gen.dims, dim_sources=gen.dim_sources)
     return None
+
+
+def _non_finite(outputs: list[Any]) -> list[int]:
+    """The positions of the float outputs that hold NaN or Inf."""
+    return [i for i, v in enumerate(outputs)
+            if isinstance(v, np.ndarray) and v.dtype.kind in "fc" and not bool(np.isfinite(v).all())]
+
+
+def _finite_inputs(r: _Runner, primary: OpenedSession, ran: _Ran, result: dict[str, Any]) -> _Ran:
+    """When the outputs of ``ran`` hold NaN/Inf, the next plausible inputs (RETRY_PROFILES, same sizes) until a run's
+    outputs are finite: that run, else ``ran`` itself. ``result["inputs_tried"]`` lists each profile tried and its
+    outputs with NaN/Inf (or its error); ``r.profile`` is the one whose run is returned."""
+    gen, outputs, _secs = ran
+    bad = _non_finite(outputs)
+    if not bad:
+        return ran
+    names = [o.name for o in primary.session.get_outputs()]
+    tried = [{"profile": r.profile, "non_finite": [names[i] for i in bad]}]
+    result["inputs_tried"] = tried
+    first_profile = r.profile
+    sizes = {k: gen.dims[k] for k in _unresolved(gen, set(r.user_dims))}
+    for profile in RETRY_PROFILES[RETRY_PROFILES.index(first_profile) + 1:]:
+        r.profile = profile
+        cand = r.make(sizes or None)
+        if cand.problems or cand.too_large or cand.recipe == gen.recipe:
+            continue  # nothing to feed, or the same inputs again
+        r.send("stage", f"outputs with NaN/Inf: trying other inputs ({profile})")
+        try:
+            again, secs = _run(primary.session, cand.feeds)
+        except Exception as e:
+            tried.append({"profile": profile, "error": clean_ort_message(e)})
+            continue
+        still = _non_finite(again)
+        tried.append({"profile": profile, "non_finite": [names[i] for i in still]})
+        if not still:
+            return cand, again, secs
+    r.profile = first_profile
+    return ran
 
 
 def _search_sizes(r: _Runner, primary: OpenedSession, gen: GeneratedInputs, unresolved: list[str], first_error: str,

@@ -28,7 +28,27 @@ def _recipe(raw: dict[str, Any], options: SmokeOptions, loaded: list[LoadedInput
         "inputs": inputs,
         "atol": options.atol,
         "rtol": options.rtol,
-    }
+    } | _profile_entries(raw)
+
+
+def _profile_entries(raw: dict[str, Any]) -> dict[str, Any]:
+    """How the generated inputs were made (``inputs_profile``, which ``verify --smoke`` repeats) and, when the first
+    inputs gave NaN/Inf outputs, what was tried (``inputs_tried``)."""
+    out: dict[str, Any] = {}
+    if raw.get("inputs_profile"):
+        out["inputs_profile"] = raw["inputs_profile"]
+    if raw.get("inputs_tried"):
+        out["inputs_tried"] = [dict(t) for t in raw["inputs_tried"]]
+    return out
+
+
+#: What each profile of generated inputs is, in words (core.runtime.inputs.PROFILES).
+_PROFILE_WORDS = {
+    "plain": "plain random values",
+    "model": "inputs as the model names them",
+    "model-unit": "floats in [0, 1)",
+    "model-ones": "integers 1 and floats in [0, 1)",
+}
 
 
 def _fmt_shape(shape: Any) -> str:
@@ -133,7 +153,32 @@ def _size_hints(inputs: dict[str, Any], guessed: dict[str, int]) -> list[str]:
     return hints
 
 
-def _output_findings(desc: dict[str, Any], model_name: str, *, primary: bool = True) -> list[Finding]:
+def _constant_text(o: dict[str, Any]) -> str:
+    """The value of a constant output, in words that are never "None" (an all-NaN output's value is NaN)."""
+    value = o.get("constant_value")
+    if value is not None:
+        return str(value)
+    if o.get("nan_count") and o.get("nan_count") == o.get("size"):
+        return "NaN"
+    if o.get("inf_count") and o.get("inf_count") == o.get("size"):
+        return "Inf"
+    return "not a finite number"
+
+
+def _non_finite_hint(tried: list[dict[str, Any]], name: str) -> str | None:
+    """The remedy of SMOKE_NON_FINITE after the run tried other inputs: which, then the usual remedy."""
+    if len(tried) < 2:
+        return None
+    seen = "; ".join(f"{_PROFILE_WORDS.get(str(t.get('profile')), t.get('profile'))}: "
+                     + (f"failed ({t['error']})" if t.get("error") else
+                        "NaN/Inf in " + (", ".join(t.get("non_finite") or []) or "no output"))
+                     for t in tried)
+    return f"onnxpack tried {len(tried)} kinds of generated inputs ({seen}). " + codes.SMOKE_NON_FINITE.remedy(
+        subject=name)
+
+
+def _output_findings(desc: dict[str, Any], model_name: str, *, primary: bool = True,
+                     tried: list[dict[str, Any]] | None = None) -> list[Finding]:
     out: list[Finding] = []
     for o in desc["outputs"]:
         if primary and o.get("shape") is None:  # a sequence or map (a ZipMap's seq(map(int64, float)))
@@ -141,10 +186,10 @@ def _output_findings(desc: dict[str, Any], model_name: str, *, primary: bool = T
             out.append(codes.SMOKE_OUTPUT_NOT_TENSOR.finding(o["name"], model=model_name, type=kind))
         if o.get("finite") is False:
             out.append(codes.SMOKE_NON_FINITE.finding(o["name"], model=model_name, nan=o["nan_count"],
-                                                      inf=o["inf_count"], size=o["size"]))
+                                                      inf=o["inf_count"], size=o["size"],
+                                                      hint=_non_finite_hint(tried or [], o["name"])))
         if o.get("constant"):
-            out.append(codes.SMOKE_CONSTANT_OUTPUT.finding(o["name"], model=model_name,
-                                                           value=str(o.get("constant_value"))))
+            out.append(codes.SMOKE_CONSTANT_OUTPUT.finding(o["name"], model=model_name, value=_constant_text(o)))
     for name in desc.get("nondeterministic") or []:
         out.append(codes.SMOKE_NONDETERMINISTIC.finding(name, model=model_name))
     return out
@@ -185,7 +230,8 @@ def smoke_result(raw: dict[str, Any], index: int, model: str, name: str, options
     desc = models[index]
     if index == 0 and search.get("found"):
         findings.append(_searched_finding(search, name))
-    findings += _output_findings(desc, name, primary=index == 0)
+    findings += _output_findings(desc, name, primary=index == 0,
+                                 tried=list(raw.get("inputs_tried") or []) if index == 0 else None)
     ok = not any(f.severity is Severity.ERROR for f in findings)
     return SmokeResult(
         model, ok, raw["ort_version"], raw["provider"], desc["create_s"], desc["first_run_s"],

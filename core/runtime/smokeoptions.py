@@ -49,6 +49,10 @@ class SmokeOptions:
     #: once: its outputs are what is compared; the shipped model's runs are the timed ones, checked for
     #: nondeterminism.
     compare_runs: int | None = None
+    #: How generated inputs are made (core.runtime.inputs.PROFILES): None, what the model says and the next plausible
+    #: inputs while outputs are NaN/Inf; a recorded recipe names the one its run used (``plain`` when it names none:
+    #: a bundle made before onnxpack read what a model says about its inputs), repeated exactly.
+    inputs_profile: str | None = None
 
     def validate(self) -> None:
         """Raise InputError (exit 2) for values that cannot work."""
@@ -125,7 +129,7 @@ class SmokeOptions:
             },
             "atol": self.atol,
             "rtol": self.rtol,
-        }
+        } | ({"inputs_profile": self.inputs_profile} if self.inputs_profile else {})
 
     @classmethod
     def from_recipe(cls, d: Mapping[str, Any], base_dir: Path | None = None,
@@ -170,6 +174,7 @@ class SmokeOptions:
                 input_digests=digests,
                 base_dir=base_dir,
                 literal=frozenset(literal),
+                inputs_profile=_recorded_profile(d.get("inputs_profile", "plain")),
             )
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise codes.RECIPE.error(detail=str(e)) from None
@@ -187,7 +192,17 @@ class SmokeOptions:
             "ranges": {k: [lo, hi] for k, (lo, hi) in self.ranges.items()},
             "atol": float(self.atol),
             "rtol": float(self.rtol),
+            "inputs_profile": self.inputs_profile,
         }
+
+
+def _recorded_profile(value: Any) -> str:
+    """A recipe's ``inputs_profile``, one onnxpack knows (ValueError otherwise: the recipe is refused)."""
+    from .inputs import PROFILES
+
+    if value not in PROFILES:
+        raise ValueError(f"unknown inputs_profile {value!r} (known: {', '.join(PROFILES)})")
+    return str(value)
 
 
 @dataclass
