@@ -71,7 +71,7 @@ def main() -> int:
         (Path(d) / "child.py").write_text(_CHILD)
         for version in args.versions:
             env = ensure_release(version, python=args.python)
-            run = subprocess.run([str(env.python), "-I", str(Path(d) / "child.py"), str(Path(d) / "models.json")],
+            run = subprocess.run([str(env.python), "-I", "-B", str(Path(d) / "child.py"), str(Path(d) / "models.json")],
                                  capture_output=True, text=True, check=True)
             res = json.loads(run.stdout.strip().splitlines()[-1])
             ok = res["ok"]

@@ -90,9 +90,9 @@ def _check(args: Any, env: Environment) -> int:
         from onnxpack.core.runtime.prove import prove_file, prove_findings
 
         insp = val.inspection
-        claimed = target_ort or (insp.compat.oldest.version if insp.compat and insp.compat.oldest else None)
+        claimed = insp.compat.oldest.version if insp.compat and insp.compat.oldest else None
         proof = prove_file(insp.location.model, insp.location.data_dir, insp.model, args.prove_ort, claimed,
-                           progress=progress)
+                           progress=progress, target=target_ort)  # auto proves the target too
         val.findings += prove_findings(proof, insp.location.model.name)
     if args.json:
         emit_json(env, val.to_dict())

@@ -1,13 +1,11 @@
-"""--prove-ort (core/runtime/prove.py): releases resolved from the index, wheels checked against the index's SHA-256,
+"""--prove-ort (core/runtime/prove.py): releases resolved from the committed table, wheels checked against its SHA-256,
 one cached environment per release, outputs compared with the reference run; no network / no wheel / a bad hash are
 clear errors. The real-release test needs PyPI and skips, saying why, without it."""
 
 from __future__ import annotations
 
 import hashlib
-import http.server
 import json
-import threading
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -22,7 +20,9 @@ from onnxpack.core.errors import InputError, OnnxpackError, RuntimeFailure
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
 from onnxpack.core.release.manifest import schema_errors
 from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.runtime import wheels, wheeltable
 from onnxpack.core.runtime.prove import ensure_release, parse_prove_spec, resolve_releases
+from tests.test_prove_index import FakeIndex, loosen, make_wheel
 from tests.test_retarget import ir10_model
 
 EPOCH = 1_700_000_000
@@ -35,51 +35,23 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "cache"
 
 
-class _Index:
-    """A tiny package index on localhost with the JSON API of PyPI for one package."""
-
-    def __init__(self, folder: Path, releases: dict[str, list[dict[str, Any]]]) -> None:
-        doc = json.dumps({"info": {"name": "onnxruntime"}, "releases": releases}).encode()
-        root = folder
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                if self.path == "/pypi/onnxruntime/json":
-                    body = doc
-                elif (root / self.path.lstrip("/")).is_file():
-                    body = (root / self.path.lstrip("/")).read_bytes()
-                else:
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *_a: Any) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
-def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[_Index]:
-    files = tmp_path / "files"
-    files.mkdir()
-    good = files / "onnxruntime-9.9.9-py3-none-any.whl"
-    good.write_bytes(b"not the bytes the index describes")
-    releases = {
-        "9.9.9": [{"filename": good.name, "url": f"/files/{good.name}", "packagetype": "bdist_wheel",
-                   "digests": {"sha256": hashlib.sha256(b"something else").hexdigest()}}],
-        "9.9.8": [{"filename": "onnxruntime-9.9.8-cp27-cp27m-win32.whl", "url": "/files/x.whl",
-                   "packagetype": "bdist_wheel", "digests": {"sha256": "0" * 64}}],
-    }
-    idx = _Index(tmp_path, releases)
+def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeIndex]:
+    """A stand-in table and index: 9.9.9 (its wheel on the index is not the one the table knows) and 9.9.8 (a wheel
+    for no interpreter here)."""
+    loosen(monkeypatch)
+    idx = FakeIndex()
     monkeypatch.setenv("ONNXPACK_PYPI_URL", idx.url)
+    monkeypatch.setattr(wheels, "_DOCS", {})
+    good = make_wheel(tmp_path, "onnxruntime", "9.9.9", {"onnxruntime/__init__.py": ""})
+    table = {"onnxruntime": {"9.9.9": {"py3-none-any": hashlib.sha256(b"something else").hexdigest()},
+                             "9.9.8": {"cp27-cp27m-win32": "0" * 64}},
+             "numpy": {"2.99.0": {"py3-none-any": "1" * 64}}}
+    monkeypatch.setattr(wheeltable, "table", lambda: table)
+    idx.serve_wheel("onnxruntime", "9.9.9", good)
     yield idx
     idx.server.shutdown()
+    idx.server.server_close()
 
 
 def test_spec_parsing() -> None:
@@ -93,23 +65,24 @@ def test_spec_parsing() -> None:
 
 def test_no_network_is_a_clear_error(cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv("ONNXPACK_PYPI_URL", "http://127.0.0.1:9")  # nothing listens there
+    monkeypatch.setenv("ONNXPACK_PYPI_URL", "https://127.0.0.1:9")  # nothing listens there
+    newest = resolve_releases(["newest"], None)[0]  # the newest known release with a wheel for this interpreter
     with pytest.raises(RuntimeFailure) as e:
-        ensure_release(OLD)
+        ensure_release(newest)
     assert e.value.code == "PROVE_NETWORK" and "Cannot reach the package index" in e.value.message
     onnx.save(ir10_model(), tmp_path / "m.onnx")
     code = main(["bundle", str(tmp_path / "m.onnx"), "-o", str(tmp_path / "out"), "--version", "1.0.0",
-                 "--prove-ort", OLD, "-q"])
+                 "--prove-ort", newest, "-q"])
     err = capsys.readouterr().err
     assert code == 1 and "Traceback" not in err and "Cannot reach the package index" in err
     assert not (tmp_path / "out" / "m-1.0.0.zip").exists()
 
 
-def test_wrong_hash_and_missing_wheel(cache: Path, index: _Index) -> None:
+def test_wrong_hash_and_missing_wheel(cache: Path, index: FakeIndex) -> None:
     with pytest.raises(RuntimeFailure) as e:
         ensure_release("9.9.9")
-    assert e.value.code == "PROVE_WHEEL_HASH" and "does not match the SHA-256" in e.value.message
-    assert not any((cache / "ort-releases" / "wheels").iterdir())  # the bad download is deleted
+    assert e.value.code == "PROVE_WHEEL_HASH" and "does not match the SHA-256 of the official wheel" in e.value.message
+    assert not [p for p in (cache / "ort-releases" / "wheels").rglob("*") if p.is_file()]  # the bad download is deleted
     with pytest.raises(InputError) as e2:
         ensure_release("9.9.8")
     assert e2.value.code == "PROVE_NO_WHEEL" and "cp27" in e2.value.message
@@ -162,7 +135,7 @@ def test_prove_a_retargeted_model_on_a_real_old_release(tmp_path: Path, capsys: 
     assert code == 1 and "Unsupported model IR version: 10" in f["message"] and "--fix-ir" in f["hint"]
 
 
-def test_prove_refusal_is_an_onnxpack_error(cache: Path, index: _Index, tmp_path: Path) -> None:
+def test_prove_refusal_is_an_onnxpack_error(cache: Path, index: FakeIndex, tmp_path: Path) -> None:
     onnx.save(ir10_model(), tmp_path / "m.onnx")
     with pytest.raises(OnnxpackError) as e:
         build_bundle(BundleOptions(model=tmp_path / "m.onnx", out_dir=tmp_path / "out", version="1.0.0",

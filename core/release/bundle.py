@@ -106,6 +106,7 @@ class BundleResult:
     release: dict[str, Any] | None
     findings: list[Finding] = field(default_factory=list)
     zip_size: int = 0
+    prove_timings: dict[str, Any] | None = None  # --prove-ort's load/run times: the JSON result's, never the ZIP's
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,6 +123,7 @@ class BundleResult:
             "release": self.release,
             "findings": [f.to_dict() for f in self.findings],
             "manifest": self.manifest,
+            **({"prove_ort_timings": self.prove_timings} if self.prove_timings is not None else {}),
         }
 
 
@@ -252,7 +254,7 @@ class _Proven:
     equal: dict[str, Any] | None = None
     extra: Mapping[str, tuple[Role, bytes]] = field(default_factory=dict)
     findings: tuple[Finding, ...] = ()
-    prove: dict[str, Any] | None = None  # the manifest's prove_ort record
+    prove: Any = None  # --prove-ort's ProveReport: the manifest's prove_ort record, and the times of its runs
 
 
 @dataclass(frozen=True)
@@ -332,7 +334,8 @@ def _build(plan: BundlePlan, checked: Checked, checker: CheckerGate, previous: d
         if child is not None:
             child.discard()
     return BundleResult(run.zip_path, written.manifest, [m.to_dict() for m in written.members], proven.smoke,
-                        proven.equal, release.doc, list(parts.findings), run.zip_path.stat().st_size)
+                        proven.equal, release.doc, list(parts.findings), run.zip_path.stat().st_size,
+                        proven.prove and proven.prove.timings())
 
 
 def _align(merge: MergePlan) -> int | None:
@@ -411,7 +414,7 @@ def _proofs(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: SmokeTarget
     from .proveort import prove_ort  # 4b. the bundled model on each named ONNX Runtime release
 
     report_ = prove_ort(plan, checker.checked, merged.copy, fixed.source.model, proven.smoke, run.progress, run.cancel)
-    return _Proven(proven.smoke, proven.equal, proven.extra, proven.findings, report_.to_dict())
+    return _Proven(proven.smoke, proven.equal, proven.extra, proven.findings, report_)
 
 
 def _same_file(plan: BundlePlan, checked: Checked, merged: _Merged,
@@ -486,8 +489,8 @@ def _parts(plan: BundlePlan, merge: MergePlan, fixed: Fixed, gated: tuple[Findin
         name=plan.name, version=str(plan.version), layout=merge.layout, align=_align(merge),
         model_version=int(fixed.source.model.model_version), epoch=plan.epoch, created=created, facts=facts,
         smoke=proven.smoke, ort_format=ort.doc if ort is not None else None, findings=findings, fixes=fixed.fixes,
-        release=release.doc, about=plan.about.to_dict() if plan.about is not None else None, prove_ort=proven.prove,
-        signature=_signature(plan),
+        release=release.doc, about=plan.about.to_dict() if plan.about is not None else None,
+        prove_ort=proven.prove and proven.prove.to_dict(), signature=_signature(plan),
     )  # fmt: skip
 
 

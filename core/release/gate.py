@@ -84,7 +84,7 @@ def check_model(plan: BundlePlan, progress: ProgressCallback | None, cancel: Can
 
 def _prepare_prove(opts: BundleOptions, val: Validation, notes: list[str], progress: ProgressCallback | None,
                    cancel: CancelToken | None) -> list[str]:
-    """--prove-ort's releases (``auto``: the oldest the bundled model will claim, or the target, plus the newest),
+    """--prove-ort's releases (``auto``: the oldest the bundled model will claim, the target, and the newest),
     each release's wheel downloaded, checked and installed into its cached environment."""
     from ..runtime.prove import ensure_release, parse_prove_spec, resolve_releases
 
@@ -92,7 +92,7 @@ def _prepare_prove(opts: BundleOptions, val: Validation, notes: list[str], progr
     items = parse_prove_spec(opts.prove_ort)
     claimed = opts.target_ort if opts.target_ort and opts.fix_ir else (
         val.compat.oldest.version if val.compat is not None and val.compat.oldest is not None else opts.target_ort)
-    releases = resolve_releases(items, claimed, cancel, notes)
+    releases = resolve_releases(items, claimed, cancel, notes, target=opts.target_ort)  # auto proves the target too
     for v in releases:
         ensure_release(v, progress, cancel)
     return releases

@@ -281,6 +281,8 @@ PROVE_NETWORK = define(
         "not_json": "The package index sent something that is not JSON for {url}",
         "no_releases": "The package index has no release list of {package} at {url}",
         "download": "Cannot download {file}: {reason}",
+        "bad_answer": "The package index sent an answer onnxpack cannot use for {url}: {what}",
+        "missing_file": "The package index ({index}) does not list {file}, the official wheel of {version}",
     },
     summary="The package index with the ONNX Runtime wheels cannot be reached",
     variant_hints={
@@ -304,7 +306,9 @@ PROVE_NO_WHEEL = define(
     text="onnxruntime {version} has no official wheel for {here} (its wheels are for: {platforms})",
     hint="Prove another release (CPython 3.11 wheels exist from 1.15.0 on), or run onnxpack on a Python that release "
          "has wheels for.",
-    variants={"any": "PyPI has no wheel of {what} for {here}"},
+    variants={"any": "PyPI has no wheel of {what} for {here}",
+              "numpy": "No numpy release that onnxruntime {version} accepts has an official wheel for {here} among "
+                       "those onnxpack knows ({known})"},
     summary="That ONNX Runtime release has no official wheel for this Python and platform",
     variant_hints={
         "any": "Official CPython 3.11 wheels exist from onnxruntime 1.15.0 on (3.10: 1.12.0, 3.12: 1.16.2); prove an "
@@ -314,15 +318,23 @@ PROVE_NO_WHEEL = define(
 PROVE_NO_RELEASE = define(
     "PROVE_NO_RELEASE", kind=InputError, text="onnxruntime {version} is not on the package index",
     hint="Give a released version, e.g. 1.16.3 (see https://pypi.org/project/onnxruntime/#history).",
+    variants={"unknown": "onnxruntime {version} is not one of the releases whose official wheels onnxpack knows "
+                         "(their SHA-256s ship with onnxpack; the newest it knows is {newest}), so its wheel cannot be "
+                         "checked"},
     summary="That ONNX Runtime release does not exist on the package index",
+    variant_hints={"unknown": "Prove a release onnxpack knows (a MAJOR.MINOR, newest or auto picks one), or update "
+                              "onnxpack."},
 )
 PROVE_WHEEL_HASH = define(
     "PROVE_WHEEL_HASH", kind=RuntimeFailure,
-    text="The download of {file} does not match the SHA-256 the package index publishes ({actual} instead of "
-         "{expected}); it was deleted",
+    text="The download of {file} does not match the SHA-256 of the official wheel, which onnxpack carries ({actual} "
+         "instead of {expected}); it was deleted",
     hint="Try again (a proxy may have altered it); if it repeats, do not trust that network path.",
-    variants={"missing": "The package index gives no SHA-256 for {file}"},
-    summary="A downloaded ONNX Runtime wheel does not match the hash the package index publishes",
+    variants={"missing": "The package index gives no SHA-256 for {file}",
+              "bad_name": "{file!r} is not a wheel's file name onnxpack can store",
+              "unsafe": "{file} holds {member!r}, which no official wheel holds (a .pth file runs code at every "
+                        "start of Python; a path must stay inside its folder); it is not installed"},
+    summary="A downloaded ONNX Runtime wheel does not match the official wheel's hash",
     variant_hints={"missing": "Use the official index (unset ONNXPACK_PYPI_URL)."},
 )
 PROVE_ENV = define(

@@ -1,13 +1,17 @@
 """Prove a model on real ONNX Runtime releases (``check``/``bundle --prove-ort 1.16.3,1.20.1,…``).
 
-For each release: its official CPU wheel for this platform and Python, from PyPI (the file the index's JSON API
-lists, checked against the SHA-256 the index publishes), installed into an isolated virtual environment of its own
-with a numpy that release accepts (numpy < 2 before ORT 1.19, which was built against numpy 1). Wheels and
-environments are cached in the user's cache folder (``$ONNXPACK_CACHE_DIR``, else ``$XDG_CACHE_HOME/onnxpack``,
-``~/.cache/onnxpack``; ``%LOCALAPPDATA%\\onnxpack\\Cache`` on Windows, ``~/Library/Caches/onnxpack`` on macOS) and
-reused. A child process of that environment runs :data:`CHILD_SCRIPT` (plain Python, no onnxpack inside) on the
-model with the same inputs as the reference run, which is the same script under the installed onnxruntime; the
-outputs are compared bitwise, else within a tolerance, the largest difference recorded.
+For each release: its official CPU wheel for this platform and Python, checked against the SHA-256 committed with
+onnxpack (resources/ort_wheels.json, core/runtime/wheeltable.py; the package index only says where the file is),
+installed with ``pip --require-hashes`` into an isolated virtual environment of its own with a pinned numpy that
+release accepts (numpy 1 before ORT 1.19, which was built against numpy 1), also checked against the table.
+Wheels and environments are cached in the user's cache folder (``$ONNXPACK_CACHE_DIR``, else
+``$XDG_CACHE_HOME/onnxpack``, ``~/.cache/onnxpack``; ``%LOCALAPPDATA%\\onnxpack\\Cache`` on Windows,
+``~/Library/Caches/onnxpack`` on macOS), keyed by the wheels' hashes and checked again before each use
+(core/runtime/releaseenvs.py). A child process of that environment runs :data:`CHILD_SCRIPT` (plain Python, no
+onnxpack inside) on the model with the same inputs as the reference run, which is the same script under the
+installed onnxruntime; the outputs are compared bitwise, else within a tolerance, the largest difference recorded.
+How long each load and run took goes to :meth:`ProveReport.timings` (the JSON result), never into the manifest:
+a bundle is the same bytes whenever it is made.
 
 Official wheels for CPython 3.11 exist from onnxruntime 1.15.0 on (3.10: 1.12.0; 3.12: 1.16.2; 3.13: 1.20.0), for
 Linux x86_64/aarch64, Windows x64 and macOS; a release without a wheel for this interpreter and platform is an
@@ -137,9 +141,12 @@ class ReleaseProof:
             "max_abs_diff": max((float(o["max_abs"]) for o in self.outputs if o.get("max_abs") is not None),
                                 default=None),
             "outputs": list(self.outputs),
-            "load_s": None if self.load_s is None else round(self.load_s, 4),
-            "run_s": None if self.run_s is None else round(self.run_s, 4),
         }
+
+    def timings(self) -> dict[str, float | None]:
+        """How long loading and running took (seconds): for the JSON result, not the manifest (it varies per run)."""
+        return {"load_s": None if self.load_s is None else round(self.load_s, 4),
+                "run_s": None if self.run_s is None else round(self.run_s, 4)}
 
 
 @dataclass
@@ -166,6 +173,12 @@ class ProveReport:
             "releases": [r.to_dict() for r in self.releases],
         }
 
+    def timings(self) -> dict[str, Any]:
+        """Each run's load and run times, by release (``reference``: the installed onnxruntime's run); what the JSON
+        result shows beside the manifest, which records none of it."""
+        return {"reference": {"version": self.reference.version, **self.reference.timings()},
+                "releases": [{"version": r.version, **r.timings()} for r in self.releases]}
+
 
 def _run_child(python: str, model: Path, window: tuple[int, int] | None, inputs: dict[str, Path], tmp: Path,
                label: str, cancel: CancelToken | None, timeout: float) -> dict[str, Any]:
@@ -182,8 +195,9 @@ def _run_child(python: str, model: Path, window: tuple[int, int] | None, inputs:
         env.pop(var, None)
     for var in ("TMPDIR", "TMP", "TEMP"):
         env[var] = str(out)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # a cached environment stays as made (releaseenvs checks it before use)
     with open(out / "log.txt", "wb") as log:
-        proc = subprocess.Popen([python, "-I", str(script), str(out / "job.json")], cwd=str(out), env=env,
+        proc = subprocess.Popen([python, "-I", "-B", str(script), str(out / "job.json")], cwd=str(out), env=env,
                                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         if not wait(proc, timeout, cancel, poll=0.05):
             return {"loaded": False, "message": f"no answer within {timeout:g} s (stopped)", "outputs": []}
@@ -293,7 +307,9 @@ def prove_model(model_path: Path, model: Any, releases: list[str], **run: Unpack
         raise InputError("--prove-ort names no release", "Give releases like 1.16.3,1.20.1.", code="USAGE")
     progress, cancel = run.get("progress"), run.get("cancel")
     window, timeout = run.get("window"), run.get("timeout", RUN_TIMEOUT)
-    tmp = Path(tempfile.mkdtemp(prefix=f"onnxpack-prove-{os.getpid()}-"))
+    # absolute: each run's child works in a folder of its own (a relative -o once made every run miss the model)
+    model_path = Path(os.path.abspath(model_path))
+    tmp = Path(os.path.abspath(tempfile.mkdtemp(prefix=f"onnxpack-prove-{os.getpid()}-")))
     try:
         inputs, described = _inputs_for(model, run.get("dims"), run.get("seed", 0), tmp)
         envs = []
@@ -362,14 +378,16 @@ def prove_findings(report_: ProveReport, name: str) -> list[Finding]:
 
 
 def prove_file(model_path: Path, data_dir: Path | None, model: Any, spec: str, oldest_claimed: str | None, *,
-               progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> ProveReport:
+               progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
+               target: str | None = None) -> ProveReport:
     """``check --prove-ort``: prove the model as it is. It is first merged into a private folder (onnxpack's own
-    reader and its external-data rules), so no ONNX Runtime ever resolves a path the model names."""
+    reader and its external-data rules), so no ONNX Runtime ever resolves a path the model names. ``target``: the
+    release --target-ort/--target-app named (``auto`` proves it too)."""
     from ..model.merge import merge_model
 
     notes: list[str] = []
-    releases = resolve_releases(parse_prove_spec(spec), oldest_claimed, cancel, notes)
-    tmp = Path(tempfile.mkdtemp(prefix=f"onnxpack-prove-{os.getpid()}-"))
+    releases = resolve_releases(parse_prove_spec(spec), oldest_claimed, cancel, notes, target=target)
+    tmp = Path(os.path.abspath(tempfile.mkdtemp(prefix=f"onnxpack-prove-{os.getpid()}-")))
     try:
         merged = tmp / "model.onnx"
         merge_model(model_path, merged, data_dir, progress=progress, cancel=cancel)

@@ -1,30 +1,31 @@
-"""--prove-ort: ONNX Runtime's releases on the package index and the official wheel of each for this interpreter."""
+"""--prove-ort: the ONNX Runtime releases onnxpack knows (the committed table of official wheels,
+core/runtime/wheeltable.py), the wheel of each for this interpreter, and where the package index keeps it.
+
+The index is asked only where a wheel is: its JSON answer is read bounded (core/runtime/fetch.py) and checked for
+shape; which releases exist and what each file must hash to come from the table, never from the index."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 from typing import Any
+from urllib.parse import urljoin
 
 from ..childproc import child_environ
 from ..progress import CancelToken, check_cancel
-from . import codes
+from . import codes, fetch, wheeltable
+from .wheeltable import KnownWheel
 
-__all__ = ["MINOR", "NET_TIMEOUT", "PYPI_URL", "VERSION", "here", "index", "machine", "pick_wheel", "release_files",
+__all__ = ["MINOR", "PYPI_URL", "VERSION", "here", "index", "index_url_of", "machine", "pick_wheel",
            "resolve_releases", "tag_ranks", "vkey"]
 
-#: The index; ``$ONNXPACK_PYPI_URL`` replaces it (a mirror, or a dead address in tests).
+#: The index; ``$ONNXPACK_PYPI_URL`` replaces it (a PyPI mirror with the JSON API; HTTPS only).
 PYPI_URL = "https://pypi.org"
-_PACKAGE = "onnxruntime"
-NET_TIMEOUT = 60.0
-#: A full release (1.16.3) and a MAJOR.MINOR (1.16).
-VERSION = re.compile(r"\d+\.\d+\.\d+")
-MINOR = re.compile(r"\d+\.\d+")
+#: A full release (1.16.3) and a MAJOR.MINOR (1.16); at most 4 digits a part (a 5,000-digit "version" is no release).
+VERSION = re.compile(r"\d{1,4}\.\d{1,4}\.\d{1,4}")
+MINOR = re.compile(r"\d{1,4}\.\d{1,4}")
 
 
 def vkey(v: str) -> tuple[int, ...]:
@@ -35,40 +36,40 @@ def index() -> str:
     return os.environ.get("ONNXPACK_PYPI_URL", PYPI_URL).rstrip("/")
 
 
-def _get_json(url: str) -> Any:
-    try:
-        with urllib.request.urlopen(url, timeout=NET_TIMEOUT) as r:
-            return json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        if e.code == 404:
-            return None
-        raise codes.PROVE_NETWORK.error(variant="status", status=e.code, url=url) from None
-    except (urllib.error.URLError, OSError, TimeoutError) as e:
-        reason = getattr(e, "reason", e)
-        raise codes.PROVE_NETWORK.error(index=index(), reason=str(reason), details=str(e)) from None
-    except ValueError as e:
-        raise codes.PROVE_NETWORK.error(variant="not_json", url=url, details=str(e)) from None
+_DOCS: dict[str, dict[str, Any]] = {}
 
 
-_RELEASES: dict[str, dict[str, list[dict[str, Any]]]] = {}
-
-
-def release_files() -> dict[str, list[dict[str, Any]]]:
-    """Every release of onnxruntime on the index and its files (PyPI's JSON API, once per process); each file's
-    ``url`` made absolute (a mirror may give it relative to the document)."""
-    from urllib.parse import urljoin
-
-    url = f"{index()}/pypi/{_PACKAGE}/json"
-    if url not in _RELEASES:
-        doc = _get_json(url)
+def _releases(package: str, cancel: CancelToken | None) -> dict[str, Any]:
+    """The index's ``releases`` object of ``package`` (PyPI's JSON API, once per process), its shape checked."""
+    url = f"{index()}/pypi/{package}/json"
+    if url not in _DOCS:
+        doc = fetch.get_json(url, index(), cancel)
         if not isinstance(doc, dict) or not isinstance(doc.get("releases"), dict):
-            raise codes.PROVE_NETWORK.error(variant="no_releases", package=_PACKAGE, url=url)
-        releases = {}
-        for version, files in doc["releases"].items():
-            releases[str(version)] = [{**f, "url": urljoin(url, str(f.get("url", "")))} for f in files
-                                      if isinstance(f, dict)]
-        _RELEASES[url] = releases
-    return _RELEASES[url]
+            raise codes.PROVE_NETWORK.error(variant="no_releases", package=package, url=url)
+        _DOCS[url] = doc["releases"]
+    return _DOCS[url]
+
+
+def index_url_of(wheel: KnownWheel, cancel: CancelToken | None = None) -> str:
+    """Where the index keeps ``wheel`` (its URL made absolute, checked by the download's policy). The index's own
+    hash of the file is not used: the table's is."""
+    url = f"{index()}/pypi/{wheel.package}/json"
+    files = _releases(wheel.package, cancel).get(wheel.version)
+    if files is None:
+        raise codes.PROVE_NETWORK.error(variant="missing_file", index=index(), file=wheel.filename,
+                                        version=f"{wheel.package} {wheel.version}")
+    if not isinstance(files, list):
+        raise codes.PROVE_NETWORK.error(variant="bad_answer", url=url,
+                                        what=f"its entry for {wheel.package} {wheel.version} is not a list of files")
+    for f in files:
+        if isinstance(f, dict) and f.get("filename") == wheel.filename:
+            link = f.get("url")
+            if not isinstance(link, str) or not link or len(link) > 2000:
+                raise codes.PROVE_NETWORK.error(variant="bad_answer", url=url,
+                                                what=f"the URL of {wheel.filename} is not a URL")
+            return urljoin(url, link)
+    raise codes.PROVE_NETWORK.error(variant="missing_file", index=index(), file=wheel.filename,
+                                    version=f"{wheel.package} {wheel.version}")
 
 
 _TAGS: dict[str, dict[Any, int]] = {}
@@ -107,10 +108,12 @@ def _wheel_score(filename: str, python: str | None = None) -> int | None:
     return min(found) if found else None
 
 
-def pick_wheel(version: str, files: list[dict[str, Any]], python: str | None = None) -> dict[str, Any] | None:
-    wheels = [(s, f) for f in files if f.get("packagetype") == "bdist_wheel" and not f.get("yanked")
-              and (s := _wheel_score(str(f.get("filename", "")), python)) is not None]
-    return min(wheels, key=lambda x: x[0])[1] if wheels else None
+def pick_wheel(package: str, version: str, python: str | None = None) -> KnownWheel | None:
+    """The official wheel of ``package`` ``version`` (from the table) that ``python`` (None: this interpreter)
+    installs best; None when the table lists none for it."""
+    scored = [(s, w) for w in wheeltable.wheels(package, version)
+              if (s := _wheel_score(w.filename, python)) is not None]
+    return min(scored, key=lambda x: x[0])[1] if scored else None
 
 
 def here(python: str | None = None) -> str:
@@ -122,23 +125,19 @@ def here(python: str | None = None) -> str:
     return f"CPython {sys.version_info.major}.{sys.version_info.minor} on {sys.platform} {platform.machine()}"
 
 
-def resolve_releases(items: list[str], oldest_claimed: str | None,
-                     cancel: CancelToken | None = None, notes: list[str] | None = None) -> list[str]:
+def resolve_releases(items: list[str], oldest_claimed: str | None, cancel: CancelToken | None = None,
+                     notes: list[str] | None = None, *, target: str | None = None) -> list[str]:
     """Full release versions for ``items`` (a MAJOR.MINOR is its newest patch with a wheel for this interpreter;
-    ``newest`` the newest such release; ``auto`` = the newest patch of ``oldest_claimed`` plus ``newest``). When
-    ``auto`` has to take a later release than the one claimed (no wheel of it here), ``notes`` gets why. Each release
-    once, oldest first."""
-    need_index = any(not VERSION.fullmatch(t) for t in items)
-    releases: dict[str, list[dict[str, Any]]] = {}
-    if need_index:
-        releases = release_files()
-        check_cancel(cancel)
-    usable = _Usable(sorted((v for v, files in releases.items() if VERSION.fullmatch(v) and pick_wheel(v, files)),
-                            key=vkey))
+    ``newest`` the newest such release; ``auto`` = the newest patch of ``oldest_claimed``, of ``target`` (the release
+    --target-ort or --target-app named: always proven) and ``newest``), among the releases onnxpack knows (the
+    committed table of official wheels; the index is not asked). When ``auto`` has to take a later release than the
+    one claimed or targeted (no wheel of it here), ``notes`` gets why. Each release once, oldest first."""
+    check_cancel(cancel)
+    usable = _Usable([v for v in wheeltable.versions("onnxruntime") if pick_wheel("onnxruntime", v)])
     out: list[str] = []
     for t in items:
         if t == "auto":
-            out += usable.auto(oldest_claimed, notes)
+            out += usable.auto(oldest_claimed, target, notes)
         elif t == "newest":
             out.append(usable.newest_of(None))
         elif MINOR.fullmatch(t):
@@ -162,19 +161,29 @@ class _Usable:
             raise codes.PROVE_NO_WHEEL.error(variant="any", what=what, here=here())
         return pool[-1]
 
-    def auto(self, oldest_claimed: str | None, notes: list[str] | None) -> list[str]:
-        """``auto``: the newest patch of the oldest release the model claims (or the oldest later one with a wheel,
-        said in ``notes``), then the newest release."""
+    def _at_least(self, release: str, why: str, notes: list[str] | None) -> str | None:
+        """The newest patch of MAJOR.MINOR ``release`` (or of the oldest later one with a wheel here, said in
+        ``notes``); None when no release that old or newer has one."""
+        key = vkey(release)[:2]
+        first = next((v for v in self.versions if vkey(v)[:2] >= key), None)
+        if first is None:
+            return None
+        chosen = self.newest_of(".".join(first.split(".")[:2]))
+        if vkey(first)[:2] != key and notes is not None:
+            notes.append(f"auto: {why} ONNX Runtime {release}, which has no official wheel for {here()}; the oldest "
+                         f"release with one, {chosen}, was proven instead")
+        return chosen
+
+    def auto(self, oldest_claimed: str | None, target: str | None, notes: list[str] | None) -> list[str]:
+        """``auto``: the newest patch of the oldest release the model claims and of the target (each, or the oldest
+        later one with a wheel, said in ``notes``), then the newest release."""
         out: list[str] = []
-        if oldest_claimed:
-            key = vkey(oldest_claimed)[:2]
-            first = next((v for v in self.versions if vkey(v)[:2] >= key), None)
-            if first is not None:
-                out.append(self.newest_of(".".join(first.split(".")[:2])))
-                if vkey(first)[:2] != key and notes is not None:
-                    notes.append(f"auto: the model claims ONNX Runtime {oldest_claimed}, which has no official "
-                                 f"wheel for {here()}; the oldest release with one, {out[-1]}, was proven "
-                                 "instead")
+        if target and oldest_claimed and MINOR.match(target) and MINOR.match(oldest_claimed) \
+                and vkey(target)[:2] == vkey(oldest_claimed)[:2]:
+            target = None  # the same release: once
+        for release, why in ((oldest_claimed, "the model claims"), (target, "the target is")):
+            if release and MINOR.match(release) and (got := self._at_least(release, why, notes)) is not None:
+                out.append(got)
         out.append(self.newest_of(None))
         return out
 

@@ -722,8 +722,8 @@
         <translation>インストール済みの ONNX Runtime による基準の実行に失敗しました</translation>
     </message>
     <message>
-        <source>A downloaded ONNX Runtime wheel does not match the hash the package index publishes</source>
-        <translation>ダウンロードした ONNX Runtime のホイールが、パッケージインデックスの公開するハッシュと一致しません</translation>
+        <source>A downloaded ONNX Runtime wheel does not match the official wheel&apos;s hash</source>
+        <translation>ダウンロードした ONNX Runtime のホイールが、公式ホイールのハッシュと一致しません</translation>
     </message>
     <message>
         <source>The smoke recipe is not valid</source>
@@ -2620,6 +2620,10 @@
     <message>
         <source>Give a released version, e.g. 1.16.3 (see https://pypi.org/project/onnxruntime/#history).</source>
         <translation>リリース済みのバージョンを指定してください（例: 1.16.3）。</translation>
+    </message>
+    <message>
+        <source>Prove a release onnxpack knows (a MAJOR.MINOR, newest or auto picks one), or update onnxpack.</source>
+        <translation>onnxpack が知っているリリースで検証してください（MAJOR.MINOR、newest、auto のいずれかで選べます）。または onnxpack を更新してください。</translation>
     </message>
     <message>
         <source>Prove another release (CPython 3.11 wheels exist from 1.15.0 on), or run onnxpack on a Python that release has wheels for.</source>
