@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from onnxpack.core.findings import Severity
+from onnxpack.core.release.manifest import RELEASE_SCHEMA, model_views
 from onnxpack.core.release.metadata import read_labels_file
 from onnxpack.core.release.options import BUNDLE_SPEC, BundleOptions
 from onnxpack.core.release.zipwriter import source_date_epoch
@@ -88,15 +89,30 @@ def _bundle(args: Any, env: Environment) -> int:
 
 
 def _print_bundle(env: Environment, r: BundleResult) -> None:
-    m = r.manifest["model"]
     env.stdout.write(f"Wrote {r.zip_path} ({format_bytes(r.zip_size)})\n")
-    env.stdout.write(f"  {m['name']} {m['version']}, layout {m['layout']}\n\n")
+    views = model_views(r.manifest)
+    if r.manifest.get("schema") == RELEASE_SCHEMA:
+        b = r.manifest["bundle"]
+        env.stdout.write(f"  {b['name']} {b['version']}: {plural(len(views), 'model')}, "
+                         f"{plural(len(r.manifest['assets']), 'asset')} in {b['root']}/\n\n")
+    else:
+        m = r.manifest["model"]
+        env.stdout.write(f"  {m['name']} {m['version']}, layout {m['layout']}\n\n")
     print_table(
         env,
         ["file", "role", "size", "sha256"],
         [[f["path"], f["role"], format_bytes(f["size"]), f["sha256"][:16] + "…"] for f in r.files],
     )
-    _print_proofs(env, r)
+    for view in views:
+        if len(views) > 1 or r.manifest.get("schema") == RELEASE_SCHEMA:
+            env.stdout.write(f"\n  {view['model']['entry']} ({view['model']['layout']}):")
+        smoke = view.get("smoke")
+        _print_proofs(env, smoke, smoke.get("equal") if smoke else None, view)
+    skipped = r.manifest.get("skipped") or []
+    if skipped:
+        env.stdout.write(f"\n  left out: {plural(len(skipped), 'file')} (manifest.json, skipped)\n")
+        for s in skipped[:10]:
+            env.stdout.write(f"    {s['path']}  ({s['reason']})\n")
     _print_release(env, r)
     shown = [f for f in r.findings if f.severity is not Severity.INFO]
     if shown:
@@ -104,30 +120,31 @@ def _print_bundle(env: Environment, r: BundleResult) -> None:
         print_findings(env, shown)
 
 
-def _print_proofs(env: Environment, r: BundleResult) -> None:
-    """The smoke run, the equality proof, the retargeting and the releases it was proven on."""
-    if r.smoke is not None:
-        env.stdout.write(f"\n  smoke run of the bundled model: ONNX Runtime {r.smoke['ort_version']} "
-                         f"({r.smoke['provider']}), passed\n")
-    if r.equal is not None:
-        w = r.equal["weights"]
+def _print_proofs(env: Environment, smoke: dict[str, Any] | None, equal: dict[str, Any] | None,
+                  manifest: dict[str, Any]) -> None:
+    """The smoke run, the equality proof, the retargeting and the releases it was proven on (of one model)."""
+    if smoke is not None:
+        env.stdout.write(f"\n  smoke run of the bundled model: ONNX Runtime {smoke['ort_version']} "
+                         f"({smoke['provider']}), passed\n")
+    if equal is not None:
+        w = equal["weights"]
         if w["method"] == "file-sha256":
             env.stdout.write(f"  equality proof: the bundled model file is the original, byte for byte (SHA-256 "
                              f"{w['fingerprint_sha256'][:16]}…)")
         else:
             env.stdout.write(f"  equality proof: same structure and {plural(w['tensors'], 'tensor')} "
                              f"({format_bytes(w['tensor_bytes'])}) with equal SHA-256 as the original")
-        if "outputs" in r.equal["methods"]:
+        if "outputs" in equal["methods"]:
             env.stdout.write("; bitwise-equal outputs of both models")
         env.stdout.write("\n")
-    if r.smoke is None:
+    if smoke is None:
         env.stdout.write("\n  smoke run and equality proof: skipped (--no-smoke)\n")
-    retargeted = [f for f in r.manifest["fixes"] if f["code"] in ("IR_FEATURES_DROPPED", "IR_LOWERED", "OPSET_LOWERED")]
+    retargeted = [f for f in manifest["fixes"] if f["code"] in ("IR_FEATURES_DROPPED", "IR_LOWERED", "OPSET_LOWERED")]
     if retargeted:
         env.stdout.write("\n  retargeted (each change is in manifest.json, fixes):\n")
         for f in retargeted:
             env.stdout.write(f"    {f['message']}\n")
-    proven = r.manifest.get("prove_ort")
+    proven = manifest.get("prove_ort")
     if proven:
         env.stdout.write(f"\n  proven on ONNX Runtime releases (reference {proven['reference_ort']}):\n")
         for p in proven["releases"]:

@@ -49,8 +49,11 @@ def _verify(args: Any, env: Environment) -> int:
 
 
 def _print_verify(env: Environment, rep: VerifyReport) -> None:
-    model = (rep.manifest or {}).get("model") or {}
+    doc = rep.manifest or {}
+    model = doc.get("bundle") or doc.get("model") or {}  # a release of several files: its "bundle"
     title = f"{model.get('name')} {model.get('version')}" if model else "(no readable manifest)"
+    if doc.get("bundle"):
+        title += f" ({len(doc.get('models', []))} models, {len(doc.get('assets', []))} assets)"
     env.stdout.write(f"{rep.path}: {title}\n")
     if rep.files:
         print_table(
@@ -68,6 +71,9 @@ def _print_verify(env: Environment, rep: VerifyReport) -> None:
             f"\n  smoke re-run with ONNX Runtime {s.get('ort_version')} (recorded: "
             f"{s.get('recorded_ort_version')}), compared {how}\n"
         )
+        for m in s.get("models", []):
+            state = "passed" if m.get("ok") else "FAILED" if m.get("ran") else "not run"
+            env.stdout.write(f"    {m['model']}: {state}\n")
     status = str(rep.signature.get("status"))
     said = {
         "valid": (f"valid, by {rep.signature['subject']} (certificate)" if rep.signature.get("subject")

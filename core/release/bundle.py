@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import posixpath
 import shutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -199,6 +200,10 @@ def build_bundle(
         # own folder (`bundle . -o dist`, `bundle model.onnx -o .`): only the files it reads are protected.
         refuse_inside_inputs(Path(opts.out_dir), plan.read_files)  # before the folder is created
         with output_folder(Path(opts.out_dir)) as out_dir:
+            if plan.tree is not None:  # a release of several files: core/release/folderbundle.py
+                from .folderbundle import build_release
+
+                return build_release(plan, out_dir, child, progress, cancel)
             return _pipeline(plan, out_dir, child, progress, cancel)
     finally:
         if child is not None:
@@ -270,7 +275,8 @@ class _Placement:
 def _place(plan: BundlePlan, fixed: Fixed, run: _Run) -> _Placement:
     opts = plan.opts
     # The skeleton and ranges validated above: the model is not read again (the plan owns the skeleton from here).
-    merge = plan_merge(fixed.source, layout=opts.layout, data_location=plan.data_entry, cancel=run.cancel)
+    merge = plan_merge(fixed.source, layout=opts.layout, data_location=posixpath.basename(plan.data_entry),
+                       cancel=run.cancel)  # fmt: skip
     # The smoke run and the proof read the merged model where it ships: in place in its stored ZIP entry. A
     # temporary copy (the same bytes, teed) is written only when that is impossible: deflated, the external layout,
     # or the ORT converter, which needs a file of its own.
@@ -282,8 +288,25 @@ def _place(plan: BundlePlan, fixed: Fixed, run: _Run) -> _Placement:
     return _Placement(merge, in_place, need_copy)
 
 
-def _build(plan: BundlePlan, checked: Checked, checker: CheckerGate, previous: dict[str, Any] | None,
-           run: _Run, child: ChildProcess | None) -> BundleResult:
+@dataclass(frozen=True)
+class ModelDone:
+    """One model's stages done, in the bundle being written: the merge it followed, the fixes, the gate's findings,
+    the smoke run and proofs, the ORT variant, the members it wrote (model, data, ORT variant, smoke files, in that
+    order), the manifest's facts about it, and the watch over its source files."""
+
+    merge: MergePlan
+    fixed: Fixed
+    gated: tuple[Finding, ...]
+    proven: _Proven
+    ort: OrtVariant | None
+    members: tuple[Member, ...]
+    facts: ModelFacts
+    watch: SourceWatch
+
+
+def model_stage(plan: BundlePlan, checked: Checked, checker: CheckerGate, run: _Run, f: BinaryIO,
+                z: DeterministicZip, child: ChildProcess | None) -> ModelDone:
+    """Retarget, merge (streamed into ``z``), smoke-run and prove one model, add its ORT variant and smoke files."""
     opts, progress, cancel = plan.opts, run.progress, run.cancel
     fixed = apply_fixes(plan, checked.val, progress, cancel)
     check_cancel(cancel)
@@ -296,33 +319,42 @@ def _build(plan: BundlePlan, checked: Checked, checker: CheckerGate, previous: d
     (run.work / "merged").mkdir()
     # The smoke child (started by build_bundle) has imported onnxruntime by the time the model is written.
     try:
+        # 3. merge, streamed into the ZIP (and teed into the work copy when it will be run)
+        merged = _merge(plan, merge, z, streamed, placed.need_copy, run)
+        if not (opts.run_smoke and checker.separate and checker.pending):
+            checker.verdict()  # in already, or the smoke child is busy with it: the gate first
+        merged = dataclasses.replace(merged, same_file=_same_file(plan, checked, merged, hasher))
+        # 4. smoke run of the merged copy; meanwhile the proof that it is the source model, bit for bit
+        target = (_smoke_target(plan, merged, f, z, sources) if placed.in_place
+                  else _copy_target(plan, merged, sources))  # fmt: skip
+        proven = _proofs(plan, fixed, merged, target, watch, run, child, checker)
+        gated = checker.verdict()
+        # 5. ORT-format variant
+        ort = add_ort_variant(plan, merged.copy, run.work, z, progress, cancel) if opts.ort_format else None
+        extra = [Member(role, z.write_bytes(path, data)) for path, (role, data) in sorted(proven.extra.items())]
+        provenance = _provenance(plan, checked, sources, merged, hasher, cancel)
+    finally:
+        hasher.stop()
+    facts = model_facts(checked.val, fixed.source.model, merge.layout, _align(merge), provenance, opts.target_ort)
+    members = (*merged.members, *(ort.members if ort is not None else ()), *extra)
+    return ModelDone(merge, fixed, gated, proven, ort, members, facts, watch)
+
+
+def _build(plan: BundlePlan, checked: Checked, checker: CheckerGate, previous: dict[str, Any] | None,
+           run: _Run, child: ChildProcess | None) -> BundleResult:
+    opts, progress, cancel = plan.opts, run.progress, run.cancel
+    try:
         with (
             atomic_file(run.zip_path, overwrite=opts.force) as f,
             DeterministicZip(f, epoch=plan.epoch, compress=opts.compress) as z,
         ):
-            # 3. merge, streamed into the ZIP (and teed into the work copy when it will be run)
-            merged = _merge(plan, merge, z, streamed, placed.need_copy, run)
-            if not (opts.run_smoke and checker.separate and checker.pending):
-                checker.verdict()  # in already, or the smoke child is busy with it: the gate first
-            merged = dataclasses.replace(merged, same_file=_same_file(plan, checked, merged, hasher))
-            # 4. smoke run of the merged copy; meanwhile the proof that it is the source model, bit for bit
-            target = (_smoke_target(plan, merged, f, z, sources) if placed.in_place
-                      else _copy_target(plan, merged, sources))  # fmt: skip
-            proven = _proofs(plan, fixed, merged, target, watch, run, child, checker)
-            gated = checker.verdict()
-            # 5. ORT-format variant
-            ort = add_ort_variant(plan, merged.copy, run.work, z, progress, cancel) if opts.ort_format else None
-            extra = [Member(role, z.write_bytes(path, data)) for path, (role, data) in sorted(proven.extra.items())]
-            provenance = _provenance(plan, checked, sources, merged, hasher, cancel)
-            facts = model_facts(checked.val, fixed.source.model, merge.layout, _align(merge), provenance,
-                                opts.target_ort)  # fmt: skip
-            release = release_of(plan, previous, facts)
-            parts = _parts(plan, merge, fixed, gated, proven, ort, release, facts)
-            watch.check()  # the hashes above describe what was read only if nothing moved
+            done = model_stage(plan, checked, checker, run, f, z, child)
+            release = release_of(plan, previous, done.facts)
+            parts = _parts(plan, done.merge, done.fixed, done.gated, done.proven, done.ort, release, done.facts)
+            done.watch.check()  # the hashes above describe what was read only if nothing moved
             report(progress, "zip", 0, 2, "writing README.txt and manifest.json", unit=STEPS)
             check_cancel(cancel)
-            payload = [*merged.members, *(ort.members if ort is not None else ()), *extra]
-            written = write_manifest(plan, parts, payload, z)
+            written = write_manifest(plan, parts, done.members, z)
             report(progress, "zip", 2, 2, "done", unit=STEPS)
             check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
     except InputError:
@@ -330,9 +362,9 @@ def _build(plan: BundlePlan, checked: Checked, checker: CheckerGate, previous: d
             raise errorcodes.OUTPUT_WRITE.error(variant="bundle_vanished", output=str(run.zip_path)) from None
         raise
     finally:
-        hasher.stop()
         if child is not None:
             child.discard()
+    proven = done.proven
     return BundleResult(run.zip_path, written.manifest, [m.to_dict() for m in written.members], proven.smoke,
                         proven.equal, release.doc, list(parts.findings), run.zip_path.stat().st_size,
                         proven.prove and proven.prove.timings())
@@ -355,13 +387,14 @@ def _merge(plan: BundlePlan, merge: MergePlan, z: DeterministicZip, streamed: se
         reader.observer = seq
         if plan.opts.run_smoke:  # the source side of the equality proof, from the merge's own reads
             reader.tensor_observer = stack.enter_context(TensorHasher())
-        tee = stack.enter_context(open(copy_dir / plan.model_entry, "xb")) if need_copy else None
+        model_copy, data_copy = (copy_dir / posixpath.basename(e) for e in (plan.model_entry, plan.data_entry))
+        tee = stack.enter_context(open(model_copy, "xb")) if need_copy else None
         members: list[Member] = []
         if merge.layout is Layout.SINGLE:
             with z.entry(plan.model_entry, merge.model_size, tee=tee, cancel=cancel) as sink:
                 merge.write_single(sink, progress=progress, cancel=cancel, reader=reader)
         else:
-            data_tee = stack.enter_context(open(copy_dir / plan.data_entry, "xb")) if need_copy else None
+            data_tee = stack.enter_context(open(data_copy, "xb")) if need_copy else None
             structure = io.BytesIO()
             with z.entry(plan.data_entry, merge.data_size, tee=data_tee, cancel=cancel) as sink:
                 merge.write_external(structure, sink, progress=progress, cancel=cancel, reader=reader)
@@ -371,7 +404,7 @@ def _merge(plan: BundlePlan, merge: MergePlan, z: DeterministicZip, streamed: se
         members.append(Member(Role.MODEL, z.records[-1]))
         streamed_hashes = seq.finish()  # reads the tails after the last tensors
         digests = reader.tensor_observer.finish() if isinstance(reader.tensor_observer, TensorHasher) else {}
-    return _Merged(merge, tuple(members), streamed_hashes, digests, copy_dir / plan.model_entry)
+    return _Merged(merge, tuple(members), streamed_hashes, digests, model_copy)
 
 
 def _copy_target(plan: BundlePlan, merged: _Merged, sources: list[Path]) -> SmokeTarget:

@@ -3,7 +3,8 @@ receiver's README, SHA256SUMS, manifest.json and the signature, written into the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,8 @@ from ..findings import Finding
 from . import codes
 from .checksums import CHECKSUMS_NAME, sha256sums
 from .manifest import MANIFEST_NAME, dumps_manifest, schema_errors
-from .manifest_build import ManifestParts, ModelFacts, assemble_manifest
+from .manifest_build import ManifestParts, ModelFacts
+from .manifest_build import assemble_manifest as assemble_model_manifest
 from .members import Member, Role
 from .plan import BundlePlan
 from .readme import receiver_readme
@@ -53,15 +55,19 @@ class Written:
     members: tuple[Member, ...]
 
 
-def write_manifest(plan: BundlePlan, parts: ManifestParts, payload: Sequence[Member], z: DeterministicZip) -> Written:
+def write_manifest(plan: BundlePlan, parts: ManifestParts | Callable[[Sequence[Member]], dict[str, Any]],
+                   payload: Sequence[Member], z: DeterministicZip) -> Written:
     """Write README.txt (it describes the payload), SHA256SUMS, manifest.json (listing every member but itself) and,
-    when signing, model.sig (it signs every other member, manifest too)."""
-    readme = receiver_readme(assemble_manifest(parts, payload)).encode("utf-8")
+    when signing, model.sig (it signs every other member, manifest too). ``parts``: the manifest's sections but its
+    files, or (a release of several files) the function that assembles the manifest listing the members given."""
+    assemble_manifest: Callable[[Sequence[Member]], dict[str, Any]] = (
+        functools.partial(assemble_model_manifest, parts) if isinstance(parts, ManifestParts) else parts)
+    readme = receiver_readme(assemble_manifest(payload)).encode("utf-8")
     readme_member = Member(Role.README, z.write_bytes("README.txt", readme))
     listed = [*payload, readme_member]
     sums = z.write_bytes(CHECKSUMS_NAME, sha256sums(m.to_dict() for m in listed))  # `sha256sum -c`, without onnxpack
     listed.append(Member(Role.CHECKSUMS, sums))
-    manifest = assemble_manifest(parts, listed)
+    manifest = assemble_manifest(listed)
     problems = schema_errors(manifest)
     if problems:  # a bug in onnxpack, never the user's fault
         raise InternalError(

@@ -25,11 +25,16 @@ __all__ = [
     "MANIFEST_NAME",
     "MANIFEST_SCHEMA",
     "MAX_MANIFEST_BYTES",
+    "MODEL_SECTIONS",
+    "RELEASE_SCHEMA",
     "ROLES",
+    "SCHEMAS",
     "dumps_manifest",
     "iso_utc",
+    "load_release_schema",
     "load_schema",
     "loads_strict",
+    "model_views",
     "parse_manifest",
     "schema_errors",
     "tool_info",
@@ -37,10 +42,18 @@ __all__ = [
 
 MANIFEST_SCHEMA = "onnxpack.manifest/1"
 MANIFEST_NAME = "manifest.json"
+#: A release of several files (models and assets): ``models[]`` (each what schema 1 says of its one model),
+#: ``assets[]`` and ``skipped[]``. Schema-1 bundles still verify.
+RELEASE_SCHEMA = "onnxpack.manifest/2"
+SCHEMAS = (MANIFEST_SCHEMA, RELEASE_SCHEMA)
+#: What schema 2 says of each model: the sections schema 1 has for its one model.
+MODEL_SECTIONS = ("model", "inspection", "compatibility", "smoke", "ort_format", "provenance", "findings", "fixes",
+                  "prove_ort")
 #: A manifest larger than this is refused before it is read (it lists a handful of files).
 MAX_MANIFEST_BYTES = 16 * 2**20
 #: Roles a bundle member can have (``files[].role``).
-ROLES = ("model", "external-data", "ort-model", "ort-config", "readme", "checksums", "smoke-input", "smoke-output")
+ROLES = ("model", "external-data", "ort-model", "ort-config", "readme", "checksums", "smoke-input", "smoke-output",
+         "asset")
 
 _KEYWORDS = frozenset(
     {
@@ -107,6 +120,54 @@ def load_schema() -> dict[str, Any]:
     assert isinstance(schema, dict)
     _check_keywords(schema)
     return schema
+
+
+@functools.lru_cache(maxsize=1)
+def load_release_schema() -> dict[str, Any]:
+    """Schema 2 (a release of several files), derived from schema 1's file: its sections of a model are each
+    ``models[]`` item's, its definitions are shared (one source of truth for both)."""
+    one = load_schema()
+    props = one["properties"]
+    model_doc = {"type": "object", "additionalProperties": False,
+                 "required": [k for k in one["required"] if k in MODEL_SECTIONS],
+                 "properties": {k: props[k] for k in MODEL_SECTIONS}}
+    paths = {"type": "array", "items": {"$ref": "#/$defs/path"}}
+    asset = {"type": "object", "additionalProperties": False, "required": ["path", "role", "size", "sha256"],
+             "properties": {"path": {"$ref": "#/$defs/path"},
+                            "role": {"enum": ["label-map", "tokenizer", "config", "other"]},
+                            "size": {"$ref": "#/$defs/int64"}, "sha256": {"$ref": "#/$defs/sha256"}}}
+    skipped = {"type": "object", "additionalProperties": False, "required": ["path", "reason"],
+               "properties": {"path": {"type": "string", "minLength": 1, "maxLength": 4096},
+                              "reason": {"type": "string", "minLength": 1, "maxLength": 200}}}
+    bundle = {"type": "object", "additionalProperties": False, "required": ["name", "version", "root", "models"],
+              "properties": {"name": {"$ref": "#/$defs/name"}, "version": {"$ref": "#/$defs/semver"},
+                             "root": {"type": "string", "maxLength": 255}, "models": paths}}
+    schema = {
+        "type": "object", "additionalProperties": False,
+        "required": ["schema", "tool", "created", "bundle", "files", "models", "assets", "skipped", "findings",
+                     "release"],
+        "properties": {
+            "schema": {"const": RELEASE_SCHEMA}, "tool": props["tool"], "created": props["created"],
+            "created_from": props["created_from"], "bundle": bundle, "files": props["files"],
+            "models": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/model_doc"}},
+            "assets": {"type": "array", "items": {"$ref": "#/$defs/asset"}},
+            "skipped": {"type": "array", "items": {"$ref": "#/$defs/skipped"}},
+            "findings": props["findings"], "release": props["release"], "about": props["about"],
+            "signature": props["signature"],
+        },
+        "$defs": {**one["$defs"], "model_doc": model_doc, "asset": asset, "skipped": skipped},
+    }  # fmt: skip
+    _check_keywords(schema)
+    return schema
+
+
+def model_views(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each model of a manifest as a schema-1 document (the release's own sections with that model's): what the
+    per-model checks of verify read. A schema-1 manifest is its own one view."""
+    if doc.get("schema") != RELEASE_SCHEMA:
+        return [dict(doc)]
+    shared = {k: v for k, v in doc.items() if k not in ("models", "assets", "skipped", "bundle", "findings")}
+    return [{**shared, "schema": MANIFEST_SCHEMA, "prove_ort": None, **m} for m in doc.get("models", [])]
 
 
 def _check_keywords(node: Any, where: str = "#") -> None:
@@ -285,7 +346,8 @@ def _validate(node: Any, schema: Mapping[str, Any], root: Mapping[str, Any], whe
 def schema_errors(doc: Any) -> list[str]:
     """Every way ``doc`` violates the manifest schema (empty list when valid)."""
     errors: list[str] = []
-    schema = load_schema()
+    release = isinstance(doc, dict) and doc.get("schema") == RELEASE_SCHEMA
+    schema = load_release_schema() if release else load_schema()
     _validate(doc, schema, schema, "manifest", errors)
     return errors
 
@@ -293,7 +355,7 @@ def schema_errors(doc: Any) -> list[str]:
 def parse_manifest(data: bytes, what: str = MANIFEST_NAME) -> dict[str, Any]:
     """Strictly parse and schema-check a manifest; raise InputError naming every violation."""
     doc = loads_strict(data, what)
-    if not isinstance(doc, dict) or doc.get("schema") != MANIFEST_SCHEMA:
+    if not isinstance(doc, dict) or doc.get("schema") not in SCHEMAS:
         found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
         raise codes.MANIFEST_SCHEMA.error(variant="foreign", file=what, found=found, expected=MANIFEST_SCHEMA)
     errors = schema_errors(doc)

@@ -21,6 +21,7 @@ class Role(str, enum.Enum):
     ORT_CONFIG = "ort-config"
     SMOKE_INPUT = "smoke-input"
     SMOKE_OUTPUT = "smoke-output"
+    ASSET = "asset"  # a file the app reads beside its models (a release folder's label map, tokenizer, config)
     README = "readme"
     CHECKSUMS = CHECKSUMS_ROLE
     MANIFEST = "manifest"  # listed in the result only: the manifest cannot list itself

@@ -83,6 +83,12 @@ class BundleOptions:
     sign_chain: list[Path] = field(default_factory=list)  # intermediate/root certificates carried in the signature
     sign_sigstore: bool = False  # Sigstore keyless signing (needs the network and an OpenID login or token)
     sigstore_identity_token_env: str | None = None  # the environment variable holding an OIDC identity token (CI)
+    #: --asset: files the app reads beside a single model (label map, tokenizer, config), at their paths below its
+    #: folder. A folder given as the model ships every file in it.
+    assets: list[Path] = field(default_factory=list)
+    #: --exclude: glob patterns (of a path relative to the folder, or of a file name) of files a folder release leaves
+    #: out.
+    exclude: list[str] = field(default_factory=list)
 
     # -- the one place the options are checked ----------------------------------------------------------------------
 
@@ -350,8 +356,8 @@ SMOKE_INPUT_SPEC = OptionSpec((SMOKE_INPUT_FLAGS,))
 
 #: `bundle`'s own flags before the smoke inputs (--help order).
 BUNDLE_FLAGS = FlagGroup(None, (
-    Flag((), "model", "the .onnx file or its folder (default: the sample)", "model", Kind.POSITIONAL, PATH,
-         metavar="MODEL"),
+    Flag((), "model", "the .onnx file, or a folder: one release of every model in it and the files beside them "
+         "(default: the sample)", "model", Kind.POSITIONAL, PATH, metavar="MODEL"),
     Flag(("-o", "--output", "--out"), "output", "folder to write NAME-VERSION.zip into (created if missing), or the "
          ".zip file to write", ("out_dir", "zip_name"), codec=OUTPUT, metavar="OUT", required=True),
     Flag(("--version",), "release", "release version (semver)", "version", metavar="X.Y.Z", required=True),
@@ -379,6 +385,10 @@ BUNDLE_FLAGS = FlagGroup(None, (
          "NAME.onnx.data (default)", "layout", Kind.CHOICE, choices=LAYOUTS, default=AUTO),
     Flag(("--compress",), "compress", "deflate the files (default: stored uncompressed)", "compress", Kind.SWITCH,
          default=False),
+    Flag(("--asset",), "asset", "a file the app reads beside the model (label map, tokenizer, config), shipped at its "
+         "path below the model's folder (repeatable)", "assets", Kind.REPEAT, PATHS, metavar="PATH", default=[]),
+    Flag(("--exclude",), "exclude", "a folder release: leave out files whose path in the folder or name matches this "
+         "glob (repeatable)", "exclude", Kind.REPEAT, metavar="GLOB", default=[]),
 ))  # fmt: skip
 
 #: `bundle`'s own flags after the smoke inputs.

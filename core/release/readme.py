@@ -7,7 +7,7 @@ from typing import Any
 
 from ..model.layout import Layout
 from .checksums import CHECKSUMS_NAME
-from .manifest import MANIFEST_NAME
+from .manifest import MANIFEST_NAME, RELEASE_SCHEMA, model_views
 
 __all__ = ["receiver_readme"]
 
@@ -235,9 +235,50 @@ def _csharp(entry: str, inputs: list[dict[str, Any]]) -> list[str]:
 
 def receiver_readme(manifest: dict[str, Any]) -> str:
     """README.txt for the people who receive the bundle (plain text, English, one Japanese line on the data file)."""
+    if manifest.get("schema") == RELEASE_SCHEMA:
+        return _release_readme(manifest)
     lines: list[str] = []
     for section in _SECTIONS:
         lines += section(manifest)
+    return "\n".join(lines) + "\n"
+
+
+def _release_readme(manifest: dict[str, Any]) -> str:
+    """README.txt of a release of several files: what it holds, then each model's interface, loading examples and
+    layout, then the assets, the files and how to check them."""
+    b = manifest["bundle"]
+    title = f"{b['name']} {b['version']}"
+    root = b["root"]
+    models, assets = manifest["models"], manifest["assets"]
+    where = f"the folder {root}/" if root else "the top of the archive"
+    lines = [title, "=" * len(title), "",
+             f"{len(models)} ONNX model{'s' if len(models) != 1 else ''} and {len(assets)} file"
+             f"{'s' if len(assets) != 1 else ''} the app reads beside them, at their paths in {where}.",
+             f"Extract this archive where the app expects {where}: every model and file keeps its path; onnxpack's",
+             f"own files ({MANIFEST_NAME}, README.txt, {CHECKSUMS_NAME}, smoke/) stay beside that folder, not in it.",
+             "", "Models:"]
+    for m in models:
+        oldest = m["compatibility"]["oldest_ort"]
+        layout = "self-contained" if m["model"]["layout"] == Layout.SINGLE else f"weights in {m['model']['data']}"
+        lines.append(f"  {m['model']['entry']}  ({layout}" + (f"; ONNX Runtime {oldest} or newer)" if oldest else ")"))
+    if assets:
+        lines += ["", "Files the app reads beside the models:"]
+        lines += [f"  {a['path']}  ({a['role']}, {a['size']} bytes)" for a in assets]
+    views = model_views(manifest)
+    lines += _about(views[0])
+    for view in views:
+        entry = view["model"]["entry"]
+        heading = f"Model {entry}"
+        lines += ["", "", heading, "=" * len(heading)]
+        lines += _heading(view)[3:]
+        lines += _proven(view)
+        lines += _interface(view)
+        lines += _examples(view)
+        lines += _layout(view)
+    lines += _files(manifest)
+    named = {**views[0], "model": {**views[0]["model"], "name": b["name"], "version": b["version"]}}
+    lines += _checking(named)
+    lines += _made_by(manifest)
     return "\n".join(lines) + "\n"
 
 

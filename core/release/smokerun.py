@@ -129,8 +129,8 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
         rows = [{"name": r["name"], "bitwise_equal": r["bitwise_equal"]} for r in res.outputs]
     kept = tuple(f for f in findings if f.severity is not Severity.INFO or f.code.startswith("SMOKE"))
     extra: dict[str, tuple[Role, bytes]] = {}
-    recipe = _recipe(run, extra)
-    outputs = _outputs(run, extra)
+    recipe = _recipe(run, extra, plan.smoke_dir)
+    outputs = _outputs(run, extra, plan.smoke_dir)
     doc = {"ok": True, "ort_version": run.ort_version, "provider": run.provider, "outputs": outputs, "recipe": recipe}
     return Smoked(doc, rows, extra, kept)
 
@@ -156,19 +156,19 @@ def smoke_or_retarget_refusal(plan: BundlePlan, fixed: Fixed, e: RuntimeFailure)
                                           detail=e.message.split(": ", 1)[-1], hint=fixed.retarget.hint or None)
 
 
-def _recipe(run: SmokeResult, extra: dict[str, tuple[Role, bytes]]) -> dict[str, Any]:
+def _recipe(run: SmokeResult, extra: dict[str, tuple[Role, bytes]], folder: str) -> dict[str, Any]:
     """The run's recipe, its input files as bundle members (added to ``extra``) so ``verify --smoke`` can repeat it."""
     recipe = json_copy(run.recipe)
     for i, (_inp, entry) in enumerate(sorted(recipe.get("inputs", {}).items())):
         if isinstance(entry, dict) and entry.get("source") == "file":
             src = Path(entry["file"])
-            member = f"smoke/inputs/{i:02d}{''.join(src.suffixes[-1:]).lower() or '.bin'}"
+            member = f"{folder}/inputs/{i:02d}{''.join(src.suffixes[-1:]).lower() or '.bin'}"
             extra[member] = (Role.SMOKE_INPUT, src.read_bytes())
             entry["file"] = member
     return recipe
 
 
-def _outputs(run: SmokeResult, extra: dict[str, tuple[Role, bytes]]) -> list[dict[str, Any]]:
+def _outputs(run: SmokeResult, extra: dict[str, tuple[Role, bytes]], folder: str) -> list[dict[str, Any]]:
     """The run's outputs; their values as reference members (added to ``extra``) up to MAX_REFERENCE_BYTES."""
     outputs = []
     ref_total = sum(Path(p).stat().st_size for p in run.saved_outputs.values())
@@ -176,7 +176,7 @@ def _outputs(run: SmokeResult, extra: dict[str, tuple[Role, bytes]]) -> list[dic
         ref = None
         saved_path = run.saved_outputs.get(o["name"])
         if saved_path is not None and ref_total <= MAX_REFERENCE_BYTES:
-            ref = f"smoke/outputs/{Path(saved_path).name}"
+            ref = f"{folder}/outputs/{Path(saved_path).name}"
             extra[ref] = (Role.SMOKE_OUTPUT, Path(saved_path).read_bytes())
         outputs.append(
             {

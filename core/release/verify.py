@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..model.modelfile import refuse_non_bundle, refuse_non_previous
 from ..progress import CancelToken, ProgressCallback, check_cancel
 from . import codes
-from .manifest import MANIFEST_NAME, MAX_MANIFEST_BYTES
+from .manifest import MANIFEST_NAME, MAX_MANIFEST_BYTES, RELEASE_SCHEMA, model_views
 from .verify_manifest import SMOKE_ROLES, Extraction, ToHash, check_listing, check_sums, hash_members, open_bundle
 from .verify_manifest import read_manifest as _read_manifest
 from .verify_recipe import judge_recipe, recipe_files, recorded_recipe
@@ -119,19 +119,24 @@ class _Verification:
         if doc is None:
             return
         to_hash = check_listing(doc, scan, self.rep)
-        in_place = in_place_model(doc, to_hash) if self.smoke else None
+        views = model_views(doc)  # each model of a release as a one-model manifest (schema 1: the manifest itself)
+        in_place = {v["model"]["entry"]: in_place_model(v, to_hash) for v in views} if self.smoke else {}
         # the recipe's input files are extracted (and their headers judged) by plain verify too
-        inputs = {n: m for n, m in recipe_files(recorded_recipe(doc)).items()
-                  if m in to_hash and to_hash[m][0].role == "smoke-input"}  # fmt: skip
-        extraction = self._prepare(to_hash, bool(inputs), in_place)
+        inputs = [{n: m for n, m in recipe_files(recorded_recipe(v)).items()
+                   if m in to_hash and to_hash[m][0].role == "smoke-input"} for v in views]  # fmt: skip
+        placed = {e for e in in_place.values() if e is not None}
+        extraction = self._prepare(to_hash, any(inputs), placed)
         hash_members(self.f, to_hash, self.rep, extraction, self.progress, self.cancel)
         check_sums(self.f, doc, to_hash, self.rep)
         if signed is not None:
             compare_signed(self.f, signed, scan, to_hash, self.rep)
-        if self.rep.ok and recorded_recipe(doc) is not None:
-            judge_recipe(doc, self.path, to_hash, self.tmp, inputs, self.rep)
+        for view, files in zip(views, inputs, strict=True):
+            if self.rep.ok and recorded_recipe(view) is not None:
+                judge_recipe(view, self.path, to_hash, self.tmp, files, self.rep)
         if self.smoke:
-            self._rerun(doc, to_hash, in_place)
+            runs = [self._rerun(v, to_hash, in_place.get(v["model"]["entry"])) for v in views]
+            if doc.get("schema") == RELEASE_SCHEMA:
+                self.rep.smoke = _release_smoke(views, runs)
 
     def _scan(self, size: int) -> ArchiveScan | None:
         """The archive's structure (None when it is not safe to read)."""
@@ -142,7 +147,7 @@ class _Verification:
         self.rep.problems.extend(scan.problems)
         return None if scan.problems else scan
 
-    def _prepare(self, to_hash: ToHash, has_inputs: bool, in_place: str | None) -> Extraction:
+    def _prepare(self, to_hash: ToHash, has_inputs: bool, in_place: set[str]) -> Extraction:
         """Start the smoke run's child (it imports onnxruntime while the members are hashed) and make the folder
         the members are extracted to, when the bundle is sound so far; say what is extracted."""
         from ..atomic import check_free_space, make_temp_dir
@@ -155,20 +160,35 @@ class _Verification:
         if (self.smoke or has_inputs) and not self.rep.problems:
             self.tmp = make_temp_dir("verify")
             check_free_space(self.tmp, sum(m.size for name, (fs, m) in to_hash.items()
-                                           if fs.role in roles and name != in_place))  # fmt: skip
-        return Extraction(self.tmp, roles, in_place)
+                                           if fs.role in roles and name not in in_place))  # fmt: skip
+        return Extraction(self.tmp, roles, frozenset(in_place))
 
-    def _rerun(self, doc: dict[str, Any], to_hash: ToHash, in_place: str | None) -> None:
+    def _rerun(self, doc: dict[str, Any], to_hash: ToHash, in_place: str | None) -> dict[str, Any] | None:
         if self.tmp is None or not self.rep.ok:
-            self.rep.problems.append(codes.SMOKE_SKIPPED.finding())
-            return
+            if not any(p.code == codes.SMOKE_SKIPPED.name for p in self.rep.problems):
+                self.rep.problems.append(codes.SMOKE_SKIPPED.finding())
+            return None
         extracted = {name for name, (fs, _m) in to_hash.items() if fs.role in SMOKE_ROLES}
         at = None
         if in_place is not None:
             member = to_hash[in_place][1]
             at = InPlace(self.path, (member.data_offset, member.size), identity(os.fstat(self.f.fileno())))
-        rerun = Rerun(doc, self.tmp, extracted, self.progress, self.cancel, at, self.child)
-        self.rep.smoke = _rerun_smoke(rerun, self.rep.problems)
+        child, self.child = self.child, None  # one smoke run per child: the next model's run starts its own
+        rerun = Rerun(doc, self.tmp, extracted, self.progress, self.cancel, at, child)
+        try:
+            self.rep.smoke = _rerun_smoke(rerun, self.rep.problems)
+        finally:
+            if child is not None:
+                child.discard()
+        return self.rep.smoke
+
+
+def _release_smoke(views: list[dict[str, Any]], runs: list[dict[str, Any] | None]) -> dict[str, Any]:
+    """The report's smoke section of a release: each model's re-run; ``ok`` when every one ran and passed."""
+    models = [{"model": v["model"]["entry"], **(r or {"ran": False, "ok": False})}
+              for v, r in zip(views, runs, strict=True)]
+    first = next((r for r in runs if r is not None), None) or {}
+    return {**first, "ran": all(m["ran"] for m in models), "ok": all(m["ok"] for m in models), "models": models}
 
 
 def read_bundle_manifest(path: Path | str, *, cancel: CancelToken | None = None) -> dict[str, Any]:

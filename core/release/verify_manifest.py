@@ -14,7 +14,15 @@ from ..model.modelfile import require_regular_file
 from ..model.streamhash import HashWorker
 from ..progress import CancelToken, ProgressCallback, report
 from . import codes
-from .manifest import MANIFEST_NAME, MANIFEST_SCHEMA, MAX_MANIFEST_BYTES, loads_strict, schema_errors
+from .manifest import (
+    MANIFEST_NAME,
+    MANIFEST_SCHEMA,
+    MAX_MANIFEST_BYTES,
+    SCHEMAS,
+    loads_strict,
+    model_views,
+    schema_errors,
+)
 from .signing import SIGNATURE_NAME
 from .verify_report import HINT_TAMPER, FileStatus, VerifyReport
 from .zipcheck import ArchiveScan, Member, check_member_name, iter_member
@@ -80,7 +88,7 @@ def read_manifest(f: BinaryIO, scan: ArchiveScan, rep: VerifyReport,
 
 
 def _schema_checked(doc: Any, rep: VerifyReport) -> dict[str, Any] | None:
-    if not isinstance(doc, dict) or doc.get("schema") != MANIFEST_SCHEMA:
+    if not isinstance(doc, dict) or doc.get("schema") not in SCHEMAS:
         found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
         rep.problems.append(codes.MANIFEST_SCHEMA.finding(MANIFEST_NAME, variant="verify_foreign", file=MANIFEST_NAME,
                                                           found=found, expected=MANIFEST_SCHEMA))
@@ -179,7 +187,8 @@ def check_listing(doc: dict[str, Any], scan: ArchiveScan, rep: VerifyReport) -> 
             rep.files.append(fs)
             rep.problems.append(codes.FILE_EXTRA.finding(name, path=name))
     _check_references(doc, listed, rep)
-    check_prove_ort(doc, rep)
+    for view in model_views(doc):  # each model of a release
+        check_prove_ort(view, rep)
     return to_hash
 
 
@@ -208,34 +217,44 @@ def _listed(doc: dict[str, Any], rep: VerifyReport) -> dict[str, FileStatus]:
 
 
 def _pointers(doc: dict[str, Any]) -> list[tuple[str | None, str]]:
-    """The files the manifest points to, with the role each must be listed with."""
-    model = doc["model"]
-    wanted: list[tuple[str | None, str]] = [(model["entry"], "model")]
-    if model.get("data"):
-        wanted.append((model["data"], "external-data"))
-    if model.get("ort_entry"):
-        wanted.append((model["ort_entry"], "ort-model"))
-    smoke = doc.get("smoke") or {}
-    wanted += [(out["reference"], "smoke-output") for out in smoke.get("outputs", []) if out.get("reference")]
+    """The files the manifest points to, with the role each must be listed with (every model's of a release)."""
+    wanted: list[tuple[str | None, str]] = []
+    for view in model_views(doc):
+        model = view["model"]
+        wanted.append((model["entry"], "model"))
+        if model.get("data"):
+            wanted.append((model["data"], "external-data"))
+        if model.get("ort_entry"):
+            wanted.append((model["ort_entry"], "ort-model"))
+        smoke = view.get("smoke") or {}
+        wanted += [(out["reference"], "smoke-output") for out in smoke.get("outputs", []) if out.get("reference")]
+    wanted += [(a["path"], "asset") for a in doc.get("assets", [])]
     return wanted
 
 
 def _check_references(doc: dict[str, Any], listed: dict[str, FileStatus], rep: VerifyReport) -> None:
-    """The manifest's pointers (model entry, data file, ORT file, reference outputs) name listed files."""
-    model = doc["model"]
+    """The manifest's pointers (model entries, data files, ORT files, reference outputs, assets) name listed files;
+    a release's assets are listed with their size and SHA-256."""
     for path, role in _pointers(doc):
         fs = listed.get(path or "")
         if fs is None or fs.role != role:
             rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(path or "", path=path, role=role))
-    if model["layout"] == Layout.EXTERNAL and not model.get("data"):
-        rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(variant="no_data"))
-    # onnxpack names the model NAME.onnx and lists exactly one file as the model: a README.txt (or anything
-    # else) passed off as the model is a contradiction, not a release.
-    if not str(model["entry"]).lower().endswith(".onnx"):
-        rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(str(model["entry"]), variant="entry",
-                                                                entry=model["entry"]))  # fmt: skip
+    for asset in doc.get("assets", []):
+        fs = listed.get(asset["path"])
+        if fs is not None and (fs.size, fs.sha256) != (asset["size"], asset["sha256"]):
+            rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(asset["path"], path=asset["path"], role="asset"))
+    views = model_views(doc)
+    for view in views:
+        model = view["model"]
+        if model["layout"] == Layout.EXTERNAL and not model.get("data"):
+            rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(variant="no_data"))
+        # onnxpack names a model NAME.onnx (or keeps its .onnx name in a release): a README.txt (or anything else)
+        # passed off as the model is a contradiction, not a release.
+        if not str(model["entry"]).lower().endswith(".onnx"):
+            rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(str(model["entry"]), variant="entry",
+                                                                    entry=model["entry"]))  # fmt: skip
     models = sorted(p for p, fs in listed.items() if fs.role == "model")
-    if len(models) > 1:
+    if len(models) != len(views):
         rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(variant="models", count=len(models),
                                                                 models=", ".join(models)))  # fmt: skip
 
@@ -247,11 +266,11 @@ class Extraction:
 
     to: Path | None = None
     roles: tuple[str, ...] = SMOKE_ROLES
-    in_place: str | None = None
+    in_place: frozenset[str] = frozenset()
 
     def target(self, fs: FileStatus) -> Path | None:
         """Where ``fs`` is extracted to (None: it is only hashed)."""
-        if self.to is None or fs.role not in self.roles or fs.path == self.in_place:
+        if self.to is None or fs.role not in self.roles or fs.path in self.in_place:
             return None
         target = (self.to / fs.path).resolve()
         if not target.is_relative_to(self.to.resolve()):  # names were validated; this is belt and braces
