@@ -179,3 +179,54 @@ def test_bundle_with_the_converter_compares_outputs_with_the_original(tmp_path: 
     assert "onnx.version_converter" in fixes["OPSET_LOWERED"]["message"]
     # --compare-outputs never is overridden: a converted model is never shipped without its outputs compared
     assert "outputs" in r.manifest["smoke"]["equal"]["methods"]
+
+
+def _metadata_heavy(nodes: int, per_node: int) -> onnx.ModelProto:
+    """What a large torch export writes: a stack trace (and more) on every node, IR 10, opset 20."""
+    graph = helper.make_graph([], "main_graph", [helper.make_tensor_value_info("t0", TensorProto.FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info(f"t{nodes}", TensorProto.FLOAT, [1, 4])])
+    trace = 'File "/src/model.py", line {i}, in forward\n' + "    x = self.act(x)\n" * 20
+    for i in range(nodes):
+        node = graph.node.add(op_type="Relu", name=f"/model/layers.{i}/act/Relu", input=[f"t{i}"], output=[f"t{i + 1}"])
+        for j in range(per_node):
+            node.metadata_props.add(key="pkg.torch.onnx.stack_trace" + (f"_{j}" if j else ""), value=trace.format(i=i))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)], ir_version=10,
+                             producer_name="pytorch")
+
+
+def test_dropped_metadata_is_listed_bounded_and_counted_by_key() -> None:
+    from onnxpack.core.checks.retarget import MAX_LISTED_DROPPED
+
+    res = retarget_model(_metadata_heavy(1000, 3), *_limits("1.16"))
+    assert res.possible and len(res.dropped) == 3000
+    fix = next(f for f in res.fixes() if f["code"] == "IR_FEATURES_DROPPED")
+    assert len(fix["before"]) == MAX_LISTED_DROPPED
+    assert fix["message"].startswith("3,000 item(s) of IR 10")
+    assert (f"the first {MAX_LISTED_DROPPED} are listed, the other 2,900 by key: pkg.torch.onnx.stack_trace_1 967, "
+            "pkg.torch.onnx.stack_trace_2 967, pkg.torch.onnx.stack_trace 966") in fix["message"]
+    assert res.to_dict()["dropped_count"] == 3000 and len(res.to_dict()["dropped"]) == MAX_LISTED_DROPPED
+    # keys by the thousand: the count names the 20 most frequent, the rest together
+    many = retarget_model(_metadata_heavy(200, 0), *_limits("1.16"))
+    assert many.dropped == []
+    unique = _metadata_heavy(500, 0)
+    for i, node in enumerate(unique.graph.node):
+        node.metadata_props.add(key=f"k{i:04d}" + "x" * 500, value="v")
+    fix = next(f for f in retarget_model(unique, *_limits("1.16")).fixes() if f["code"] == "IR_FEATURES_DROPPED")
+    assert "(and 380 other keys 380)" in fix["message"] and len(fix["message"]) < 4000
+    assert all(len(item["key"]) <= 161 for item in fix["before"])
+
+
+def test_fix_ir_on_50k_stack_traces_writes_a_bundle_verify_accepts(tmp_path: Path) -> None:
+    """Issue 39 item 2: 50,000 node metadata items (a large torch export) bundled with --target-ort 1.16 --fix-ir.
+    Before: exit 0 with a 22 MB manifest.json that verify refused (MANIFEST_TOO_LARGE, cap 16 MiB); after: a
+    ~50 KB manifest listing 100 items and counting the others by key, and the bundle verifies."""
+    onnx.save(_metadata_heavy(25_000, 2), tmp_path / "m.onnx")
+    r = build_bundle(BundleOptions(model=tmp_path / "m.onnx", out_dir=tmp_path / "out", version="1.0.0",
+                                   target_ort="1.16", fix_ir=True, run_smoke=False, source_date_epoch=EPOCH))
+    with zipfile.ZipFile(r.zip_path) as zf:
+        raw = zf.read("manifest.json")
+    assert len(raw) < 200_000, len(raw)
+    fix = next(f for f in json.loads(raw)["fixes"] if f["code"] == "IR_FEATURES_DROPPED")
+    assert "49,900 by key: pkg.torch.onnx.stack_trace 24,950, pkg.torch.onnx.stack_trace_1 24,950" in fix["message"]
+    rep = verify_bundle(r.zip_path)
+    assert rep.ok, rep.problems

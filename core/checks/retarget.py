@@ -34,6 +34,11 @@ _AI_ONNX = ("", "ai.onnx")
 _ML = "ai.onnx.ml"
 #: A recorded value longer than this is cut (its full length is recorded beside it).
 _VALUE_CHARS = 160
+#: The most dropped or moved items the manifest's fixes list one by one (a large torch export has ~50k stack traces:
+#: listed whole they passed the manifest's 16 MiB cap, and verify refused the bundle); the rest are counted by key.
+MAX_LISTED_DROPPED = 100
+#: The most keys the count of the unlisted items names (the others are counted together).
+_MAX_COUNTED_KEYS = 20
 #: The converter runs in a child process with this time limit (seconds).
 CONVERT_TIMEOUT = 120.0
 
@@ -50,8 +55,33 @@ class Dropped:
     chars: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "where": self.where, "field": self.field, "key": self.key,
+        return {"action": self.action, "where": _value(self.where)[0], "field": self.field, "key": _value(self.key)[0],
                 "value": self.value, "chars": self.chars}
+
+
+def _count_by_key(dropped: list[Dropped]) -> str:
+    """``pkg.torch.onnx.stack_trace 24,950, namespace 12 (and 3 other keys 7)``: the unlisted items by key (cut), the
+    most frequent first, bounded."""
+    counts: dict[str, int] = {}
+    for d in dropped:
+        key = _value(d.key)[0][:80]
+        counts[key] = counts.get(key, 0) + 1
+    top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    text = ", ".join(f"{key} {n:,}" for key, n in top[:_MAX_COUNTED_KEYS])
+    rest = top[_MAX_COUNTED_KEYS:]
+    return text + (f" (and {len(rest):,} other keys {sum(n for _k, n in rest):,})" if rest else "")
+
+
+def dropped_fix(dropped: list[Dropped], ir_before: int, target: str) -> dict[str, Any]:
+    """The manifest's IR_FEATURES_DROPPED entry: the first :data:`MAX_LISTED_DROPPED` items whole, the others counted
+    by key in its message (bounded whatever the model holds)."""
+    message = (f"{len(dropped):,} item(s) of IR {ir_before} that ONNX Runtime {target} does not know and that change "
+               f"nothing the model computes were removed or moved")
+    if len(dropped) > MAX_LISTED_DROPPED:
+        message += (f"; the first {MAX_LISTED_DROPPED} are listed, the other {len(dropped) - MAX_LISTED_DROPPED:,} "
+                    f"by key: {_count_by_key(dropped[MAX_LISTED_DROPPED:])}")
+    return {"code": "IR_FEATURES_DROPPED", "message": message,
+            "before": [d.to_dict() for d in dropped[:MAX_LISTED_DROPPED]], "after": None}
 
 
 @dataclass
@@ -97,13 +127,7 @@ class RetargetResult:
         """The manifest's ``fixes`` entries for what was changed."""
         out: list[dict[str, Any]] = []
         if self.dropped:
-            out.append({
-                "code": "IR_FEATURES_DROPPED",
-                "message": f"{len(self.dropped)} item(s) of IR {self.ir_before} that ONNX Runtime {self.target} "
-                           f"does not know and that change nothing the model computes were removed or moved",
-                "before": [d.to_dict() for d in self.dropped],
-                "after": None,
-            })
+            out.append(dropped_fix(self.dropped, self.ir_before, self.target))
         if self.ir_after != self.ir_before:
             out.append({
                 "code": "IR_LOWERED",
@@ -129,7 +153,8 @@ class RetargetResult:
             "target_ort": self.target, "possible": self.possible, "ir_before": self.ir_before,
             "ir_after": self.ir_after, "opsets_before": dict(self.opsets_before),
             "opsets_after": dict(self.opsets_after), "opset_method": self.opset_method,
-            "dropped": [d.to_dict() for d in self.dropped], "blockers": list(self.blockers), "hint": self.hint,
+            "dropped": [d.to_dict() for d in self.dropped[:MAX_LISTED_DROPPED]], "dropped_count": len(self.dropped),
+            "blockers": list(self.blockers), "hint": self.hint,
         }
 
 
