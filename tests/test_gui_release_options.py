@@ -4,6 +4,7 @@ signing hint (issue 27 §2, issue 26 items 3 and 5)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import http.server
 import json
@@ -243,9 +244,17 @@ class _SlowIndex:
 
 @pytest.fixture
 def slow_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[_SlowIndex]:
+    from onnxpack.core.runtime import fetch, wheeltable
+    from tests.test_prove_index import loosen
+
     monkeypatch.setenv("ONNXPACK_CACHE_DIR", str(tmp_path / "cache"))
     idx = _SlowIndex()
     monkeypatch.setenv("ONNXPACK_PYPI_URL", idx.url)
+    policy = loosen(monkeypatch)  # plain HTTP on 127.0.0.1 (the tests' hook), with the table of the stand-in release
+    rest = idx.wheel[len("onnxruntime-9.9.9-"):-len(".whl")]
+    table = {"onnxruntime": {"9.9.9": {rest: "0" * 64}}, "numpy": {"2.99.0": {"py3-none-any": "0" * 64}}}
+    monkeypatch.setattr(wheeltable, "table", lambda: table)
+    monkeypatch.setattr(fetch, "POLICY", dataclasses.replace(policy, wheel_deadline=120.0))
     yield idx
     idx.stopped.set()
     idx.server.shutdown()

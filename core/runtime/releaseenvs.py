@@ -130,6 +130,8 @@ def _fetch_wheel(wheel: KnownWheel, wheels: Path, progress: ProgressCallback | N
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # when nothing was kept in it
     return dest
 
 
