@@ -101,13 +101,15 @@ def test_ort_command(tmp_path: Path, inprocess: None) -> None:  # noqa: F811
     assert code == 1 and "not empty" in err  # refused: the output exists
 
 
-def _gather_table(path: Path, rows: int = 3) -> Path:
-    """y = table[ids]: a 3-row embedding table indexed by an int64 input of symbolic length n."""
+def _gather_table(path: Path, rows: int = 3, hidden: bool = False) -> Path:
+    """y = table[ids]: a 3-row embedding table indexed by an int64 input of symbolic length n (``hidden``: the table is
+    computed, Abs(table), so the graph does not tell its rows and generated ids are not kept below them)."""
     from onnx import TensorProto, helper, numpy_helper
 
     table = numpy_helper.from_array(np.arange(rows * 2, dtype=np.float32).reshape(rows, 2), "table")
+    nodes = [helper.make_node("Abs", ["table"], ["computed"])] if hidden else []
     graph = helper.make_graph(
-        [helper.make_node("Gather", ["table", "ids"], ["y"], axis=0)], "g",
+        [*nodes, helper.make_node("Gather", ["computed" if hidden else "table", "ids"], ["y"], axis=0)], "g",
         [helper.make_tensor_value_info("ids", TensorProto.INT64, ["n"])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 2])], [table],
     )
@@ -128,8 +130,9 @@ def test_integer_range_excludes_hi(tmp_path: Path, inprocess: None) -> None:  # 
 
 
 def test_index_failure_hint_suggests_range_not_sizes(tmp_path: Path, inprocess: None) -> None:  # noqa: F811
-    """Issue 13 item 2: an index out of the table's bounds is answered with --range, not --dim or --input."""
-    m = _gather_table(tmp_path / "gather.onnx")
+    """Issue 13 item 2: an index out of the table's bounds is answered with --range, not --dim or --input (a table
+    the graph computes: generated ids stay below the rows of a table it holds, issue 41)."""
+    m = _gather_table(tmp_path / "gather.onnx", hidden=True)
     failures = 0
     for argv in (["--dim", "n=64"], *(["--seed", str(s)] for s in range(8))):  # n given, and n guessed
         code, out, _ = run("smoke", str(m), "--runs", "1", "--no-search", "--json", *argv)
