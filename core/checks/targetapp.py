@@ -85,7 +85,9 @@ _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 _MAX_DIGITS = 6
 #: The largest dependency file read (a big monorepo's package-lock.json is some MiB; ``/dev/zero`` is refused).
 MAX_APP_FILE_BYTES = 32 << 20
-#: Manifests and requirements are written by hand: a few KiB. Their parsers are slower per byte than json's.
+#: TOML lock files: tomllib is pure Python (16 MiB: ~4 s; a large workspace's Cargo.lock is ~2 MiB).
+_MAX_TOML_LOCK_BYTES = 16 << 20
+#: Manifests and requirements are written by hand: a few KiB.
 _MAX_MANIFEST_BYTES = 4 << 20
 #: How many folders above a Cargo.toml are looked at for the workspace's Cargo.lock.
 _CARGO_LOCK_LEVELS = 8
@@ -391,7 +393,9 @@ class _MSBuild:
                               raw)
             version = _nuget_version(resolved)
             if version:
-                out.append(_Found(version, f"{item['name']} {_short(raw.strip())}", item["note"], line=item["line"]))
+                via = f"{raw.strip()} = {resolved.strip()}" if "$(" in raw else ""
+                note = "; ".join(n for n in (_short(via, 80), item["note"]) if n)
+                out.append(_Found(version, f"{item['name']} {_short(resolved.strip())}", note, line=item["line"]))
         return out
 
 
@@ -437,7 +441,8 @@ def _requirement(text: str) -> tuple[str, str, str, str] | None:
     requirement at all."""
     from packaging.requirements import InvalidRequirement, Requirement
 
-    if "onnx" not in text.lower():
+    name = _NAME.match(text)
+    if name is None or not _PYPI.match(name.group(1)):  # packaging's parser is slow: only ORT's lines reach it
         return None
     try:
         req = Requirement(text)
@@ -456,6 +461,11 @@ def _requirement(text: str) -> tuple[str, str, str, str] | None:
     return req.name, op, version, str(req.specifier)
 
 
+def _ort_line(line: str) -> bool:
+    name = _NAME.match(line)
+    return name is not None and _PYPI.match(name.group(1)) is not None
+
+
 def _python_found(name: str, op: str, version: str, written: str, anchors: tuple[str, ...] = (),
                   line: int = 0) -> _Found:
     note = "" if op in ("==", "===") else f"{op}{version}: the oldest release the range allows"
@@ -463,11 +473,15 @@ def _python_found(name: str, op: str, version: str, written: str, anchors: tuple
 
 
 _COMMENT = re.compile(r"(^|\s+)#.*$")
+_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+#: More requirements on ONNX Runtime than this in one file is no app's file (each costs packaging's parser).
+_MAX_ORT_LINES = 256
 _OPTIONS = re.compile(r"\s+--?[A-Za-z]")
 
 
 def _requirements_txt(path: Path, text: str) -> list[_Found]:
     out = []
+    ort_lines = 0  # lines on ONNX Runtime that give no floor (no version, a marker no target meets)
     logical = ""
     first = 0
     for i, raw in enumerate(text.splitlines(), 1):
@@ -484,6 +498,10 @@ def _requirements_txt(path: Path, text: str) -> list[_Found]:
         got = _requirement(line)
         if got is not None:
             out.append(_python_found(*got, line=first))
+        elif _ort_line(line):
+            ort_lines += 1
+        if len(out) + ort_lines > _MAX_ORT_LINES:
+            raise _Malformed(f"more than {_MAX_ORT_LINES} lines name ONNX Runtime")
     return out
 
 
@@ -498,6 +516,8 @@ def _pyproject(path: Path, text: str) -> list[_Found]:
         strings += group if isinstance(group, list) else []
     for group in _obj(doc.get("dependency-groups"), "[dependency-groups]").values():
         strings += group if isinstance(group, list) else []
+    if sum(1 for s in strings if isinstance(s, str) and _ort_line(s)) > _MAX_ORT_LINES:
+        raise _Malformed(f"more than {_MAX_ORT_LINES} requirements name ONNX Runtime")
     for s in strings:
         if isinstance(s, str) and (got := _requirement(s)):
             out.append(_python_found(*got, anchors=("[\"']" + re.escape(s) + "[\"']",)))
@@ -532,7 +552,7 @@ def _reader(path: Path) -> tuple[_Reader, str, int] | None:
     name = path.name
     low = name.lower()
     if name == "Cargo.lock":
-        return _cargo, "TOML (Cargo.lock)", MAX_APP_FILE_BYTES
+        return _cargo, "TOML (Cargo.lock)", _MAX_TOML_LOCK_BYTES
     if low == "packages.lock.json":
         return _nuget_lock, "JSON (NuGet packages.lock.json)", MAX_APP_FILE_BYTES
     if low.endswith((".csproj", ".fsproj", ".vbproj")) or low == "directory.packages.props":
@@ -542,11 +562,11 @@ def _reader(path: Path) -> tuple[_Reader, str, int] | None:
     if low == "package.json":
         return _package_json, "JSON (package.json)", _MAX_MANIFEST_BYTES
     if low == "uv.lock":
-        return _uv_lock, "TOML (uv.lock)", MAX_APP_FILE_BYTES
+        return _uv_lock, "TOML (uv.lock)", _MAX_TOML_LOCK_BYTES
     if low == "pyproject.toml":
         return _pyproject, "TOML (pyproject.toml)", _MAX_MANIFEST_BYTES
     if low.startswith("requirements") and low.endswith((".txt", ".in")):
-        return _requirements_txt, "a requirements file", _MAX_MANIFEST_BYTES
+        return _requirements_txt, "requirements syntax (pip)", _MAX_MANIFEST_BYTES
     return None
 
 
