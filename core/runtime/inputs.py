@@ -28,9 +28,12 @@ from .inputfiles import (
     parse_input,
     parse_range,
 )
+from .inputhints import PROFILES, RETRY_PROFILES, sum_terms
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
+
+    from .inputhints import Conventions
 
 __all__ = [
     "DEFAULT_DIM",
@@ -64,13 +67,6 @@ SEARCH_VALUES = (1, 8, 16, 32, 64, 128, 224, 256, 512)
 #: Integers are drawn from [0, _INT_HIGH) unless --range (or the table an input indexes) says otherwise: small enough
 #: to be a valid index or class id in most models.
 _INT_HIGH = 10
-#: How generated inputs are made (a recipe records which; see :func:`generate_inputs`):
-#: ``plain``, as before onnxpack read what a model says about its inputs (floats normal(0,1), integers [0, 10), bools
-#: p=0.5), kept so that an older bundle's recipe repeats exactly; ``model``, what the model's names, shapes and graph
-#: say (the default); ``model-unit`` and ``model-ones``, the next plausible inputs after a run with NaN/Inf outputs.
-PROFILES = ("plain", "model", "model-unit", "model-ones")
-#: The profiles a smoke run tries in order while its outputs hold NaN or Inf.
-RETRY_PROFILES = ("model", "model-unit", "model-ones")
 _WORDS = ("onnx", "pack", "smoke", "test", "hello", "world", "release", "model")
 
 # ORT type strings ('tensor(float)') -> numpy dtype names; 'string' is an object array of str.
@@ -250,15 +246,9 @@ def generate_inputs(metas: list[InputMeta], **request: Unpack[InputRequest]) -> 
     (default: :func:`memory_limit`) are not made: ``too_large`` says why. ``seed`` (default 0) seeds the values,
     ``values`` gives scalar values by input, ``ranges`` the (lo, hi) of generated values.
 
-    ``profile`` (one of PROFILES, default ``model``) says how the other values are made. ``model`` follows what the
-    model says about its inputs, as the exporters users bring name them (Hugging Face, torchvision/timm): a mask
-    (``attention_mask``, ``encoder_attention_mask``, ``*_mask``) is ones, ``token_type_ids`` zeros, ``position_ids``
-    (``cache_position``) the positions after the past sequence, ``use_cache_branch`` true; an integer input that
-    indexes a table stays below ``bounds[name]`` (its rows: ``input_ids`` within the vocabulary; see
-    :mod:`.inputhints`); an image (a float input of rank 4 with 1 or 3 channels, or named like one) is uniform in
-    [0, 1). A dim named by a sum of other dims (Optimum's ``past_sequence_length + sequence_length``) is that sum, so
-    a mask over past and new tokens fits the past inputs. ``model-unit`` also draws every other float in [0, 1),
-    ``model-ones`` on top of that makes every other integer 1 (0 when its table has one row) and every bool true.
+    ``profile`` (one of PROFILES, default ``model``) says how the other values are made: ``model`` follows what the
+    model says about its inputs (:class:`.inputhints.Conventions`: masks ones, ``input_ids`` below ``bounds[name]``,
+    the rows of the table it indexes, images in [0, 1)…; a dim named by a sum of dims is that sum).
     """
     dims = dict(request.get("dims") or {})
     supplied = dict(request.get("supplied") or {})
@@ -293,7 +283,10 @@ def generate_inputs(metas: list[InputMeta], **request: Unpack[InputRequest]) -> 
         return out
     conventions = None
     if profile != "plain":
-        conventions = _Conventions(profile, dict(request.get("bounds") or {}), _past_length(metas, state))
+        from .inputhints import Conventions, past_length  # (the other profiles only)
+
+        conventions = Conventions(profile, dict(request.get("bounds") or {}), past_length(metas, state.used),
+                                  _generate, _INT_HIGH)
     _fill(planned, values, ranges, request.get("seed", 0), out, conventions)
     return out
 
@@ -383,7 +376,7 @@ class _Dims:
     def value(self, key: str) -> int:
         """The size of the dim ``key``, chosen now if nothing chose it yet (a sum of dims: their sum)."""
         if key not in self.used:
-            terms = _sum_terms(key) if self.derive else None
+            terms = sum_terms(key) if self.derive else None
             if key in self.search_dims:
                 self.used[key], self.sources[key] = self.search_dims[key], "search"
             elif terms is not None:
@@ -392,26 +385,6 @@ class _Dims:
             else:
                 self.used[key], self.sources[key] = self.default_dim, "default"
         return self.used[key]
-
-
-_IDENT = re.compile(r"[A-Za-z_][\w.]*")
-
-
-def _sum_terms(key: str) -> list[str | int] | None:
-    """The terms of a dim named like a sum (``past_sequence_length + sequence_length``, ``seq + 1``), None for any
-    other name."""
-    if "+" not in key:
-        return None
-    terms: list[str | int] = []
-    for part in key.split("+"):
-        part = part.strip()
-        if part.isdigit():
-            terms.append(int(part))
-        elif _IDENT.fullmatch(part):
-            terms.append(part)
-        else:
-            return None
-    return terms if len(terms) >= 2 else None
 
 
 #: An input to make: its description, shape and numpy dtype.
@@ -465,7 +438,7 @@ def _not_fed(meta: InputMeta, dtype: np.dtype[Any] | None, values: dict[str, str
 
 
 def _fill(planned: list[_Planned], values: dict[str, str], ranges: dict[str, tuple[float, float]], seed: int,
-          out: GeneratedInputs, conventions: _Conventions | None = None) -> None:
+          out: GeneratedInputs, conventions: Conventions | None = None) -> None:
     """Make the planned inputs: a given scalar value everywhere, else seeded generated values (as ``conventions``
     say, when given and the input has no --range)."""
     for meta, shape, dtype in planned:
@@ -486,97 +459,6 @@ def _fill(planned: list[_Planned], values: dict[str, str], ranges: dict[str, tup
         out.recipe[name] = {"source": "generated", "distribution": dist, "dtype": dtype_label(arr), "shape": shape}
         if why:
             out.recipe[name]["why"] = why
-
-
-_MASK = re.compile(r"mask$|attention_mask")
-_TOKEN_TYPES = re.compile(r"(token_type|segment)_ids?$")
-_POSITIONS = re.compile(r"(^|[._])(position_ids|positions|cache_position|position)$")
-_IDS = re.compile(r"(^|_)ids?$|tokens?$")
-_IMAGE_NAME = re.compile(r"pixel_values|^images?$|^img|^image_|_image$")
-_PAST = re.compile(r"^past|[._]past")
-
-
-def _past_length(metas: list[InputMeta], state: _Dims) -> int:
-    """How many tokens the past inputs (``past_key_values.*``, ``past_*``) hold: their largest dim named like a past
-    length (``past_sequence_length``), else 0."""
-    longest = 0
-    for meta in metas:
-        if not _PAST.search(meta.name.lower()):
-            continue
-        for d in meta.shape:
-            if isinstance(d, str) and "past" in d.lower() and d in state.used:
-                longest = max(longest, state.used[d])
-    return longest
-
-
-def _image_like(meta: InputMeta, shape: list[int]) -> bool:
-    """A float input that holds an image batch: rank 4 with 1 or 3 channels first (NCHW) or last (NHWC) and a
-    spatial size that is not fixed to a tiny one, or named like one (``pixel_values``, ``image``)."""
-    if _IMAGE_NAME.search(meta.name.lower()):
-        return True
-    if len(meta.shape) != 4:
-        return False
-    dims = meta.shape
-
-    def fixed(i: int, values: tuple[int, ...]) -> bool:
-        d = dims[i]
-        return isinstance(d, int) and d in values
-
-    def spatial(i: int) -> bool:
-        d = dims[i]
-        return not (isinstance(d, int) and 0 <= d < 8)
-
-    return (fixed(1, (1, 3)) and spatial(2) and spatial(3)) or (fixed(3, (1, 3)) and spatial(1) and spatial(2))
-
-
-class _Conventions:
-    """How the profiles other than ``plain`` make an input: see :func:`generate_inputs`."""
-
-    def __init__(self, profile: str, bounds: dict[str, int], past: int) -> None:
-        self.profile, self.bounds, self.past = profile, bounds, past
-
-    def make(self, meta: InputMeta, shape: list[int], dtype: np.dtype[Any],
-             seed: int) -> tuple[np.ndarray[Any, Any], str, str] | None:
-        """The input's values, their description and why, or None for the plain generator's values."""
-        low = meta.name.lower()
-        bound = self.bounds.get(meta.name)
-        if dtype.kind == "b":
-            if "use_cache" in low or self.profile == "model-ones":
-                return np.ones(shape, dtype), "true", "a switch: the path that uses the past inputs"
-            return None
-        if dtype.kind not in "iuf":
-            return None
-        if _MASK.search(low):
-            return np.ones(shape, dtype), "ones", "a mask: every position attended"
-        if _TOKEN_TYPES.search(low):
-            return np.zeros(shape, dtype), "zeros", "token types: one segment"
-        ints = dtype.kind in "iu"
-        if ints and _POSITIONS.search(low):
-            return self._positions(shape, dtype, bound)
-        if ints and self.profile == "model-ones":
-            one = 1 if bound is None or bound > 1 else 0
-            return np.full(shape, one, dtype), "ones" if one else "zeros", "every integer 1 (after NaN/Inf outputs)"
-        if ints and bound is not None:
-            high = bound if _IDS.search(low) else min(bound, _INT_HIGH)
-            arr, dist = _generate(meta, shape, dtype, seed, (0, high))
-            return arr, dist, f"indices into a table of {bound} rows (a Gather reads them)"
-        if dtype.kind == "f" and (self.profile != "model" or _image_like(meta, shape)):
-            arr, dist = _generate(meta, shape, dtype, seed, (0.0, 1.0))
-            why = "an image" if _image_like(meta, shape) else "every float in [0, 1) (after NaN/Inf outputs)"
-            return arr, dist, why
-        return None
-
-    def _positions(self, shape: list[int], dtype: np.dtype[Any],
-                   bound: int | None) -> tuple[np.ndarray[Any, Any], str, str]:
-        """Positions after the past tokens along the last axis (wrapped into the table's rows when they would pass
-        its end)."""
-        length = shape[-1] if shape else 1
-        start = self.past
-        row = np.arange(start, start + length, dtype=np.int64)
-        if bound is not None and bound > 0:
-            row %= bound
-        arr = np.broadcast_to(row.astype(dtype), shape).copy() if shape else np.asarray(row[0], dtype)
-        return arr, f"range[{start},{start + length})", "positions after the past tokens"
 
 
 def _fmt_dims(shape: list[int]) -> str:
