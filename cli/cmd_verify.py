@@ -8,7 +8,7 @@ from typing import Any
 from onnxpack.core.release.verify import VerifyReport, verify_bundle
 
 from .env import Environment, ExitStatus
-from .output import add_json_flag, emit_json, format_bytes, print_findings, print_table, progress_reporter
+from .output import add_json_flag, emit_json, format_bytes, plural, print_findings, print_table, progress_reporter
 
 __all__ = ["register"]
 
@@ -53,7 +53,7 @@ def _print_verify(env: Environment, rep: VerifyReport) -> None:
     model = doc.get("bundle") or doc.get("model") or {}  # a release of several files: its "bundle"
     title = f"{model.get('name')} {model.get('version')}" if model else "(no readable manifest)"
     if doc.get("bundle"):
-        title += f" ({len(doc.get('models', []))} models, {len(doc.get('assets', []))} assets)"
+        title += f" ({plural(len(doc.get('models', [])), 'model')}, {plural(len(doc.get('assets', [])), 'asset')})"
     env.stdout.write(f"{rep.path}: {title}\n")
     if rep.files:
         print_table(

@@ -60,6 +60,7 @@ def registry() -> dict[str, Any]:
     from .checks import codes as _checks  # noqa: F401  (each import registers its floor's codes)
     from .model import codes as _model  # noqa: F401
     from .release import codes as _release  # noqa: F401
+    from .release import foldercodes as _folder  # noqa: F401
     from .runtime import codes as _runtime  # noqa: F401
 
     return dict(sorted(codes.CODES.items()))

@@ -14,7 +14,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 from onnx.external_data_helper import set_external_data
 
-import onnxpack.core.release.bundle
+import onnxpack.core.release.modelstage
 from onnxpack.core.errors import ExternalDataError
 from onnxpack.core.model.extdata import ExternalDataReader, resolve_external_data
 from onnxpack.core.model.modelfile import load_structure
@@ -86,13 +86,13 @@ def _sha(path: Path) -> tuple[int, str]:
 def _bundle(model: Path, out: Path, monkeypatch: pytest.MonkeyPatch, **kw: Any) -> tuple[dict[str, Any], set[str]]:
     """Bundle ``model``; return the manifest and the names of the files the separate hash read."""
     hashed_apart: set[str] = set()
-    real = onnxpack.core.release.bundle._hash_files
+    real = onnxpack.core.release.modelstage._hash_files
 
     def spy(paths: list[Path], out_: dict[Path, tuple[int, str]], cancel: Any) -> None:
         hashed_apart.update(p.name for p in paths)
         real(paths, out_, cancel)
 
-    monkeypatch.setattr(onnxpack.core.release.bundle, "_hash_files", spy)
+    monkeypatch.setattr(onnxpack.core.release.modelstage, "_hash_files", spy)
     kw.setdefault("run_smoke", False)
     result = build_bundle(BundleOptions(model=model, out_dir=out, version="1.0.0", source_date_epoch=1, **kw))
     with zipfile.ZipFile(result.zip_path) as zf:

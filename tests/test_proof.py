@@ -17,7 +17,7 @@ from onnxpack.core.model import proof
 from onnxpack.core.model.extdata import resolve_external_data
 from onnxpack.core.model.merge import plan_merge
 from onnxpack.core.model.modelfile import load_structure
-from onnxpack.core.release import bundle as bundle_mod
+from onnxpack.core.release import modelstage as bundle_mod
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
 from onnxpack.core.release.verify import verify_bundle
 from onnxpack.core.runtime.smoke_child import _pages_released

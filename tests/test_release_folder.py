@@ -247,3 +247,32 @@ def test_a_schema_1_bundle_still_verifies(tmp_path: Path):
     ("notes.md", "other")])
 def test_asset_roles_follow_the_names_exporters_give(name: str, role: str):
     assert asset_role(name) == role
+
+
+def test_layout_keep_ships_the_files_as_they_are_and_still_proves_and_runs_them(app: Path, tmp_path: Path):
+    result = _bundle(app, tmp_path / "dist", layout="keep")
+    z = zipfile.ZipFile(result.zip_path)
+    for rel in ("en/victory_classifier.onnx", "en/victory_classifier.onnx.data", "ja/victory_classifier.onnx"):
+        assert z.read(f"models/{rel}") == (app / rel).read_bytes()
+    en = result.manifest["models"][0]
+    assert en["model"]["layout"] == "external" and en["model"]["data"] == "models/en/victory_classifier.onnx.data"
+    assert en["smoke"]["equal"]["weights"]["method"] == "file-sha256"
+    rep = verify_bundle(result.zip_path, smoke=True)
+    assert rep.ok, [p.message for p in rep.problems]
+
+
+def test_layout_keep_refuses_an_option_that_changes_the_model(tmp_path: Path):
+    folder = tmp_path / "one"
+    save_with_external(add_model(), folder / "model.onnx")
+    with pytest.raises(OnnxpackError) as e:
+        _bundle(folder / "model.onnx", tmp_path / "dist", layout="keep", set_model_version=True)
+    assert e.value.code == "LAYOUT_KEEP_CHANGED"
+    assert not (tmp_path / "dist").exists() or not list((tmp_path / "dist").glob("*.zip"))
+
+
+def test_a_single_model_in_the_keep_layout_verifies(tmp_path: Path):
+    folder = tmp_path / "one"
+    save_with_external(add_model(), folder / "model.onnx")
+    result = _bundle(folder / "model.onnx", tmp_path / "dist", layout="keep")
+    assert result.manifest["model"]["data"] == "model.onnx.data"
+    assert verify_bundle(result.zip_path, smoke=True).ok

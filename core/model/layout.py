@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["AUTO", "LAYOUTS", "Layout"]
+__all__ = ["AUTO", "BUNDLE_LAYOUTS", "KEEP", "LAYOUTS", "Layout"]
 
 
 class Layout(str, enum.Enum):
@@ -41,3 +41,6 @@ class Layout(str, enum.Enum):
 #: What ``--layout`` chooses among: "auto" (single file below 2 GiB, else external) or a layout of the .onnx model.
 AUTO = "auto"
 LAYOUTS = (AUTO, Layout.SINGLE.value, Layout.EXTERNAL.value)
+#: bundle only: ship the model's files as they are (validated and proven, not merged).
+KEEP = "keep"
+BUNDLE_LAYOUTS = (*LAYOUTS, KEEP)

@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from ..findings import Finding
-from . import codes
+from . import foldercodes as codes
 from .folder import AssetFile
 
 __all__ = ["MAX_LABEL_FILE_BYTES", "check_label_assets", "label_count"]

@@ -23,55 +23,38 @@ thread while the merge runs.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import io
-import posixpath
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from .. import errorcodes
 from ..atomic import (
     atomic_file,
-    check_free_space,
     check_output_path,
     make_temp_dir,
     output_error_from_oserror,
     output_folder,
-    pending_path,
     refuse_inside_inputs,
 )
 from ..childproc import SMOKE_TARGET, ChildProcess, child_for
-from ..errors import Cancelled, InputError, InternalError, OnnxpackError, RuntimeFailure
-from ..filehash import sha256_file
+from ..errors import InputError
 from ..findings import Finding
-from ..model.layout import Layout
-from ..model.merge import MergePlan, plan_merge
-from ..model.proof import RangeKey, TensorHasher, WeightsProof, prove_same_model
-from ..model.streamhash import SequentialHasher, read_in_order
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
-from . import codes
-from .background import Background
 from .finish import Release, release_of, write_manifest
-from .fixes import Fixed, apply_fixes
 from .gate import Checked, CheckerGate, check_model, gate, start_checker
 from .manifest_build import (
     ManifestParts,
-    ModelFacts,
-    Provenance,
     compatibility_of,
     interface_of,
-    model_facts,
     signature_section,
 )
-from .members import Member, Role
+from .modelstage import ModelDone, Run, model_stage
 from .options import BundleOptions, cli_command
-from .ortvariant import OrtVariant, add_ort_variant
 from .plan import BundlePlan, default_name, make_plan
-from .smokerun import SmokeTarget, equality, json_copy, run_smoke, same_file_proof, smoke_or_retarget_refusal
-from .sources import SourceWatch, source_files_of
+from .smokerun import json_copy
+from .sources import source_files_of
 from .zipwriter import DeterministicZip
 
 __all__ = [
@@ -89,8 +72,6 @@ __all__ = [
 ]
 
 BUNDLE_SCHEMA = "onnxpack.bundle/1"
-#: Up to this model size the bundle also compares the outputs of the source and the merged model (two sessions).
-COMPARE_AUTO_BYTES = 256 * 2**20
 #: The gate under its former name (tests/test_gui_state.py compares the GUI's gate with the engine's here).
 _gate = gate
 
@@ -128,30 +109,6 @@ class BundleResult:
         }
 
 
-# -- hashing the sources beside the merge -------------------------------------------------------------------------
-
-
-def _hash_files(paths: list[Path], out: dict[Path, tuple[int, str]], cancel: CancelToken | None) -> None:
-    for p in paths:
-        try:
-            digest = sha256_file(p, cancel)
-        except Cancelled:
-            return
-        out[p] = (digest.size, digest.hexdigest)
-
-
-def _hash_sources(paths: list[Path]) -> Callable[[CancelToken], dict[Path, tuple[int, str]]]:
-    def run(stop: CancelToken) -> dict[Path, tuple[int, str]]:
-        out: dict[Path, tuple[int, str]] = {}
-        try:
-            _hash_files(paths, out, stop)
-        except OSError as e:
-            raise InputError(f"Cannot read {e.filename} for hashing: {e.strerror}", "Check the model folder.") from None
-        return out
-
-    return run
-
-
 @contextlib.contextmanager
 def _work_dir(out_dir: Path, zip_name: str) -> Iterator[Path]:
     try:
@@ -165,16 +122,6 @@ def _work_dir(out_dir: Path, zip_name: str) -> Iterator[Path]:
 
 
 # -- the pipeline -------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Run:
-    """Where a bundle run reports, what cancels it, and what it writes: the ZIP, its private work folder."""
-
-    progress: ProgressCallback | None
-    cancel: CancelToken | None
-    zip_path: Path
-    work: Path
 
 
 def build_bundle(
@@ -227,121 +174,14 @@ def _pipeline(plan: BundlePlan, out_dir: Path, child: ChildProcess, progress: Pr
     checker = start_checker(plan, checked, child, progress, cancel)
     try:
         with _work_dir(out_dir, zip_path.name) as work:
-            run = _Run(progress, cancel, zip_path, work)
+            run = Run(progress, cancel, zip_path, work)
             return _build(plan, checked, checker, previous, run, child if opts.run_smoke else None)
     finally:
         checker.stop()
 
 
-@dataclass(frozen=True)
-class _Merged:
-    """The merge stage's record: the plan it followed, the members it wrote, the source hashes from its own reads
-    (the files read in order, and each tensor's for the equality proof), and the folder of the merged copy."""
-
-    plan: MergePlan
-    members: tuple[Member, ...]
-    streamed_hashes: Mapping[Path, tuple[int, str]]
-    source_digests: Mapping[RangeKey, str]
-    copy: Path  # the merged model's copy in the work folder (teed when one is needed), its data file beside it
-    same_file: WeightsProof | None = None  # the proof when the bundled model file is the source file (_same_file)
-
-    @property
-    def copy_dir(self) -> Path:
-        return self.copy.parent
-
-
-@dataclass(frozen=True)
-class _Proven:
-    """The smoke stage's record with the proofs': the smoke record (its ``equal`` included), the members it adds
-    (reference outputs, input files) by name with their role, its findings, and --prove-ort's report."""
-
-    smoke: dict[str, Any] | None = None
-    equal: dict[str, Any] | None = None
-    extra: Mapping[str, tuple[Role, bytes]] = field(default_factory=dict)
-    findings: tuple[Finding, ...] = ()
-    prove: Any = None  # --prove-ort's ProveReport: the manifest's prove_ort record, and the times of its runs
-
-
-@dataclass(frozen=True)
-class _Placement:
-    """The merge planned, and where the smoke run and the proofs read its result: ``in_place`` in its stored ZIP
-    entry, or (``need_copy``) a copy teed into the work folder."""
-
-    merge: MergePlan
-    in_place: bool
-    need_copy: bool
-
-
-def _place(plan: BundlePlan, fixed: Fixed, run: _Run) -> _Placement:
-    opts = plan.opts
-    # The skeleton and ranges validated above: the model is not read again (the plan owns the skeleton from here).
-    merge = plan_merge(fixed.source, layout=opts.layout, data_location=posixpath.basename(plan.data_entry),
-                       cancel=run.cancel)  # fmt: skip
-    # The smoke run and the proof read the merged model where it ships: in place in its stored ZIP entry. A
-    # temporary copy (the same bytes, teed) is written only when that is impossible: deflated, the external layout,
-    # or the ORT converter, which needs a file of its own.
-    in_place = opts.run_smoke and merge.layout is Layout.SINGLE and not opts.compress and not opts.ort_format
-    need_copy = opts.ort_format or (opts.run_smoke and not in_place) or bool(opts.prove_ort)
-    if opts.ort_format and not merge.fits_single_file:
-        raise codes.ORT_FORMAT_TOO_LARGE.error()
-    check_free_space(run.zip_path.parent, merge.total_size * (2 if need_copy else 1) + (1 << 20))
-    return _Placement(merge, in_place, need_copy)
-
-
-@dataclass(frozen=True)
-class ModelDone:
-    """One model's stages done, in the bundle being written: the merge it followed, the fixes, the gate's findings,
-    the smoke run and proofs, the ORT variant, the members it wrote (model, data, ORT variant, smoke files, in that
-    order), the manifest's facts about it, and the watch over its source files."""
-
-    merge: MergePlan
-    fixed: Fixed
-    gated: tuple[Finding, ...]
-    proven: _Proven
-    ort: OrtVariant | None
-    members: tuple[Member, ...]
-    facts: ModelFacts
-    watch: SourceWatch
-
-
-def model_stage(plan: BundlePlan, checked: Checked, checker: CheckerGate, run: _Run, f: BinaryIO,
-                z: DeterministicZip, child: ChildProcess | None) -> ModelDone:
-    """Retarget, merge (streamed into ``z``), smoke-run and prove one model, add its ORT variant and smoke files."""
-    opts, progress, cancel = plan.opts, run.progress, run.cancel
-    fixed = apply_fixes(plan, checked.val, progress, cancel)
-    check_cancel(cancel)
-    placed = _place(plan, fixed, run)
-    merge = placed.merge
-    sources = [plan.location.model, *source_files_of(checked.val)]
-    watch = SourceWatch.of(sources)
-    streamed = read_in_order(merge.read_order) & set(sources)  # hashed from the merge's own reads
-    hasher = Background(_hash_sources([p for p in sources if p not in streamed]), cancel, "onnxpack-provenance")
-    (run.work / "merged").mkdir()
-    # The smoke child (started by build_bundle) has imported onnxruntime by the time the model is written.
-    try:
-        # 3. merge, streamed into the ZIP (and teed into the work copy when it will be run)
-        merged = _merge(plan, merge, z, streamed, placed.need_copy, run)
-        if not (opts.run_smoke and checker.separate and checker.pending):
-            checker.verdict()  # in already, or the smoke child is busy with it: the gate first
-        merged = dataclasses.replace(merged, same_file=_same_file(plan, checked, merged, hasher))
-        # 4. smoke run of the merged copy; meanwhile the proof that it is the source model, bit for bit
-        target = (_smoke_target(plan, merged, f, z, sources) if placed.in_place
-                  else _copy_target(plan, merged, sources))  # fmt: skip
-        proven = _proofs(plan, fixed, merged, target, watch, run, child, checker)
-        gated = checker.verdict()
-        # 5. ORT-format variant
-        ort = add_ort_variant(plan, merged.copy, run.work, z, progress, cancel) if opts.ort_format else None
-        extra = [Member(role, z.write_bytes(path, data)) for path, (role, data) in sorted(proven.extra.items())]
-        provenance = _provenance(plan, checked, sources, merged, hasher, cancel)
-    finally:
-        hasher.stop()
-    facts = model_facts(checked.val, fixed.source.model, merge.layout, _align(merge), provenance, opts.target_ort)
-    members = (*merged.members, *(ort.members if ort is not None else ()), *extra)
-    return ModelDone(merge, fixed, gated, proven, ort, members, facts, watch)
-
-
 def _build(plan: BundlePlan, checked: Checked, checker: CheckerGate, previous: dict[str, Any] | None,
-           run: _Run, child: ChildProcess | None) -> BundleResult:
+           run: Run, child: ChildProcess | None) -> BundleResult:
     opts, progress, cancel = plan.opts, run.progress, run.cancel
     try:
         with (
@@ -350,7 +190,7 @@ def _build(plan: BundlePlan, checked: Checked, checker: CheckerGate, previous: d
         ):
             done = model_stage(plan, checked, checker, run, f, z, child)
             release = release_of(plan, previous, done.facts)
-            parts = _parts(plan, done.merge, done.fixed, done.gated, done.proven, done.ort, release, done.facts)
+            parts = _parts(plan, done, release)
             done.watch.check()  # the hashes above describe what was read only if nothing moved
             report(progress, "zip", 0, 2, "writing README.txt and manifest.json", unit=STEPS)
             check_cancel(cancel)
@@ -370,160 +210,20 @@ def _build(plan: BundlePlan, checked: Checked, checker: CheckerGate, previous: d
                         proven.prove and proven.prove.timings())
 
 
-def _align(merge: MergePlan) -> int | None:
-    return merge.align if merge.layout is Layout.EXTERNAL else None
-
-
-def _merge(plan: BundlePlan, merge: MergePlan, z: DeterministicZip, streamed: set[Path], need_copy: bool,
-           run: _Run) -> _Merged:
-    """Stream the merged model into the ZIP (teed into the work copy when ``need_copy``), hashing the sources from
-    its own reads."""
-    progress, cancel = run.progress, run.cancel
-    copy_dir = run.work / "merged"
-    report(progress, "merge", 0, merge.total_size)
-    with contextlib.ExitStack() as stack:
-        reader = stack.enter_context(merge.open_reader())
-        seq = stack.enter_context(SequentialHasher(reader, streamed, cancel))
-        reader.observer = seq
-        if plan.opts.run_smoke:  # the source side of the equality proof, from the merge's own reads
-            reader.tensor_observer = stack.enter_context(TensorHasher())
-        model_copy, data_copy = (copy_dir / posixpath.basename(e) for e in (plan.model_entry, plan.data_entry))
-        tee = stack.enter_context(open(model_copy, "xb")) if need_copy else None
-        members: list[Member] = []
-        if merge.layout is Layout.SINGLE:
-            with z.entry(plan.model_entry, merge.model_size, tee=tee, cancel=cancel) as sink:
-                merge.write_single(sink, progress=progress, cancel=cancel, reader=reader)
-        else:
-            data_tee = stack.enter_context(open(data_copy, "xb")) if need_copy else None
-            structure = io.BytesIO()
-            with z.entry(plan.data_entry, merge.data_size, tee=data_tee, cancel=cancel) as sink:
-                merge.write_external(structure, sink, progress=progress, cancel=cancel, reader=reader)
-            members.append(Member(Role.EXTERNAL_DATA, z.records[-1]))
-            with z.entry(plan.model_entry, merge.model_size, tee=tee, cancel=cancel) as sink:
-                sink.write(structure.getbuffer())
-        members.append(Member(Role.MODEL, z.records[-1]))
-        streamed_hashes = seq.finish()  # reads the tails after the last tensors
-        digests = reader.tensor_observer.finish() if isinstance(reader.tensor_observer, TensorHasher) else {}
-    return _Merged(merge, tuple(members), streamed_hashes, digests, model_copy)
-
-
-def _copy_target(plan: BundlePlan, merged: _Merged, sources: list[Path]) -> SmokeTarget:
-    """The merged model's copy in the work folder."""
-    return SmokeTarget(merged.copy, None, plan.model_entry, merged.copy_dir, merged.plan.layout is Layout.SINGLE,
-                       tuple(sources))  # fmt: skip
-
-
-def _smoke_target(plan: BundlePlan, merged: _Merged, f: BinaryIO, z: DeterministicZip,
-                  sources: list[Path]) -> SmokeTarget:
-    """The merged model in place: its stored entry, read back from the ZIP file while it is still being written."""
-    f.flush()
-    rec = z.records[-1]
-    if rec.name != plan.model_entry or rec.data_offset is None:
-        raise InternalError("Internal error: the model entry is not stored", "Please report this bug.",
-                            code="INTERNAL")  # fmt: skip
-    return SmokeTarget(pending_path(f), (rec.data_offset, merged.plan.model_size), plan.model_entry, merged.copy_dir,
-                       True, tuple(sources))  # fmt: skip (in place = the single-file layout)
-
-
-def _proofs(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: SmokeTarget, watch: SourceWatch, run: _Run,
-            child: ChildProcess | None, checker: CheckerGate) -> _Proven:
-    """The smoke run with the equality proof (unless --no-smoke), then --prove-ort's releases.
-
-    The onnx checker may still be at work on a large model (in a child of its own): the smoke run goes on beside it
-    (no isolation is lost: ONNX Runtime runs in its own child either way), and when it fails, the checker's verdict is
-    awaited first: its refusal, if any, is the first thing to fix, and is what is raised. --prove-ort's releases
-    run only after that verdict.
-    """
-    proven = _Proven()
-    if plan.opts.run_smoke:
-        try:
-            proven = _smoke_and_proof(plan, fixed, merged, target, watch, run, child)
-        except OnnxpackError:
-            checker.verdict()
-            raise
-    checker.verdict()
-    if not plan.opts.prove_ort:
-        return proven
-    from .proveort import prove_ort  # 4b. the bundled model on each named ONNX Runtime release
-
-    report_ = prove_ort(plan, checker.checked, merged.copy, fixed.source.model, proven.smoke, run.progress, run.cancel)
-    return _Proven(proven.smoke, proven.equal, proven.extra, proven.findings, report_)
-
-
-def _same_file(plan: BundlePlan, checked: Checked, merged: _Merged,
-               hasher: Background[dict[Path, tuple[int, str]]]) -> WeightsProof | None:
-    """:func:`same_file_proof` of the bundled model: the source's SHA-256 is provenance's (from the merge's reads, or
-    the hashing thread's for a file with no tensor to stream), the entry's the ZIP writer's."""
-    model = plan.location.model
-    entry = next(m.record for m in merged.members if m.role is Role.MODEL)
-    source = merged.streamed_hashes.get(model) or hasher.join().get(model)
-    return same_file_proof(checked.val.inspection, merged.plan.layout, source, (entry.size, entry.sha256))
-
-
-def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: SmokeTarget,
-                     watch: SourceWatch, run: _Run, child: ChildProcess | None) -> _Proven:
-    """Smoke-run the merged model while a thread proves, tensor by tensor, that it is the source model.
-
-    When the bundled file is the source file byte for byte, that is the proof: no tensor is hashed again, and the
-    original is run too only when --compare-outputs always asks for it (its outputs could not differ).
-    """
-    opts, merge, same = plan.opts, merged.plan, merged.same_file
-
-    def prove(stop: CancelToken) -> WeightsProof:
-        if same is not None:
-            return same
-        return prove_same_model(merge.model, merge.table, merged.source_digests, target.path, merged.copy_dir, stop,
-                                target.window)  # fmt: skip
-
-    proof = Background(prove, run.cancel, "onnxpack-proof")
-    try:
-        auto = same is None and merge.total_size <= COMPARE_AUTO_BYTES
-        compare = opts.compare_outputs if opts.compare_outputs is not None else auto
-        try:  # a converted model is never shipped unproven: its outputs are compared, whatever its size
-            smoked = run_smoke(plan, target, run.work, compare or fixed.converted, child, watch, run.progress,
-                               run.cancel)  # fmt: skip
-        except RuntimeFailure as e:
-            refusal = smoke_or_retarget_refusal(plan, fixed, e)
-            if refusal is e:
-                raise
-            raise refusal from None
-        if proof.running:
-            report(run.progress, "smoke", 1, 1, "comparing the tensor hashes", unit=STEPS)
-        weights = proof.join()
-        report(run.progress, "smoke", 1, 1, "done", unit=STEPS)
-    finally:
-        proof.stop()
-    equal = equality(plan.location.model.name, plan.model_entry, weights, smoked.rows)
-    return _Proven({**smoked.doc, "equal": equal}, equal, smoked.extra, smoked.findings)
-
-
-def _provenance(plan: BundlePlan, checked: Checked, sources: list[Path], merged: _Merged,
-                hasher: Background[dict[Path, tuple[int, str]]], cancel: CancelToken | None) -> Provenance:
-    """The sources' sizes and SHA-256: from the merge's reads, the hashing thread, or (read out of order after all)
-    now."""
-    hashes = {**hasher.join(), **merged.streamed_hashes}
-    late = [p for p in sources if p not in hashes]
-    if late:
-        hashes.update(_hash_sources(late)(cancel or CancelToken()))
-        check_cancel(cancel)
-    loc = plan.location
-    return Provenance(checked.val.inspection.layout, loc.model, loc.data_dir, tuple(sources), hashes)
-
-
-def _parts(plan: BundlePlan, merge: MergePlan, fixed: Fixed, gated: tuple[Finding, ...], proven: _Proven,
-           ort: OrtVariant | None, release: Release, facts: ModelFacts) -> ManifestParts:
+def _parts(plan: BundlePlan, done: ModelDone, release: Release) -> ManifestParts:
     """Everything the manifest says but its files, from the stages' records."""
-    findings = (*gated, *plan.findings, *fixed.findings, *proven.findings, *(ort.findings if ort else ()),
+    fixed, proven, ort, facts = done.fixed, done.proven, done.ort, done.facts
+    findings = (*done.gated, *plan.findings, *fixed.findings, *proven.findings, *(ort.findings if ort else ()),
                 *release.findings)  # fmt: skip
     # Without SOURCE_DATE_EPOCH the newest modification time of the source files stands in for it, so the
     # same input gives the same bundle, byte for byte (the wall clock would make every run differ).
     created = plan.epoch if plan.epoch is not None else facts.provenance.newest_mtime()
     return ManifestParts(
-        name=plan.name, version=str(plan.version), layout=merge.layout, align=_align(merge),
+        name=plan.name, version=str(plan.version), layout=done.layout, align=done.align,
         model_version=int(fixed.source.model.model_version), epoch=plan.epoch, created=created, facts=facts,
         smoke=proven.smoke, ort_format=ort.doc if ort is not None else None, findings=findings, fixes=fixed.fixes,
-        release=release.doc, about=plan.about.to_dict() if plan.about is not None else None,
-        prove_ort=proven.prove and proven.prove.to_dict(), signature=_signature(plan),
+        release=release.doc, about=plan.about.to_dict() if plan.about is not None else None, prove_ort=proven.prove,
+        signature=_signature(plan), data=done.data,
     )  # fmt: skip
 
 

@@ -23,7 +23,7 @@ from ..findings import Finding
 from ..model.modelfile import FileKind, sniff
 from ..names import component_problem
 from ..progress import CancelToken, check_cancel
-from . import codes
+from . import foldercodes as codes
 
 __all__ = [
     "MAX_RELEASE_PATH",

@@ -25,13 +25,14 @@ from ..findings import Finding
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from . import codes
 from .assets import check_label_assets
-from .bundle import BundleResult, ModelDone, _parts, _Run, _work_dir, model_stage
+from .bundle import BundleResult, _parts, _work_dir
 from .finish import Release, write_manifest
 from .folder import AssetFile, _model_error
 from .gate import Checked, check_model, start_checker
 from .manifest import MODEL_SECTIONS, RELEASE_SCHEMA, iso_utc, tool_info
 from .manifest_build import assemble_manifest, interface_of
 from .members import Member, Role
+from .modelstage import ModelDone, Run, model_stage
 from .plan import BundlePlan
 from .releasediff import diff_releases, release_identity
 from .sources import SourceWatch, source_files_of
@@ -118,7 +119,7 @@ def _write(plan: BundlePlan, prepared: _Prepared, work: Path, zip_path: Path, fi
             try:
                 mwork = work / f"model-{i}"
                 mwork.mkdir()
-                run = _Run(progress, cancel, zip_path, mwork)
+                run = Run(progress, cancel, zip_path, mwork)
                 smoke_child = child if opts.run_smoke else None
                 done.append(_named(mp, lambda: model_stage(mp, ch, checker, run, f, z, smoke_child)))  # noqa: B023
             finally:
@@ -153,8 +154,9 @@ def _write(plan: BundlePlan, prepared: _Prepared, work: Path, zip_path: Path, fi
 def _of_model(plan: BundlePlan, d: ModelDone) -> list[Finding]:
     """The model's findings, each naming the model (two models may share a file name in two folders)."""
     own = (*d.gated, *d.fixed.findings, *d.proven.findings, *(d.ort.findings if d.ort else ()))
-    return [Finding(x.severity, x.code, f"{plan.model_entry}: {x.message}", x.hint, x.subject or str(plan.entry),
-                    x.params) for x in own]  # fmt: skip
+    entry = plan.model_entry
+    return [Finding(x.severity, x.code, x.message if entry in x.message else f"{entry}: {x.message}", x.hint,
+                    x.subject or entry, x.params) for x in own]  # fmt: skip
 
 
 def _write_assets(assets: Sequence[AssetFile], z: DeterministicZip, progress: ProgressCallback | None,
@@ -185,11 +187,11 @@ def _write_assets(assets: Sequence[AssetFile], z: DeterministicZip, progress: Pr
 
 def _model_view(plan: BundlePlan, d: ModelDone) -> dict[str, Any]:
     """The model's sections of the manifest (what schema 1 says of its one model), at its path in the bundle."""
-    parts = _parts(plan, d.merge, d.fixed, d.gated, d.proven, d.ort, Release(), d.facts)
+    parts = _parts(plan, d, Release())
     doc = assemble_manifest(parts, d.members)
     model = dict(doc["model"])
     model["entry"] = plan.model_entry
-    model["data"] = plan.data_entry if model["data"] is not None else None
+    model["data"] = d.data
     model["ort_entry"] = plan.ort_entry if model["ort_entry"] is not None else None
     view = {k: doc[k] for k in MODEL_SECTIONS if k in doc}
     view["model"] = model

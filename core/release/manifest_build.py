@@ -164,6 +164,8 @@ class ManifestParts:
     about: dict[str, Any] | None = None
     prove_ort: dict[str, Any] | None = None
     signature: dict[str, Any] | None = None
+    #: The data file's path in the bundle (the external layout); None: NAME.onnx.data.
+    data: str | None = None
 
 
 def assemble_manifest(parts: ManifestParts, members: Sequence[Member]) -> dict[str, Any]:
@@ -180,7 +182,7 @@ def assemble_manifest(parts: ManifestParts, members: Sequence[Member]) -> dict[s
             "version": parts.version,
             "layout": layout,
             "entry": entry,
-            "data": Layout.data_name(entry) if layout is Layout.EXTERNAL else None,
+            "data": (parts.data or Layout.data_name(entry)) if layout is Layout.EXTERNAL else None,
             "ort_entry": Layout.ORT.model_name(name) if parts.ort_format is not None else None,
             "alignment": parts.align,
             "model_version": parts.model_version,

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..model.layout import AUTO, LAYOUTS
+from ..model.layout import AUTO, BUNDLE_LAYOUTS
 from .metadata import ReleaseInfo
 
 if TYPE_CHECKING:
@@ -99,8 +99,8 @@ class BundleOptions:
         from .versions import parse_semver
 
         parse_semver(self.version)
-        if self.layout not in LAYOUTS:
-            raise InputError(f"Unknown layout {self.layout!r}", "Use auto, single or external.", code="USAGE")
+        if self.layout not in BUNDLE_LAYOUTS:
+            raise InputError(f"Unknown layout {self.layout!r}", "Use auto, single, external or keep.", code="USAGE")
         if self.fix_ir and self.target_ort is None:
             raise InputError("--fix-ir needs --target-ort X.Y", "Say which ONNX Runtime must load the model.",
                              code="USAGE")  # fmt: skip
@@ -188,6 +188,21 @@ SAME = Codec()
 NOT = Codec(_not, _not)  # --no-smoke sets run_smoke=False
 PATH = Codec(lambda v: Path(v) if v else None, lambda p: None if p is None else str(p))
 PATHS = Codec(lambda vs: [Path(v) for v in vs], lambda ps: [str(p) for p in ps])
+
+
+def _model_argument(v: str | None) -> Path | None:
+    """The model argument: absent means the built-in sample (said loudly: BUNDLE_SAMPLE); an empty one is refused
+    (an unset ``$MODEL`` in a CI script must not ship the sample)."""
+    if v is None:
+        return None
+    if not v.strip():
+        from . import foldercodes
+
+        raise foldercodes.BUNDLE_MODEL_EMPTY.error()
+    return Path(v)
+
+
+MODEL_PATH = Codec(_model_argument, PATH.dump)
 LABELS = Codec(lambda v: None if v is None else v.split(","), lambda ls: None if ls is None else ",".join(ls))
 #: auto/always/never <-> None/True/False
 TRISTATE = Codec(lambda v: {"auto": None, "always": True, "never": False}[v],
@@ -357,7 +372,7 @@ SMOKE_INPUT_SPEC = OptionSpec((SMOKE_INPUT_FLAGS,))
 #: `bundle`'s own flags before the smoke inputs (--help order).
 BUNDLE_FLAGS = FlagGroup(None, (
     Flag((), "model", "the .onnx file, or a folder: one release of every model in it and the files beside them "
-         "(default: the sample)", "model", Kind.POSITIONAL, PATH, metavar="MODEL"),
+         "(default: the built-in sample, with a warning)", "model", Kind.POSITIONAL, MODEL_PATH, metavar="MODEL"),
     Flag(("-o", "--output", "--out"), "output", "folder to write NAME-VERSION.zip into (created if missing), or the "
          ".zip file to write", ("out_dir", "zip_name"), codec=OUTPUT, metavar="OUT", required=True),
     Flag(("--version",), "release", "release version (semver)", "version", metavar="X.Y.Z", required=True),
@@ -382,7 +397,8 @@ BUNDLE_FLAGS = FlagGroup(None, (
     Flag(("--ort-format",), "ort_format", "also add NAME.ort (ONNX Runtime's ORT format)", "ort_format", Kind.SWITCH,
          default=False),
     Flag(("--layout",), "layout", "auto: one self-contained .onnx below 2 GiB, else NAME.onnx + aligned "
-         "NAME.onnx.data (default)", "layout", Kind.CHOICE, choices=LAYOUTS, default=AUTO),
+         "NAME.onnx.data (default); keep: the model's files as they are (validated and proven, not merged)", "layout",
+         Kind.CHOICE, choices=BUNDLE_LAYOUTS, default=AUTO),
     Flag(("--compress",), "compress", "deflate the files (default: stored uncompressed)", "compress", Kind.SWITCH,
          default=False),
     Flag(("--asset",), "asset", "a file the app reads beside the model (label map, tokenizer, config), shipped at its "

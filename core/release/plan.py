@@ -12,7 +12,7 @@ from ..model.layout import Layout
 from ..model.modelfile import ModelLocation, locate_model
 from ..names import bundle_file_name, check_bundle_name, default_bundle_name
 from ..resources import SAMPLE_MODEL, resource_path
-from . import codes
+from . import codes, foldercodes
 from .folder import ReleaseTree, scan_assets, scan_folder
 from .metadata import ReleaseInfo
 from .options import BundleOptions
@@ -115,6 +115,8 @@ def make_plan(opts: BundleOptions) -> BundlePlan:
     epoch = opts.source_date_epoch if opts.source_date_epoch is not None else source_date_epoch()
     version_model = encode_model_version(version) if opts.set_model_version else None
     findings: list[Finding] = []
+    if opts.model is None:  # never silently: a forgotten argument would ship a believable release of the wrong model
+        findings.append(foldercodes.BUNDLE_SAMPLE.finding("model", model=location.model.name))
     if version_model is not None and (version.prerelease or version.build):
         findings.append(codes.MODEL_VERSION_TAGS.finding("model_version", model_version=version_model,
                                                          version=str(version)))  # fmt: skip
@@ -134,7 +136,7 @@ def _release_tree(opts: BundleOptions) -> ReleaseTree | None:
     beside it; a model given with --asset. None: one model, bundled as it is (NAME.onnx)."""
     if opts.assets:
         if opts.model is None or Path(opts.model).is_dir():
-            raise codes.RELEASE_ASSET.error(variant="model_file", path=str(opts.model or ""))
+            raise foldercodes.RELEASE_ASSET.error(variant="model_file", path=str(opts.model or ""))
         return scan_assets(Path(opts.model), [Path(a) for a in opts.assets])
     if opts.model is None or not Path(opts.model).is_dir() or opts.data_dir is not None:
         return None
