@@ -682,7 +682,7 @@ class MainWindow(Retranslatable, QMainWindow):
         skipped = skipped_stages(item.options)
         if self.model.selected is None:  # the user's selection stays where they put it (issue 41 item 9): the
             self._select(item)  # selection jumped from row to row with a batch and stayed on another row after it
-        item.run = self.run_panel.start(title, skipped=skipped)
+        item.run = self.run_panel.start(title, skipped=skipped, show=self.model.selected is item)
         self._set_state(item, ItemState.RUNNING)  # after the panel: the queue row and the panel agree
         self._log(item, self.tr("Bundling %1 as %2 %3").replace("%1", str(item.path))
                         .replace("%2", item.draft.name).replace("%3", item.draft.version))
@@ -1236,6 +1236,8 @@ class MainWindow(Retranslatable, QMainWindow):
         self.model.set_state(item, state)
         if item in self.model.items:
             self.queue.refresh(item)
+        if self.model.selected is item:  # observers of item_changed see the panels of its new state
+            self.render_selected()
         self.item_changed.emit(item)
         self._update_actions()
 
@@ -1373,9 +1375,9 @@ class MainWindow(Retranslatable, QMainWindow):
                 .replace("%1", str(counts["running"])).replace("%2", str(counts["queued"]))
                 .replace("%3", str(counts["bundled"])))  # fmt: skip
         if counts["checking"]:
-            text += " · " + self.tr("%n being checked", "", counts["checking"])
+            text += " · " + self.tr("%n row(s) being checked", "", counts["checking"])
         if counts["warnings"]:
-            text += " · " + self.tr("%n with warnings", "", counts["warnings"])
+            text += " · " + self.tr("%n row(s) with warnings", "", counts["warnings"])
         self.status_label.setText(text)
 
     # --- shutdown -------------------------------------------------------------------------

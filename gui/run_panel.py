@@ -217,13 +217,15 @@ class RunPanel(Retranslatable, QWidget):
     def _last(self) -> dict[str, ProgressEvent]:  # the shown run's latest event per stage (screenshots, tests)
         return self.run.last
 
-    def start(self, title: str, skipped: Sequence[str] = ()) -> RunState:
-        """A run begins and is shown; ``skipped`` stages (the smoke run or ORT format when not chosen) say so from
-        the start. Returns its state, which the caller keeps with its queue row."""
+    def start(self, title: str, skipped: Sequence[str] = (), show: bool = True) -> RunState:
+        """A run begins and is shown (``show``: its row is the selected one); ``skipped`` stages (the smoke run or ORT
+        format when not chosen) say so from the start. Returns its state, which the caller keeps with its queue
+        row."""
         run = RunState.begin(title, skipped)
         run.last_at = run.started
         self._live = run
-        self.display(run)
+        if show:
+            self.display(run)
         self.ticker.start()
         return run
 
@@ -447,7 +449,8 @@ class ResultPanel(Retranslatable, QWidget):
         self.copy_button.setEnabled(has)
         self.proof.setVisible(has)
         self.files_box.setVisible(has)
-        warnings = [] if result is None else [f for f in result.findings if f.severity is Severity.WARNING]
+        findings = getattr(result, "findings", None) or []
+        warnings = [f for f in findings if f.severity is Severity.WARNING]
         self.warnings.setVisible(bool(warnings))
         self.warnings.set_status(status_icon("warning") if warnings else None, self.warnings_text(warnings))
         self.outputs_box.setVisible(has)

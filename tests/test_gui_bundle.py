@@ -137,7 +137,8 @@ def test_batch_runs_one_after_another_with_own_rows(qtbot, tmp_path):
     items[1].draft.name = "second"
     assert w.bundle_panel.bundle_all_button.isVisible() or w.bundle_panel.bundle_all_button.isEnabled()
     titles = []
-    w.item_changed.connect(lambda it: titles.append(w.run_panel.header.plain_text()) if it.state == "running" else None)
+    # each run's title (the Progress tab shows the selected row's run, which stays the first row: issue 41 item 9)
+    w.item_changed.connect(lambda it: titles.append(it.run.title) if it.state == "running" else None)
     started = w.start_bundles(all_ready=True)
     assert started == items
     states = []
@@ -155,7 +156,8 @@ def test_batch_runs_one_after_another_with_own_rows(qtbot, tmp_path):
     assert any("(1 of 2)" in t for t in titles) and any("(2 of 2)" in t for t in titles)  # "N of M" for a queue
     for row, it in enumerate(items):
         assert w.queue.item(row, 2).text() == "Bundled"
-        assert w.queue.item(row, 3).text() == str(it.result.zip_path)
+        assert w.queue.item(row, 3).text() == it.result.zip_path.name  # issue 41 item 5: the folder in the tooltip
+        assert str(it.result.zip_path.parent) in w.queue.item(row, 3).toolTip()
 
 
 def test_bad_version_refused_before_running(qtbot, tmp_path, sample_model):
@@ -285,6 +287,7 @@ def test_rerun_is_checked_first_and_never_erases_an_earlier_success(qtbot, tmp_p
     assert [it.state for it in items] == ["done", "done"] and [it.result for it in items] == earlier
     # 2. replacing, and the first model's smoke input is missing: one summary, the first row keeps its bundle
     w.bundle_panel.force.setChecked(True)
+    w.queue.select(items[1])  # the form shows another row: the draft changed here is not overwritten by the form's
     items[0].draft.inputs = {items[0].draft.input_names[0]: str(tmp_path / "missing.npy")}
     assert w.start_bundles(all_ready=True) == items
     for it in items:
@@ -346,14 +349,17 @@ def test_gui_hints_are_in_the_apps_words_and_translated(qapp):
 def test_progress_tab_shows_the_selected_rows_run(qtbot, tmp_path):
     """Issue 14 item 8: the Progress tab shows the selected row's run (live or finished), not the last job's."""
     w, items, _a = _two_bundled(qtbot, tmp_path)
-    assert w.queue.selected() is items[1]  # the batch was followed while nothing else was chosen
+    assert w.queue.selected() is items[0]  # issue 41 item 9: the selection stays where it was, not on the last row
+    assert "model 1.0.0" in w.run_panel.header.plain_text()
+    w.queue.select(items[1])
     assert "second 1.0.0" in w.run_panel.header.plain_text()
     w.queue.select(items[0])
     assert "model 1.0.0" in w.run_panel.header.plain_text() and w.run_panel.stage_state("zip") == "done"
     (c,) = w.open_paths([tmp_path / "a"])  # a row that never ran: nothing to show
     w.queue.select(items[1])
     w.queue.select(c)
-    assert "Nothing is running" in w.run_panel.header.plain_text() and w.run_panel.stage_state("merge") == "waiting"
+    assert "No bundle has run for this row" in w.run_panel.header.plain_text()
+    assert w.run_panel.stage_state("merge") == "not run"  # issue 41 item 9: never "waiting" for a row never bundled
     wait_state(qtbot, c, ("ready", "invalid", "failed"))
 
 

@@ -45,6 +45,20 @@
             <numerusform>%n items · %1 running · %2 queued · %3 bundled</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n row(s) being checked</source>
+        <translation>
+            <numerusform>%n row being checked</numerusform>
+            <numerusform>%n rows being checked</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) with warnings</source>
+        <translation>
+            <numerusform>%n row with warnings</numerusform>
+            <numerusform>%n rows with warnings</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ModelPanel</name>
@@ -97,6 +111,27 @@
             <numerusform>Verification failed: %n problems — see Findings.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Bundled, with %n warning(s) — see Findings.</source>
+        <translation>
+            <numerusform>Bundled, with %n warning — see Findings.</numerusform>
+            <numerusform>Bundled, with %n warnings — see Findings.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n label(s): %1</source>
+        <translation>
+            <numerusform>%n label: %1</numerusform>
+            <numerusform>%n labels: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Verified: every file matches the manifest, with %n warning(s) — see Findings.</source>
+        <translation>
+            <numerusform>Verified: every file matches the manifest, with %n warning — see Findings.</numerusform>
+            <numerusform>Verified: every file matches the manifest, with %n warnings — see Findings.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ResultPanel</name>
@@ -112,6 +147,37 @@
         <translation>
             <numerusform>Proof: the bundled model is the original bit for bit (same structure, its %n tensor with an equal SHA-256); its smoke run passed (onnxruntime %1, %2).</numerusform>
             <numerusform>Proof: the bundled model is the original bit for bit (same structure, all %n tensors with equal SHA-256); its smoke run passed (onnxruntime %1, %2).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Bundle created with %n warning(s): %1 (%2)</source>
+        <translation>
+            <numerusform>Bundle created with %n warning: %1 (%2)</numerusform>
+            <numerusform>Bundle created with %n warnings: %1 (%2)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: the bundled model file is the original, byte for byte (equal SHA-256); but its smoke run gave %n warning(s) (onnxruntime %1, %2): see below.</source>
+        <translation>
+            <numerusform>Proof: the bundled model file is the original, byte for byte (equal SHA-256); but its smoke run gave %n warning (onnxruntime %1, %2): see below.</numerusform>
+            <numerusform>Proof: the bundled model file is the original, byte for byte (equal SHA-256); but its smoke run gave %n warnings (onnxruntime %1, %2): see below.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</source>
+        <translation>
+            <numerusform>Proof: the bundled model is the original bit for bit (same structure, its %n tensor with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</numerusform>
+            <numerusform>Proof: the bundled model is the original bit for bit (same structure, all %n tensors with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>QueueTable</name>
+    <message numerus="yes">
+        <source>%1, %n warning(s)</source>
+        <translation>
+            <numerusform>%1, %n warning</numerusform>
+            <numerusform>%1, %n warnings</numerusform>
         </translation>
     </message>
 </context>

@@ -2912,6 +2912,14 @@
         <source>Log</source>
         <translation>ログ</translation>
     </message>
+    <message>
+        <source>Only the selected &amp;row</source>
+        <translation>選択した行のみ(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Show the log lines of the row selected in the queue alone</source>
+        <translation>キューで選択した行のログだけを表示します</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -3382,6 +3390,66 @@ Qt %1、Python %2</translation>
         <source>The model could not be read; see the Model tab.</source>
         <translation>モデルを読み込めませんでした。「モデル」タブを確認してください。</translation>
     </message>
+    <message>
+        <source>Stop the bundle that is running; the queued ones still run</source>
+        <translation>実行中のバンドルだけを止めます（待機中のものはそのまま実行されます）</translation>
+    </message>
+    <message>
+        <source>Cancel all bundl&amp;es</source>
+        <translation>すべてのバンドルをキャンセル(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Stop the running bundle and take every queued one off the queue</source>
+        <translation>実行中のバンドルを止め、待機中のものもすべてキューから外します</translation>
+    </message>
+    <message>
+        <source>Locate the data file of %1: it references %2</source>
+        <translation>%1 のデータファイルを指定（モデルが参照する名前: %2）</translation>
+    </message>
+    <message>
+        <source>Data files of %1 (%2)</source>
+        <translation>%1 のデータファイル (%2)</translation>
+    </message>
+    <message>
+        <source>%1 references its data as %2, not %3.</source>
+        <translation>%1 はデータを %3 ではなく %2 という名前で参照しています。</translation>
+    </message>
+    <message>
+        <source>onnxpack looks for the data files by the names the model gives, in the folder of the file you choose. Rename or copy %1 to %2 in %3, then choose it again.</source>
+        <translation>onnxpack は、選んだファイルのフォルダーの中で、モデルに書かれた名前のデータファイルを探します。%3 の %1 を %2 に名前変更（またはコピー）してから、もう一度選んでください。</translation>
+    </message>
+    <message>
+        <source>Locate data file</source>
+        <translation>データファイルの指定</translation>
+    </message>
+    <message>
+        <source>Warning %1: %2</source>
+        <translation>警告 %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 (rows %2)</source>
+        <translation>%1（行 %2）</translation>
+    </message>
+    <message>
+        <source>%1 would be written by:</source>
+        <translation>%1 に書き込む行:</translation>
+    </message>
+    <message>
+        <source>(name %1, version %2)</source>
+        <translation>（名前 %1、バージョン %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) being checked</source>
+        <translation>
+            <numerusform>確認中 %n 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) with warnings</source>
+        <translation>
+            <numerusform>警告あり %n 行</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ModelPanel</name>
@@ -3711,6 +3779,60 @@ Qt %1、Python %2</translation>
         <source>Made with</source>
         <translation>作成ツール</translation>
     </message>
+    <message numerus="yes">
+        <source>Bundled, with %n warning(s) — see Findings.</source>
+        <translation>
+            <numerusform>バンドル済み、警告 %n 件 — 「検出事項」を参照してください。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>ラベル</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n label(s): %1</source>
+        <translation>
+            <numerusform>ラベル %n 個: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>License</source>
+        <translation>ライセンス</translation>
+    </message>
+    <message>
+        <source>Homepage</source>
+        <translation>ホームページ</translation>
+    </message>
+    <message>
+        <source>Authors</source>
+        <translation>作成者</translation>
+    </message>
+    <message>
+        <source>Proven on ONNX Runtime</source>
+        <translation>ONNX Runtime での実証</translation>
+    </message>
+    <message>
+        <source>did not load it</source>
+        <translation>読み込めず</translation>
+    </message>
+    <message>
+        <source>bitwise equal</source>
+        <translation>ビット単位で一致</translation>
+    </message>
+    <message>
+        <source>equal within the tolerance</source>
+        <translation>許容誤差内で一致</translation>
+    </message>
+    <message>
+        <source>outputs differ</source>
+        <translation>出力が異なる</translation>
+    </message>
+    <message numerus="yes">
+        <source>Verified: every file matches the manifest, with %n warning(s) — see Findings.</source>
+        <translation>
+            <numerusform>検証済み: すべてのファイルがマニフェストと一致します。警告 %n 件 — 「検出事項」を参照してください。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>QFileDialog</name>
@@ -3801,6 +3923,16 @@ Qt %1、Python %2</translation>
     <message>
         <source>Model</source>
         <translation>モデル</translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation>%1（%2 内）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %n warning(s)</source>
+        <translation>
+            <numerusform>%1、警告 %n 件</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3957,6 +4089,32 @@ Qt %1、Python %2</translation>
         <source>The bundled model&apos;s outputs DIFFER from the original.</source>
         <translation>バンドルしたモデルの出力が元のモデルと異なります。</translation>
     </message>
+    <message numerus="yes">
+        <source>Bundle created with %n warning(s): %1 (%2)</source>
+        <translation>
+            <numerusform>バンドルを作成しました（警告 %n 件）: %1 (%2)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Warning %1: %2</source>
+        <translation>警告 %1: %2</translation>
+    </message>
+    <message>
+        <source>How to fix: %1</source>
+        <translation>対処方法: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: the bundled model file is the original, byte for byte (equal SHA-256); but its smoke run gave %n warning(s) (onnxruntime %1, %2): see below.</source>
+        <translation>
+            <numerusform>証明: バンドルされたモデルファイルは元のファイルとバイト単位で同一です（SHA-256 が一致）。ただしスモーク実行で警告が %n 件出ました（onnxruntime %1、%2）: 下を参照してください。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</source>
+        <translation>
+            <numerusform>証明: バンドルされたモデルは元のモデルとビット単位で同一です（同じ構造、%n 個のテンソルすべての SHA-256 が一致）。ただしスモーク実行で警告が出ました（onnxruntime %1、%2）: 下を参照してください。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Roles</name>
@@ -4106,6 +4264,26 @@ Qt %1、Python %2</translation>
     <message>
         <source>about %1 left</source>
         <translation>残り約 %1</translation>
+    </message>
+    <message>
+        <source>Queued: this row is bundled after the rows before it.</source>
+        <translation>待機中: この行は前の行の後にバンドルされます。</translation>
+    </message>
+    <message>
+        <source>No bundle has run for this row.</source>
+        <translation>この行ではまだバンドルを実行していません。</translation>
+    </message>
+    <message>
+        <source>Now: %1 — %2</source>
+        <translation>現在: %1 — %2</translation>
+    </message>
+    <message>
+        <source>Now: %1</source>
+        <translation>現在: %1</translation>
+    </message>
+    <message>
+        <source>(still working, no news for %1)</source>
+        <translation>（処理中です。%1 のあいだ報告がありません）</translation>
     </message>
 </context>
 <context>
