@@ -267,3 +267,43 @@ def test_a_length_no_float_can_hold(tmp_path: Path) -> None:
     for code, text in both_commands(path, folder):
         assert code == 1, text
         assert "Internal error" not in text
+
+
+# ----------------------------------------------------------------------------- small files named by an option: bounded
+
+
+def _fifo(p: Path) -> None:
+    os.mkfifo(p)
+
+
+def _huge(p: Path) -> None:
+    with open(p, "wb") as f:
+        f.truncate(1 << 30)
+
+
+SMALL_FILE_CASES: dict[str, Callable[[Path], object]] = {
+    "dev-zero": lambda p: p.symlink_to("/dev/zero"),
+    "fifo": _fifo,
+    "folder": lambda p: p.mkdir(),
+    "1-GiB": _huge,
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX")
+@pytest.mark.parametrize("option", ["--sign-key", "--labels-file"])
+@pytest.mark.parametrize("case", sorted(SMALL_FILE_CASES))
+def test_key_and_labels_files_are_read_with_a_bound(option: str, case: str, tmp_path: Path) -> None:
+    """Issue 39 item 7: --sign-key and --labels-file on /dev/zero filled memory (exit 3) and a FIFO blocked forever,
+    as --previous, --input and verify did not: now each is refused by name, exit 2, before any reading."""
+    if option == "--sign-key":
+        pytest.importorskip("model_signing")
+    model = tmp_path / "m.onnx"
+    model.write_bytes(add_model().SerializeToString())
+    hostile = tmp_path / "hostile"
+    SMALL_FILE_CASES[case](hostile)
+    code, out, err = run("bundle", str(model), "-o", str(tmp_path / "dist"), "--version", "1.0.0", "--license", "MIT",
+                         "--author", "x", option, str(hostile))
+    assert code == 2, out + err
+    assert "Traceback" not in out + err and "Internal error" not in err
+    assert str(hostile) in err and ("folder" in err or "regular file" in err or "larger than" in err), err
+    assert not (tmp_path / "dist").exists() or not any((tmp_path / "dist").iterdir())
