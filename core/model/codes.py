@@ -187,6 +187,14 @@ MODEL_IS_ZIP = define(
     hint="If it is an onnxpack bundle, use `onnxpack verify`; otherwise extract the model first.",
     summary="The file is a ZIP archive, not an ONNX model",
 )
+# variant "pickle": torch.save's legacy format (or another Python pickle)
+MODEL_IS_PYTORCH = define(
+    "MODEL_IS_PYTORCH", kind=ModelFormatError, text="{file} is a PyTorch checkpoint (torch.save), not an ONNX model",
+    hint="Export the model to ONNX first: in PyTorch, build the model (load_state_dict if the file holds only "
+         "weights), then torch.onnx.export(model, example_inputs, \"model.onnx\"), and give the .onnx.",
+    variants={"pickle": "{file} is a Python pickle (PyTorch's legacy torch.save format?), not an ONNX model"},
+    summary="The file is a PyTorch checkpoint, not an ONNX model",
+)
 MODEL_IS_TEXT = define(
     "MODEL_IS_TEXT", kind=ModelFormatError, text="{file} is a text file, not a binary ONNX model",
     hint="Textual ONNX (onnx.printer / .onnxtxt) is not supported; save the model with onnx.save().",
@@ -224,6 +232,7 @@ BUNDLE_NOT_ZIP = define(
     variants={
         "model": "{file} {what}: a bundle .zip is expected",
         "manifest": "{file} {what}: a bundle .zip is expected",
+        "pytorch": "{file} {what}, not an onnxpack bundle",
     },
     summary="The file is not a bundle: a bundle .zip is expected",
     variant_hints={
@@ -231,6 +240,8 @@ BUNDLE_NOT_ZIP = define(
                  "`onnxpack check {path}`.",
         "manifest": "Give the bundle .zip this manifest came from: a manifest alone cannot show that the files are "
                     "intact.",
+        "pytorch": "A bundle is built from an ONNX model: export the checkpoint with torch.onnx.export, then run "
+                   "`onnxpack bundle` on the .onnx.",
     },
 )
 PREVIOUS_NOT_BUNDLE = define(

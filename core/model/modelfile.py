@@ -6,6 +6,7 @@ import enum
 import functools
 import os
 import stat
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ __all__ = [
     "FileKind",
     "ModelLocation",
     "Window",
+    "is_torch_member",
     "load_structure",
     "locate_model",
     "refuse_non_bundle",
@@ -43,6 +45,7 @@ class FileKind(str, enum.Enum):
     ONNX = "onnx"
     ORT = "ort"
     ZIP = "zip"
+    PYTORCH = "pytorch"  # a torch.save checkpoint: a ZIP holding <name>/data.pkl, or (legacy) a pickle
     EMPTY = "empty"
     TEXT = "text"
     UNKNOWN = "unknown"
@@ -84,7 +87,9 @@ def sniff(path: Path, window: Window | None = None) -> FileKind:
     if len(head) >= 8 and head[4:8] == b"ORTM":
         return FileKind.ORT
     if head[:4] in (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08"):
-        return FileKind.ZIP
+        return FileKind.PYTORCH if window is None and _is_torch_zip(path) else FileKind.ZIP
+    if window is None and _is_pickle(head):
+        return FileKind.PYTORCH
     # A serialized ModelProto starts with a field tag; ir_version (field 1, varint) is 0x08, but
     # writers may order fields freely, so any plausible tag byte is accepted and parsing decides.
     text = _decode_head(head)
@@ -95,6 +100,62 @@ def sniff(path: Path, window: Window | None = None) -> FileKind:
     if text.isprintable() or all(c.isprintable() or c in "\r\n\t" for c in text):
         return FileKind.TEXT
     return FileKind.ONNX
+
+
+#: A central directory larger than this is not read to look for a PyTorch checkpoint's data.pkl (a checkpoint's
+#: has one entry per tensor: some KiB).
+_TORCH_CD_MAX = 4 << 20
+
+
+def is_torch_member(name: str | bytes) -> bool:
+    """``archive/data.pkl`` (or ``<name>/data.pkl``): the pickle torch.save writes first into its ZIP."""
+    b = name.encode("utf-8", "surrogateescape") if isinstance(name, str) else name
+    return b == b"data.pkl" or (b.endswith(b"/data.pkl") and b.count(b"/") == 1)
+
+
+def _is_torch_zip(path: Path) -> bool:
+    """Whether the ZIP at ``path`` is a PyTorch checkpoint (torch.save since 1.6, or torch.jit.save): its first member
+    is ``*/data.pkl``, or its central directory (read only when small and not ZIP64) lists one and no
+    ``manifest.json`` (an onnxpack bundle's)."""
+    with open(path, "rb") as f:
+        local = f.read(30)
+        if len(local) == 30 and local[:4] == b"PK\x03\x04":
+            name_len = struct.unpack("<H", local[26:28])[0]
+            if is_torch_member(f.read(name_len)):
+                return True
+        size = os.fstat(f.fileno()).st_size
+        tail_len = min(size, 65536 + 22)
+        f.seek(size - tail_len)
+        tail = f.read(tail_len)
+        at = tail.rfind(b"PK\x05\x06")
+        if at < 0 or len(tail) - at < 22:
+            return False
+        cd_size, cd_offset = struct.unpack("<II", tail[at + 12:at + 20])
+        if cd_size > _TORCH_CD_MAX or cd_offset + cd_size > size:
+            return False
+        f.seek(cd_offset)
+        cd = f.read(cd_size)
+    found = False
+    pos = 0
+    while pos + 46 <= len(cd) and cd[pos:pos + 4] == b"PK\x01\x02":
+        n, m, k = struct.unpack("<HHH", cd[pos + 28:pos + 34])
+        name = cd[pos + 46:pos + 46 + n]
+        if name == b"manifest.json":
+            return False
+        found = found or is_torch_member(name)
+        pos += 46 + n + m + k
+    return found
+
+
+def _is_zip_head(path: Path) -> bool:
+    with open(path, "rb") as f:
+        return f.read(2) == b"PK"
+
+
+def _is_pickle(head: bytes) -> bool:
+    """A Python pickle of protocol 2-5 (torch.save's legacy format starts with protocol 2 and its magic number); no
+    ONNX model starts so (0x80 0x02..0x05 would be field 32+, which ModelProto does not have)."""
+    return len(head) >= 3 and head[0] == 0x80 and 2 <= head[1] <= 5
 
 
 def _decode_head(head: bytes) -> str | None:
@@ -213,6 +274,8 @@ def _refuse_non_model(path: Path, window: Window | None) -> None:
             f"{path.name} is empty (0 bytes)",
             "The export or copy was probably interrupted; export the model again.",
         )
+    if kind is FileKind.PYTORCH:
+        raise codes.MODEL_IS_PYTORCH.error(path.name, variant=None if _is_zip_head(path) else "pickle", file=path.name)
     refused = _REFUSED_KINDS.get(kind)
     if refused is not None:
         raise refused.error(path.name, file=path.name)
@@ -314,6 +377,9 @@ def _what_file(path: Path) -> tuple[str, str] | None:
         return None
     if kind is FileKind.ORT:
         return "an ORT-format model", "model"
+    if kind is FileKind.PYTORCH:
+        return "a PyTorch checkpoint (torch.save)" if head[:2] == b"PK" else "a Python pickle (PyTorch's legacy " \
+            "torch.save format)", "pytorch"
     if kind is FileKind.EMPTY:
         return "an empty file", "empty"
     if kind is FileKind.TEXT:
@@ -331,13 +397,17 @@ def refuse_non_bundle(path: Path) -> None:
     named like one either (a model, an extracted manifest.json). A ``.zip`` that holds no archive is a damaged or
     crafted bundle instead, which the archive checks report."""
     if path.suffix.lower() == ".zip":
-        return
+        try:
+            if sniff(path) is not FileKind.PYTORCH:  # a PyTorch checkpoint named .zip is still named as one
+                return
+        except OSError:
+            return
     what = _what_file(path)
     if what is None:
         return
     words, key = what
     is_ = "is " if key != "other" else ""
-    variant = key if key in ("model", "manifest") else None
+    variant = key if key in ("model", "manifest", "pytorch") else None
     raise codes.BUNDLE_NOT_ZIP.error(variant=variant, file=path.name, what=is_ + words, path=str(path))
 
 

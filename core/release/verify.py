@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 
 from ..childproc import ChildProcess
 from ..errors import InputError
-from ..model.modelfile import refuse_non_bundle, refuse_non_previous
+from ..model.modelfile import is_torch_member, refuse_non_bundle, refuse_non_previous
 from ..progress import CancelToken, ProgressCallback, check_cancel
 from . import codes
 from .manifest import MANIFEST_NAME, MAX_MANIFEST_BYTES, RELEASE_SCHEMA, model_views
@@ -143,6 +143,8 @@ class _Verification:
         scan = scan_archive(self.f, size)
         if any(p.code == codes.ZIP_NOT_ZIP.name for p in scan.problems):
             refuse_non_bundle(self.path)  # a model or a manifest.json given instead of a bundle: a usage error
+        elif MANIFEST_NAME not in scan.by_name() and any(is_torch_member(m) for m in scan.by_name()):
+            refuse_non_bundle(self.path)  # a PyTorch checkpoint (a ZIP holding archive/data.pkl): a usage error too
         self.rep.archive = {"size": size, "entries": len(scan.members), "zip64": scan.zip64}
         self.rep.problems.extend(scan.problems)
         return None if scan.problems else scan
