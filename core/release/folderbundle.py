@@ -112,19 +112,26 @@ def _write(plan: BundlePlan, prepared: _Prepared, work: Path, zip_path: Path, fi
         atomic_file(zip_path, overwrite=opts.force) as f,
         DeterministicZip(f, epoch=plan.epoch, compress=opts.compress) as z,
     ):
-        for i, (mp, ch) in enumerate(zip(plans, checked, strict=True)):
-            child = first_child if i == 0 else child_for(SMOKE_TARGET, None, opts.sign_key_password_env,
-                                                         opts.sigstore_identity_token_env)  # fmt: skip
-            checker = start_checker(mp, ch, child, progress, cancel)
-            try:
-                mwork = work / f"model-{i}"
-                mwork.mkdir()
-                run = Run(progress, cancel, zip_path, mwork)
-                smoke_child = child if opts.run_smoke else None
-                done.append(_named(mp, lambda: model_stage(mp, ch, checker, run, f, z, smoke_child)))  # noqa: B023
-            finally:
-                checker.stop()
-                child.discard()
+        children = [first_child]
+        try:
+            for i, (mp, ch) in enumerate(zip(plans, checked, strict=True)):
+                if i + 1 < len(plans):  # the next model's child imports onnxruntime while this model runs
+                    children.append(child_for(SMOKE_TARGET, None, opts.sign_key_password_env,
+                                              opts.sigstore_identity_token_env))  # fmt: skip
+                child = children[i]
+                checker = start_checker(mp, ch, child, progress, cancel)
+                try:
+                    mwork = work / f"model-{i}"
+                    mwork.mkdir()
+                    run = Run(progress, cancel, zip_path, mwork)
+                    smoke_child = child if opts.run_smoke else None
+                    done.append(_named(mp, lambda: model_stage(mp, ch, checker, run, f, z, smoke_child)))  # noqa: B023
+                finally:
+                    checker.stop()
+                    child.discard()
+        finally:
+            for c in children:
+                c.discard()
         assets = _write_assets(tree.assets, z, progress, cancel)
         views = [_model_view(mp, d) for mp, d in zip(plans, done, strict=True)]
         asset_docs = [{"path": a.member, "role": a.role, "size": m.record.size, "sha256": m.record.sha256}
