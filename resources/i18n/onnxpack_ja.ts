@@ -606,6 +606,10 @@
         <translation>このファイルは ZIP アーカイブで、ONNX モデルではありません</translation>
     </message>
     <message>
+        <source>The file is a PyTorch checkpoint, not an ONNX model</source>
+        <translation>このファイルは PyTorch のチェックポイントで、ONNX モデルではありません</translation>
+    </message>
+    <message>
         <source>The model file is at or above protobuf&apos;s 2 GiB limit</source>
         <translation>モデルファイルが protobuf の 2 GiB の上限以上です</translation>
     </message>
@@ -2868,6 +2872,34 @@
     <message>
         <source>Check the file.</source>
         <translation>ファイルを確認してください。</translation>
+    </message>
+    <message>
+        <source>Give the app&apos;s lock file or manifest itself (a regular file of at most {limit}), or its folder.</source>
+        <translation>アプリのロック ファイルかマニフェストそのもの（{limit} 以下の通常のファイル）か、そのフォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the file as its package manager wrote it (regenerate it if it was edited), or give {opt:target_ort} X.Y yourself.</source>
+        <translation>パッケージ マネージャーが書いたままのファイルを指定する（編集した場合は作り直してください）か、目標の ONNX Runtime を自分で選んでください。</translation>
+    </message>
+    <message>
+        <source>Correct the version in the file, or give {opt:target_ort} X.Y yourself.</source>
+        <translation>ファイルのバージョンを直すか、目標の ONNX Runtime を自分で選んでください。</translation>
+    </message>
+    <message>
+        <source>Give {opt:target_app} {lock}, or the app&apos;s folder.</source>
+        <translation>アプリのファイルとして {lock} か、アプリのフォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>Build the app once (or run `cargo generate-lockfile`) and give its Cargo.lock.</source>
+        <translation>アプリを一度ビルドして（または `cargo generate-lockfile` を実行して）、その Cargo.lock を指定してください。</translation>
+    </message>
+    <message>
+        <source>Export the model to ONNX first: in PyTorch, build the model (load_state_dict if the file holds only weights), then torch.onnx.export(model, example_inputs, &quot;model.onnx&quot;), and give the .onnx.</source>
+        <translation>まずモデルを ONNX に書き出してください。PyTorch でモデルを組み立て（ファイルが重みだけなら load_state_dict で読み込み）、torch.onnx.export(model, example_inputs, &quot;model.onnx&quot;) で書き出した .onnx を指定してください。</translation>
+    </message>
+    <message>
+        <source>A bundle is built from an ONNX model: export the checkpoint with torch.onnx.export, then run `onnxpack bundle` on the .onnx.</source>
+        <translation>バンドルは ONNX モデルから作ります。チェックポイントを torch.onnx.export で書き出し、その .onnx をバンドルしてください。</translation>
     </message>
     <message>
         <source>Keep the external-data layout for this model.</source>
