@@ -106,8 +106,10 @@ class _NameDelegate(QStyledItemDelegate):
         rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
         margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
         others = [t for r, t in enumerate(self.table.names) if r != index.row()]
-        opt.text = distinct_elide(opt.text, others, rect.width() - 2 * margin,  # type: ignore[attr-defined]
-                                  opt.fontMetrics.horizontalAdvance)  # type: ignore[attr-defined]
+        fm = opt.fontMetrics  # type: ignore[attr-defined]
+        # a character to spare: text that fills the width exactly is cut again by Qt (its layout rounds up)
+        width = rect.width() - 2 * margin - fm.averageCharWidth()
+        opt.text = distinct_elide(opt.text, others, width, fm.horizontalAdvance)  # type: ignore[attr-defined]
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
 
 #: state → icon kind (the text is always shown too)
@@ -186,7 +188,7 @@ class QueueTable(Retranslatable, QTableWidget):
         return {Kind.MODEL: self.tr("Model"), Kind.BUNDLE: self.tr("Bundle")}[Kind(kind)]
 
     NAME_WIDTH = 150
-    NAME_FLOOR_CHARS = 10  # a narrow pane takes width from the name (cut, whole in its tooltip) before the status
+    NAME_FLOOR_CHARS = 7  # a narrow pane takes width from the name (cut, whole in its tooltip) before the status
     RESULT_MIN = 90  # the Result column never gets less (a path or message cut in the middle, whole in its tooltip)
     MIN_COLUMN = 36
 
