@@ -1,6 +1,6 @@
 """The release pipeline: inspect → validate → merge → smoke + equality proof → (ORT format) → NAME-VERSION.zip.
 
-One progress stream (stages "inspect", "validate", "merge", "smoke", "ort", "zip"), cancellable at any
+One progress stream (the stages of core/release/stages.py, declared once), cancellable at any
 point; nothing is left behind on failure: the ZIP is written through ``atomic_file`` and the private
 work folder (``.onnxpack-work-PID-*`` inside the output folder) is always removed.
 
