@@ -34,13 +34,11 @@ _AI_ONNX = ("", "ai.onnx")
 _ML = "ai.onnx.ml"
 #: A recorded value longer than this is cut (its full length is recorded beside it).
 _VALUE_CHARS = 160
-#: The most dropped or moved items the manifest's fixes list one by one (a large torch export has ~50k stack traces:
-#: listed whole they passed the manifest's 16 MiB cap, and verify refused the bundle); the rest are counted by key.
+#: The most dropped or moved items listed one by one (the rest are counted by key: a manifest stays under its cap).
 MAX_LISTED_DROPPED = 100
 #: The most keys the count of the unlisted items names (the others are counted together).
 _MAX_COUNTED_KEYS = 20
-#: The converter runs in a child process with this time limit (seconds).
-CONVERT_TIMEOUT = 120.0
+CONVERT_TIMEOUT = 120.0  # seconds: the converter runs in a child process
 
 
 @dataclass(frozen=True)
