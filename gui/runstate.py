@@ -10,15 +10,16 @@ from typing import TYPE_CHECKING
 
 from onnxpack.core.errors import OnnxpackError, OutputError
 from onnxpack.core.progress import BYTES, ProgressEvent
+from onnxpack.core.release import stages as _stages
 
 if TYPE_CHECKING:  # the engine's options, for mypy only (importing core.release.bundle loads onnx)
     from onnxpack.core.release.bundle import BundleOptions
 
 __all__ = ["PART_UNITS", "STAGES", "EtaEstimator", "RunState", "failed_stage", "skipped_stages"]
 
-#: Pipeline stages in order (core/release/bundle.py reports these names; "prove" is --prove-ort, core/runtime/prove.py:
-#: its wheels are fetched after validate, the releases run after the smoke run).
-STAGES = ("inspect", "validate", "merge", "smoke", "prove", "ort", "zip")
+#: Pipeline stages in order, as the engine declares them once (core/release/stages.py: the names its progress events
+#: carry; "prove" is --prove-ort, its wheels fetched after validate, the releases run after the smoke run).
+STAGES: tuple[str, ...] = _stages.STAGE_NAMES
 
 
 def failed_stage(error: BaseException | None) -> str | None:
@@ -38,12 +39,10 @@ PART_UNITS = {"prove": BYTES}
 
 
 def skipped_stages(options: BundleOptions | None) -> list[str]:
-    """The stages a run with ``options`` never reaches (shown "skipped" from its start): the smoke run when turned
-    off, --prove-ort when no release is named, the ORT format when not chosen."""
-    if options is None:
-        return []
-    on = {"smoke": options.run_smoke, "prove": bool(options.prove_ort), "ort": options.ort_format}
-    return [stage for stage in STAGES if on.get(stage) is False]
+    """The stages a run with ``options`` never reaches (shown "skipped" from its start): the engine's own rule
+    (core/release/stages.py: the smoke run when turned off, --prove-ort when no release is named, the ORT format when
+    not chosen)."""
+    return _stages.skipped_stages(options)
 
 
 class EtaEstimator:
