@@ -4,7 +4,8 @@ Release managers know their app, not the ORT inside it. Read, in this order of t
 built; a manifest what may be): ``Cargo.lock`` (the Rust ``ort``/``ort-sys`` crates), ``packages.lock.json``,
 ``*.csproj``, ``Directory.Packages.props`` (NuGet ``Microsoft.ML.OnnxRuntime*``), ``package-lock.json`` (npm
 ``onnxruntime-node``, ``onnxruntime-web``), ``uv.lock``, ``requirements*.txt``, ``pyproject.toml`` (PyPI
-``onnxruntime*``). The answer names the file and line. A version range counts by its lower bound: the oldest
+``onnxruntime*``), ``package.json``. The answer names the file and line. A ``Cargo.toml`` is refused with the path of
+its ``Cargo.lock`` (beside it, or at the workspace root above it). A version range counts by its lower bound: the oldest
 runtime the app may end up with is the one to target.
 
 The Rust crates do not carry ORT's version in their own: each ``ort``/``ort-sys`` release downloads (or links) one
