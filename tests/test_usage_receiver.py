@@ -172,11 +172,12 @@ def test_single_file_model_also_loads_from_a_buffer_in_javascript(sample_zip: Pa
 
 
 def test_docs_list_the_same_languages_as_readme_txt() -> None:
-    assert readme.LANGUAGES == ("Python", "JavaScript (Node.js)", "C/C++", "Rust", "C#")
+    assert readme.LANGUAGES == ("Python", "JavaScript (Node.js and the browser)", "C/C++", "Rust", "C#")
     row = next(line for line in (ROOT / "docs" / "bundle.md").read_text(encoding="utf-8").splitlines()
                if line.startswith("| `README.txt` |"))  # fmt: skip
-    for language in ("Python", "JavaScript (Node.js", "C/C++", "Rust", "C#"):
+    for language in ("Python", "JavaScript (Node.js", "onnxruntime-web", "C/C++", "Rust", "C#"):
         assert language in row, language
+    assert "not compiled by onnxpack's CI" in row
     readme_md = (ROOT / "README.md").read_text(encoding="utf-8")
     assert all(language.split(" (")[0] in readme_md for language in readme.LANGUAGES)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Any
 
@@ -12,7 +13,11 @@ from .manifest import MANIFEST_NAME, RELEASE_SCHEMA, model_views
 __all__ = ["receiver_readme"]
 
 #: The languages README.txt shows loading and running the model in (docs/bundle.md lists the same).
-LANGUAGES = ("Python", "JavaScript (Node.js)", "C/C++", "Rust", "C#")
+LANGUAGES = ("Python", "JavaScript (Node.js and the browser)", "C/C++", "Rust", "C#")
+
+#: The releases whose documented API the examples that onnxpack's CI cannot build follow (Rust, C#).
+RUST_ORT = "2.0.0-rc.12"
+CSHARP_ORT = "1.31"
 
 # ONNX element type -> (numpy dtype, Rust type, C# type). Types without a plain array type in a client get None.
 _TYPES: dict[str, tuple[str, str | None, str | None]] = {
@@ -102,15 +107,9 @@ def _count(dims: list[int]) -> int:
     return n
 
 
-def _javascript(entry: str, inputs: list[dict[str, Any]], from_memory: bool) -> list[str]:
-    lines = ["JavaScript (Node.js; npm install onnxruntime-node):",
-             '    const ort = require("onnxruntime-node");',
-             "    (async () => {",
-             f'      const session = await ort.InferenceSession.create("{entry}");']
-    if from_memory:
-        lines += ["      // or from a buffer (the file is self-contained):",
-                  f'      // const session = await ort.InferenceSession.create(require("fs").readFileSync("{entry}"));']
-    lines.append("      const feeds = {")
+def _js_feeds(inputs: list[dict[str, Any]], indent: str, runtime: str) -> list[str]:
+    """The `const feeds = {...};` lines of the JavaScript examples (onnxruntime-node and onnxruntime-web)."""
+    lines = [f"{indent}const feeds = {{"]
     for v in inputs:
         dims, _ = _example_shape(v["shape"])
         t = v["elem_type"]
@@ -120,15 +119,52 @@ def _javascript(entry: str, inputs: list[dict[str, Any]], from_memory: bool) -> 
             kind, array, _c = _JS_CPP[t]
             value = f'new ort.Tensor("{kind}", new {array}({_count(dims)}), {list(dims)})'
         else:
-            lines.append(f'        // "{v["name"]}" is {t}: onnxruntime-node has no tensor type for it')
+            lines.append(f'{indent}  // "{v["name"]}" is {t}: {runtime} has no tensor type for it')
             continue
         note = "  // int64 takes a BigInt64Array (values are BigInt: 1n, 2n, ...)" if t == "INT64" else ""
         if t == "FLOAT16":
             note = "  // float16 values as their 16-bit patterns"
-        lines.append(f'        "{v["name"]}": {value},{note}')
-    lines += ["      };",
-              "      const results = await session.run(feeds);  // output name -> ort.Tensor (.data, .dims)",
+        lines.append(f'{indent}  "{v["name"]}": {value},{note}')
+    return [*lines, f"{indent}}};"]
+
+
+def _javascript(entry: str, inputs: list[dict[str, Any]], from_memory: bool) -> list[str]:
+    lines = ["JavaScript (Node.js; npm install onnxruntime-node):",
+             '    const ort = require("onnxruntime-node");',
+             "    (async () => {",
+             f'      const session = await ort.InferenceSession.create("{entry}");']
+    if from_memory:
+        lines += ["      // or from a buffer (the file is self-contained):",
+                  f'      // const session = await ort.InferenceSession.create(require("fs").readFileSync("{entry}"));']
+    lines += _js_feeds(inputs, "      ", "onnxruntime-node")
+    lines += ["      const results = await session.run(feeds);  // output name -> ort.Tensor (.data, .dims)",
               "    })();"]
+    return lines
+
+
+#: Where the browser example loads onnxruntime-web from (its .wasm files are fetched from beside it).
+ORT_WEB_SCRIPT = "https://cdn.jsdelivr.net/npm/onnxruntime-web/dist/ort.min.js"
+
+
+def _browser(entry: str, data: str | None, inputs: list[dict[str, Any]]) -> list[str]:
+    """A web page that loads the model with onnxruntime-web; a model's data file is named in externalData under the
+    name the model stores (onnxruntime-web fetches nothing on its own)."""
+    lines = ["JavaScript (browser; onnxruntime-web; a page served over http(s) from the folder this file is in):",
+             f'    <script src="{ORT_WEB_SCRIPT}"></script>',
+             "    <script>",
+             "      (async () => {"]
+    if data:
+        stored = posixpath.relpath(data, posixpath.dirname(entry) or ".")
+        lines += [f'        const session = await ort.InferenceSession.create("{entry}", {{',
+                  f'          externalData: [{{ path: "{stored}", data: "{data}" }}],  '
+                  "// path: the name stored in the model",
+                  "        });"]
+    else:
+        lines.append(f'        const session = await ort.InferenceSession.create("{entry}");')
+    lines += _js_feeds(inputs, "        ", "onnxruntime-web")
+    lines += ["        const results = await session.run(feeds);  // output name -> ort.Tensor (.data, .dims)",
+              "      })();",
+              "    </script>"]
     return lines
 
 
@@ -193,7 +229,7 @@ def _cpp(entry: str, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]]
 
 
 def _rust(entry: str, inputs: list[dict[str, Any]]) -> list[str]:
-    lines = ["Rust (ort crate, 2.x):",
+    lines = [f"Rust (ort crate {RUST_ORT}, in a function returning ort::Result<()>; not compiled by onnxpack's CI):",
              "    use ort::{session::Session, value::Tensor};",
              f'    let mut session = Session::builder()?.commit_from_file("{entry}")?;']
     feeds = []
@@ -201,22 +237,23 @@ def _rust(entry: str, inputs: list[dict[str, Any]]) -> list[str]:
         dims, _ = _example_shape(v["shape"])
         rust = _TYPES.get(v["elem_type"], ("", None, None))[1]
         var = _ident(v["name"], i)
-        if rust is None:
-            lines.append(f'    // "{v["name"]}" is {v["elem_type"]}: build its value with ort::value')
+        if rust is None or rust == "String":
+            how = "Tensor::from_string_array" if rust == "String" else "ort::value"
+            lines.append(f'    // "{v["name"]}" is {v["elem_type"]}: build its value with {how}')
             continue
         count = 1
         for d in dims:
             count *= d
-        default = '"".to_string()' if rust == "String" else (f"{rust}::default()" if "::" not in rust else
-                                                                 f"{rust}::ZERO")
-        lines.append(f"    let {var} = Tensor::from_array(({list(dims)}, vec![{default}; {count}]))?;")
+        default = f"{rust}::default()" if "::" not in rust else f"{rust}::ZERO"
+        shape = f"[{', '.join([f'{dims[0]}usize', *map(str, dims[1:])])}]" if dims else "[0usize; 0]"
+        lines.append(f"    let {var} = Tensor::from_array(({shape}, vec![{default}; {count}]))?;")
         feeds.append(f'"{v["name"]}" => {var}')
     lines.append(f"    let outputs = session.run(ort::inputs![{', '.join(feeds)}])?;")
     return lines
 
 
 def _csharp(entry: str, inputs: list[dict[str, Any]]) -> list[str]:
-    lines = ["C# (NuGet Microsoft.ML.OnnxRuntime):",
+    lines = [f"C# (NuGet Microsoft.ML.OnnxRuntime {CSHARP_ORT}; not compiled by onnxpack's CI):",
              "    using Microsoft.ML.OnnxRuntime;",
              "    using Microsoft.ML.OnnxRuntime.Tensors;",
              f'    using var session = new InferenceSession("{entry}");',
@@ -228,7 +265,7 @@ def _csharp(entry: str, inputs: list[dict[str, Any]]) -> list[str]:
             lines.append(f'        // "{v["name"]}" is {v["elem_type"]}: build its value yourself')
             continue
         lines.append(f'        NamedOnnxValue.CreateFromTensor("{v["name"]}", '
-                     f"new DenseTensor<{cs}>(new[] {{ {', '.join(map(str, dims))} }})),")
+                     f"new DenseTensor<{cs}>(new int[] {{ {', '.join(map(str, dims))} }})),")
     lines += ["    };", "    using var results = session.Run(feeds);"]
     return lines
 
@@ -370,10 +407,15 @@ def _examples(manifest: dict[str, Any]) -> list[str]:
     entry = m["entry"]
     lines = ["", "Loading and running the model", "-----------------------------",
              f"In {', '.join(LANGUAGES[:-1])} and {LANGUAGES[-1]}: each example loads the model by its file path",
-             "and runs it once on zeros of the right type and shape (named dimensions are set to 1).", ""]
+             "and runs it once on zeros of the right type and shape (named dimensions are set to 1). onnxpack's CI",
+             "runs the Python, JavaScript and C/C++ examples of bundles like this one; the Rust and C# examples",
+             f"follow the documented APIs of the ort crate {RUST_ORT} and Microsoft.ML.OnnxRuntime {CSHARP_ORT}",
+             "but are not compiled by onnxpack's CI.", ""]
     lines += _python(entry, insp["inputs"], insp["outputs"])
     lines += [""]
     lines += _javascript(entry, insp["inputs"], m["layout"] == Layout.SINGLE)
+    lines += [""]
+    lines += _browser(entry, m.get("data") if m["layout"] == Layout.EXTERNAL else None, insp["inputs"])
     lines += [""]
     lines += _cpp(entry, insp["inputs"], insp["outputs"])
     lines += [""]
