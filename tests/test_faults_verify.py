@@ -231,7 +231,7 @@ def test_a_readme_passed_off_as_the_model_is_refused(sample_bundle: Path, tmp_pa
 
     errs = _errors(verify_bundle(_rewrite(sample_bundle, tmp_path / "b.zip", edit)))
     assert ("MANIFEST_INCONSISTENT", "The manifest's model entry 'README.txt' is not an .onnx file") in errs
-    assert any(c == "MANIFEST_INCONSISTENT" and "2 files as the model" in m for c, m in errs)
+    assert any(c == "MANIFEST_INCONSISTENT" and "2 files as models" in m for c, m in errs)
 
 
 def _with_zip64_end(data: bytes, z64_entries_delta: int) -> bytes:

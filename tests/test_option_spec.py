@@ -147,7 +147,7 @@ def test_bundle_options_check_themselves() -> None:
     assert base.validated() == base
     bad = [
         ({"version": "1.0"}, None),
-        ({"layout": "flat"}, "Use auto, single or external."),
+        ({"layout": "flat"}, "Use auto, single, external or keep."),
         ({"fix_ir": True}, "Say which ONNX Runtime must load the model."),
         ({"smoke": SmokeOptions(seed=-1)}, "Example: --seed 0"),
         ({"about": ReleaseInfo(license="NOPE")}, None),

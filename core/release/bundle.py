@@ -222,8 +222,8 @@ def _parts(plan: BundlePlan, done: ModelDone, release: Release) -> ManifestParts
         name=plan.name, version=str(plan.version), layout=done.layout, align=done.align,
         model_version=int(fixed.source.model.model_version), epoch=plan.epoch, created=created, facts=facts,
         smoke=proven.smoke, ort_format=ort.doc if ort is not None else None, findings=findings, fixes=fixed.fixes,
-        release=release.doc, about=plan.about.to_dict() if plan.about is not None else None, prove_ort=proven.prove,
-        signature=_signature(plan), data=done.data,
+        release=release.doc, about=plan.about.to_dict() if plan.about is not None else None,
+        prove_ort=proven.prove and proven.prove.to_dict(), signature=_signature(plan), data=done.data,
     )  # fmt: skip
 
 

@@ -154,8 +154,10 @@ def _write(plan: BundlePlan, prepared: _Prepared, work: Path, zip_path: Path, fi
         check_cancel(cancel)
     every = [*findings, *(x for d, mp in zip(done, plans, strict=True) for x in _of_model(mp, d))]
     first = done[0].proven
+    timings = {mp.model_entry: d.proven.prove.timings() for mp, d in zip(plans, done, strict=True)
+               if d.proven.prove is not None}  # fmt: skip
     return BundleResult(zip_path, written.manifest, [m.to_dict() for m in written.members], first.smoke,
-                        first.equal, release.doc, every, zip_path.stat().st_size)
+                        first.equal, release.doc, every, zip_path.stat().st_size, timings or None)
 
 
 def _of_model(plan: BundlePlan, d: ModelDone) -> list[Finding]:

@@ -76,7 +76,7 @@ RELEASE_ASSET = _(
 RELEASE_LABELS = _(
     "RELEASE_LABELS", ERROR, "{asset} names {count} classes, but no output of {model} has {count} ({outputs})",
     "Fix the label map or the model; {opt:allow_unmatched_labels} ships them as they are.",
-    kind=InputError,
+    kind=InputError, summary="A label map does not match the model it describes",
     variants={"unreadable": "{asset} is not a label map onnxpack can read: {reason}"},
     variant_hints={"unreadable": "Write it as UTF-8 JSON ({{\"idx_to_label\": {{\"0\": \"a\", ...}}}}), or as one "
                    "label per line in a .txt file."},
@@ -108,5 +108,5 @@ LAYOUT_KEEP_CHANGED = _(
     variants={"ort_format": "{opt:layout} keep ships the model's files as they are; {opt:ort_format} adds a converted "
                             "copy"},
     variant_hints={"ort_format": "Drop one of them."},
-    summary="--layout keep ships the files unchanged, which another option contradicts",
+    summary="Keeping the model's files as they are contradicts another option",
 )

@@ -99,7 +99,7 @@ def keep_stage(plan: BundlePlan, checked: Checked, checker: CheckerGate, run: Ru
         from .proveort import prove_ort
 
         rep = prove_ort(plan, checker.checked, model_copy, fixed.source.model, proven.smoke, progress, cancel)
-        proven = Proven(proven.smoke, proven.equal, proven.extra, proven.findings, rep.to_dict())
+        proven = Proven(proven.smoke, proven.equal, proven.extra, proven.findings, rep)
     extra = [Member(role, z.write_bytes(path, body)) for path, (role, body) in sorted(proven.extra.items())]
     layout = Layout.EXTERNAL if data else Layout.SINGLE
     provenance = Provenance(insp.layout, loc.model, loc.data_dir, tuple(sources), hashes)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import ssl
 import time
 import urllib.error
 import urllib.request
@@ -50,7 +49,9 @@ class Policy:
 
     schemes: frozenset[str] = frozenset({"https"})
     hosts: frozenset[str] = frozenset({OFFICIAL_FILE_HOST})
-    context: ssl.SSLContext | None = None
+    #: an ssl.SSLContext: not imported here, the frozen app has no TLS module (build_spec/freeze_config.py); urllib
+    #: imports it for an https URL where it can
+    context: Any = None
     read_timeout: float = READ_TIMEOUT
     json_deadline: float = JSON_DEADLINE
     wheel_deadline: float = WHEEL_DEADLINE
