@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from onnxpack.core.progress import CancelToken, ProgressCallback
+from onnxpack.core.progress import CancelToken, ProgressCallback, ProgressEvent
 
 from .worker import JobFunction
 
@@ -16,6 +16,7 @@ __all__ = [
     "cli_command",
     "inspect_job",
     "make_bundle_options",
+    "release_job",
     "suggest_job",
     "verify_job",
     "warm_up_job",
@@ -56,6 +57,31 @@ def inspect_job(path: Path, target_ort: str | None, data_dir: Path | None = None
         val = validate_model(path, data_dir, target_ort=target_ort, progress=progress, cancel=cancel)
         _ = val.inspection.merged_size  # sized on first use (core/checks/inspection.py): here, not on the GUI thread
         return val
+
+    return run
+
+
+def release_job(folder: Path, target_ort: str | None, exclude: tuple[str, ...] = ()) -> JobFunction:
+    """Read a release folder as ``onnxpack bundle FOLDER`` would (core.release.folder.scan_folder: its models found by
+    content, its assets, what is left out; what cannot ship is refused with its RELEASE_* code), then check each model
+    as a dropped model is checked (structure only). Returns a gui.state.ReleaseScan."""
+
+    def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
+        from onnxpack.core.checks.validate import validate_model
+        from onnxpack.core.progress import STEPS
+        from onnxpack.core.release.folder import scan_folder
+
+        from .state import ReleaseScan
+
+        tree = scan_folder(folder, exclude=exclude, cancel=cancel)
+        validations = []
+        for i, model in enumerate(tree.models):
+            if progress is not None:
+                progress(ProgressEvent("inspect", i, len(tree.models), model.member, STEPS))
+            val = validate_model(model.path, None, target_ort=target_ort, progress=progress, cancel=cancel)
+            _ = val.inspection.merged_size  # sized here, not on the GUI thread
+            validations.append(val)
+        return ReleaseScan(tree, tuple(validations))
 
     return run
 

@@ -69,6 +69,8 @@ from .state import (
     Kind,
     QueueItem,
     QueueModel,
+    ReleaseScan,
+    bundle_gate,
     default_bundle_name,
     failed_stage,
     fit_window,
@@ -172,6 +174,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self._renderers: dict[Kind, Callable[[QueueItem], None]] = {
             Kind.MODEL: self._render_model,
             Kind.BUNDLE: self._render_bundle,
+            Kind.RELEASE: self._render_release,
         }
 
         self.setWindowIcon(app_icon())
@@ -182,7 +185,11 @@ class MainWindow(Retranslatable, QMainWindow):
         self.drop_page.sample_button.clicked.connect(self.open_sample)
         self.queue = QueueTable(self.model)
         self.queue.itemSelectionChanged.connect(self._selection_changed)
+        self.queue.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.queue.customContextMenuRequested.connect(self._queue_menu)
         self.model_panel = ModelPanel()
+        self.model_panel.release_model_chosen.connect(self._release_model_chosen)
+        self.model_panel.split_requested.connect(self.split_selected_release)
         self.bundle_panel = BundlePanel(self.settings)
         self.bundle_panel.bundle_requested.connect(self.start_bundles)
         self.bundle_panel.previous_changed.connect(self._previous_changed)
@@ -312,6 +319,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_cancel = action(self.cancel_bundles, "Esc")
         self.act_cancel_all = action(self.cancel_all_bundles, "Shift+Esc")
         self.act_verify_smoke = action(self.verify_selected_with_smoke)
+        self.act_split = action(self.split_selected_release)  # a release folder's models, each a row of its own
         self.act_remove = action(self.remove_selected, QKeySequence.StandardKey.Delete)
         self.act_clear = action(self.clear_finished)
         self.act_quit = action(self.close, QKeySequence.StandardKey.Quit)
@@ -337,7 +345,7 @@ class MainWindow(Retranslatable, QMainWindow):
     def _make_menus(self) -> None:
         bar = self.menuBar()
         self.menu_file = bar.addMenu("")
-        for a in (self.act_open, self.act_open_folder, self.act_sample, self.act_locate_data):
+        for a in (self.act_open, self.act_open_folder, self.act_sample, self.act_locate_data, self.act_split):
             self.menu_file.addAction(a)
         self.menu_file.addSeparator()
         for a in (self.act_bundle, self.act_bundle_all, self.act_cancel, self.act_cancel_all, self.act_verify_smoke):
@@ -371,7 +379,10 @@ class MainWindow(Retranslatable, QMainWindow):
         self.menu_lang.setTitle(self.tr("&Language"))
         self.menu_help.setTitle(self.tr("&Help"))
         self.act_open.setText(self.tr("&Open models or bundles…"))
-        self.act_open_folder.setText(self.tr("Open model &folder…"))
+        self.act_open_folder.setText(self.tr("Open model or release &folder…"))
+        self.act_split.setText(self.tr("Bundle each model of the release on i&ts own"))
+        self.act_split.setToolTip(self.tr("Replace the selected release row by one row per model: each model is then "
+                                          "bundled into a ZIP of its own, without the release's other files"))
         self.act_sample.setText(self.tr("Open the &sample model"))
         self.act_locate_data.setText(self.tr("Locate &data file…"))
         self.act_locate_data.setToolTip(self.tr("Choose the external data file of the selected model when it is not "
@@ -476,7 +487,11 @@ class MainWindow(Retranslatable, QMainWindow):
 
     @staticmethod
     def _kind_of(path: Path) -> Kind:
+        """A ZIP is a bundle (verified), a folder a release (read as ``onnxpack bundle FOLDER`` would: one that turns
+        out to hold one model and nothing else becomes that model's row), anything else a model."""
         try:
+            if path.is_dir():
+                return Kind.RELEASE
             if path.is_file() and sniff(path) is FileKind.ZIP:
                 return Kind.BUNDLE
         except OSError:
@@ -493,9 +508,7 @@ class MainWindow(Retranslatable, QMainWindow):
     def open_paths(self, paths: Iterable[Path | str]) -> list[QueueItem]:
         """Queue each path: models are inspected, bundles verified; an already listed path is refreshed."""
         added: list[QueueItem] = []
-        expanded: list[Path] = []
-        for raw in paths:
-            expanded += self._models_in(Path(raw).absolute())
+        expanded = [Path(raw).absolute() for raw in paths]
         for path in expanded:
             existing = self.model.find(path)
             if existing is not None and existing.busy:
@@ -505,7 +518,7 @@ class MainWindow(Retranslatable, QMainWindow):
                 item = self.model.add(path, self._kind_of(path))
                 self.queue.add(item)
             item.error = None
-            item.validation = item.report = None
+            item.validation = item.report = item.release = None
             self._open_item(item)
             added.append(item)
         if added:
@@ -520,23 +533,119 @@ class MainWindow(Retranslatable, QMainWindow):
         """Run the item kind's opening job (a model is inspected, a bundle verified)."""
         openers: dict[JobKind, Callable[[QueueItem], None]] = {
             JobKind.INSPECT: self._inspect,
+            JobKind.SCAN: self._scan,
             JobKind.VERIFY: lambda i: self._verify(i, smoke),
         }
         openers[JobKind(item.spec.opening_job)](item)
 
-    def _models_in(self, path: Path) -> list[Path]:
-        """A folder holding several models opens each of them (one model, or a file: the path itself)."""
-        try:
-            models = sorted(p for p in path.iterdir() if p.suffix.lower() in (".onnx", ".ort") and p.is_file())
-        except OSError:  # not a folder, or unreadable: the inspection says why
-            return [path]
-        if len(models) <= 1:
-            return [path]
-        self.log.append(self.tr("%1 holds %2 models: each is queued on its own.").replace("%1", str(path))
-                        .replace("%2", str(len(models))))  # fmt: skip
-        self.statusBar().showMessage(self.tr("Opened %1 models from %2").replace("%1", str(len(models)))
-                                     .replace("%2", path.name), 10_000)  # fmt: skip
-        return models
+    def _scan(self, item: QueueItem) -> None:
+        """Read a release folder (its models, assets and what is left out) and check each model, off the GUI thread."""
+        self._set_state(item, ItemState.INSPECTING)
+        self._log(item, self.tr("Reading the release folder %1").replace("%1", str(item.path)))
+        target = self.settings.target_ort or None
+        item.inspected_target = target
+        job = Job(engine.release_job(item.path, target), kind=JobKind.SCAN)
+        self.inspect_queue.submit(self._connect(job, item))
+        self.warm_up()
+
+    def _scanned(self, item: QueueItem, scan: ReleaseScan) -> None:
+        """A release folder was read: one row of the release (its models and assets in the Model tab), or, when it
+        holds one model and nothing beside it, that model's row as before (the engine bundles it as the model)."""
+        if scan.plain:
+            item.kind = Kind.MODEL
+            self._inspected(item, scan.validations[0])
+            return
+        item.release = scan
+        item.shown_model = min(item.shown_model, scan.models - 1)
+        draft = item.draft
+        if not draft.name:
+            draft.name = default_bundle_name(item.path)  # the folder's name, as `onnxpack bundle FOLDER` names it
+        symbolic: dict[str, list[str]] = {}
+        names: list[str] = []
+        for val in scan.validations:
+            for dim, users in symbolic_dims(val.inspection.inputs).items():
+                symbolic.setdefault(dim, []).extend(u for u in users if u not in symbolic[dim])
+            names += [str(v.get("name")) for v in val.inspection.inputs if str(v.get("name")) not in names]
+        draft.symbolic, draft.input_names = symbolic, names
+        draft.can_bundle = True
+        if scan.ok and item.result is not None:
+            self._set_state(item, ItemState.DONE)
+        else:
+            self._set_state(item, ItemState.READY if scan.ok else ItemState.INVALID)
+        self._log(item, self.tr("Read the release %1: %2.").replace("%1", item.path.name)
+                        .replace("%2", self.model_panel.release_counts(scan.models, scan.assets)))
+        for i, val in enumerate(scan.validations):
+            self._log(item, "  " + self.tr("%1: %n finding(s).", "", len(val.findings)).replace("%1", scan.member(i)))
+        if scan.tree.skipped:
+            self._log(item, "  " + self.tr("Left out: %1").replace(
+                "%1", ", ".join(f"{p} ({why})" for p, why in scan.tree.skipped[:10])
+                + (" …" if len(scan.tree.skipped) > 10 else "")))
+
+    def _release_model_chosen(self, index: int) -> None:
+        """The Model tab shows another model of the selected release (its own overview, interface and findings)."""
+        item = self.model.selected
+        if item is not None and item.release is not None and index != item.shown_model:
+            item.shown_model = index
+            self.render_selected()
+
+    def split_selected_release(self) -> list[QueueItem]:
+        """File → Bundle each model of the release on its own: the release row gives way to one row per model (each
+        bundled into a ZIP of its own, as before releases of several files), checked already by the release's
+        reading."""
+        item = self.model.selected
+        if item is None or item.release is None or item.busy:
+            return []
+        scan = item.release
+        index = self.model.items.index(item)
+        self._remove(item)
+        rows: list[QueueItem] = []
+        for model, val in zip(scan.tree.models, scan.validations, strict=True):
+            path = Path(model.path)
+            existing = self.model.find(path)
+            if existing is not None:
+                rows.append(existing)
+                continue
+            row = self.model.add(path, Kind.MODEL)
+            self.model.items.remove(row)  # in the release row's place, in the folder's order
+            self.model.items.insert(index + len(rows), row)
+            self._rebuild_queue()
+            self._log(row, self.tr("%1 comes from the release %2; it is bundled on its own.")
+                           .replace("%1", model.member).replace("%2", str(scan.tree.root)))
+            row.inspected_target = item.inspected_target
+            self._inspected(row, val)
+            rows.append(row)
+        self._log(None, self.tr("%1: %n model(s), each queued on its own.", "", len(rows))
+                        .replace("%1", str(scan.tree.root)))
+        self.statusBar().showMessage(self.tr("%1: %n model(s), each on its own row.", "", len(rows))
+                                     .replace("%1", item.path.name), 10_000)
+        if self.model.items:
+            self.stack.setCurrentIndex(1)
+        if rows:
+            self._select(rows[0])
+        self._update_actions()
+        return rows
+
+    def _rebuild_queue(self) -> None:
+        """The table's rows again from the model's (a row inserted in the middle)."""
+        self.queue.setRowCount(0)
+        for row in self.model.items:
+            self.queue.add(row)
+
+    def _queue_menu(self, pos: Any) -> None:
+        """The queue's context menu: what applies to the row under the pointer (selected first)."""
+        from PySide6.QtWidgets import QMenu
+
+        row = self.queue.rowAt(pos.y())
+        item = self.queue.item_at(row)
+        if item is None:
+            return
+        self._select(item)
+        menu = QMenu(self)
+        for a in (self.act_bundle, self.act_split, self.act_verify_smoke, self.act_locate_data, self.act_remove):
+            if a.isEnabled():
+                menu.addAction(a)
+        if not menu.isEmpty():
+            menu.popup(self.queue.viewport().mapToGlobal(pos))
 
     def _connect(self, job: Job, item: QueueItem) -> Job:
         job.payload = item
@@ -651,7 +760,7 @@ class MainWindow(Retranslatable, QMainWindow):
         for item in stale:
             self._log(item, self.tr("Checking %1 again for ONNX Runtime %2")
                             .replace("%1", item.path.name).replace("%2", text or self.tr("any")))  # fmt: skip
-            self._inspect(item)
+            self._open_item(item)
             self._refresh_views(item)
         return stale
 
@@ -715,6 +824,7 @@ class MainWindow(Retranslatable, QMainWindow):
         item.job = None
         outcomes: dict[JobKind, Callable[[QueueItem, Any], None]] = {
             JobKind.INSPECT: self._inspected,
+            JobKind.SCAN: self._scanned,
             JobKind.VERIFY: self._verified,
             JobKind.BUNDLE: self._bundled,
             JobKind.SUGGEST: self._suggested,
@@ -810,6 +920,7 @@ class MainWindow(Retranslatable, QMainWindow):
             self._set_state(item, ItemState.FAILED)
         titles = {
             JobKind.INSPECT: self.tr("Cannot read this model"),
+            JobKind.SCAN: self.tr("Cannot read this release folder"),
             JobKind.VERIFY: self.tr("Cannot verify this bundle"),
             JobKind.BUNDLE: self.tr("Bundling failed"),
         }
@@ -916,11 +1027,14 @@ class MainWindow(Retranslatable, QMainWindow):
                 self.tr("No output folder is set."),
                 self.tr("Choose the folder the bundle is written to in the Bundle tab."),
             )
-        assert item.validation is not None  # only a model that was read can be bundled (can_bundle)
-        location = item.validation.inspection.location
+        if item.release is not None:  # the folder: one release of its models and assets (bundle FOLDER)
+            model, data_dir = item.path, None
+        else:
+            assert item.validation is not None  # only a model that was read can be bundled (can_bundle)
+            model, data_dir = item.validation.inspection.location.model, item.validation.inspection.location.data_dir
         return engine.make_bundle_options(
-            model=location.model,
-            data_dir=location.data_dir,
+            model=model,
+            data_dir=data_dir,
             name=d.name,
             version=d.version,
             previous=d.previous,
@@ -1071,6 +1185,8 @@ class MainWindow(Retranslatable, QMainWindow):
     def _previous_changed(self, path: str, item: QueueItem | None = None) -> None:
         item = item or self.bundle_panel.draft_owner
         if item is None or not item.spec.bundles or item.validation is None:
+            if item is not None and item.release is not None:
+                item.draft.previous = path  # the release's diff is made by the bundle run (its Result tab)
             return
         item.draft.previous = path
         item.draft.suggested = ""
@@ -1314,6 +1430,30 @@ class MainWindow(Retranslatable, QMainWindow):
         self.result_panel.show_result(None, self.tr("This row is a bundle: it is verified, not bundled. Its "
                                                     "verification is in the Model tab."))
 
+    def _render_release(self, item: QueueItem) -> None:
+        """A release folder: its models (the chosen one's overview, interface and findings), assets and what is left
+        out in the Model tab; the Bundle tab's form for the whole release; its bundle in the Result tab."""
+        scan = item.release
+        if scan is not None:
+            index = min(item.shown_model, scan.models - 1)
+            gate = bundle_gate(scan.validations[index], self._fix_ir())
+            title = self._release_title(item)
+            mine = [f for f in item.warnings if not f.subject or f.subject == scan.member(index)]
+            self.model_panel.show_release(scan, index, title, gate, mine)
+        elif item.error is not None:
+            self._show_failure(item)
+        else:
+            self.model_panel.show_pending(item.path, release=True)
+        self.bundle_panel.render_row(item, item.draft, editable=scan is not None and not item.busy,
+                                     can_bundle=self.model.can_bundle(item, self._fix_ir()))
+        self.result_panel.show_result(item.result, self._no_result_text(item))
+
+    def _release_title(self, item: QueueItem) -> str:
+        """"victory 1.2.0 — 2 models, 1 asset": the release as it will be bundled (its name and version as typed)."""
+        scan = item.release
+        counts = self.model_panel.release_counts(scan.models, scan.assets) if scan is not None else ""
+        return f"{item.draft.name} {item.draft.version} — {counts}"
+
     def _show_failure(self, item: QueueItem) -> None:
         from .icons import status_icon
 
@@ -1334,7 +1474,15 @@ class MainWindow(Retranslatable, QMainWindow):
             return self.tr("Busy: %1").replace("%1", self.queue.state_text(item.state))
         gate = self.model.gate(item, self._fix_ir())
         if gate is None:
+            if item.kind is Kind.RELEASE:
+                return self.tr("The release folder could not be read; see the Model tab.")
             return self.tr("The model could not be read; see the Model tab.")
+        if not gate.ok and item.release is not None:
+            first = gate.blocking[0]
+            reason = self.tr("Bundling is off for this release: %n error finding(s) must be fixed first.", "",
+                             len(gate.blocking))
+            reason += "\n" + (f"{first.subject}: " if first.subject else "") + gui_message(first)
+            return reason
         if not gate.ok:
             first = gate.blocking[0]
             reason = self.tr("Bundling is off for this model: %n error finding(s) must be fixed first.", "",
@@ -1358,6 +1506,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_cancel_all.setEnabled(bundling)
         self.act_verify_smoke.setEnabled(sel is not None and sel.spec.verifies_with_smoke and not sel.busy)
         self.act_locate_data.setEnabled(sel is not None and sel.spec.locates_data and not sel.busy)
+        self.act_split.setEnabled(sel is not None and sel.release is not None and not sel.busy)
         self.act_remove.setEnabled(sel is not None)
         has_result = self._result_item() is not None
         self.act_copy_cli.setEnabled(has_result)

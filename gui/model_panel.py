@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
+    QPushButton,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -24,7 +27,7 @@ if TYPE_CHECKING:  # the engine's result types, for mypy only: importing them wo
     from onnxpack.core.checks.validate import Validation
     from onnxpack.core.release.verify import VerifyReport
 
-    from .state import Gate
+    from .state import Gate, ReleaseScan
 
 from .formatting import format_bytes, format_shape
 from .hints import gui_hint, tick
@@ -33,7 +36,24 @@ from .messages import gui_message
 from .state import FIXED_BY_LOWERING_IR
 from .widgets import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
 
-__all__ = ["ModelPanel", "finding_hint", "role_text"]
+__all__ = ["ModelPanel", "finding_hint", "release_counts", "role_text"]
+
+TAB_OVERVIEW, TAB_INTERFACE, TAB_FINDINGS, TAB_EXTERNAL, TAB_RELEASE = range(5)
+
+
+class ReleaseWords(QObject):
+    """The words of a release's contents (a class: lupdate reads the plurals of ``self.tr``, not of translate())."""
+
+    def counts(self, models: int, assets: int) -> str:
+        text = self.tr("%n model(s)", "", models)
+        if not assets:
+            return text
+        return self.tr("%1, %2").replace("%1", text).replace("%2", self.tr("%n asset(s)", "", assets))
+
+
+def release_counts(models: int, assets: int) -> str:
+    """"2 models, 1 asset" (a release of several files; no assets: "2 models"), in the app's language."""
+    return ReleaseWords().counts(models, assets)
 
 
 def finding_hint(finding: Finding, gate: Gate | None) -> str:
@@ -70,6 +90,12 @@ def role_text(role: str) -> str:
         "checksums": QCoreApplication.translate("Roles", "checksums (sha256sum -c)"),
         "smoke-output": QCoreApplication.translate("Roles", "reference output"),
         "smoke-input": QCoreApplication.translate("Roles", "smoke-run input"),
+        # a release of several files: the files the app reads beside its models, and what each asset is to it
+        "asset": QCoreApplication.translate("Roles", "asset (a file the app reads)"),
+        "label-map": QCoreApplication.translate("Roles", "label map"),
+        "tokenizer": QCoreApplication.translate("Roles", "tokenizer"),
+        "config": QCoreApplication.translate("Roles", "configuration"),
+        "other": QCoreApplication.translate("Roles", "other file"),
     }
     return words.get(role, role)
 
@@ -105,7 +131,12 @@ class _Facts(QWidget):
 
 
 class ModelPanel(Retranslatable, QWidget):
-    """Tabs: Overview (status, size bar, facts), Interface, Findings, External data."""
+    """Tabs: Overview (status, size bar, facts), Interface, Findings, External data; for a release of several files
+    (a folder, or a bundle of schema 2) also Release (its models, assets and what is left out), and a chooser of the
+    model the other tabs show."""
+
+    release_model_chosen = Signal(int)  # the index of the release's model the tabs should show
+    split_requested = Signal()  # "Bundle each model on its own"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -113,6 +144,23 @@ class ModelPanel(Retranslatable, QWidget):
         self.tabs = QTabWidget(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        # a release: which of its models the tabs show, and the way to bundle each model on its own
+        self.chooser_bar = QWidget()
+        bar = QHBoxLayout(self.chooser_bar)
+        bar.setContentsMargins(4, 4, 4, 0)
+        self.chooser_label = QLabel()
+        self.chooser = QComboBox()
+        self.chooser.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.chooser.setMinimumContentsLength(12)
+        self.chooser_label.setBuddy(self.chooser)
+        self.chooser.activated.connect(self.release_model_chosen.emit)
+        self.split_button = QPushButton()
+        self.split_button.clicked.connect(self.split_requested.emit)
+        bar.addWidget(self.chooser_label)
+        bar.addWidget(self.chooser, 1)
+        bar.addWidget(self.split_button)
+        self.chooser_bar.hide()
+        layout.addWidget(self.chooser_bar)
         layout.addWidget(self.tabs)
 
         overview = QWidget()
@@ -154,6 +202,31 @@ class ModelPanel(Retranslatable, QWidget):
         self.tabs.addTab(self.interface, "")
         self.tabs.addTab(self.findings, "")
         self.tabs.addTab(self.external, "")
+
+        # a release of several files: its models, its assets (path, role, size) and the files it leaves out
+        release = QWidget()
+        rl = QVBoxLayout(release)
+        self.release_summary = QLabel()
+        self.release_summary.setWordWrap(True)
+        self.release_summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.models_box = QGroupBox()
+        self.release_models = DataTable(4)
+        self.release_models.fit_height()
+        self.release_models.wrap_columns(1)
+        QVBoxLayout(self.models_box).addWidget(self.release_models)
+        self.assets_box = QGroupBox()
+        self.release_assets = DataTable(3)
+        self.release_assets.fit_height()
+        QVBoxLayout(self.assets_box).addWidget(self.release_assets)
+        self.skipped_box = QGroupBox()
+        self.release_skipped = DataTable(2)
+        self.release_skipped.fit_height()
+        QVBoxLayout(self.skipped_box).addWidget(self.release_skipped)
+        for w in (self.release_summary, self.models_box, self.assets_box, self.skipped_box):
+            rl.addWidget(w)
+        rl.addStretch(1)
+        self.tabs.addTab(scrolled(release), "")
+        self.tabs.setTabVisible(TAB_RELEASE, False)
         self.retranslate()
 
     # --- language -----------------------------------------------------------------------------
@@ -179,8 +252,24 @@ class ModelPanel(Retranslatable, QWidget):
         self.findings.setAccessibleName(self.tr("Findings"))
         self.external.setAccessibleName(self.tr("External data"))
         self.size_bar.retranslate()
-        self.tabs.setTabText(0, self.tr("Overview"))
-        self.tabs.setTabText(1, self.tr("Interface"))
+        self.tabs.setTabText(TAB_OVERVIEW, self.tr("Overview"))
+        self.tabs.setTabText(TAB_INTERFACE, self.tr("Interface"))
+        self.tabs.setTabText(TAB_RELEASE, self.tr("Release"))
+        self.chooser_label.setText(self.tr("Sho&w model:"))
+        self.chooser.setToolTip(self.tr("The model of the release that the Overview, Interface, Findings and "
+                                        "External data tabs show"))
+        self.split_button.setText(self.tr("Bundle &each model on its own…"))
+        self.split_button.setToolTip(self.tr("Replace this release row by one row per model: each model is then "
+                                             "bundled into a ZIP of its own, without the release's other files"))
+        self.models_box.setTitle(self.tr("Models"))
+        self.assets_box.setTitle(self.tr("Assets: files the app reads beside its models"))
+        self.skipped_box.setTitle(self.tr("Left out of the release"))
+        self.release_models.set_headers([self.tr("Model"), self.tr("Status"), self.tr("Size"), self.tr("Data files")])
+        self.release_assets.set_headers([self.tr("File"), self.tr("Role"), self.tr("Size")])
+        self.release_skipped.set_headers([self.tr("Path"), self.tr("Why")])
+        self.release_models.setAccessibleName(self.tr("Models of the release"))
+        self.release_assets.setAccessibleName(self.tr("Assets of the release"))
+        self.release_skipped.setAccessibleName(self.tr("Files left out of the release"))
         if self._again is not None:
             self._again()
         else:
@@ -219,6 +308,11 @@ class ModelPanel(Retranslatable, QWidget):
 
     def clear(self) -> None:
         self._again = None
+        self.chooser_bar.hide()
+        self.tabs.setTabVisible(TAB_RELEASE, False)
+        for t in (self.release_models, self.release_assets, self.release_skipped):
+            t.setRowCount(0)
+        self.release_summary.clear()
         self.title.clear()
         self.status.set_status(None, "")
         self.smoke_status.set_status(None, "")
@@ -229,12 +323,87 @@ class ModelPanel(Retranslatable, QWidget):
         self.facts.set_rows([])
         self._set_counts(0, 0)
 
-    def show_pending(self, path: Path, verifying: bool = False) -> None:
+    def show_pending(self, path: Path, verifying: bool = False, release: bool = False) -> None:
         self.clear()
-        self._again = lambda: self.show_pending(path, verifying)
+        self._again = lambda: self.show_pending(path, verifying, release)
         self.title.setText(Path(path).name)
-        self.status.set_status(status_icon("busy"), self.tr("Verifying the bundle…") if verifying
-                               else self.tr("Reading and checking the model…"))  # fmt: skip
+        if release:
+            text = self.tr("Reading the folder and checking each of its models…")
+        else:
+            text = self.tr("Verifying the bundle…") if verifying else self.tr("Reading and checking the model…")
+        self.status.set_status(status_icon("busy"), text)
+
+    # --- a release of several files -------------------------------------------------------------------
+    def release_counts(self, models: int, assets: int) -> str:
+        return release_counts(models, assets)
+
+    def show_release(self, scan: ReleaseScan, index: int, title: str, gate: Gate | None = None,
+                     bundled: Sequence[Finding] = ()) -> None:
+        """A release folder: the chosen model's overview, interface, findings and external data (``gate`` its own
+        bundle gate), the Release tab listing every model, asset and file left out, and the chooser of the model."""
+        self.show_validation(scan.validations[index], gate, bundled)
+        self._again = lambda: self.show_release(scan, index, title, gate, bundled)
+        self.title.setText(title + "\n" + self.tr("Showing %1 (model %2 of %3)").replace("%1", scan.member(index))
+                           .replace("%2", str(index + 1)).replace("%3", str(scan.models)))
+        self.chooser.blockSignals(True)
+        self.chooser.clear()
+        for i in range(scan.models):
+            self.chooser.addItem(scan.member(i))
+        self.chooser.setCurrentIndex(index)
+        self.chooser.blockSignals(False)
+        self.chooser_bar.show()
+        self.split_button.show()
+        tree = scan.tree
+        errors = sum(not v.ok for v in scan.validations)
+        summary = self.tr("%1 is one release: %2, bundled into one ZIP at their paths under %3/.").replace(
+            "%1", str(tree.root)).replace("%2", release_counts(scan.models, scan.assets)).replace("%3", tree.prefix)
+        if errors:
+            summary += " " + self.tr("%n model(s) have error findings: the release cannot be bundled until they are "
+                                     "fixed.", "", errors)
+        self.release_summary.setText(summary)
+        rows, icons = [], []
+        for model, val in zip(tree.models, scan.validations, strict=True):
+            n_err = sum(f.severity is Severity.ERROR for f in val.findings)
+            n_warn = sum(f.severity is Severity.WARNING for f in val.findings)
+            if n_err:
+                status, icon = self.tr("%n error(s)", "", n_err), severity_icon(Severity.ERROR)
+            elif n_warn:
+                status, icon = self.tr("%n warning(s)", "", n_warn), severity_icon(Severity.WARNING)
+            else:
+                status, icon = self.tr("ready"), status_icon("ok")
+            rows.append([model.member, status, format_bytes(val.inspection.total_size),
+                         ", ".join(Path(d).name for d in model.data) or "-"])
+            icons.append(icon)
+        self.release_models.set_rows(rows, icons)
+        self._show_assets([(a.member, a.role, a.size) for a in tree.assets])
+        self._show_skipped([(p, why) for p, why in tree.skipped])
+        self.tabs.setTabVisible(TAB_RELEASE, True)
+
+    def _show_assets(self, assets: Sequence[tuple[str, str, Any]]) -> None:
+        self.assets_box.setVisible(True)
+        self.release_assets.set_rows([[path, role_text(role), format_bytes(size)] for path, role, size in assets])
+        if not assets:
+            self.release_assets.setRowCount(0)
+            self.assets_box.setTitle(self.tr("Assets: none (the release holds only its models)"))
+        else:
+            self.assets_box.setTitle(self.tr("Assets: files the app reads beside its models"))
+
+    def _show_skipped(self, skipped: Sequence[tuple[str, str]]) -> None:
+        self.skipped_box.setVisible(bool(skipped))
+        self.release_skipped.set_rows([[path, self.skip_reason(why)] for path, why in skipped])
+
+    def skip_reason(self, why: str) -> str:
+        """Why a file is left out of a release (core.release.folder's reasons), in words."""
+        words = {
+            "hidden": self.tr("hidden"),
+            "cache or system folder": self.tr("cache or system folder"),
+            "system or editor file": self.tr("system or editor file"),
+            "the output folder": self.tr("the output folder"),
+            "external data no model references": self.tr("external data no model references"),
+        }
+        if why.startswith("excluded by --exclude "):
+            return self.tr("excluded by the pattern %1").replace("%1", why.removeprefix("excluded by --exclude "))
+        return words.get(why, why)
 
     # --- a model ------------------------------------------------------------------------------
     def show_validation(self, validation: Validation, gate: Gate | None = None,
@@ -424,6 +593,57 @@ class ModelPanel(Retranslatable, QWidget):
             return self.tr("bitwise equal")
         return self.tr("equal within the tolerance") if release.get("ok") else self.tr("outputs differ")
 
+    def _show_release_interface(self, models: Sequence[object]) -> None:
+        """Each model's inputs and outputs, named with the model's path in the release."""
+        rows = []
+        for m in models:
+            if not isinstance(m, Mapping):
+                continue
+            entry = str((m.get("model") or {}).get("entry") or "?") if isinstance(m.get("model"), Mapping) else "?"
+            insp = m.get("inspection") if isinstance(m.get("inspection"), Mapping) else {}
+            for key, word in (("inputs", self.tr("Input")), ("outputs", self.tr("Output"))):
+                for v in insp.get(key, []) if isinstance(insp, Mapping) else []:
+                    rows.append([word, f"{entry}: {v.get('name')}", v.get("elem_type"), format_shape(v.get("shape"))])
+        self.interface.set_rows(rows)
+
+    def _show_bundle_release(self, manifest: Mapping[str, Any], models: Sequence[Any],
+                             assets: Sequence[Mapping[str, Any]], report: VerifyReport, with_smoke: bool) -> None:
+        """A verified bundle of several files (schema 2): its models (and each one's smoke re-run when asked for),
+        its assets and what it left out, in the Release tab."""
+        runs = {}
+        if with_smoke and isinstance(report.smoke, Mapping):
+            runs = {str(r.get("model")): r for r in report.smoke.get("models") or [] if isinstance(r, Mapping)}
+        rows, icons = [], []
+        for m in models:
+            if not isinstance(m, Mapping):
+                continue
+            doc = m.get("model") if isinstance(m.get("model"), Mapping) else {}
+            entry = str(doc.get("entry") or "?") if isinstance(doc, Mapping) else "?"
+            run = runs.get(entry)
+            if run is None:
+                status, icon = (self.tr("not run (verified without a smoke run)") if not with_smoke
+                                else self.tr("not run")), status_icon("ready")
+            elif run.get("ran") and run.get("ok"):
+                status, icon = self.tr("smoke run passed (onnxruntime %1)").replace(
+                    "%1", str(run.get("ort_version") or "?")), status_icon("ok")
+            else:
+                status, icon = self.tr("smoke run FAILED"), status_icon("failed")
+            size = sum(int(f.get("size") or 0) for f in manifest.get("files") or []
+                       if isinstance(f, Mapping) and str(f.get("path", "")) == entry)
+            data = doc.get("data") if isinstance(doc, Mapping) else None
+            rows.append([entry, status, format_bytes(size or None), str(data or "-")])
+            icons.append(icon)
+        self.release_models.set_rows(rows, icons)
+        self._show_assets([(str(a.get("path")), str(a.get("role")), a.get("size")) for a in assets])
+        skipped = manifest.get("skipped")
+        self._show_skipped([(str(s.get("path")), str(s.get("reason"))) for s in skipped or []
+                            if isinstance(s, Mapping)])
+        release = manifest.get("bundle") if isinstance(manifest.get("bundle"), Mapping) else {}
+        self.release_summary.setText(
+            self.tr("A release of %1, at their paths under %2/.").replace("%1", release_counts(len(rows), len(assets)))
+            .replace("%2", str(release.get("root") or "")) if isinstance(release, Mapping) else "")
+        self.tabs.setTabVisible(TAB_RELEASE, True)
+
     def show_verify(self, report: VerifyReport, with_smoke: bool = False, recorded: Sequence[Finding] = ()) -> None:
         """Show a ``core.verify.VerifyReport`` of a dropped bundle; ``with_smoke``: it was asked for a smoke run,
         which then is said to have run and passed, or not; ``recorded``: the bundle's warnings (its manifest's, from
@@ -432,6 +652,12 @@ class ModelPanel(Retranslatable, QWidget):
         self._again = lambda: self.show_verify(report, with_smoke, recorded)
         manifest = report.manifest or {}  # the bundle's own JSON: keys may be missing in an old or damaged one
         model = manifest.get("model", {}) if isinstance(manifest, Mapping) else {}
+        release = manifest.get("bundle") if isinstance(manifest, Mapping) else None
+        models = manifest.get("models") if isinstance(manifest, Mapping) else None
+        if not isinstance(models, list) or not isinstance(release, Mapping):
+            release, models = None, None
+        if release is not None:  # schema 2: a release of several files names itself in "bundle"
+            model = release
         self.title.setText(Path(report.path).name)
         problems = list(report.problems)
         problems += [f for f in recorded if f not in problems]
@@ -455,12 +681,16 @@ class ModelPanel(Retranslatable, QWidget):
         total = sum(int(f.get("size") or 0) for f in files if f.get("role") in ("model",))
         self.size_bar.set_size(total or None)
         tool = manifest.get("tool", {}) if isinstance(manifest, Mapping) else {}
+        assets = manifest.get("assets") if isinstance(manifest, Mapping) else None
+        assets = [a for a in assets if isinstance(a, Mapping)] if isinstance(assets, list) and models else []
         rows = [
-            (self.tr("Model name"), str(model.get("name", "-"))),
+            (self.tr("Release name") if models is not None else self.tr("Model name"), str(model.get("name", "-"))),
             (self.tr("Release version"), str(model.get("version", "-"))),
             (self.tr("Created"), self._created_text(manifest)),
             (self.tr("Made with"), " ".join(str(tool.get(k, "")) for k in ("name", "version")).strip() or "-"),
         ]
+        if models is not None:
+            rows.insert(0, (self.tr("Holds"), release_counts(len(models), len(assets))))
         rows += self._release_rows(manifest)
         self.facts.set_rows(rows)
         icon, text = self.smoke_text(report, with_smoke)
@@ -469,7 +699,10 @@ class ModelPanel(Retranslatable, QWidget):
         self.interface.setRowCount(0)
         # The bundled model's interface is in the manifest's "inspection" record (issue 30 item 3).
         iface = (manifest.get("inspection") or manifest.get("interface") or {}) if isinstance(manifest, Mapping) else {}
-        if isinstance(iface, Mapping):
+        if models is not None:
+            self._show_release_interface(models)
+            self._show_bundle_release(manifest, models, assets, report, with_smoke)
+        elif isinstance(iface, Mapping):
             self.interface.set_rows(
                 [[self.tr("Input"), v.get("name"), v.get("elem_type"), format_shape(v.get("shape"))]
                  for v in iface.get("inputs", [])]

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from .icons import status_icon
 from .messages import gui_message
+from .model_panel import release_counts
 from .state import BUSY_STATES, ItemState, Kind, QueueItem, QueueModel, default_bundle_name
 from .widgets import Retranslatable
 
@@ -112,6 +113,21 @@ class _NameDelegate(QStyledItemDelegate):
         opt.text = distinct_elide(opt.text, others, width, fm.horizontalAdvance)  # type: ignore[attr-defined]
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
 
+class _ResultDelegate(QStyledItemDelegate):
+    """The Result column: a path is cut in the middle (its file name's end tells ZIPs apart), what a release holds at
+    its end ("4 models, 5 a…": "4 mod…ssets" said nothing), the whole in the tooltip either way."""
+
+    def __init__(self, table: QueueTable) -> None:
+        super().__init__(table)
+        self.table = table
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        item = self.table.item_at(index.row())
+        if item is not None and item.release is not None and self.table.result_path(item) is None:
+            option.textElideMode = Qt.TextElideMode.ElideRight  # type: ignore[attr-defined]
+
+
 #: state → icon kind (the text is always shown too)
 _ICON = {
     ItemState.INSPECTING: "busy",
@@ -155,6 +171,7 @@ class QueueTable(Retranslatable, QTableWidget):
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.names: list[str] = []  # the Item column's texts, by row (display_names)
         self.setItemDelegateForColumn(0, _NameDelegate(self))
+        self.setItemDelegateForColumn(3, _ResultDelegate(self))
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -185,7 +202,17 @@ class QueueTable(Retranslatable, QTableWidget):
         return self.model_.items
 
     def kind_text(self, kind: Kind) -> str:
-        return {Kind.MODEL: self.tr("Model"), Kind.BUNDLE: self.tr("Bundle")}[Kind(kind)]
+        words = {Kind.MODEL: self.tr("Model"), Kind.BUNDLE: self.tr("Bundle"), Kind.RELEASE: self.tr("Release")}
+        return words[Kind(kind)]
+
+    def row_names(self) -> list[str]:
+        """The Item column's texts: each row's name (display_names; a release folder's is the folder's)."""
+        return display_names([i.path for i in self.entries])
+
+    @staticmethod
+    def contents_text(item: QueueItem) -> str:
+        """What a release folder holds ("2 models, 1 asset"), once read; "" for other rows."""
+        return release_counts(item.release.models, item.release.assets) if item.release is not None else ""
 
     NAME_WIDTH = 150
     NAME_FLOOR_CHARS = 7  # a narrow pane takes width from the name (cut, whole in its tooltip) before the status
@@ -235,7 +262,7 @@ class QueueTable(Retranslatable, QTableWidget):
     def remove_row(self, row: int) -> None:
         """The model removed the item of ``row``: drop the row (the window selects what the model selected)."""
         self.removeRow(row)
-        self.names = display_names([i.path for i in self.entries])  # a name may no longer need its folder
+        self.names = self.row_names()  # a name may no longer need its folder
         for r, text in enumerate(self.names):
             cell = self.item(r, 0)
             if cell is not None:
@@ -273,7 +300,9 @@ class QueueTable(Retranslatable, QTableWidget):
         zip_path = self.result_path(item)
         if zip_path is not None:
             return zip_path.name  # "/tmp/g….0.zip" said nothing: the file name, the folder in the tooltip
-        return ""  # nothing bundled yet: no result to show (the planned name is in the Bundle tab)
+        # nothing bundled yet: no result to show (the planned name is in the Bundle tab); a release says what it holds
+        # (the Item column has no room for it at 1024×768: "models — 2 …")
+        return self.contents_text(item)
 
     def result_tooltip(self, item: QueueItem) -> str:
         zip_path = self.result_path(item)
@@ -290,7 +319,7 @@ class QueueTable(Retranslatable, QTableWidget):
 
     def refresh(self, item: QueueItem) -> None:
         row = self.row_of(item)
-        names = display_names([i.path for i in self.entries])
+        names = self.row_names()
         renamed = names != self.names
         self.names = names
         values = [names[row], self.kind_text(item.kind), self.status_text(item), self.result_text(item)]
@@ -302,7 +331,7 @@ class QueueTable(Retranslatable, QTableWidget):
                 self.setItem(row, col, cell)
             cell.setText(text)
             if col == 0:
-                cell.setToolTip(str(item.path))
+                cell.setToolTip(f"{item.path}\n{self.contents_text(item)}" if item.release else str(item.path))
             if col == 2:
                 icon = "warning" if item.warnings else _ICON.get(item.state, "ready")  # a warning is never green
                 cell.setIcon(status_icon(icon))

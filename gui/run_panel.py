@@ -395,6 +395,16 @@ class ResultPanel(Retranslatable, QWidget):
         self.files = DataTable(4)
         self.files.fit_height()
         QVBoxLayout(self.files_box).addWidget(self.files)
+        # a release of several files: each model's proof and smoke run, and the assets shipped beside them
+        self.models_box = QGroupBox()
+        self.models = DataTable(2)
+        self.models.fit_height()
+        self.models.wrap_columns(1)
+        QVBoxLayout(self.models_box).addWidget(self.models)
+        self.assets_box = QGroupBox()
+        self.assets = DataTable(3)
+        self.assets.fit_height()
+        QVBoxLayout(self.assets_box).addWidget(self.assets)
         self.outputs_box = QGroupBox()
         self.outputs = DataTable(5)
         self.outputs.fit_height()
@@ -417,13 +427,19 @@ class ResultPanel(Retranslatable, QWidget):
         buttons.addStretch(1)
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.open_button)
-        scrolled_page(self, [self.status, self.proof, self.warnings, self.diff, self.prove_box, self.files_box,
-                             self.outputs_box], buttons)
+        scrolled_page(self, [self.status, self.proof, self.warnings, self.diff, self.models_box, self.assets_box,
+                             self.prove_box, self.files_box, self.outputs_box], buttons)
         self.retranslate()
         self.show_result(None)
 
     def retranslate(self) -> None:
         self.files_box.setTitle(self.tr("Files in the bundle"))
+        self.models_box.setTitle(self.tr("Models of the release"))
+        self.models.set_headers([self.tr("Model"), self.tr("Proof and smoke run")])
+        self.models.setAccessibleName(self.tr("Models of the release"))
+        self.assets_box.setTitle(self.tr("Assets of the release"))
+        self.assets.set_headers([self.tr("File"), self.tr("Role"), self.tr("Size")])
+        self.assets.setAccessibleName(self.tr("Assets of the release"))
         self.outputs_box.setTitle(self.tr("Smoke-run outputs"))
         self.files.set_headers([self.tr("File"), self.tr("Role"), self.tr("Size"), self.tr("SHA-256")])
         self.outputs.set_headers(
@@ -454,6 +470,12 @@ class ResultPanel(Retranslatable, QWidget):
         self.warnings.setVisible(bool(warnings))
         self.warnings.set_status(status_icon("warning") if warnings else None, self.warnings_text(warnings))
         self.outputs_box.setVisible(has)
+        views = self._model_views(result)
+        self.models_box.setVisible(bool(views))
+        self.assets_box.setVisible(bool(views))
+        if not views:
+            self.models.setRowCount(0)
+            self.assets.setRowCount(0)
         self.diff.setVisible(False)
         self._show_prove(result.manifest.get("prove_ort") if result is not None else None)
         if not has:  # nothing of an earlier result stays behind, hidden or not
@@ -484,6 +506,9 @@ class ResultPanel(Retranslatable, QWidget):
         self.files.set_rows(rows)
         smoke = result.smoke or {}  # the smoke run's JSON (core.smoke): plain dicts, the same as in the manifest
         outputs = smoke.get("outputs") or []
+        if views:  # each model's outputs, named with the model's path in the release
+            outputs = [{**o, "name": f"{self._entry(v)}: {o.get('name')}"} for v in views
+                       for o in ((v.get("smoke") or {}).get("outputs") or [])]
         # finite: True/False for floating-point outputs, None where it does not apply (integers, strings)
         self.outputs.set_rows(
             [
@@ -497,11 +522,74 @@ class ResultPanel(Retranslatable, QWidget):
                 for o in outputs
             ]
         )
-        self._show_proof(result, smoke, [f for f in warnings if f.code.startswith("SMOKE_")])
+        if views:
+            self._show_release(result, views, warnings)
+        else:
+            self._show_proof(result, smoke, [f for f in warnings if f.code.startswith("SMOKE_")])
         diff = result.release
         if diff:
             self.diff.setVisible(True)
             self.diff.setText(self.tr("Compared with the previous release: %1").replace("%1", self._diff_text(diff)))
+
+    @staticmethod
+    def _model_views(result: BundleResult | None) -> list[dict[str, Any]]:
+        """Each model of a release of several files (manifest schema 2) as its own record; [] for one model."""
+        if result is None or not isinstance(result.manifest, dict) or "bundle" not in result.manifest:
+            return []
+        from onnxpack.core.release.manifest import model_views
+
+        return model_views(result.manifest)
+
+    @staticmethod
+    def _entry(view: dict[str, Any]) -> str:
+        return str((view.get("model") or {}).get("entry") or "?")
+
+    def model_proof_text(self, view: dict[str, Any], warned: int) -> tuple[str, str]:
+        """One model's proof and smoke run in a release, as (icon kind, words)."""
+        smoke = view.get("smoke") or {}
+        equal = smoke.get("equal") or {}
+        ort = str(smoke.get("ort_version") or "?")
+        if not smoke or equal.get("ok") is None:
+            return "warning", self.tr("no smoke run, so no equality proof")
+        if not equal.get("ok"):
+            return "failed", self.tr("its outputs DIFFER from the original's")
+        if not smoke.get("ok"):
+            return "failed", self.tr("its smoke run FAILED (onnxruntime %1)").replace("%1", ort)
+        proof = self.tr("the original bit for bit") if equal.get("bitwise") else self.tr(
+            "equal to the original within the tolerance")
+        if warned:
+            return "warning", self.tr("%1; its smoke run gave %n warning(s) (onnxruntime %2): see below", "",
+                                      warned).replace("%1", proof).replace("%2", ort)
+        return "ok", self.tr("%1; its smoke run passed (onnxruntime %2)").replace("%1", proof).replace("%2", ort)
+
+    def _show_release(self, result: BundleResult, views: list[dict[str, Any]], warnings: Sequence[Finding]) -> None:
+        """A release of several files: one proof line per model, the assets, and the proof of the whole."""
+        rows, icons, kinds = [], [], []
+        for view in views:
+            entry = self._entry(view)
+            warned = sum(1 for f in warnings if f.code.startswith("SMOKE_") and (f.subject == entry
+                                                                                  or entry in f.message))
+            kind, text = self.model_proof_text(view, warned)
+            rows.append([entry, text])
+            icons.append(status_icon(kind))
+            kinds.append(kind)
+        self.models.set_rows(rows, icons)
+        assets = result.manifest.get("assets") or []
+        self.assets.set_rows([[a.get("path"), role_text(str(a.get("role", ""))), format_bytes(a.get("size"))]
+                              for a in assets])  # fmt: skip
+        n = len(views)
+        if "failed" in kinds:
+            self.proof.set_status(status_icon("failed"), self.tr("Proof: %n model(s) of the release failed their "
+                                                                 "proof or smoke run: see below.", "",
+                                                                 kinds.count("failed")))
+        elif "warning" in kinds:
+            self.proof.set_status(status_icon("warning"), self.tr("Proof: each of the %n model(s) is the original; "
+                                                                  "some gave warnings or were not run: see below.",
+                                                                  "", n))
+        else:
+            self.proof.set_status(status_icon("ok"), self.tr("Proof: each of the %n model(s) is the original and its "
+                                                             "smoke run passed; %1 shipped beside them.", "", n)
+                                  .replace("%1", self.tr("%n asset(s)", "", len(assets))))
 
     def _diff_text(self, diff: dict[str, Any]) -> str:
         """``release`` of a BundleResult (core.release.ReleaseDiff.to_dict())."""

@@ -27,6 +27,7 @@ from .runstate import STAGES, EtaEstimator, RunState, failed_stage, skipped_stag
 if TYPE_CHECKING:  # the engine's result types, for mypy only (importing them loads onnx)
     from onnxpack.core.checks.validate import Validation
     from onnxpack.core.release.bundle import BundleOptions, BundleResult
+    from onnxpack.core.release.folder import ReleaseTree
     from onnxpack.core.release.verify import VerifyReport
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "KindSpec",
     "QueueItem",
     "QueueModel",
+    "ReleaseScan",
     "RunState",
     "bundle_gate",
     "default_bundle_name",
@@ -66,6 +68,7 @@ class Kind(str, Enum):
 
     MODEL = "model"
     BUNDLE = "bundle"
+    RELEASE = "release"  # a folder of several files (models and assets) bundled as one release (issue 36 item 7)
 
     __str__ = str.__str__
 
@@ -74,6 +77,7 @@ class JobKind(str, Enum):
     """What a worker job does for its row (gui.worker.Job.kind)."""
 
     INSPECT = "inspect"
+    SCAN = "scan"  # a release folder: its models, assets and what is left out, each model checked
     VERIFY = "verify"
     BUNDLE = "bundle"
     SUGGEST = "suggest"
@@ -111,7 +115,7 @@ class KindSpec:
     """Everything that differs between the kinds of row: the one table the window dispatches on."""
 
     kind: Kind
-    opening_job: str  # the job run when the row is opened: "inspect" or "verify"
+    opening_job: str  # the job run when the row is opened: "inspect", "scan" or "verify"
     opening_state: ItemState  # the state while it runs
     states: frozenset[ItemState]  # the states a row of this kind can be in
     bundles: bool  # can be bundled (Bundle, Bundle all, the Bundle tab's form)
@@ -131,6 +135,12 @@ KINDS: dict[Kind, KindSpec] = {
         Kind.BUNDLE, "verify", ItemState.VERIFYING,
         _IDLE | {ItemState.VERIFYING, ItemState.VERIFIED, ItemState.VERIFY_FAILED},
         bundles=False, verifies_with_smoke=True, locates_data=False,
+    ),
+    Kind.RELEASE: KindSpec(
+        Kind.RELEASE, "scan", ItemState.INSPECTING,
+        _IDLE | {ItemState.INSPECTING, ItemState.READY, ItemState.INVALID, ItemState.QUEUED, ItemState.RUNNING,
+                 ItemState.CANCELLING, ItemState.DONE},
+        bundles=True, verifies_with_smoke=False, locates_data=False,
     ),
 }  # fmt: skip
 
@@ -229,6 +239,48 @@ def bundle_gate(validation: Validation, fix_ir: bool) -> Gate:
     return Gate(tuple(blocking), helps, lowering_possible)
 
 
+def combined_gate(gates: Sequence[Gate]) -> Gate:
+    """The gate of a release: it bundles when every model may (one model's error stops the release, as in the
+    engine); lowering the IR helps when it clears every model's blocking findings."""
+    blocking = tuple(f for g in gates for f in g.blocking)
+    helps = bool(blocking) and all(g.lowering_helps or g.ok for g in gates) and any(g.lowering_helps for g in gates)
+    return Gate(blocking, helps, any(g.lowering_possible for g in gates))
+
+
+# --- a release folder ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReleaseScan:
+    """What a release folder holds (core.release.folder.scan_folder's ReleaseTree: its models, assets and the files
+    left out) and each model's checks (a Validation per model, in the tree's order)."""
+
+    tree: ReleaseTree
+    validations: tuple[Validation, ...]
+
+    @property
+    def models(self) -> int:
+        return len(self.tree.models)
+
+    @property
+    def assets(self) -> int:
+        return len(self.tree.assets)
+
+    @property
+    def plain(self) -> bool:
+        """One model and nothing beside it: the engine bundles it as that model alone (manifest schema 1)."""
+        return self.models == 1 and not self.tree.assets
+
+    def member(self, index: int) -> str:
+        """The model's path in the release (``victory/en/victory.onnx``)."""
+        return str(self.tree.models[index].member)
+
+    def gate(self, fix_ir: bool) -> Gate:
+        return combined_gate([bundle_gate(v, fix_ir) for v in self.validations])
+
+    @property
+    def ok(self) -> bool:
+        return all(v.ok for v in self.validations)
+
+
 # --- one row ----------------------------------------------------------------------------------------
 @dataclass(eq=False)
 class QueueItem:
@@ -240,6 +292,8 @@ class QueueItem:
     id: int = field(default_factory=lambda: next(_ids))
     validation: Validation | None = None
     report: VerifyReport | None = None  # for bundles
+    release: ReleaseScan | None = None  # for a release folder: its models and assets, each model's checks
+    shown_model: int = 0  # which model of a release the Model tab shows
     verified_with_smoke: bool = False  # the report is of a verification that asked for a smoke run
     result: BundleResult | None = None
     inspected_target: str | None = None  # the Target ONNX Runtime its validation was made for
@@ -263,6 +317,11 @@ class QueueItem:
     @property
     def busy(self) -> bool:
         return self.state in BUSY_STATES
+
+    @property
+    def checked(self) -> bool:
+        """Read and checked: a model's validation, a release folder's models and assets."""
+        return self.validation is not None or self.release is not None
 
     @property
     def bundled(self) -> BundleResult | None:
@@ -363,12 +422,17 @@ class QueueModel:
     def stale_for(self, target: str | None) -> list[QueueItem]:
         """The idle model rows whose validation was made for another Target ONNX Runtime than ``target``: their
         findings and gate must be made again (a target is a batch setting, issue 30 item 11)."""
-        return [i for i in self.items if i.spec.bundles and not i.busy and i.validation is not None
+        return [i for i in self.items if i.spec.bundles and not i.busy and i.checked
                 and i.inspected_target != target]  # fmt: skip
 
     def gate(self, item: QueueItem, fix_ir: bool) -> Gate | None:
-        """The bundle gate of a model that was read; None for a bundle or a model not (yet) read."""
-        if not item.spec.bundles or item.validation is None:
+        """The bundle gate of a model (or of every model of a release) that was read; None for a bundle or a row not
+        (yet) read."""
+        if not item.spec.bundles:
+            return None
+        if item.release is not None:
+            return item.release.gate(fix_ir)
+        if item.validation is None:
             return None
         return bundle_gate(item.validation, fix_ir)
 

@@ -56,18 +56,22 @@ def test_dragging_files_over_the_window_highlights_it(qtbot, tmp_path, sample_mo
     assert not w.drop_overlay.isVisible()
 
 
-def test_a_folder_of_several_models_queues_each(qtbot, tmp_path):
+def test_a_folder_of_several_models_is_one_release_row(qtbot, tmp_path):
+    """Issue 36 item 7: a folder of several models is one release row (it used to queue each model); the choice to
+    bundle each model on its own gives them their rows back."""
     folder = tmp_path / "models"
     factory.external_model(folder)
     import onnx
 
     onnx.save(factory.add_model(), str(folder / "second.onnx"))
     w = make_window(qtbot, tmp_path)
-    items = w.open_paths([folder])
-    assert sorted(i.path.name for i in items) == sorted(p.name for p in folder.glob("*.onnx")) and len(items) == 2
+    (item,) = w.open_paths([folder])
+    assert item.kind == "release"
+    wait_state(qtbot, item, ("ready", "invalid", "failed"))
+    assert item.release is not None and item.release.models == 2
     assert "2 models" in w.log.plain_text()
-    for item in items:
-        wait_state(qtbot, item, ("ready", "invalid", "failed"))
+    items = w.split_selected_release()
+    assert sorted(i.path.name for i in items) == sorted(p.name for p in folder.glob("*.onnx")) and len(items) == 2
 
 
 def test_drag_of_non_file_is_refused(qtbot, tmp_path):

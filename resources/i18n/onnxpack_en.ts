@@ -4,6 +4,27 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
+        <source>%1: %n finding(s).</source>
+        <translation>
+            <numerusform>%1: %n finding.</numerusform>
+            <numerusform>%1: %n findings.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n model(s), each queued on its own.</source>
+        <translation>
+            <numerusform>%1: %n model, each queued on its own.</numerusform>
+            <numerusform>%1: %n models, each queued on its own.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n model(s), each on its own row.</source>
+        <translation>
+            <numerusform>%1: %n model, each on its own row.</numerusform>
+            <numerusform>%1: %n models, each on its own row.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Inspected %1: %n finding(s).</source>
         <translation>
             <numerusform>Inspected %1: %n finding.</numerusform>
@@ -29,6 +50,13 @@
         <translation>
             <numerusform>%n bundle exists already: %1</numerusform>
             <numerusform>%n bundles exist already: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Bundling is off for this release: %n error finding(s) must be fixed first.</source>
+        <translation>
+            <numerusform>Bundling is off for this release: %n error finding must be fixed first.</numerusform>
+            <numerusform>Bundling is off for this release: %n error findings must be fixed first.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -119,6 +147,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>%n model(s) have error findings: the release cannot be bundled until they are fixed.</source>
+        <translation>
+            <numerusform>%n model has error findings: the release cannot be bundled until they are fixed.</numerusform>
+            <numerusform>%n models have error findings: the release cannot be bundled until they are fixed.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n label(s): %1</source>
         <translation>
             <numerusform>%n label: %1</numerusform>
@@ -130,6 +165,33 @@
         <translation>
             <numerusform>Verified: every file matches the manifest, with %n warning — see Findings.</numerusform>
             <numerusform>Verified: every file matches the manifest, with %n warnings — see Findings.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>QueueTable</name>
+    <message numerus="yes">
+        <source>%1, %n warning(s)</source>
+        <translation>
+            <numerusform>%1, %n warning</numerusform>
+            <numerusform>%1, %n warnings</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReleaseWords</name>
+    <message numerus="yes">
+        <source>%n model(s)</source>
+        <translation>
+            <numerusform>%n model</numerusform>
+            <numerusform>%n models</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n asset(s)</source>
+        <translation>
+            <numerusform>%n asset</numerusform>
+            <numerusform>%n assets</numerusform>
         </translation>
     </message>
 </context>
@@ -157,6 +219,41 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>%1; its smoke run gave %n warning(s) (onnxruntime %2): see below</source>
+        <translation>
+            <numerusform>%1; its smoke run gave %n warning (onnxruntime %2): see below</numerusform>
+            <numerusform>%1; its smoke run gave %n warnings (onnxruntime %2): see below</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: %n model(s) of the release failed their proof or smoke run: see below.</source>
+        <translation>
+            <numerusform>Proof: %n model of the release failed their proof or smoke run: see below.</numerusform>
+            <numerusform>Proof: %n models of the release failed their proof or smoke run: see below.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: each of the %n model(s) is the original; some gave warnings or were not run: see below.</source>
+        <translation>
+            <numerusform>Proof: each of the %n model is the original; some gave warnings or were not run: see below.</numerusform>
+            <numerusform>Proof: each of the %n models is the original; some gave warnings or were not run: see below.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: each of the %n model(s) is the original and its smoke run passed; %1 shipped beside them.</source>
+        <translation>
+            <numerusform>Proof: each of the %n model is the original and its smoke run passed; %1 shipped beside them.</numerusform>
+            <numerusform>Proof: each of the %n models is the original and its smoke run passed; %1 shipped beside them.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n asset(s)</source>
+        <translation>
+            <numerusform>%n asset</numerusform>
+            <numerusform>%n assets</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Proof: the bundled model file is the original, byte for byte (equal SHA-256); but its smoke run gave %n warning(s) (onnxruntime %1, %2): see below.</source>
         <translation>
             <numerusform>Proof: the bundled model file is the original, byte for byte (equal SHA-256); but its smoke run gave %n warning (onnxruntime %1, %2): see below.</numerusform>
@@ -168,16 +265,6 @@
         <translation>
             <numerusform>Proof: the bundled model is the original bit for bit (same structure, its %n tensor with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</numerusform>
             <numerusform>Proof: the bundled model is the original bit for bit (same structure, all %n tensors with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>QueueTable</name>
-    <message numerus="yes">
-        <source>%1, %n warning(s)</source>
-        <translation>
-            <numerusform>%1, %n warning</numerusform>
-            <numerusform>%1, %n warnings</numerusform>
         </translation>
     </message>
 </context>

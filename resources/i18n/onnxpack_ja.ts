@@ -562,6 +562,10 @@
         <translation>onnxpack の内部エラーです</translation>
     </message>
     <message>
+        <source>Keeping the model&apos;s files as they are contradicts another option</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The manifest is not valid JSON</source>
         <translation>マニフェストが正しい JSON ではありません</translation>
     </message>
@@ -608,6 +612,10 @@
     <message>
         <source>The file is a PyTorch checkpoint, not an ONNX model</source>
         <translation>このファイルは PyTorch のチェックポイントで、ONNX モデルではありません</translation>
+    </message>
+    <message>
+        <source>The model argument is empty</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The model file is at or above protobuf&apos;s 2 GiB limit</source>
@@ -742,6 +750,46 @@
         <translation>onnxpack はバンドルの作成を拒否しました</translation>
     </message>
     <message>
+        <source>An asset given cannot be added beside the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two files of the release have names that collide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model of the release references an external-data file that is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model of the release reads external data outside the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A label map does not match the model it describes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The release folder holds a link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model of the release failed, so the release was not written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The release folder holds no ONNX model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file name of the release cannot be extracted everywhere</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The release folder holds a special file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The model rewritten by the ONNX version converter does not give the same outputs as the original</source>
         <translation>ONNX のバージョンコンバーターで書き換えたモデルの出力が、元のモデルと一致しません</translation>
     </message>
@@ -874,6 +922,11 @@
         <source>{model} has an output {subject} that the original lacks</source>
         <comment>COMPARE_EXTRA_OUTPUT</comment>
         <translation>{model} には元のモデルにない出力 {subject} があります</translation>
+    </message>
+    <message>
+        <source>No model was given: this bundle holds onnxpack&apos;s built-in sample model ({model})</source>
+        <comment>BUNDLE_SAMPLE</comment>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Output {subject} differs: {detail}</source>
@@ -1141,9 +1194,9 @@
         <translation>マニフェストのモデル項目「{entry}」は .onnx ファイルではありません</translation>
     </message>
     <message>
-        <source>The manifest lists {count} files as the model ({models})</source>
+        <source>The manifest lists {count} files as models ({models}), not one per model it describes</source>
         <comment>MANIFEST_INCONSISTENT</comment>
-        <translation>マニフェストは {count} 個のファイルをモデルとして挙げています（{models}）</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The manifest&apos;s prove_ort section contradicts itself: {detail}</source>
@@ -1331,9 +1384,34 @@
         <translation>ONNX Runtime {version}（公式ホイール）で {model} が動きました: ONNX Runtime {reference} との比較で {detail}</translation>
     </message>
     <message>
+        <source>{path} looks like external data, but no model of the release references it; it is left out</source>
+        <comment>RELEASE_DATA_UNREFERENCED</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{asset} names {count} classes, but no output of {model} has {count} ({outputs})</source>
+        <comment>RELEASE_LABELS</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{asset} is not a label map onnxpack can read: {reason}</source>
+        <comment>RELEASE_LABELS</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{asset}: {count} classes, as {model}&apos;s output {output} has</source>
+        <comment>RELEASE_LABELS_OK</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The previous release is named {previous!r}, this one {name!r}</source>
         <comment>RELEASE_NAME_CHANGED</comment>
         <translation>前のリリースの名前は &apos;{previous}&apos;、今回は &apos;{name}&apos; です</translation>
+    </message>
+    <message>
+        <source>{count} files left out of the release ({examples})</source>
+        <comment>RELEASE_SKIPPED</comment>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Shape inference fails on {model}: {detail}</source>
@@ -2110,6 +2188,14 @@
         <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
     </message>
     <message>
+        <source>Give the model&apos;s path (is a variable such as $MODEL unset?); with no argument at all, onnxpack bundles its built-in sample.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give your model&apos;s path (or its folder) as the first argument.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Compare models with the same outputs.</source>
         <translation>同じ出力を持つモデルどうしを比べてください。</translation>
     </message>
@@ -2332,6 +2418,14 @@
     <message>
         <source>Convert the model with a current exporter or onnx.version_converter.</source>
         <translation>最新のエクスポーターか onnx.version_converter でモデルを変換してください。</translation>
+    </message>
+    <message>
+        <source>Drop {opt:layout} keep to ship a merged, changed copy, or drop the option that changes it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop one of them.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.</source>
@@ -2674,6 +2768,70 @@
         <translation>このバンドルは onnxpack で作られたものでないか、改変されています。信頼しないでください。</translation>
     </message>
     <message>
+        <source>Give files beside the model (or in folders below it), or bundle the whole folder: `onnxpack bundle DIR`.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the path given to {opt:asset}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the files the app reads beside the model with {opt:asset}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the model file, or bundle the whole folder without {opt:asset}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rename one of them; apps on case-insensitive file systems would read the wrong one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the data file beside the model (exporters write it next to the .onnx), or re-export the model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the data file into the release folder beside the model, or re-save the model with its data.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A leftover of an earlier export or a renamed model? Delete it, or re-export the model that should read it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the label map or the model; {opt:allow_unmatched_labels} ships them as they are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write it as UTF-8 JSON ({{&quot;idx_to_label&quot;: {{&quot;0&quot;: &quot;a&quot;, ...}}}}), or as one label per line in a .txt file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace the link by the file itself, or leave it out with {opt:exclude}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix that model (`onnxpack check {model}`), or leave it out with {opt:exclude}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the folder the app reads its models from, or a model file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rename it (Windows must be able to extract it), or leave it out with {opt:exclude}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>They are listed in the manifest&apos;s &quot;skipped&quot;; {opt:exclude} leaves out more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave it out with {opt:exclude}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Re-export the model for the target&apos;s opset.</source>
         <translation>目標ランタイムの opset でモデルをエクスポートし直すか、より新しい目標ランタイムを選んでください。</translation>
     </message>
@@ -2981,10 +3139,6 @@
         <translation>モデルまたはバンドルを開く…(&amp;O)</translation>
     </message>
     <message>
-        <source>Open model &amp;folder…</source>
-        <translation>モデル フォルダーを開く…(&amp;F)</translation>
-    </message>
-    <message>
         <source>Open the &amp;sample model</source>
         <translation>サンプル モデルを開く(&amp;S)</translation>
     </message>
@@ -3109,14 +3263,6 @@
         <translation>モデル フォルダーを開く</translation>
     </message>
     <message>
-        <source>%1 holds %2 models: each is queued on its own.</source>
-        <translation>%1 には %2 個のモデルがあります。それぞれを個別にキューに追加しました。</translation>
-    </message>
-    <message>
-        <source>Opened %1 models from %2</source>
-        <translation>%2 から %1 個のモデルを開きました</translation>
-    </message>
-    <message>
         <source>Inspecting %1</source>
         <translation>%1 を検査しています</translation>
     </message>
@@ -3211,6 +3357,56 @@
     <message>
         <source>Cannot read this model</source>
         <translation>このモデルを読み込めません</translation>
+    </message>
+    <message>
+        <source>Open model or release &amp;folder…</source>
+        <translation>モデルまたはリリースのフォルダーを開く(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Bundle each model of the release on i&amp;ts own</source>
+        <translation>リリースの各モデルを個別にバンドル(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Replace the selected release row by one row per model: each model is then bundled into a ZIP of its own, without the release&apos;s other files</source>
+        <translation>選択したリリースの行を、モデルごとの行に置き換えます。各モデルはリリースのほかのファイルなしで、それぞれ別の ZIP にバンドルされます</translation>
+    </message>
+    <message>
+        <source>Reading the release folder %1</source>
+        <translation>リリースのフォルダー %1 を読み込んでいます</translation>
+    </message>
+    <message>
+        <source>Read the release %1: %2.</source>
+        <translation>リリース %1 を読み込みました: %2。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n finding(s).</source>
+        <translation>
+            <numerusform>%1: 検出事項 %n 件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Left out: %1</source>
+        <translation>除外: %1</translation>
+    </message>
+    <message>
+        <source>%1 comes from the release %2; it is bundled on its own.</source>
+        <translation>%1 はリリース %2 のモデルです。個別にバンドルされます。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n model(s), each queued on its own.</source>
+        <translation>
+            <numerusform>%1: モデル %n 個を、それぞれ個別にキューに追加しました。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n model(s), each on its own row.</source>
+        <translation>
+            <numerusform>%1: モデル %n 個を、それぞれ別の行にしました。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot read this release folder</source>
+        <translation>このリリースのフォルダーを読み込めません</translation>
     </message>
     <message>
         <source>Cannot verify this bundle</source>
@@ -3345,6 +3541,16 @@
     <message>
         <source>Select a model in the queue to bundle it.</source>
         <translation>バンドルするには、キューでモデルを選んでください。</translation>
+    </message>
+    <message>
+        <source>The release folder could not be read; see the Model tab.</source>
+        <translation>リリースのフォルダーを読み込めませんでした。「モデル」タブを参照してください。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Bundling is off for this release: %n error finding(s) must be fixed first.</source>
+        <translation>
+            <numerusform>このリリースはバンドルできません: 先にエラーの検出事項 %n 件を修正してください。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Bundling is off for this model: %n error finding(s) must be fixed first.</source>
@@ -3578,6 +3784,10 @@ Qt %1、Python %2</translation>
         <translation>インターフェース</translation>
     </message>
     <message>
+        <source>Bundle &amp;each model on its own…</source>
+        <translation>各モデルを個別にバンドル(&amp;E)…</translation>
+    </message>
+    <message>
         <source>Findings (%1)</source>
         <translation>検出事項 (%1)</translation>
     </message>
@@ -3654,6 +3864,116 @@ Qt %1、Python %2</translation>
     <message>
         <source>Ready to bundle: no problems found.</source>
         <translation>バンドルできます: 問題は見つかりませんでした。</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>リリース</translation>
+    </message>
+    <message>
+        <source>Sho&amp;w model:</source>
+        <translation>表示するモデル(&amp;W):</translation>
+    </message>
+    <message>
+        <source>The model of the release that the Overview, Interface, Findings and External data tabs show</source>
+        <translation>「概要」「インターフェイス」「検出事項」「外部データ」の各タブに表示する、リリースのモデル</translation>
+    </message>
+    <message>
+        <source>Replace this release row by one row per model: each model is then bundled into a ZIP of its own, without the release&apos;s other files</source>
+        <translation>このリリースの行を、モデルごとの行に置き換えます。各モデルはリリースのほかのファイルなしで、それぞれ別の ZIP にバンドルされます</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Assets: files the app reads beside its models</source>
+        <translation>アセット: アプリがモデルと一緒に読み込むファイル</translation>
+    </message>
+    <message>
+        <source>Left out of the release</source>
+        <translation>リリースから除外されるファイル</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Data files</source>
+        <translation>データファイル</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>パス</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <source>Models of the release</source>
+        <translation>リリースのモデル</translation>
+    </message>
+    <message>
+        <source>Assets of the release</source>
+        <translation>リリースのアセット</translation>
+    </message>
+    <message>
+        <source>Files left out of the release</source>
+        <translation>リリースから除外されるファイル</translation>
+    </message>
+    <message>
+        <source>Reading the folder and checking each of its models…</source>
+        <translation>フォルダーを読み込み、各モデルを検査しています…</translation>
+    </message>
+    <message>
+        <source>Showing %1 (model %2 of %3)</source>
+        <translation>%1 を表示中（モデル %2/%3）</translation>
+    </message>
+    <message>
+        <source>%1 is one release: %2, bundled into one ZIP at their paths under %3/.</source>
+        <translation>%1 は 1 つのリリースです: %2。%3/ の下の同じパスのまま、1 つの ZIP にバンドルされます。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n model(s) have error findings: the release cannot be bundled until they are fixed.</source>
+        <translation>
+            <numerusform>%n 個のモデルにエラーの検出事項があります。修正するまでリリースはバンドルできません。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>準備完了</translation>
+    </message>
+    <message>
+        <source>Assets: none (the release holds only its models)</source>
+        <translation>アセット: なし（リリースはモデルだけです）</translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation>隠しファイル</translation>
+    </message>
+    <message>
+        <source>cache or system folder</source>
+        <translation>キャッシュまたはシステムのフォルダー</translation>
+    </message>
+    <message>
+        <source>system or editor file</source>
+        <translation>システムまたはエディターのファイル</translation>
+    </message>
+    <message>
+        <source>the output folder</source>
+        <translation>出力フォルダー</translation>
+    </message>
+    <message>
+        <source>external data no model references</source>
+        <translation>どのモデルも参照しない外部データ</translation>
+    </message>
+    <message>
+        <source>excluded by the pattern %1</source>
+        <translation>パターン %1 で除外</translation>
     </message>
     <message>
         <source>Location</source>
@@ -3792,12 +4112,36 @@ Qt %1、Python %2</translation>
         <translation>ソース ファイルの最新の更新日時</translation>
     </message>
     <message>
+        <source>not run (verified without a smoke run)</source>
+        <translation>未実行（スモーク実行なしで検証）</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>未実行</translation>
+    </message>
+    <message>
+        <source>smoke run passed (onnxruntime %1)</source>
+        <translation>スモーク実行に成功（onnxruntime %1）</translation>
+    </message>
+    <message>
+        <source>smoke run FAILED</source>
+        <translation>スモーク実行に失敗</translation>
+    </message>
+    <message>
+        <source>A release of %1, at their paths under %2/.</source>
+        <translation>%1 のリリース（%2/ の下の同じパス）。</translation>
+    </message>
+    <message>
         <source>Verified: every file matches the manifest.</source>
         <translation>検証済み: すべてのファイルがマニフェストと一致しています。</translation>
     </message>
     <message>
         <source>Model name</source>
         <translation>モデル名</translation>
+    </message>
+    <message>
+        <source>Release name</source>
+        <translation>リリース名</translation>
     </message>
     <message>
         <source>Release version</source>
@@ -3810,6 +4154,10 @@ Qt %1、Python %2</translation>
     <message>
         <source>Made with</source>
         <translation>作成ツール</translation>
+    </message>
+    <message>
+        <source>Holds</source>
+        <translation>内容</translation>
     </message>
     <message numerus="yes">
         <source>Bundled, with %n warning(s) — see Findings.</source>
@@ -3957,6 +4305,10 @@ Qt %1、Python %2</translation>
         <translation>モデル</translation>
     </message>
     <message>
+        <source>Release</source>
+        <translation>リリース</translation>
+    </message>
+    <message>
         <source>%1 in %2</source>
         <translation>%1（%2 内）</translation>
     </message>
@@ -3964,6 +4316,25 @@ Qt %1、Python %2</translation>
         <source>%1, %n warning(s)</source>
         <translation>
             <numerusform>%1、警告 %n 件</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReleaseWords</name>
+    <message numerus="yes">
+        <source>%n model(s)</source>
+        <translation>
+            <numerusform>モデル %n 個</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1、%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n asset(s)</source>
+        <translation>
+            <numerusform>アセット %n 個</numerusform>
         </translation>
     </message>
 </context>
@@ -3980,6 +4351,22 @@ Qt %1、Python %2</translation>
     <message>
         <source>File</source>
         <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>Models of the release</source>
+        <translation>リリースのモデル</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Proof and smoke run</source>
+        <translation>証明とスモーク実行</translation>
+    </message>
+    <message>
+        <source>Assets of the release</source>
+        <translation>リリースのアセット</translation>
     </message>
     <message>
         <source>Role</source>
@@ -4040,6 +4427,60 @@ Qt %1、Python %2</translation>
     <message>
         <source>Bundle created: %1 (%2)</source>
         <translation>バンドルを作成しました: %1（%2）</translation>
+    </message>
+    <message>
+        <source>no smoke run, so no equality proof</source>
+        <translation>スモーク実行なし（同一性の証明なし）</translation>
+    </message>
+    <message>
+        <source>its outputs DIFFER from the original&apos;s</source>
+        <translation>出力が元のモデルと異なります</translation>
+    </message>
+    <message>
+        <source>its smoke run FAILED (onnxruntime %1)</source>
+        <translation>スモーク実行に失敗（onnxruntime %1）</translation>
+    </message>
+    <message>
+        <source>the original bit for bit</source>
+        <translation>元のモデルとビット単位で同一</translation>
+    </message>
+    <message>
+        <source>equal to the original within the tolerance</source>
+        <translation>許容誤差の範囲で元のモデルと一致</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; its smoke run gave %n warning(s) (onnxruntime %2): see below</source>
+        <translation>
+            <numerusform>%1。スモーク実行で警告 %n 件（onnxruntime %2）: 下を参照</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1; its smoke run passed (onnxruntime %2)</source>
+        <translation>%1。スモーク実行に成功（onnxruntime %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: %n model(s) of the release failed their proof or smoke run: see below.</source>
+        <translation>
+            <numerusform>証明: リリースのモデル %n 個が証明またはスモーク実行に失敗しました。下を参照してください。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: each of the %n model(s) is the original; some gave warnings or were not run: see below.</source>
+        <translation>
+            <numerusform>証明: %n 個のモデルはいずれも元のモデルと同一です。ただし警告が出たか実行されなかったものがあります。下を参照してください。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Proof: each of the %n model(s) is the original and its smoke run passed; %1 shipped beside them.</source>
+        <translation>
+            <numerusform>証明: %n 個のモデルはいずれも元のモデルと同一で、スモーク実行に成功しました。一緒に %1 を同梱しています。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n asset(s)</source>
+        <translation>
+            <numerusform>アセット %n 個</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>previous %1, %n change(s), needs a %2 bump (suggested %3).</source>
@@ -4186,6 +4627,26 @@ Qt %1、Python %2</translation>
         <source>smoke-run input</source>
         <translation>スモーク実行の入力</translation>
     </message>
+    <message>
+        <source>asset (a file the app reads)</source>
+        <translation>アセット（アプリが読み込むファイル）</translation>
+    </message>
+    <message>
+        <source>label map</source>
+        <translation>ラベルマップ</translation>
+    </message>
+    <message>
+        <source>tokenizer</source>
+        <translation>トークナイザー</translation>
+    </message>
+    <message>
+        <source>configuration</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <source>other file</source>
+        <translation>その他のファイル</translation>
+    </message>
 </context>
 <context>
     <name>RunPanel</name>
@@ -4280,10 +4741,6 @@ Qt %1、Python %2</translation>
     <message>
         <source>Bundling %1…</source>
         <translation>%1 をバンドルしています…</translation>
-    </message>
-    <message>
-        <source>Nothing is running.</source>
-        <translation>実行中の処理はありません。</translation>
     </message>
     <message>
         <source>%1 progress</source>
