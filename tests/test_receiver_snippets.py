@@ -200,19 +200,19 @@ def _quiet_handler(folder: str) -> type[http.server.SimpleHTTPRequestHandler]:
     return Handler
 
 
-def run_browser(pages: dict[Path, str]) -> list[dict[str, Any]]:
+def run_browser(pages: list[tuple[Path, str]]) -> list[dict[str, Any]]:
     """Each page (the browser example as README.txt shows it) served from 127.0.0.1 out of its bundle's folder."""
     node = _need_node()
     _need("Chromium", Path(CHROMIUM).is_file(), "apt-get install chromium (or set ONNXPACK_CHROMIUM)")
     _need("playwright-core", (NODE_MODULES / "playwright-core").is_dir(), "cd tests/clients && npm ci --ignore-scripts")
     servers, urls = [], []
     try:
-        for folder, html in pages.items():
-            (folder / "example.html").write_text(html, encoding="utf-8")
+        for i, (folder, html) in enumerate(pages):
+            (folder / f"example{i}.html").write_text(html, encoding="utf-8")
             server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _quiet_handler(str(folder)))
             threading.Thread(target=server.serve_forever, daemon=True).start()
             servers.append(server)
-            urls.append(f"http://127.0.0.1:{server.server_address[1]}/example.html")
+            urls.append(f"http://127.0.0.1:{server.server_address[1]}/example{i}.html")
         done = _run([node, str(CLIENTS / "browser.js"), *urls], CLIENTS, timeout=300, ONNXPACK_CHROMIUM=CHROMIUM)
     finally:
         for server in servers:
@@ -344,7 +344,7 @@ def test_browser_examples_run_in_headless_chromium(bundles: dict[str, Path], sni
                                                    python_outputs: dict[str, dict[str, Any]]) -> None:  # fmt: skip
     assert 'externalData: [{ path: "victory.onnx.data", data: "victory.onnx.data" }]' in snippets["sample-external"][
         "browser"]
-    results = run_browser({folder: snippets[name]["browser"] for name, folder in bundles.items()})
+    results = run_browser([(folder, snippets[name]["browser"]) for name, folder in bundles.items()])
     for (name, _), got in zip(bundles.items(), results, strict=True):
         _same_outputs(got["runs"][0], python_outputs[name]["runs"][0], f"Chromium, {name}")
 
@@ -386,3 +386,26 @@ def test_a_broken_example_fails_its_run(bundles: dict[str, Path], snippets: dict
     """The runners report failure: a wrong file name in the Python example is an error, not a pass."""
     with pytest.raises(AssertionError, match="exited 1"):
         run_python(snippets["sample"]["python"].replace('"victory.onnx"', '"missing.onnx"'), bundles["sample"])
+
+
+def test_a_release_of_several_models_runs_each_models_examples(tmp_path: Path) -> None:
+    """A folder release (README.txt with a section per model, paths from the archive's top, the weights in data
+    files): every model's examples run from the folder README.txt is in."""
+    models = tmp_path / "app" / "models"
+    models.mkdir(parents=True)
+    sample = ROOT / "resources" / "sample"
+    shutil.copy(sample / "victory.onnx", models / "a.onnx")
+    shutil.copy(sample / "victory.onnx.data", models)  # the name a.onnx stores
+    _int64_model(models)
+    (tmp_path / "app" / "labels.txt").write_text("victory\n", encoding="utf-8")
+    folder = _bundle(tmp_path / "app", tmp_path / "out", "--layout", "external")
+    sections = extract_snippets((folder / "README.txt").read_text(encoding="utf-8"))
+    assert len(sections) == 2
+    assert 'externalData: [{ path: "a.onnx.data", data: "app/models/a.onnx.data" }]' in sections[0]["browser"]
+    want = [run_python(s["python"], folder)["runs"][0] for s in sections]
+    assert want[0]["output"]["dims"] == [1, 3] and want[1]["y"]["data"] == [-1.0] * 4
+    for i, s in enumerate(sections):
+        _same_outputs(run_node(s["node"], folder, f"example{i}.js")["runs"][0], want[i], f"Node.js, model {i}")
+    for i, got in enumerate(run_browser([(folder, s["browser"]) for s in sections])):
+        _same_outputs(got["runs"][0], want[i], f"Chromium, model {i}")
+    run_cpp(sections[1]["cpp"], folder)
