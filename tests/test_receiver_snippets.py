@@ -30,6 +30,8 @@ from onnx import TensorProto, helper
 
 from onnxpack.cli import Environment, main
 
+pytestmark = pytest.mark.slow  # about 40 s: three browsers, five compilations
+
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = ROOT / "tests" / "clients"
 NODE_MODULES = CLIENTS / "node_modules"
