@@ -141,6 +141,7 @@ class ModelPanel(Retranslatable, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._again: Callable[[], None] | None = None  # shows what is shown again (a language switch)
+        self._back_to_release = False  # the Release tab was in view: the next release shown keeps it in view
         self.tabs = QTabWidget(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -210,9 +211,8 @@ class ModelPanel(Retranslatable, QWidget):
         self.release_summary.setWordWrap(True)
         self.release_summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.models_box = QGroupBox()
-        self.release_models = DataTable(4)
+        self.release_models = DataTable(3)
         self.release_models.fit_height()
-        self.release_models.wrap_columns(1)
         QVBoxLayout(self.models_box).addWidget(self.release_models)
         self.assets_box = QGroupBox()
         self.release_assets = DataTable(3)
@@ -264,7 +264,7 @@ class ModelPanel(Retranslatable, QWidget):
         self.models_box.setTitle(self.tr("Models"))
         self.assets_box.setTitle(self.tr("Assets: files the app reads beside its models"))
         self.skipped_box.setTitle(self.tr("Left out of the release"))
-        self.release_models.set_headers([self.tr("Model"), self.tr("Status"), self.tr("Size"), self.tr("Data files")])
+        self.release_models.set_headers([self.tr("Model"), self.tr("Status"), self.tr("Size")])
         self.release_assets.set_headers([self.tr("File"), self.tr("Role"), self.tr("Size")])
         self.release_skipped.set_headers([self.tr("Path"), self.tr("Why")])
         self.release_models.setAccessibleName(self.tr("Models of the release"))
@@ -309,6 +309,9 @@ class ModelPanel(Retranslatable, QWidget):
     def clear(self) -> None:
         self._again = None
         self.chooser_bar.hide()
+        if self.tabs.currentIndex() == TAB_RELEASE:  # another release shown next keeps its Release tab in view
+            self._back_to_release = True
+            self.tabs.setCurrentIndex(TAB_OVERVIEW)
         self.tabs.setTabVisible(TAB_RELEASE, False)
         for t in (self.release_models, self.release_assets, self.release_skipped):
             t.setRowCount(0)
@@ -371,13 +374,24 @@ class ModelPanel(Retranslatable, QWidget):
                 status, icon = self.tr("%n warning(s)", "", n_warn), severity_icon(Severity.WARNING)
             else:
                 status, icon = self.tr("ready"), status_icon("ok")
-            rows.append([model.member, status, format_bytes(val.inspection.total_size),
-                         ", ".join(Path(d).name for d in model.data) or "-"])
+            rows.append([self._model_cell(model.member, [Path(d).name for d in model.data]), status,
+                         format_bytes(val.inspection.total_size)])
             icons.append(icon)
         self.release_models.set_rows(rows, icons)
         self._show_assets([(a.member, a.role, a.size) for a in tree.assets])
         self._show_skipped([(p, why) for p, why in tree.skipped])
+        self._show_release_tab()
+
+    def _model_cell(self, member: str, data: Sequence[str]) -> str:
+        """A model's path in the release, and its external-data files on a line below (a 4th column of them pushed the
+        size out of view at 1024×768)."""
+        return member + ("\n" + self.tr("with its data: %1").replace("%1", ", ".join(data)) if data else "")
+
+    def _show_release_tab(self) -> None:
         self.tabs.setTabVisible(TAB_RELEASE, True)
+        if self._back_to_release:
+            self._back_to_release = False
+            self.tabs.setCurrentIndex(TAB_RELEASE)
 
     def _show_assets(self, assets: Sequence[tuple[str, str, Any]]) -> None:
         self.assets_box.setVisible(True)
@@ -631,7 +645,7 @@ class ModelPanel(Retranslatable, QWidget):
             size = sum(int(f.get("size") or 0) for f in manifest.get("files") or []
                        if isinstance(f, Mapping) and str(f.get("path", "")) == entry)
             data = doc.get("data") if isinstance(doc, Mapping) else None
-            rows.append([entry, status, format_bytes(size or None), str(data or "-")])
+            rows.append([self._model_cell(entry, [str(data)] if data else []), status, format_bytes(size or None)])
             icons.append(icon)
         self.release_models.set_rows(rows, icons)
         self._show_assets([(str(a.get("path")), str(a.get("role")), a.get("size")) for a in assets])
@@ -642,7 +656,7 @@ class ModelPanel(Retranslatable, QWidget):
         self.release_summary.setText(
             self.tr("A release of %1, at their paths under %2/.").replace("%1", release_counts(len(rows), len(assets)))
             .replace("%2", str(release.get("root") or "")) if isinstance(release, Mapping) else "")
-        self.tabs.setTabVisible(TAB_RELEASE, True)
+        self._show_release_tab()
 
     def show_verify(self, report: VerifyReport, with_smoke: bool = False, recorded: Sequence[Finding] = ()) -> None:
         """Show a ``core.verify.VerifyReport`` of a dropped bundle; ``with_smoke``: it was asked for a smoke run,
@@ -678,7 +692,9 @@ class ModelPanel(Retranslatable, QWidget):
         self.files.set_rows(
             [[f.get("path"), role_text(str(f.get("role", ""))), format_bytes(f.get("size"))] for f in files]
         )
-        total = sum(int(f.get("size") or 0) for f in files if f.get("role") in ("model",))
+        sizes = [int(f.get("size") or 0) for f in files if f.get("role") in ("model",)]
+        # a release's models are files of their own: the largest must fit in one .onnx file, not their sum
+        total = (max(sizes, default=0) if models is not None else sum(sizes))
         self.size_bar.set_size(total or None)
         tool = manifest.get("tool", {}) if isinstance(manifest, Mapping) else {}
         assets = manifest.get("assets") if isinstance(manifest, Mapping) else None

@@ -55,9 +55,8 @@ def test_a_release_folder_is_one_row_listing_its_models_and_assets(qtbot: Any, t
     panel = w.model_panel
     assert "victory 1.0.0 — 2 models, 1 asset" in panel.title.text()
     assert panel.tabs.isTabVisible(4) and panel.tabs.tabText(4) == "Release"
-    assert [panel.release_models.cell_text(r, 0) for r in range(2)] == ["victory/en/victory.onnx",
-                                                                         "victory/ja/victory.onnx"]
-    assert panel.release_models.cell_text(0, 3) == "victory.onnx.data"  # the model's own data file, not an asset
+    assert [panel.release_models.cell_text(r, 0) for r in range(2)] == [
+        f"victory/{lang}/victory.onnx\nwith its data: victory.onnx.data" for lang in ("en", "ja")]  # not an asset
     assert panel.release_assets.rowCount() == 1
     assert panel.release_assets.cell_text(0, 0) == "victory/victory.label_map.json"
     assert panel.release_assets.cell_text(0, 1) == "label map"

@@ -1544,6 +1544,26 @@
         <translation>{subject}: 入力を作れません: {detail}</translation>
     </message>
     <message>
+        <source>{model} loads and gives the reference outputs bit for bit: {modes}</source>
+        <comment>SMOKE_LOADS_OK</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{model} does not load {how}: {error}</source>
+        <comment>SMOKE_LOAD_FAILED</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{model} loaded {how} gives outputs that differ from the reference run&apos;s</source>
+        <comment>SMOKE_LOAD_FAILED</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{model} cannot be loaded from bytes alone: its weights are in a data file, which ONNX Runtime then looks for in the working directory</source>
+        <comment>SMOKE_LOAD_FROM_BYTES</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Output {name} differs from the recorded run (same ONNX Runtime {ort_version}): SHA-256 {sha256} vs {recorded}</source>
         <comment>SMOKE_MISMATCH</comment>
         <translation>出力 {subject} が記録された実行結果と異なります</translation>
@@ -2972,6 +2992,10 @@
         <translation>生成や読み込みができるのは、数値・bool・文字列型のテンソル入力だけです。</translation>
     </message>
     <message>
+        <source>{remedy}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Use smaller {opt:dim} values or run on a machine with more memory.</source>
         <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
     </message>
@@ -3902,10 +3926,6 @@ Qt %1、Python %2</translation>
         <translation>状態</translation>
     </message>
     <message>
-        <source>Data files</source>
-        <translation>データファイル</translation>
-    </message>
-    <message>
         <source>Path</source>
         <translation>パス</translation>
     </message>
@@ -3946,6 +3966,10 @@ Qt %1、Python %2</translation>
     <message>
         <source>ready</source>
         <translation>準備完了</translation>
+    </message>
+    <message>
+        <source>with its data: %1</source>
+        <translation>データ: %1</translation>
     </message>
     <message>
         <source>Assets: none (the release holds only its models)</source>
@@ -4473,7 +4497,7 @@ Qt %1、Python %2</translation>
     <message numerus="yes">
         <source>Proof: each of the %n model(s) is the original and its smoke run passed; %1 shipped beside them.</source>
         <translation>
-            <numerusform>証明: %n 個のモデルはいずれも元のモデルと同一で、スモーク実行に成功しました。一緒に %1 を同梱しています。</numerusform>
+            <numerusform>証明: %n 個のモデルはいずれも元のモデルと同一で、スモーク実行に成功しました。一緒に%1を同梱しています。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
