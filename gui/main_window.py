@@ -185,8 +185,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.drop_page.sample_button.clicked.connect(self.open_sample)
         self.queue = QueueTable(self.model)
         self.queue.itemSelectionChanged.connect(self._selection_changed)
-        self.queue.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.queue.customContextMenuRequested.connect(self._queue_menu)
+        self.queue.menu_requested.connect(self._queue_menu)
         self.model_panel = ModelPanel()
         self.model_panel.release_model_chosen.connect(self._release_model_chosen)
         self.model_panel.split_requested.connect(self.split_selected_release)
@@ -631,21 +630,22 @@ class MainWindow(Retranslatable, QMainWindow):
         for row in self.model.items:
             self.queue.add(row)
 
-    def _queue_menu(self, pos: Any) -> None:
-        """The queue's context menu: what applies to the row under the pointer (selected first)."""
+    def queue_menu_actions(self, item: QueueItem) -> list[QAction]:
+        """What the queue's context menu offers for ``item`` (selected first): the File menu's actions that apply."""
+        if self.model.selected is not item:
+            self._select(item)
+        return [a for a in (self.act_bundle, self.act_split, self.act_verify_smoke, self.act_locate_data,
+                            self.act_remove) if a.isEnabled()]
+
+    def _queue_menu(self, item: QueueItem, where: Any) -> None:
         from PySide6.QtWidgets import QMenu
 
-        row = self.queue.rowAt(pos.y())
-        item = self.queue.item_at(row)
-        if item is None:
-            return
-        self._select(item)
-        menu = QMenu(self)
-        for a in (self.act_bundle, self.act_split, self.act_verify_smoke, self.act_locate_data, self.act_remove):
-            if a.isEnabled():
-                menu.addAction(a)
-        if not menu.isEmpty():
-            menu.popup(self.queue.viewport().mapToGlobal(pos))
+        actions = self.queue_menu_actions(item)
+        if actions:
+            menu = QMenu(self)
+            menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            menu.addActions(actions)
+            menu.popup(where)
 
     def _connect(self, job: Job, item: QueueItem) -> Job:
         job.payload = item
@@ -785,6 +785,8 @@ class MainWindow(Retranslatable, QMainWindow):
             return
         self.current_bundle = item
         title = f"{item.draft.name} {item.draft.version}"
+        if item.release is not None:  # a release's stages run once per model: say how many
+            title = self._release_title(item)
         if len(self._batch) > 1 and item in self._batch:  # "2 of 3" while a batch runs
             title += " " + self.tr("(%1 of %2)").replace("%1", str(self._batch.index(item) + 1)).replace(
                 "%2", str(len(self._batch)))

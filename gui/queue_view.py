@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QPainter, QResizeEvent
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -149,6 +149,9 @@ class QueueTable(Retranslatable, QTableWidget):
     """Rows of the QueueModel's items: name, kind, status (icon + words), result. The table holds no state of its
     own: its rows are ``model.items``, in order."""
 
+    #: a row's context menu is asked for: (the row's QueueItem, where to show it on the screen)
+    menu_requested = Signal(object, QPoint)
+
     def __init__(self, model: QueueModel | None = None, parent: QWidget | None = None) -> None:
         super().__init__(0, 4, parent)
         self.model_ = model if model is not None else QueueModel()
@@ -249,6 +252,22 @@ class QueueTable(Retranslatable, QTableWidget):
         for column, width in ((0, name), (1, kind), (2, status)):
             if self.columnWidth(column) != width:
                 self.setColumnWidth(column, width)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """The menu of the row under the pointer, or, from the keyboard (the Menu key), of the selected row below it
+        (Qt places a keyboard's menu at the middle of the table, over whichever row lies there)."""
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:
+            item = self.selected()
+            if item is None:
+                return
+            rect = self.visualRect(self.model().index(self.row_of(item), 0))
+            where = self.viewport().mapToGlobal(rect.bottomLeft())
+        else:
+            item = self.item_at(self.rowAt(event.pos().y()))
+            where = event.globalPos()
+        if item is not None:
+            self.menu_requested.emit(item, where)
+            event.accept()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -90,7 +90,8 @@ def test_bundling_the_release_row_writes_one_zip_of_both_models(qtbot: Any, tmp_
     wait_state(qtbot, item, ("done", "failed"), timeout=120_000)
     assert item.state is ItemState.DONE, close_dialogs(w)
     zip_path = Path(item.result.zip_path)
-    assert zip_path.name == "victory-1.2.0.zip"
+    assert zip_path.name == "victory-1.2.0.zip" and w.queue.item(0, 3).text() == zip_path.name
+    assert item.run is not None and item.run.title == "victory 1.2.0 — 2 models, 1 asset"
     with zipfile.ZipFile(zip_path) as z:
         names = set(z.namelist())
     assert {"victory/en/victory.onnx", "victory/ja/victory.onnx", "victory/victory.label_map.json"} <= names
@@ -128,6 +129,7 @@ def test_bundling_the_release_row_writes_one_zip_of_both_models(qtbot: Any, tmp_
 def test_each_model_on_its_own_gives_two_rows(qtbot: Any, tmp_path: Path) -> None:
     w, item, root = _opened(qtbot, tmp_path)
     assert w.act_split.isEnabled()
+    assert w.act_split in w.queue_menu_actions(item)  # the queue's context menu offers it too
     rows = w.split_selected_release()
     assert len(rows) == 2 and item not in w.model.items
     assert [r.kind for r in w.model.items] == [Kind.MODEL, Kind.MODEL]
@@ -135,9 +137,11 @@ def test_each_model_on_its_own_gives_two_rows(qtbot: Any, tmp_path: Path) -> Non
     assert all(r.state is ItemState.READY for r in rows)
     assert [w.queue.item(r, 0).text() for r in range(2)] == ["en/victory.onnx", "ja/victory.onnx"]
     assert w.model.selected is rows[0] and w.model_panel.chooser_bar.isHidden()
-    assert not w.act_split.isEnabled()
+    assert not w.act_split.isEnabled() and w.act_split not in w.queue_menu_actions(rows[1])
+    assert w.model.selected is rows[1]  # the menu's row is selected first
     # each model bundles into a ZIP of its own (names told apart in the Bundle tab)
     rows[1].draft.name = "victory-ja"
+    w.render_selected()  # the Bundle tab shows rows[1]'s form: the name as typed there
     assert w.start_bundles(all_ready=True) == rows
     wait_idle(qtbot, w, timeout=120_000)
     assert [r.state for r in rows] == [ItemState.DONE, ItemState.DONE], close_dialogs(w)
