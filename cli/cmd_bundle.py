@@ -137,6 +137,7 @@ def _print_proofs(env: Environment, smoke: dict[str, Any] | None, equal: dict[st
         if "outputs" in equal["methods"]:
             env.stdout.write("; bitwise-equal outputs of both models")
         env.stdout.write("\n")
+    _print_loads(env, (smoke or {}).get("loads"))
     if smoke is None:
         env.stdout.write("\n  smoke run and equality proof: skipped (--no-smoke)\n")
     retargeted = [f for f in manifest["fixes"] if f["code"] in ("IR_FEATURES_DROPPED", "IR_LOWERED", "OPSET_LOWERED")]
@@ -150,6 +151,18 @@ def _print_proofs(env: Environment, smoke: dict[str, Any] | None, equal: dict[st
         for p in proven["releases"]:
             same = "bitwise-equal outputs" if p["outputs_bitwise_equal"] else f"max abs diff {p['max_abs_diff']:.3g}"
             env.stdout.write(f"    {p['version']}: loaded, {same} ({p['wheel']})\n")
+
+
+def _print_loads(env: Environment, loads: list[dict[str, Any]] | None) -> None:
+    """The load matrix: the modes that gave the reference outputs bit for bit, and each that failed, with its remedy."""
+    if not loads:
+        return
+    passed = [r["mode"] for r in loads if r["ok"]]
+    env.stdout.write(f"  loaded as apps load it, outputs bit for bit: {', '.join(passed) or 'none'}\n")
+    for r in loads:
+        if not r["ok"]:
+            env.stdout.write(f"    {r['mode']}: {'refused, as expected' if r.get('expected') else 'FAILED'}; "
+                             f"{r.get('remedy', '')}\n")
 
 
 def _print_release(env: Environment, r: BundleResult) -> None:

@@ -365,7 +365,7 @@ def test_readme_python_snippet_feeds_every_input_and_runs(tmp_path: Path) -> Non
     for needle in ('"pixel_values": np.zeros((1, 4), dtype=np.float32),  # set batch',
                    '"token:ids": np.zeros((1, 4), dtype=np.int64),  # set batch',
                    'ort::inputs!["pixel_values" => pixel_values, "token:ids" => token_ids]',
-                   "new DenseTensor<long>(new[] { 1, 4 })", "Microsoft.ML.OnnxRuntime"):
+                   "new DenseTensor<long>(new int[] { 1, 4 })", "Microsoft.ML.OnnxRuntime"):
         assert needle in readme, needle
     block = re.search(r"^Python \(pip install onnxruntime numpy\):\n((?:    .*\n)+)", readme, re.M)
     assert block is not None

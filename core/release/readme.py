@@ -312,6 +312,7 @@ def _release_readme(manifest: dict[str, Any]) -> str:
         lines += _interface(view)
         lines += _examples(view)
         lines += _layout(view)
+        lines += _loads(view)
     lines += _files(manifest)
     named = {**views[0], "model": {**views[0]["model"], "name": b["name"], "version": b["version"]}}
     lines += _checking(named)
@@ -457,6 +458,30 @@ def _layout(manifest: dict[str, Any]) -> list[str]:
     return lines
 
 
+#: The load matrix's modes as README.txt words them.
+_LOAD_WORDS = {
+    "path": "by its path", "other-cwd": "by a relative path from another working directory",
+    "bytes": "from bytes (commit_from_memory, CreateSessionFromArray, a buffer)",
+    "bytes-folder": "from bytes, with the session option naming its folder",
+    "symlink": "through a symbolic link (as a Hugging Face cache links its files)",
+    "non-ascii": "from a folder named with Japanese characters and a space",
+}
+
+
+def _loads(manifest: dict[str, Any]) -> list[str]:
+    """Which ways of loading the model were proven (the smoke run's load matrix), and what to do where one fails."""
+    smoke = manifest.get("smoke") or {}
+    rows = smoke.get("loads")
+    if not rows:
+        return []
+    lines = ["", f"Proven ways to load {manifest['model']['entry']} (ONNX Runtime {smoke['ort_version']}, each giving "
+                 "the reference outputs bit for bit):"]
+    for row in rows:
+        words = _LOAD_WORDS.get(row["mode"], row["mode"])
+        lines.append(f"  {words}: " + ("yes" if row["ok"] else f"NO. {row.get('remedy', '')}"))
+    return lines
+
+
 def _checking(manifest: dict[str, Any]) -> list[str]:
     """How to check the bundle, with onnxpack and without; how to check its signature."""
     m = manifest["model"]
@@ -492,4 +517,4 @@ def _made_by(manifest: dict[str, Any]) -> list[str]:
 
 
 #: The README's sections, in order.
-_SECTIONS = (_heading, _proven, _about, _interface, _files, _examples, _layout, _checking, _made_by)
+_SECTIONS = (_heading, _proven, _about, _interface, _files, _examples, _layout, _loads, _checking, _made_by)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,17 @@ __all__ = [
 
 #: Reference outputs are stored in the bundle (for cross-version verification) up to this total size.
 MAX_REFERENCE_BYTES = 16 * 2**20
+#: Up to this size (the model and its data files) the shipped model is loaded the ways apps load it (the load
+#: matrix: six more sessions); a larger one is smoke-run once and the matrix is left out, saying so.
+LOAD_MATRIX_MAX_BYTES = 256 * 2**20
+
+
+def _total_size(target: SmokeTarget) -> int:
+    """The shipped model's size with its data files (the model's window when read in place)."""
+    size = target.window[1] if target.window is not None else os.stat(target.path).st_size
+    if not target.inline:
+        size += sum(p.stat().st_size for p in target.data_dir.rglob("*") if p.is_file() and p != target.path)
+    return size
 
 
 @dataclass(frozen=True)
@@ -107,6 +119,8 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
 
     loc = plan.location
     options = plan.opts.smoke if plan.opts.smoke is not None else SmokeOptions()
+    # the shipped model is also loaded the ways apps load it (core/runtime/loadmatrix.py), within its size cap
+    options = dataclasses.replace(options, load_matrix=_total_size(target) <= LOAD_MATRIX_MAX_BYTES)
     saved = work / "outputs"
     rows: list[dict[str, Any]] | None = None
     if compare:
@@ -132,6 +146,8 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
     recipe = _recipe(run, extra, plan.smoke_dir)
     outputs = _outputs(run, extra, plan.smoke_dir)
     doc = {"ok": True, "ort_version": run.ort_version, "provider": run.provider, "outputs": outputs, "recipe": recipe}
+    if run.loads is not None:
+        doc["loads"] = run.loads
     return Smoked(doc, rows, extra, kept)
 
 

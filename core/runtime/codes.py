@@ -395,3 +395,39 @@ ORT_CONVERT = define(
     summary="ONNX Runtime's ORT-format converter failed",
     variant_hints={"missing": "See the converter log in the details."},
 )
+
+# the load matrix (loadmatrix.py, smokefindings.py): the shipped model loaded the ways apps load it
+SMOKE_LOAD_FAILED = define(
+    "SMOKE_LOAD_FAILED", Severity.WARNING,
+    "{model} does not load ({mode}): {error}",
+    "Load the model by its path, with its data files beside it.",
+    variants={
+        "path": "{model} does not load by its path: {error}",
+        "other_cwd": "{model} does not load by a relative path from another working directory: {error}",
+        "bytes": "{model} does not load from bytes: {error}",
+        "bytes_folder": "{model} does not load from bytes with its folder named in the session options: {error}",
+        "symlink": "{model} does not load through a symbolic link: {error}",
+        "non_ascii": "{model} does not load from a folder named with Japanese characters and a space: {error}",
+        "differs": "{model} loaded another way ({mode}) gives outputs that differ from the reference run's",
+    },
+    variant_hints={
+        "path": "Check that the model and its data files are extracted together, at their paths.",
+        "other_cwd": "Load the model by its absolute path.",
+        "bytes": "Load the model by its path.",
+        "bytes_folder": "Load the model by its path.",
+        "symlink": "Load the model through its real path, or keep the model and its data files as real files in "
+                   "one folder.",
+        "non_ascii": "Install the model under a path of ASCII characters without spaces.",
+        "differs": "Load the model by its path; report the difference to ONNX Runtime with the bundle.",
+    },
+)
+SMOKE_LOAD_FROM_BYTES = define(
+    "SMOKE_LOAD_FROM_BYTES", Severity.INFO,
+    "{model} cannot be loaded from bytes alone: its weights are in a data file, which ONNX Runtime then looks for "
+    "in the working directory",
+    "Load the model by its path; or, from bytes, set the session option "
+    "session.model_external_initializers_file_folder_path to the model's folder (ONNX Runtime 1.21 and newer).",
+)
+SMOKE_LOADS_OK = define(
+    "SMOKE_LOADS_OK", Severity.INFO, "{model} loads and gives the reference outputs bit for bit: {modes}",
+)

@@ -41,6 +41,8 @@ class OpenedSession:
     create_s: float
     how: str
     keep: list[Any] = field(default_factory=list)
+    #: The validated external-data files by location (the load matrix lays them out beside the model).
+    files: dict[str, Path] = field(default_factory=dict)
 
 
 def _session_options(empty_dir: str) -> Any:
@@ -142,7 +144,7 @@ def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
             session = ort.InferenceSession(given.data, sess_options=so, providers=["CPUExecutionProvider"])
     except Exception as e:
         raise _load_failure(model, e) from None
-    return OpenedSession(session, time.perf_counter() - t0, given.how, given.keep)
+    return OpenedSession(session, time.perf_counter() - t0, given.how, given.keep, given.files)
 
 
 @dataclass
@@ -155,6 +157,7 @@ class _Given:
     values: list[Any] = field(default_factory=list)
     keep: list[Any] = field(default_factory=list)  # arrays and OrtValues that must outlive the session
     maps: list[mmap.mmap] = field(default_factory=list)
+    files: dict[str, Path] = field(default_factory=dict)  # the validated external-data files by location
 
 
 def _onnx_bytes(path: Path, data_dir: Path, window: tuple[int, int] | None, inline: bool = False) -> _Given:
@@ -189,6 +192,7 @@ def _external_data_bytes(path: Path, proto: Any, table: Any) -> _Given:
     unused = {r.ref.tensor.name for r in as_values if r.ref.tensor.name not in consumed}
     as_values = [r for r in as_values if r.ref.tensor.name not in unused]
     given = _Given(b"", "")
+    given.files = {r.location: Path(r.path) for r in table.refs if r.location and r.path is not None and not r.inline}
     with ExternalDataReader(table) as reader:
         for r in inline:
             t = r.ref.tensor

@@ -159,7 +159,7 @@ def _known(known: KnownModel, label: str) -> _Prepared:
 def _spec(loc: ModelLocation, kind: FileKind, shown: str, label: str, window: Window | None = None) -> dict[str, Any]:
     """The child's description of one model: where it is, what kind, its byte range, what messages call it."""
     spec: dict[str, Any] = {"path": str(loc.model), "data_dir": str(loc.data_dir), "label": shown,
-                            "kind": "ort" if kind is FileKind.ORT else "onnx"}
+                            "kind": "ort" if kind is FileKind.ORT else "onnx", "file_name": shown.rsplit("/", 1)[-1]}
     if kind is not FileKind.ORT:
         spec["window"] = list(window) if window is not None else None
     if label:

@@ -159,6 +159,9 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
     result.update(inputs=gen.recipe, dims=gen.dims, dim_sources=gen.dim_sources)
     r.progress("first run done")
     result["models"].append(_timed_runs(primary, outputs, first_s, gen.feeds, r.runs, r.progress, r.models[0]["label"]))
+    if r.opts.get("load_matrix") and r.models[0]["kind"] == "onnx":
+        send("stage", f"loading {r.models[0]['label']} the ways apps load it")
+        result["loads"] = _loads(job, r.models[0], primary, gen.feeds, outputs)
     names = [o.name for o in primary.session.get_outputs()]
     if job.get("return_outputs"):
         result["arrays"] = dict(zip(names, outputs, strict=True))
@@ -169,6 +172,35 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
         result["compare"] = _compare_other(job, r.models[1], gen, first_outputs, r.compare_runs, r.progress, send)
         result["models"].append(result["compare"].pop("model"))
     return result
+
+
+def _loads(job: dict[str, Any], model: dict[str, Any], primary: OpenedSession, feeds: dict[str, Any],
+           outputs: list[Any]) -> list[dict[str, Any]]:
+    """The load matrix of the primary model (core/runtime/loadmatrix.py), with plain session options as an app's."""
+    import tempfile
+    from pathlib import Path
+
+    import onnxruntime as ort
+
+    from .loadmatrix import load_matrix
+    from .session import _read_model_bytes
+
+    def options() -> Any:
+        so = ort.SessionOptions()
+        so.log_severity_level = 4
+        return so
+
+    window = model.get("window")
+    path = Path(model["path"])
+    source: Path | bytes = _read_model_bytes(path, (int(window[0]), int(window[1]))) if window else path
+    work = tempfile.mkdtemp(prefix="onnxpack-matrix-")
+    try:
+        return load_matrix(str(model.get("file_name") or path.name), source, primary.files, feeds, outputs, options,
+                           work)  # fmt: skip
+    finally:
+        import shutil
+
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _inputs_failure(result: dict[str, Any], gen: GeneratedInputs) -> dict[str, Any]:

@@ -232,12 +232,40 @@ def smoke_result(raw: dict[str, Any], index: int, model: str, name: str, options
         findings.append(_searched_finding(search, name))
     findings += _output_findings(desc, name, primary=index == 0,
                                  tried=list(raw.get("inputs_tried") or []) if index == 0 else None)
+    loads = raw.get("loads") if index == 0 else None
+    if loads is not None:
+        findings += load_findings(loads, name)
     ok = not any(f.severity is Severity.ERROR for f in findings)
     return SmokeResult(
         model, ok, raw["ort_version"], raw["provider"], desc["create_s"], desc["first_run_s"],
         desc["median_run_s"], list(desc["run_times"]), list(desc["outputs"]), recipe, search, findings,
-        load=desc.get("load", ""),
+        load=desc.get("load", ""), loads=loads,
     )
+
+
+def load_findings(rows: list[dict[str, Any]], name: str) -> list[Finding]:
+    """The load matrix's findings: what passed (info), the expected refusal from bytes of a model with external
+    data (info), and any other failure (a warning naming the mode and what the app must do instead). Each failed row
+    gets its remedy from the finding (the manifest and README.txt say it)."""
+    out: list[Finding] = []
+    for row in rows:
+        if row["ok"]:
+            continue
+        mode = str(row["mode"])
+        if row.get("expected"):
+            finding = codes.SMOKE_LOAD_FROM_BYTES.finding(name, model=name)
+        elif row.get("differs"):
+            finding = codes.SMOKE_LOAD_FAILED.finding(name, variant="differs", model=name, mode=mode)
+        else:
+            variant = mode.replace("-", "_") if mode.replace("-", "_") in codes.SMOKE_LOAD_FAILED.variants else None
+            finding = codes.SMOKE_LOAD_FAILED.finding(name, variant=variant, model=name, mode=mode,
+                                                      error=row.get("error", ""))  # fmt: skip
+        row["remedy"] = finding.hint
+        out.append(finding)
+    passed = [str(r["mode"]) for r in rows if r["ok"]]
+    if passed:
+        out.append(codes.SMOKE_LOADS_OK.finding(name, model=name, modes=", ".join(passed)))
+    return out
 
 
 def compare_findings(raw: dict[str, Any], other_name: str, options: SmokeOptions) -> list[Finding]:

@@ -53,6 +53,8 @@ class SmokeOptions:
     #: inputs while outputs are NaN/Inf; a recorded recipe names the one its run used (``plain`` when it names none:
     #: a bundle made before onnxpack read what a model says about its inputs), repeated exactly.
     inputs_profile: str | None = None
+    #: Also load the model the ways apps load it (core/runtime/loadmatrix.py): a bundle's shipped model.
+    load_matrix: bool = False
 
     def validate(self) -> None:
         """Raise InputError (exit 2) for values that cannot work."""
@@ -193,6 +195,7 @@ class SmokeOptions:
             "atol": float(self.atol),
             "rtol": float(self.rtol),
             "inputs_profile": self.inputs_profile,
+            "load_matrix": self.load_matrix,
         }
 
 
@@ -224,6 +227,7 @@ class SmokeResult:
     load: str = ""
     saved_outputs: dict[str, str] = field(default_factory=dict)
     error: str | None = None  # ORT's message when the run failed
+    loads: list[dict[str, Any]] | None = None  # the load matrix's rows (SmokeOptions.load_matrix), else None
 
     @property
     def inputs(self) -> dict[str, dict[str, Any]]:
@@ -250,6 +254,7 @@ class SmokeResult:
             "error": self.error,
             "saved_outputs": self.saved_outputs,
             "findings": [f.to_dict() for f in self.findings],
+            **({"loads": self.loads} if self.loads is not None else {}),
         }
 
 

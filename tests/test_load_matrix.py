@@ -1,0 +1,86 @@
+"""The load matrix: a bundle's shipped model loaded the ways apps load it, each giving the reference outputs bit for
+bit (issue 37 item 1), recorded per model in the manifest, said in README.txt, and its failures named with a remedy."""
+
+from __future__ import annotations
+
+import sys
+import zipfile
+from pathlib import Path
+
+import onnx
+import pytest
+
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.release.manifest import load_release_schema, load_schema, model_views
+from onnxpack.core.runtime.smokefindings import load_findings
+
+from .factory import add_model, save_with_external
+
+ALL = ["path", "other-cwd", "bytes", "symlink", "non-ascii"]
+
+
+def _modes(rows: list[dict]) -> dict[str, bool]:
+    return {r["mode"]: r["ok"] for r in rows}
+
+
+def test_a_self_contained_model_loads_every_way(tmp_path: Path):
+    onnx.save(add_model(), tmp_path / "m.onnx")
+    res = build_bundle(BundleOptions(tmp_path / "m.onnx", tmp_path / "out", "1.0.0"))
+    rows = res.manifest["smoke"]["loads"]
+    expected = dict.fromkeys(ALL, True)
+    if sys.platform == "win32":
+        expected.pop("symlink", None)  # not run where links need a privilege
+    assert {m: ok for m, ok in _modes(rows).items() if m in expected} == expected
+    assert any(f.code == "SMOKE_LOADS_OK" for f in res.findings)
+    readme = zipfile.ZipFile(res.zip_path).read("README.txt").decode()
+    assert "Proven ways to load m.onnx" in readme and "by its path: yes" in readme
+
+
+def test_kept_external_data_cannot_load_from_bytes_and_says_what_to_do(tmp_path: Path):
+    save_with_external(add_model(), tmp_path / "src" / "m.onnx")
+    res = build_bundle(BundleOptions(tmp_path / "src" / "m.onnx", tmp_path / "out", "1.0.0", layout="keep"))
+    rows = {r["mode"]: r for r in res.manifest["smoke"]["loads"]}
+    assert rows["path"]["ok"] and rows["other-cwd"]["ok"] and rows["non-ascii"]["ok"]
+    assert rows["bytes"]["ok"] is False and rows["bytes"]["expected"] is True
+    assert "session.model_external_initializers_file_folder_path" in rows["bytes"]["remedy"]
+    assert rows["bytes-folder"]["ok"], rows["bytes-folder"]  # the remedy, proven
+    assert "/tmp" not in rows["bytes"]["error"]  # no private folder names: the same input gives the same bundle
+    assert any(f.code == "SMOKE_LOAD_FROM_BYTES" for f in res.findings)
+    readme = zipfile.ZipFile(res.zip_path).read("README.txt").decode()
+    assert "from bytes (commit_from_memory, CreateSessionFromArray, a buffer): NO." in readme
+    import jsonschema
+
+    jsonschema.validate(res.manifest, load_schema(), cls=jsonschema.Draft202012Validator)
+
+
+def test_every_model_of_a_release_has_its_matrix(tmp_path: Path):
+    folder = tmp_path / "models"
+    save_with_external(add_model(), folder / "a" / "m.onnx")
+    (folder / "b").mkdir()
+    onnx.save(add_model(8), folder / "b" / "m.onnx")
+    (folder / "config.json").write_text("{}", encoding="utf-8")
+    res = build_bundle(BundleOptions(folder, tmp_path / "out", "1.0.0"))
+    import jsonschema
+
+    jsonschema.validate(res.manifest, load_release_schema(), cls=jsonschema.Draft202012Validator)
+    for view in model_views(res.manifest):
+        assert _modes(view["smoke"]["loads"])["path"] is True, view["model"]["entry"]
+
+
+def test_a_failing_mode_is_a_warning_naming_it_with_the_remedy():
+    rows = [{"mode": "path", "ok": True}, {"mode": "symlink", "ok": False, "error": "boom", "expected": False},
+            {"mode": "non-ascii", "ok": False, "error": "x", "expected": False, "differs": True}]
+    found = load_findings(rows, "m.onnx")
+    codes = [(f.code, f.severity.value) for f in found]
+    assert ("SMOKE_LOAD_FAILED", "warning") in codes and ("SMOKE_LOADS_OK", "info") in codes
+    link = next(f for f in found if "symbolic link" in f.message)
+    assert "boom" in link.message and "real path" in link.hint
+    assert rows[1]["remedy"] == link.hint  # the manifest's row says what the app must do
+    assert any("differ" in f.message and "non-ascii" in f.message for f in found)
+
+
+@pytest.mark.parametrize("mode", ["path", "other-cwd", "bytes", "bytes-folder", "symlink", "non-ascii"])
+def test_each_mode_has_its_own_words(mode: str):
+    (f,) = [x for x in load_findings([{"mode": mode, "ok": False, "error": "e", "expected": False}], "m")
+            if x.code == "SMOKE_LOAD_FAILED"]
+    assert "({})".format(mode) not in f.message  # a mode of its own variant, not the generic text
