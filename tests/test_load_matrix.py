@@ -83,4 +83,4 @@ def test_a_failing_mode_is_a_warning_naming_it_with_the_remedy():
 def test_each_mode_has_its_own_words(mode: str):
     (f,) = [x for x in load_findings([{"mode": mode, "ok": False, "error": "e", "expected": False}], "m")
             if x.code == "SMOKE_LOAD_FAILED"]
-    assert "({})".format(mode) not in f.message  # a mode of its own variant, not the generic text
+    assert f"({mode})" not in f.message  # a mode of its own variant, not the generic text
