@@ -1,0 +1,167 @@
+"""`onnxpack bundle` of real and large models against the physical floor, side by side in one run (issue 40).
+
+    python benchmarks/physical_floor.py [--model PATH ...] [--pairs 3] [--gpt2 DIR] [--synthetic-gb 1.9]
+
+For each model, alternating pairs (floor, ours, floor, ours, ...) on a warm page cache:
+
+* the floor: bare onnxruntime ``InferenceSession(path)`` + one run on the source (what any app pays to use the
+  model at all) plus ``cp`` + ``sync`` of its files into a fresh folder (what writing it once costs);
+* ours: ``onnxpack bundle MODEL -o OUT --version 1.0.N`` (the default: merge, smoke run, equality proof), its
+  peak memory the whole process tree (the smoke and proof children count; polled) and its largest process;
+* the memory reference: bare ORT's peak (GNU time).
+
+Printed: the median of each, and ours / floor as ratios (time; tree and largest-process memory / bare ORT's).
+Default models: GPT-2 medium (``benchmarks/make_gpt2_medium.py``, /work/bigmodels/gpt2-medium/model.onnx, external
+data) when present and the sample (resources/sample); ``--synthetic-gb`` adds the MatMul chain of pipeline.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import shutil  # noqa: E402
+import statistics  # noqa: E402
+import tempfile  # noqa: E402
+
+from benchmarks.common import ROOT, Measurement, ensure_bytecode, measure, measure_tree  # noqa: E402
+
+#: Bare onnxruntime: session by path + one run, inputs by type (integers 0, floats random, free dims 1).
+BARE = r"""
+import sys, time, numpy as np, onnxruntime as ort
+t0 = time.perf_counter()
+s = ort.InferenceSession(sys.argv[1], providers=["CPUExecutionProvider"])
+t1 = time.perf_counter()
+feeds = {}
+for i in s.get_inputs():
+    shape = [d if isinstance(d, int) else 1 for d in i.shape]
+    if "int" in i.type:
+        feeds[i.name] = np.zeros(shape, dtype=np.int64 if "int64" in i.type else np.int32)
+    elif "bool" in i.type:
+        feeds[i.name] = np.zeros(shape, dtype=bool)
+    else:
+        feeds[i.name] = np.random.default_rng(0).standard_normal(shape).astype(
+            np.float16 if "float16" in i.type else np.float32)
+s.run(None, feeds)
+print(f"session {t1 - t0:.2f} s, run {time.perf_counter() - t1:.2f} s", file=sys.stderr)
+"""
+
+
+def _files(model: Path) -> list[Path]:
+    """The model file and the files beside it that it names (its external data): what is copied."""
+    import onnx
+
+    proto = onnx.load(str(model), load_external_data=False)
+    names = set()
+    for t in proto.graph.initializer:
+        for e in t.external_data:
+            if e.key == "location":
+                names.add(e.value)
+    return [model, *sorted(model.parent / n for n in names)]
+
+
+def _floor(model: Path, files: list[Path], work: Path) -> tuple[Measurement, Measurement, Measurement]:
+    """(ORT session + run, cp + sync, their sum with ORT's peak)."""
+    py = sys.executable
+    ort = measure("bare ORT session + run", [py, "-c", BARE, str(model)])
+    dst = work / "cp"
+    shutil.rmtree(dst, ignore_errors=True)
+    dst.mkdir()
+    cp = measure("cp + sync", ["sh", "-c", 'cp "$@" && sync', "cp", *map(str, files), str(dst)])
+    shutil.rmtree(dst, ignore_errors=True)
+    total = Measurement("floor", ort.seconds + cp.seconds, ort.peak_rss_mb, max(ort.returncode, cp.returncode))
+    return ort, cp, total
+
+
+def _ours(model: Path, out: Path, i: int, extra: list[str]) -> tuple[Measurement, float, dict[str, object]]:
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    py = sys.executable
+    m = measure_tree("onnxpack bundle", [py, "-m", "onnxpack.cli", "bundle", str(model), "-o", str(out), "--version",
+                                         f"1.0.{i}", "--force", *extra])
+    if m.returncode:
+        print(f"[bundle] exit {m.returncode}: {m.stderr[-3000:]}", file=sys.stderr)
+    smoke: dict[str, object] = {}
+    for z in out.glob("*.zip"):
+        import zipfile
+
+        with zipfile.ZipFile(z) as zf:
+            name = next((n for n in zf.namelist() if n.endswith("manifest.json")), None)
+            if name:
+                doc = json.loads(zf.read(name))
+                models = doc.get("models") or []
+                smoke = (models[0].get("smoke") or {}) if models else {}
+    shutil.rmtree(out, ignore_errors=True)
+    return m, m.tree_peak_mb, smoke
+
+
+def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str]) -> None:
+    files = _files(model)
+    size = sum(f.stat().st_size for f in files)
+    print(f"\n{label}: {model} ({size / 1e9:.3f} GB in {len(files)} file(s)); {pairs} alternating pairs"
+          + (f"; bundle {' '.join(extra)}" if extra else ""))
+    for f in files:  # warm the page cache
+        with open(f, "rb") as fh:
+            while fh.read(64 << 20):
+                pass
+    floors, orts, cps, ours, trees = [], [], [], [], []
+    last_smoke: dict[str, object] = {}
+    for i in range(pairs):
+        ort, cp, floor = _floor(model, files, work)
+        m, tree, last_smoke = _ours(model, work / "out", i, extra)
+        floors.append(floor)
+        orts.append(ort)
+        cps.append(cp)
+        ours.append(m)
+        trees.append(tree)
+        print(f"  pair {i + 1}: floor {floor.seconds:6.2f} s (ORT {ort.seconds:.2f} + cp/sync {cp.seconds:.2f}), "
+              f"ORT peak {ort.peak_rss_mb:7.0f} MB | bundle {m.seconds:6.2f} s, largest process "
+              f"{m.peak_rss_mb:7.0f} MB, tree {tree:7.0f} MB | ratio {m.seconds / floor.seconds:.2f}x")
+    med = statistics.median
+    f_s, o_s = med(x.seconds for x in floors), med(x.seconds for x in ours)
+    ort_mb = max(x.peak_rss_mb for x in orts)
+    big_mb, tree_mb = max(x.peak_rss_mb for x in ours), max(trees)
+    print(f"  median: floor {f_s:.2f} s (ORT {med(x.seconds for x in orts):.2f} + cp/sync "
+          f"{med(x.seconds for x in cps):.2f}), bundle {o_s:.2f} s -> time {o_s / f_s:.2f}x the floor; "
+          f"memory: largest process {big_mb:.0f} MB = {big_mb / ort_mb:.2f}x bare ORT's {ort_mb:.0f} MB, "
+          f"tree {tree_mb:.0f} MB = {tree_mb / ort_mb:.2f}x")
+    loads = last_smoke.get("user_load") if isinstance(last_smoke, dict) else None
+    if loads:
+        print(f"  manifest smoke.user_load: {json.dumps(loads)}")
+
+
+def main() -> None:
+    print(ensure_bytecode(), file=sys.stderr)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", type=Path, action="append", default=[], help="a model to bundle (repeatable)")
+    ap.add_argument("--gpt2", type=Path, default=Path("/work/bigmodels/gpt2-medium/model.onnx"))
+    ap.add_argument("--no-sample", action="store_true")
+    ap.add_argument("--synthetic-gb", type=float, default=0.0, help="add pipeline.py's MatMul chain of this size")
+    ap.add_argument("--pairs", type=int, default=3)
+    ap.add_argument("--bundle-arg", action="append", default=[], help="extra argument for bundle (repeatable)")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="onnxpack-floor-"))
+    try:
+        models: list[tuple[str, Path]] = []
+        if not args.no_sample:
+            models.append(("sample", ROOT / "resources" / "sample" / "victory.onnx"))
+        if args.gpt2.exists() and not args.model:
+            models.append(("GPT-2 medium", args.gpt2))
+        models += [(p.parent.name, p) for p in args.model]
+        if args.synthetic_gb:
+            from benchmarks.pipeline import build_external
+
+            models.append((f"synthetic {args.synthetic_gb} GB", build_external(work / "synthetic", args.synthetic_gb)))
+        for label, model in models:
+            run_model(label, model, args.pairs, work, args.bundle_arg)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
