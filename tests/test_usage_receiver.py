@@ -19,7 +19,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from onnxpack.cli import Environment, main
-from onnxpack.core.release import readme
+from onnxpack.core.release import readme, snippets
 from onnxpack.core.release.checksums import sha256sums_problems
 from onnxpack.core.release.verify import verify_bundle
 from tests import factory
@@ -198,7 +198,7 @@ def test_every_element_type_gets_a_value_or_says_what_to_do() -> None:
               {"name": "z", "elem_type": "COMPLEX64", "shape": [2]},
               {"name": "flag", "elem_type": "BOOL", "shape": []}]  # fmt: skip
     outputs = [{"name": "out:0", "elem_type": "FLOAT", "shape": [1]}]
-    cpp = "\n".join(readme._cpp("m.onnx", inputs, outputs))
+    cpp = "\n".join(snippets.cpp("m.onnx", inputs, outputs))
     for piece in ("Ort::AllocatorWithDefaultOptions allocator;", 'std::vector<const char*> text_data(1, "");',
                   "ONNX_TENSOR_ELEMENT_DATA_TYPE_STRING);", "text_value.FillStringTensor(text_data.data(), "
                   "text_data.size());", "inputs.push_back(std::move(text_value));",
@@ -208,10 +208,10 @@ def test_every_element_type_gets_a_value_or_says_what_to_do() -> None:
                   'const char* input_names[] = {"text", "half", "b16", "flag"};',
                   "const float* out_0_values = outputs[0].GetTensorData<float>();"):  # fmt: skip
         assert piece in cpp, piece
-    js = "\n".join(readme._javascript("m.onnx", inputs, from_memory=False))
+    js = "\n".join(snippets.javascript("m.onnx", inputs, from_memory=False))
     assert '"text": new ort.Tensor("string", new Array(1).fill(""), [1]),' in js
     assert '"half": new ort.Tensor("float16", new Uint16Array(4), [2, 2]),' in js
     assert '// "b16" is BFLOAT16: onnxruntime-node has no tensor type for it' in js
     assert '"flag": new ort.Tensor("bool", new Uint8Array(1), []),' in js
-    no_inputs = "\n".join(readme._cpp("m.onnx", [], outputs))
+    no_inputs = "\n".join(snippets.cpp("m.onnx", [], outputs))
     assert "const char* const* input_names = nullptr;" in no_inputs  # C++ has no empty arrays
