@@ -189,6 +189,15 @@ def _stage_texts() -> list[tuple[re.Pattern[str], str]]:
             QCoreApplication.translate("Stages", "reference run (installed onnxruntime)"),
         ),
         (r"running on onnxruntime (\S+)", QCoreApplication.translate("Stages", "running on onnxruntime %1")),
+        # the load matrix (core/runtime/smoke_child.py), a release of several files (core/release/folderbundle.py,
+        # keep.py): before "running (.+)" and "downloading (.+)"
+        (
+            r"loading (.+) the ways apps load it",
+            QCoreApplication.translate("Stages", "loading %1 the ways apps load it"),
+        ),
+        (r"model (\d+) of (\d+): (.+)", QCoreApplication.translate("Stages", "model %1 of %2: %3")),
+        (r"copying the files as they are", QCoreApplication.translate("Stages", "copying the files as they are")),
+        (r"adding (.+)", QCoreApplication.translate("Stages", "adding %1")),
         (r"running (.+)", QCoreApplication.translate("Stages", "running %1")),
         (r"searching sizes for (.+)", QCoreApplication.translate("Stages", "searching sizes for %1")),
         (r"session created \(([\d.]+) s\)", QCoreApplication.translate("Stages", "session created (%1 s)")),

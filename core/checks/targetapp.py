@@ -249,10 +249,12 @@ def read_target_app(path: str | os.PathLike[str]) -> AppTarget:
         except OSError as e:
             if folder:
                 continue
-            limit = _reader(f)[2]  # type: ignore[index]
-            variant = "refused" if isinstance(e, BoundedReadError) else "unreadable"
-            raise codes.TARGET_APP_UNREADABLE.error(f.name, variant=variant, file=f.name, reason=e.strerror or e,
-                                                    limit=size_words(limit)) from None
+            limit = size_words(_reader(f)[2])  # type: ignore[index]
+            if isinstance(e, BoundedReadError):
+                raise codes.TARGET_APP_UNREADABLE.error(f.name, variant="refused", file=f.name,
+                                                        reason=e.strerror or e, limit=limit) from None
+            raise codes.TARGET_APP_UNREADABLE.error(f.name, variant="unreadable", file=f.name, reason=e.strerror or e,
+                                                    limit=limit) from None
         except (UnicodeDecodeError, Malformed) as e:
             if folder:
                 continue

@@ -563,7 +563,7 @@
     </message>
     <message>
         <source>Keeping the model&apos;s files as they are contradicts another option</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルのファイルをそのまま同梱する指定が、別のオプションと矛盾しています</translation>
     </message>
     <message>
         <source>The manifest is not valid JSON</source>
@@ -615,7 +615,7 @@
     </message>
     <message>
         <source>The model argument is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルの引数が空です</translation>
     </message>
     <message>
         <source>The model file is at or above protobuf&apos;s 2 GiB limit</source>
@@ -751,43 +751,43 @@
     </message>
     <message>
         <source>An asset given cannot be added beside the model</source>
-        <translation type="unfinished"></translation>
+        <translation>指定されたアセットをモデルの横に追加できません</translation>
     </message>
     <message>
         <source>Two files of the release have names that collide</source>
-        <translation type="unfinished"></translation>
+        <translation>リリース内の 2 つのファイル名が衝突しています</translation>
     </message>
     <message>
         <source>A model of the release references an external-data file that is missing</source>
-        <translation type="unfinished"></translation>
+        <translation>リリース内のモデルが参照する外部データファイルが見つかりません</translation>
     </message>
     <message>
         <source>A model of the release reads external data outside the folder</source>
-        <translation type="unfinished"></translation>
+        <translation>リリース内のモデルがフォルダーの外にある外部データを読み込みます</translation>
     </message>
     <message>
         <source>A label map does not match the model it describes</source>
-        <translation type="unfinished"></translation>
+        <translation>ラベルマップが対応するモデルと一致しません</translation>
     </message>
     <message>
         <source>The release folder holds a link</source>
-        <translation type="unfinished"></translation>
+        <translation>リリースフォルダーにリンクが含まれています</translation>
     </message>
     <message>
         <source>A model of the release failed, so the release was not written</source>
-        <translation type="unfinished"></translation>
+        <translation>リリース内のモデルが失敗したため、リリースは書き出されませんでした</translation>
     </message>
     <message>
         <source>The release folder holds no ONNX model</source>
-        <translation type="unfinished"></translation>
+        <translation>リリースフォルダーに ONNX モデルがありません</translation>
     </message>
     <message>
         <source>A file name of the release cannot be extracted everywhere</source>
-        <translation type="unfinished"></translation>
+        <translation>リリース内のファイル名がすべての環境で展開できるとは限りません</translation>
     </message>
     <message>
         <source>The release folder holds a special file</source>
-        <translation type="unfinished"></translation>
+        <translation>リリースフォルダーに特殊ファイルが含まれています</translation>
     </message>
     <message>
         <source>The model rewritten by the ONNX version converter does not give the same outputs as the original</source>
@@ -926,7 +926,7 @@
     <message>
         <source>No model was given: this bundle holds onnxpack&apos;s built-in sample model ({model})</source>
         <comment>BUNDLE_SAMPLE</comment>
-        <translation type="unfinished"></translation>
+        <translation>モデルが指定されていません: このバンドルには onnxpack 組み込みのサンプルモデル ({model}) が入ります</translation>
     </message>
     <message>
         <source>Output {subject} differs: {detail}</source>
@@ -1196,7 +1196,7 @@
     <message>
         <source>The manifest lists {count} files as models ({models}), not one per model it describes</source>
         <comment>MANIFEST_INCONSISTENT</comment>
-        <translation type="unfinished"></translation>
+        <translation>マニフェストはモデルとして {count} 個のファイル ({models}) を記載しており、記述しているモデルと 1 対 1 に対応していません</translation>
     </message>
     <message>
         <source>The manifest&apos;s prove_ort section contradicts itself: {detail}</source>
@@ -1386,22 +1386,22 @@
     <message>
         <source>{path} looks like external data, but no model of the release references it; it is left out</source>
         <comment>RELEASE_DATA_UNREFERENCED</comment>
-        <translation type="unfinished"></translation>
+        <translation>{path} は外部データのようですが、リリース内のどのモデルからも参照されていないため除外しました</translation>
     </message>
     <message>
         <source>{asset} names {count} classes, but no output of {model} has {count} ({outputs})</source>
         <comment>RELEASE_LABELS</comment>
-        <translation type="unfinished"></translation>
+        <translation>{asset} は {count} クラスを定義していますが、{model} の出力に {count} クラスのものはありません ({outputs})</translation>
     </message>
     <message>
         <source>{asset} is not a label map onnxpack can read: {reason}</source>
         <comment>RELEASE_LABELS</comment>
-        <translation type="unfinished"></translation>
+        <translation>{asset} は onnxpack が読めるラベルマップではありません: {reason}</translation>
     </message>
     <message>
         <source>{asset}: {count} classes, as {model}&apos;s output {output} has</source>
         <comment>RELEASE_LABELS_OK</comment>
-        <translation type="unfinished"></translation>
+        <translation>{asset}: {count} クラス ({model} の出力 {output} と一致)</translation>
     </message>
     <message>
         <source>The previous release is named {previous!r}, this one {name!r}</source>
@@ -1411,7 +1411,7 @@
     <message>
         <source>{count} files left out of the release ({examples})</source>
         <comment>RELEASE_SKIPPED</comment>
-        <translation type="unfinished"></translation>
+        <translation>{count} 個のファイルをリリースから除外しました ({examples})</translation>
     </message>
     <message>
         <source>Shape inference fails on {model}: {detail}</source>
@@ -1546,22 +1546,52 @@
     <message>
         <source>{model} loads and gives the reference outputs bit for bit: {modes}</source>
         <comment>SMOKE_LOADS_OK</comment>
-        <translation type="unfinished"></translation>
+        <translation>{model} は読み込めて、基準の出力とビット単位で一致します: {modes}</translation>
     </message>
     <message>
-        <source>{model} does not load {how}: {error}</source>
+        <source>{model} does not load ({mode}): {error}</source>
         <comment>SMOKE_LOAD_FAILED</comment>
-        <translation type="unfinished"></translation>
+        <translation>{model} を読み込めません ({mode}): {error}</translation>
     </message>
     <message>
-        <source>{model} loaded {how} gives outputs that differ from the reference run&apos;s</source>
+        <source>{model} does not load by its path: {error}</source>
         <comment>SMOKE_LOAD_FAILED</comment>
-        <translation type="unfinished"></translation>
+        <translation>{model} をパスから読み込めません: {error}</translation>
+    </message>
+    <message>
+        <source>{model} does not load by a relative path from another working directory: {error}</source>
+        <comment>SMOKE_LOAD_FAILED</comment>
+        <translation>{model} を別の作業ディレクトリから相対パスで読み込めません: {error}</translation>
+    </message>
+    <message>
+        <source>{model} does not load from bytes: {error}</source>
+        <comment>SMOKE_LOAD_FAILED</comment>
+        <translation>{model} をバイト列から読み込めません: {error}</translation>
+    </message>
+    <message>
+        <source>{model} does not load from bytes with its folder named in the session options: {error}</source>
+        <comment>SMOKE_LOAD_FAILED</comment>
+        <translation>セッションオプションでフォルダーを指定しても、{model} をバイト列から読み込めません: {error}</translation>
+    </message>
+    <message>
+        <source>{model} does not load through a symbolic link: {error}</source>
+        <comment>SMOKE_LOAD_FAILED</comment>
+        <translation>{model} をシンボリックリンク経由で読み込めません: {error}</translation>
+    </message>
+    <message>
+        <source>{model} does not load from a folder named with Japanese characters and a space: {error}</source>
+        <comment>SMOKE_LOAD_FAILED</comment>
+        <translation>日本語と空白を含む名前のフォルダーから {model} を読み込めません: {error}</translation>
+    </message>
+    <message>
+        <source>{model} loaded another way ({mode}) gives outputs that differ from the reference run&apos;s</source>
+        <comment>SMOKE_LOAD_FAILED</comment>
+        <translation>別の方法 ({mode}) で読み込んだ {model} の出力が基準の実行と異なります</translation>
     </message>
     <message>
         <source>{model} cannot be loaded from bytes alone: its weights are in a data file, which ONNX Runtime then looks for in the working directory</source>
         <comment>SMOKE_LOAD_FROM_BYTES</comment>
-        <translation type="unfinished"></translation>
+        <translation>{model} はバイト列だけでは読み込めません: 重みがデータファイルにあり、その場合 ONNX Runtime は作業ディレクトリでそれを探します</translation>
     </message>
     <message>
         <source>Output {name} differs from the recorded run (same ONNX Runtime {ort_version}): SHA-256 {sha256} vs {recorded}</source>
@@ -2209,11 +2239,11 @@
     </message>
     <message>
         <source>Give the model&apos;s path (is a variable such as $MODEL unset?); with no argument at all, onnxpack bundles its built-in sample.</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルのパスを指定してください ($MODEL などの変数が未設定ではありませんか?)。引数をまったく指定しない場合、onnxpack は組み込みのサンプルをバンドルします。</translation>
     </message>
     <message>
         <source>Give your model&apos;s path (or its folder) as the first argument.</source>
-        <translation type="unfinished"></translation>
+        <translation>最初の引数にモデルのパス (またはそのフォルダー) を指定してください。</translation>
     </message>
     <message>
         <source>Compare models with the same outputs.</source>
@@ -2441,11 +2471,11 @@
     </message>
     <message>
         <source>Drop {opt:layout} keep to ship a merged, changed copy, or drop the option that changes it.</source>
-        <translation type="unfinished"></translation>
+        <translation>変更を加えた統合コピーを同梱するには {opt:layout} keep を外すか、モデルを変更するオプションを外してください。</translation>
     </message>
     <message>
         <source>Drop one of them.</source>
-        <translation type="unfinished"></translation>
+        <translation>どちらか一方を外してください。</translation>
     </message>
     <message>
         <source>The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.</source>
@@ -2789,67 +2819,67 @@
     </message>
     <message>
         <source>Give files beside the model (or in folders below it), or bundle the whole folder: `onnxpack bundle DIR`.</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルと同じフォルダー (またはその下のフォルダー) にあるファイルを指定するか、フォルダー全体をバンドルしてください: `onnxpack bundle DIR`</translation>
     </message>
     <message>
         <source>Check the path given to {opt:asset}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{opt:asset} に指定したパスを確認してください。</translation>
     </message>
     <message>
         <source>Give the files the app reads beside the model with {opt:asset}.</source>
-        <translation type="unfinished"></translation>
+        <translation>アプリがモデルの横で読み込むファイルを {opt:asset} で指定してください。</translation>
     </message>
     <message>
         <source>Give the model file, or bundle the whole folder without {opt:asset}.</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルファイルを指定するか、{opt:asset} なしでフォルダー全体をバンドルしてください。</translation>
     </message>
     <message>
         <source>Rename one of them; apps on case-insensitive file systems would read the wrong one.</source>
-        <translation type="unfinished"></translation>
+        <translation>どちらかの名前を変更してください。大文字と小文字を区別しないファイルシステムでは、アプリが違うファイルを読み込みます。</translation>
     </message>
     <message>
         <source>Copy the data file beside the model (exporters write it next to the .onnx), or re-export the model.</source>
-        <translation type="unfinished"></translation>
+        <translation>データファイルをモデルの横にコピーするか (エクスポーターは .onnx の隣に書き出します)、モデルをエクスポートし直してください。</translation>
     </message>
     <message>
         <source>Move the data file into the release folder beside the model, or re-save the model with its data.</source>
-        <translation type="unfinished"></translation>
+        <translation>データファイルをリリースフォルダー内のモデルの横に移すか、データ込みでモデルを保存し直してください。</translation>
     </message>
     <message>
         <source>A leftover of an earlier export or a renamed model? Delete it, or re-export the model that should read it.</source>
-        <translation type="unfinished"></translation>
+        <translation>以前のエクスポートや名前を変えたモデルの残りではありませんか? 削除するか、それを読むべきモデルをエクスポートし直してください。</translation>
     </message>
     <message>
         <source>Fix the label map or the model; {opt:allow_unmatched_labels} ships them as they are.</source>
-        <translation type="unfinished"></translation>
+        <translation>ラベルマップかモデルを修正してください。{opt:allow_unmatched_labels} を付けるとそのまま同梱します。</translation>
     </message>
     <message>
         <source>Write it as UTF-8 JSON ({{&quot;idx_to_label&quot;: {{&quot;0&quot;: &quot;a&quot;, ...}}}}), or as one label per line in a .txt file.</source>
-        <translation type="unfinished"></translation>
+        <translation>UTF-8 の JSON ({{&quot;idx_to_label&quot;: {{&quot;0&quot;: &quot;a&quot;, ...}}}}) か、1 行に 1 ラベルの .txt ファイルとして書いてください。</translation>
     </message>
     <message>
         <source>Replace the link by the file itself, or leave it out with {opt:exclude}.</source>
-        <translation type="unfinished"></translation>
+        <translation>リンクを実際のファイルに置き換えるか、{opt:exclude} で除外してください。</translation>
     </message>
     <message>
         <source>Fix that model (`onnxpack check {model}`), or leave it out with {opt:exclude}.</source>
-        <translation type="unfinished"></translation>
+        <translation>そのモデルを修正するか (`onnxpack check {model}`)、{opt:exclude} で除外してください。</translation>
     </message>
     <message>
         <source>Give the folder the app reads its models from, or a model file.</source>
-        <translation type="unfinished"></translation>
+        <translation>アプリがモデルを読み込むフォルダー、またはモデルファイルを指定してください。</translation>
     </message>
     <message>
         <source>Rename it (Windows must be able to extract it), or leave it out with {opt:exclude}.</source>
-        <translation type="unfinished"></translation>
+        <translation>名前を変更するか (Windows で展開できる必要があります)、{opt:exclude} で除外してください。</translation>
     </message>
     <message>
         <source>They are listed in the manifest&apos;s &quot;skipped&quot;; {opt:exclude} leaves out more.</source>
-        <translation type="unfinished"></translation>
+        <translation>マニフェストの &quot;skipped&quot; に記載されています。{opt:exclude} でさらに除外できます。</translation>
     </message>
     <message>
         <source>Leave it out with {opt:exclude}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{opt:exclude} で除外してください。</translation>
     </message>
     <message>
         <source>Re-export the model for the target&apos;s opset.</source>
@@ -2992,10 +3022,6 @@
         <translation>生成や読み込みができるのは、数値・bool・文字列型のテンソル入力だけです。</translation>
     </message>
     <message>
-        <source>{remedy}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Use smaller {opt:dim} values or run on a machine with more memory.</source>
         <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
     </message>
@@ -3082,6 +3108,38 @@
     <message>
         <source>A bundle is built from an ONNX model: export the checkpoint with torch.onnx.export, then run `onnxpack bundle` on the .onnx.</source>
         <translation>バンドルは ONNX モデルから作ります。チェックポイントを torch.onnx.export で書き出し、その .onnx をバンドルしてください。</translation>
+    </message>
+    <message>
+        <source>Load the model by its path, with its data files beside it.</source>
+        <translation>データファイルを横に置いたまま、モデルをパスから読み込んでください。</translation>
+    </message>
+    <message>
+        <source>Check that the model and its data files are extracted together, at their paths.</source>
+        <translation>モデルとデータファイルが、それぞれのパスに一緒に展開されているか確認してください。</translation>
+    </message>
+    <message>
+        <source>Load the model by its absolute path.</source>
+        <translation>モデルを絶対パスで読み込んでください。</translation>
+    </message>
+    <message>
+        <source>Load the model by its path.</source>
+        <translation>モデルをパスから読み込んでください。</translation>
+    </message>
+    <message>
+        <source>Load the model through its real path, or keep the model and its data files as real files in one folder.</source>
+        <translation>モデルを実際のパスから読み込むか、モデルとデータファイルを 1 つのフォルダーに実ファイルとして置いてください。</translation>
+    </message>
+    <message>
+        <source>Install the model under a path of ASCII characters without spaces.</source>
+        <translation>モデルは ASCII 文字だけで空白のないパスに置いてください。</translation>
+    </message>
+    <message>
+        <source>Load the model by its path; report the difference to ONNX Runtime with the bundle.</source>
+        <translation>モデルをパスから読み込んでください。この違いはバンドルを添えて ONNX Runtime に報告してください。</translation>
+    </message>
+    <message>
+        <source>Load the model by its path; or, from bytes, set the session option session.model_external_initializers_file_folder_path to the model&apos;s folder (ONNX Runtime 1.21 and newer).</source>
+        <translation>モデルをパスから読み込んでください。バイト列から読み込む場合は、セッションオプション session.model_external_initializers_file_folder_path にモデルのフォルダーを指定してください (ONNX Runtime 1.21 以降)。</translation>
     </message>
     <message>
         <source>Keep the external-data layout for this model.</source>
@@ -4253,7 +4311,7 @@ Qt %1、Python %2</translation>
     <name>QueueTable</name>
     <message>
         <source>Item</source>
-        <extracomment>state → icon kind (the text is always shown too)</extracomment>
+        <extracomment>state → icon kind (the text is always shown too) a row&apos;s context menu is asked for: (the row&apos;s QueueItem, where to show it on the screen)</extracomment>
         <translation>項目</translation>
     </message>
     <message>
@@ -4907,6 +4965,22 @@ Qt %1、Python %2</translation>
     <message>
         <source>running on onnxruntime %1</source>
         <translation>onnxruntime %1 で実行中</translation>
+    </message>
+    <message>
+        <source>loading %1 the ways apps load it</source>
+        <translation>%1 をアプリと同じ方法で読み込んでいます</translation>
+    </message>
+    <message>
+        <source>model %1 of %2: %3</source>
+        <translation>モデル %1/%2: %3</translation>
+    </message>
+    <message>
+        <source>copying the files as they are</source>
+        <translation>ファイルをそのままコピーしています</translation>
+    </message>
+    <message>
+        <source>adding %1</source>
+        <translation>%1 を追加しています</translation>
     </message>
     <message>
         <source>running %1</source>
