@@ -386,7 +386,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.act_locate_data.setText(self.tr("Locate &data file…"))
         self.act_locate_data.setToolTip(self.tr("Choose the external data file of the selected model when it is not "
                                                 "beside the model"))  # fmt: skip
-        self.act_bundle.setText(self.tr("&Bundle selected model"))
+        self._name_bundle_action(self.model.selected)
         self.act_bundle_all.setText(self.tr("Bundle &all ready models"))
         self.act_cancel.setText(self.tr("&Cancel running bundle"))
         self.act_cancel.setToolTip(self.tr("Stop the bundle that is running; the queued ones still run"))
@@ -1429,8 +1429,9 @@ class MainWindow(Retranslatable, QMainWindow):
         else:
             self.model_panel.show_pending(item.path, verifying=True)
         self.bundle_panel.render_row(None, BundleDraft(), editable=False, can_bundle=False)
+        manifest = item.report.manifest if item.report is not None else None
         self.result_panel.show_result(None, self.tr("This row is a bundle: it is verified, not bundled. Its "
-                                                    "verification is in the Model tab."))
+                                                    "verification is in the Model tab."), recorded=manifest)
 
     def _render_release(self, item: QueueItem) -> None:
         """A release folder: its models (the chosen one's overview, interface and findings), assets and what is left
@@ -1503,6 +1504,7 @@ class MainWindow(Retranslatable, QMainWindow):
         bundling = any(i.job is not None and i.job.kind == JobKind.BUNDLE for i in self.model.items)
         can_one = sel is not None and self.model.can_bundle(sel, fix_ir)
         self.act_bundle.setEnabled(can_one)
+        self._name_bundle_action(sel)
         self.act_bundle_all.setEnabled(len(ready) > 0)
         self.act_cancel.setEnabled(bundling)
         self.act_cancel_all.setEnabled(bundling)
@@ -1517,6 +1519,11 @@ class MainWindow(Retranslatable, QMainWindow):
         self.bundle_panel.bundle_button.setEnabled(can_one)
         self.bundle_panel.set_blocked_reason(self._blocked_reason(sel))
         self._update_status()
+
+    def _name_bundle_action(self, sel: QueueItem | None) -> None:
+        """File → Bundle names what the selected row bundles: a release row's models go into one ZIP."""
+        release = sel is not None and sel.kind is Kind.RELEASE
+        self.act_bundle.setText(self.tr("&Bundle selected release") if release else self.tr("&Bundle selected model"))
 
     def _update_status(self) -> None:
         """The counts of the rows: "3 items · 3 being checked · 0 running · …" (a row inspecting is not idle: the

@@ -33,9 +33,10 @@ if TYPE_CHECKING:  # for mypy only: importing core.bundle loads onnx, which the 
 from .formatting import format_bytes, format_duration, format_shape
 from .hints import gui_hint
 from .icons import status_icon
+from .loads_view import LoadsBox, load_rows_of
 from .messages import gui_message, stage_detail
 from .model_panel import role_text
-from .runstate import STAGES, RunState
+from .runstate import PER_RUN, STAGES, RunState
 from .widgets import DataTable, Retranslatable, StatusLabel, scrolled, scrolled_page
 
 __all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel", "RunState"]
@@ -202,6 +203,7 @@ class RunPanel(Retranslatable, QWidget):
             "skipped": self.tr("skipped"),
             "stopped": self.tr("stopped"),
             "not run": self.tr("not run"),
+            "partly": self.tr("partly done"),
         }.get(state, state)
 
     def retranslate(self) -> None:
@@ -300,6 +302,9 @@ class RunPanel(Retranslatable, QWidget):
         detail = stage_detail(ev.message) if ev is not None and ev.message and ev.message != "done" else ""
         text = (self.tr("Now: %1 — %2").replace("%1", self.stage_name(stage)).replace("%2", detail) if detail
                 else self.tr("Now: %1").replace("%1", self.stage_name(stage)))
+        if run.release and run.model and stage not in PER_RUN:  # which model of the release, on a line of its own
+            text = (self.tr("Model %1 of %2: %3").replace("%1", str(run.model)).replace("%2", str(run.models))
+                    .replace("%3", run.entry or "?") + "\n" + text)
         quiet = (time.monotonic() if now is None else now) - run.last_at
         if run.last_at and quiet >= self.QUIET_SECONDS:
             text += " " + self.tr("(still working, no news for %1)").replace("%1", format_duration(quiet))
@@ -335,16 +340,20 @@ class RunPanel(Retranslatable, QWidget):
         icon, name, bar, detail = self.rows[stage]
         state = self.run.state.get(stage, "waiting")
         ev = self.run.last.get(stage)
-        shown = {"waiting": "queued", "skipped": "ready", "not run": "ready", "stopped": "cancelled"}
+        shown = {"waiting": "queued", "skipped": "ready", "not run": "ready", "stopped": "cancelled",
+                 "partly": "running"}
         qicon = status_icon(shown.get(state, state))
         h = name.fontMetrics().height()
         icon.setPixmap(qicon.pixmap(h, h))
         name.setText(self.stage_name(stage))
         bar.setAccessibleName(self.tr("%1 progress").replace("%1", self.stage_name(stage)))
+        which = self.run.of_model.get(stage) if self.run.release and stage not in PER_RUN else None
         if ev is None:
             bar.setValue(1000 if state == "done" else 0)
             bar.setFormat(self.state_text(state))
             detail.setText("")
+        elif which is not None:  # a release: this stage of which model, the models before it counted in full
+            self._render_release_stage(stage, ev, state, which)
         elif ev.total <= 0:
             bar.setValue(1000 if state == "done" else 0)
             bar.setFormat(self.state_text(state))
@@ -371,6 +380,42 @@ class RunPanel(Retranslatable, QWidget):
         detail.setToolTip(detail.text())
         detail.setAccessibleName(detail.text())
 
+    def _amount(self, ev: ProgressEvent, done: int) -> str:
+        if ev.unit == STEPS:
+            return self.tr("%1 of %2").replace("%1", str(done)).replace("%2", str(ev.total))
+        return self.tr("%1 of %2").replace("%1", format_bytes(done)).replace("%2", format_bytes(ev.total))
+
+    def _render_release_stage(self, stage: str, ev: ProgressEvent, state: str, which: int) -> None:
+        """A stage of a release's run (once per model): its bar the share of every model's part of it, its detail
+        which model of how many it is at ("model 2 of 2 · 3 of 7 · run 2/3 of …"; "Inspect 1 of 1" said only the
+        last model's count)."""
+        _, _, bar, detail = self.rows[stage]
+        run = self.run
+        fraction = run.fraction(stage) or 0.0
+        bar.setValue(int(fraction * 1000))
+        bar.setFormat(f"{fraction * 100:.0f} % — {self.state_text(state)}")
+        if state == "done":
+            detail.setText(self.tr("each of the %n model(s)", "", run.models))
+            return
+        if state == "partly":
+            detail.setText(self.tr("done for model %1 of %2").replace("%1", str(which)).replace("%2", str(run.models)))
+            return
+        if state != "running":
+            detail.setText(self.tr("at model %1 of %2").replace("%1", str(which)).replace("%2", str(run.models)))
+            return
+        if ev.message.startswith(f"model {which} of "):  # the report that names the model: "model 1 of 2: en/a.onnx"
+            detail.setText(stage_detail(ev.message))
+            return
+        parts = [self.tr("model %1 of %2").replace("%1", str(which)).replace("%2", str(run.models))]
+        if ev.total > 1 or (ev.total > 0 and ev.unit != STEPS):  # a count of one step says nothing
+            parts.append(self._amount(ev, ev.done))
+            left = run.eta.seconds_left(f"{stage} {which}", ev.done, ev.total)
+            if left is not None:
+                parts.append(self.tr("about %1 left").replace("%1", format_duration(left)))
+        if ev.message:
+            parts.append(stage_detail(ev.message))
+        detail.setText(" · ".join(parts))
+
     def stage_state(self, stage: str) -> str:
         return self.run.state.get(stage, "waiting")
 
@@ -385,6 +430,7 @@ class ResultPanel(Retranslatable, QWidget):
         super().__init__(parent)
         self._result: BundleResult | None = None
         self._empty_text: str | None = None
+        self._recorded: dict[str, Any] | None = None
         self.status = StatusLabel()
         self.proof = StatusLabel()
         self.warnings = StatusLabel()  # the bundle's warnings, beside the proof (issue 41 item 1)
@@ -419,6 +465,7 @@ class ResultPanel(Retranslatable, QWidget):
         prove_layout = QVBoxLayout(self.prove_box)
         prove_layout.addWidget(self.prove_note)
         prove_layout.addWidget(self.prove)
+        self.loads_box = LoadsBox()  # the ways apps load it (issue 37 item 3)
         self.open_button = QPushButton()
         self.open_button.clicked.connect(self.open_folder_requested.emit)
         self.copy_button = QPushButton()
@@ -428,7 +475,7 @@ class ResultPanel(Retranslatable, QWidget):
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.open_button)
         scrolled_page(self, [self.status, self.proof, self.warnings, self.diff, self.models_box, self.assets_box,
-                             self.prove_box, self.files_box, self.outputs_box], buttons)
+                             self.loads_box, self.prove_box, self.files_box, self.outputs_box], buttons)
         self.retranslate()
         self.show_result(None)
 
@@ -453,13 +500,20 @@ class ResultPanel(Retranslatable, QWidget):
         self.open_button.setText(self.tr("&Open output folder"))
         self.copy_button.setText(self.tr("Copy CLI co&mmand"))
         self.copy_button.setToolTip(self.tr("Copy the equivalent onnxpack bundle … command line"))
-        self.show_result(self._result, self._empty_text)
+        self.show_result(self._result, self._empty_text, self._recorded)
 
-    def show_result(self, result: BundleResult | None, empty_text: str | None = None) -> None:
+    def show_result(self, result: BundleResult | None, empty_text: str | None = None,
+                    recorded: dict[str, Any] | None = None) -> None:
         """Show a ``core.bundle.BundleResult``; None clears the panel, saying ``empty_text`` (or that nothing was
-        bundled yet)."""
+        bundled yet); ``recorded``: a verified bundle's manifest, whose ways to load are shown (as recorded when it
+        was made)."""
         self._result = result
         self._empty_text = empty_text
+        self._recorded = recorded
+        if result is not None:
+            self.loads_box.show_loads(load_rows_of(result.manifest))
+        else:
+            self.loads_box.show_loads(load_rows_of(recorded), recorded=True)
         has = result is not None
         self.open_button.setEnabled(has)
         self.copy_button.setEnabled(has)

@@ -3,19 +3,20 @@ time left, and where a failed run is shown."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from onnxpack.core.errors import OnnxpackError, OutputError
-from onnxpack.core.progress import BYTES, ProgressEvent
+from onnxpack.core.progress import BYTES, STEPS, ProgressEvent
 from onnxpack.core.release import stages as _stages
 
 if TYPE_CHECKING:  # the engine's options, for mypy only (importing core.release.bundle loads onnx)
     from onnxpack.core.release.bundle import BundleOptions
 
-__all__ = ["PART_UNITS", "STAGES", "EtaEstimator", "RunState", "failed_stage", "skipped_stages"]
+__all__ = ["PART_UNITS", "PER_RUN", "STAGES", "EtaEstimator", "RunState", "failed_stage", "skipped_stages"]
 
 #: Pipeline stages in order, as the engine declares them once (core/release/stages.py: the names its progress events
 #: carry; "prove" is --prove-ort, its wheels fetched after validate, the releases run after the smoke run).
@@ -36,6 +37,13 @@ def failed_stage(error: BaseException | None) -> str | None:
 #: Stages whose amounts in this unit are one part of their work, never the whole: --prove-ort's wheel downloads
 #: (bytes) come before each release's environment is made and run (steps); a download done is not the stage done.
 PART_UNITS = {"prove": BYTES}
+
+
+#: A release of several files (core/release/folderbundle.py) runs the stages once per model; these stages run once for
+#: the whole release (its ZIP: the assets, README.txt and the manifest).
+PER_RUN = frozenset({"zip"})
+#: The inspect stage's report that the release's model N of M (at PATH) is being inspected.
+_MODEL_OF = re.compile(r"model (\d+) of (\d+): (.+)")
 
 
 def skipped_stages(options: BundleOptions | None) -> list[str]:
@@ -91,6 +99,44 @@ class RunState:
     eta: EtaEstimator = field(default_factory=EtaEstimator)
     current: str | None = None  # the stage the pipeline reported last: where a failure is shown
     last_at: float = 0.0  # when the pipeline reported last (a long step, installing a wheel, reports nothing)
+    # A release of several files: how many models (0: a run of one model), the one running now (1-based), each
+    # model's path in the release, and which model each stage's last report was of.
+    models: int = 0
+    model: int = 0
+    entries: dict[int, str] = field(default_factory=dict)
+    of_model: dict[str, int] = field(default_factory=dict)
+    _written: int = 0  # the models whose files the pipeline began to write (merge or copy) so far
+    _retargeted: bool = False  # the model begun last was retargeted (--fix-ir), its merge still to come
+
+    @property
+    def release(self) -> bool:
+        """The run bundles a release of several models (each stage but the ZIP runs once per model)."""
+        return self.models > 1
+
+    @property
+    def entry(self) -> str:
+        """The path of the model running now ('' in a run of one model)."""
+        return self.entries.get(self.model, "")
+
+    def _which_model(self, ev: ProgressEvent) -> ProgressEvent:
+        """Follow which model of a release the pipeline works on: it inspects and validates each model in turn
+        ("model N of M: PATH" first), then writes each in turn, from its merge (or copy) on: a model's first merge
+        report (nothing done yet) after a report of another stage begins the next model, or its retargeting
+        (--fix-ir), which comes before its merge."""
+        m = _MODEL_OF.fullmatch(ev.message or "") if ev.stage == "inspect" else None
+        if m is not None:
+            self.model, self.models = int(m[1]), int(m[2])
+            self.entries[self.model] = m[3]
+            return ProgressEvent(ev.stage, 0, 1, ev.message, STEPS)  # this model's own inspection begins
+        if not self.release:
+            return ev
+        retargets = ev.stage == "validate" and (ev.message or "").startswith("retargeting for ")  # --fix-ir: first
+        merges = ev.stage == "merge" and ev.done == 0 and self.current != "merge"
+        if retargets or (merges and not self._retargeted):
+            self._written = min(self._written + 1, self.models)
+            self.model = self._written
+        self._retargeted = retargets or (self._retargeted and not merges)
+        return ev
 
     @classmethod
     def begin(cls, title: str, skipped: Iterable[str] = (), clock: Callable[[], float] = time.monotonic) -> RunState:
@@ -104,9 +150,12 @@ class RunState:
         if ev.stage not in self.state:
             self.state[ev.stage] = "waiting"
         changed = [ev.stage]
+        ev = self._which_model(ev)
+        per_model = self.release and ev.stage not in PER_RUN
+        same_model = not per_model or self.of_model.get(ev.stage) == self.model
         if ev.total <= 0:  # a message without an amount: keep the last amount of the same unit, show the message
             last = self.last.get(ev.stage)
-            if last is not None and last.unit == ev.unit:
+            if last is not None and last.unit == ev.unit and same_model:  # never the amount of the model before
                 ev = ProgressEvent(ev.stage, last.done, last.total, ev.message, ev.unit)
             # else another kind of work of the stage begins (a wheel downloaded, its environment being made): the
             # bytes of the download are not this step's amount
@@ -114,7 +163,14 @@ class RunState:
                 self.state[ev.stage] = "running"
         else:
             part = PART_UNITS.get(ev.stage) == ev.unit  # one download of several steps, not the stage
-            self.state[ev.stage] = "done" if ev.finished and not part else "running"
+            finished = ev.finished and not part
+            # a release's stage done for one model runs again for the next: done only after the last model's
+            if finished and per_model and self.model < self.models:
+                self.state[ev.stage] = "partly"
+            else:
+                self.state[ev.stage] = "done" if finished else "running"
+        if per_model:
+            self.of_model[ev.stage] = self.model
         self.last[ev.stage] = ev
         self.current = ev.stage
         self.last_at = time.monotonic()
@@ -137,11 +193,11 @@ class RunState:
             where = next((s for s, st in self.state.items() if st == "waiting"), STAGES[0])
         for stage, state in self.state.items():
             if outcome == "done":
-                if state == "running":
+                if state in ("running", "partly"):
                     self.state[stage] = "done"
                 elif state == "waiting":
                     self.state[stage] = "skipped"
-            elif state == "running":
+            elif state in ("running", "partly"):
                 self.state[stage] = "cancelled" if outcome == "cancelled" else "stopped"
         if where is not None:
             self.state[where] = "failed"
@@ -155,6 +211,9 @@ class RunState:
         state = self.state.get(stage, "waiting")
         if state == "done":
             return 1.0
+        if self.release and stage not in PER_RUN and stage in self.of_model:  # the models before count in full
+            own = 1.0 if state == "partly" else (min(1.0, ev.fraction) if ev is not None and ev.total > 0 else 0.0)
+            return (self.of_model[stage] - 1 + own) / self.models
         if ev is None or ev.total <= 0:
             return None
         return min(1.0, ev.fraction)

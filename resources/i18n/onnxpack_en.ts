@@ -2,6 +2,23 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>LoadsBox</name>
+    <message numerus="yes">
+        <source>Loaded the ways apps load a model, in the smoke run (onnxruntime %1): %n way(s) passed, each giving the reference outputs bit for bit.</source>
+        <translation>
+            <numerusform>Loaded the ways apps load a model, in the smoke run (onnxruntime %1): %n way passed, giving the reference outputs bit for bit.</numerusform>
+            <numerusform>Loaded the ways apps load a model, in the smoke run (onnxruntime %1): %n ways passed, each giving the reference outputs bit for bit.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n way(s) FAILED: an app loading the model that way fails too; see how to fix each.</source>
+        <translation>
+            <numerusform>%n way FAILED: an app loading the model that way fails too; see how to fix it.</numerusform>
+            <numerusform>%n ways FAILED: an app loading the model those ways fails too; see how to fix each.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message numerus="yes">
         <source>%1: %n finding(s).</source>
@@ -265,6 +282,16 @@
         <translation>
             <numerusform>Proof: the bundled model is the original bit for bit (same structure, its %n tensor with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</numerusform>
             <numerusform>Proof: the bundled model is the original bit for bit (same structure, all %n tensors with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RunPanel</name>
+    <message numerus="yes">
+        <source>each of the %n model(s)</source>
+        <translation>
+            <numerusform>the %n model</numerusform>
+            <numerusform>each of the %n models</numerusform>
         </translation>
     </message>
 </context>

@@ -3167,6 +3167,117 @@
     </message>
 </context>
 <context>
+    <name>LoadsBox</name>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Way to load</source>
+        <translation>読み込み方</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>Ways to load it</source>
+        <translation>読み込み方の確認</translation>
+    </message>
+    <message>
+        <source>by its path</source>
+        <translation>パスで</translation>
+    </message>
+    <message>
+        <source>from another working directory</source>
+        <translation>別の作業フォルダから</translation>
+    </message>
+    <message>
+        <source>from bytes</source>
+        <translation>バイト列から</translation>
+    </message>
+    <message>
+        <source>from bytes with its folder set</source>
+        <translation>バイト列から（フォルダを指定）</translation>
+    </message>
+    <message>
+        <source>through a symbolic link</source>
+        <translation>シンボリックリンク経由で</translation>
+    </message>
+    <message>
+        <source>from a Japanese folder name with a space</source>
+        <translation>日本語と空白を含むフォルダ名から</translation>
+    </message>
+    <message>
+        <source>InferenceSession with the model file&apos;s absolute path</source>
+        <translation>モデルファイルの絶対パスを渡した InferenceSession</translation>
+    </message>
+    <message>
+        <source>A relative path to the model, the app running in another folder</source>
+        <translation>アプリが別のフォルダで動き、モデルを相対パスで指定</translation>
+    </message>
+    <message>
+        <source>The model file&apos;s bytes read by the app: ort&apos;s commit_from_memory, CreateSessionFromArray, a JavaScript buffer, C#&apos;s byte[]</source>
+        <translation>アプリが読み込んだモデルファイルのバイト列：ort の commit_from_memory、CreateSessionFromArray、JavaScript のバッファー、C# の byte[]</translation>
+    </message>
+    <message>
+        <source>The model&apos;s bytes, with the session option session.model_external_initializers_file_folder_path naming its folder</source>
+        <translation>モデルのバイト列と、そのフォルダを指定するセッションオプション session.model_external_initializers_file_folder_path</translation>
+    </message>
+    <message>
+        <source>A symbolic link to the model in another folder, as a Hugging Face cache links its files</source>
+        <translation>別のフォルダにあるモデルへのシンボリックリンク（Hugging Face のキャッシュと同じ形）</translation>
+    </message>
+    <message>
+        <source>A copy in a folder named “モデル フォルダ” (Japanese characters and a space)</source>
+        <translation>「モデル フォルダ」（日本語と空白を含む名前）のフォルダに置いたコピー</translation>
+    </message>
+    <message>
+        <source>passed: the same outputs, bit for bit</source>
+        <translation>成功：出力はビット単位で同一</translation>
+    </message>
+    <message>
+        <source>How to fix: %1</source>
+        <translation>対処法：%1</translation>
+    </message>
+    <message>
+        <source>refused, as expected: its weights are in a data file, which ONNX Runtime then looks for in the working directory.</source>
+        <translation>想定どおり読み込めません：重みがデータファイルにあり、ONNX Runtime はそれを作業フォルダで探すためです。</translation>
+    </message>
+    <message>
+        <source>FAILED: the outputs differ from the reference run&apos;s.</source>
+        <translation>失敗：出力が基準の実行と異なります。</translation>
+    </message>
+    <message>
+        <source>FAILED: %1</source>
+        <translation>失敗：%1</translation>
+    </message>
+    <message>
+        <source>Ways to load each model</source>
+        <translation>各モデルの読み込み方の確認</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loaded the ways apps load a model, in the smoke run (onnxruntime %1): %n way(s) passed, each giving the reference outputs bit for bit.</source>
+        <translation>
+            <numerusform>スモーク実行で、アプリがモデルを読み込む方法を試しました（onnxruntime %1）：%n 通りが成功し、いずれも基準の出力とビット単位で一致しました。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A refusal marked as expected is how ONNX Runtime works, not a fault of the bundle: load that model another way.</source>
+        <translation>「想定どおり」の失敗は ONNX Runtime の仕様で、バンドルの不具合ではありません。そのモデルは別の方法で読み込んでください。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n way(s) FAILED: an app loading the model that way fails too; see how to fix each.</source>
+        <translation>
+            <numerusform>%n 通りが失敗しました：その方法で読み込むアプリも失敗します。それぞれの対処法を確認してください。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recorded when the bundle was made.</source>
+        <translation>バンドル作成時の記録です。</translation>
+    </message>
+</context>
+<context>
     <name>LogPane</name>
     <message>
         <source>Lo&amp;g:</source>
@@ -3409,6 +3520,10 @@
     <message>
         <source>The bundle made before it is still there: %1</source>
         <translation>前回作成したバンドルはそのまま残っています: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Bundle selected release</source>
+        <translation>選択したリリースをバンドル(&amp;B)</translation>
     </message>
     <message numerus="yes">
         <source>%n item(s) · %1 running · %2 queued · %3 bundled</source>
@@ -4793,6 +4908,10 @@ Qt %1、Python %2</translation>
         <translation>未実行</translation>
     </message>
     <message>
+        <source>partly done</source>
+        <translation>一部完了</translation>
+    </message>
+    <message>
         <source>Progress</source>
         <translation>進行状況</translation>
     </message>
@@ -4819,6 +4938,24 @@ Qt %1、Python %2</translation>
     <message>
         <source>Cancelled: %1 — nothing was written</source>
         <translation>中止: %1 — 何も書き出されていません</translation>
+    </message>
+    <message numerus="yes">
+        <source>each of the %n model(s)</source>
+        <translation>
+            <numerusform>%n 個のモデルすべて</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>done for model %1 of %2</source>
+        <translation>%2 個中 %1 個目のモデルまで完了</translation>
+    </message>
+    <message>
+        <source>at model %1 of %2</source>
+        <translation>%2 個中 %1 個目のモデル</translation>
+    </message>
+    <message>
+        <source>model %1 of %2</source>
+        <translation>%2 個中 %1 個目のモデル</translation>
     </message>
     <message>
         <source>Bundling %1…</source>
@@ -4851,6 +4988,10 @@ Qt %1、Python %2</translation>
     <message>
         <source>Now: %1</source>
         <translation>現在: %1</translation>
+    </message>
+    <message>
+        <source>Model %1 of %2: %3</source>
+        <translation>%2 個中 %1 個目のモデル：%3</translation>
     </message>
     <message>
         <source>(still working, no news for %1)</source>

@@ -1,0 +1,166 @@
+"""The Result tab's load matrix: each model of a bundle loaded the ways apps load it, in the smoke run (the
+manifest's ``smoke.loads``, core/runtime/loadmatrix.py): which ways passed, the expected refusal from bytes of a
+model whose weights are in a data file (said as expected, with its remedy, never as an error), and any other failure
+(a warning, with what the app must do instead)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
+
+from .hints import gui_hint
+from .icons import severity_icon, status_icon
+from .widgets import DataTable, Retranslatable
+
+__all__ = ["LoadsBox", "load_rows_of"]
+
+
+def load_rows_of(manifest: Mapping[str, Any] | None) -> list[tuple[str, Mapping[str, Any]]]:
+    """Each model's path and smoke record in a bundle's manifest (a release of several files: each model's own view,
+    manifest schema 2), for the models whose smoke run recorded a load matrix; [] when none did (the smoke run was
+    off, or the bundle predates the load matrix)."""
+    if not isinstance(manifest, Mapping):
+        return []
+    views: Sequence[Mapping[str, Any]]
+    if isinstance(manifest.get("bundle"), Mapping) and isinstance(manifest.get("models"), list):
+        from onnxpack.core.release.manifest import model_views
+
+        try:
+            views = model_views(dict(manifest))
+        except (KeyError, TypeError, ValueError, AttributeError):  # a damaged manifest: show what can be read
+            return []
+    else:
+        views = [manifest]
+    out = []
+    for view in views:
+        smoke = view.get("smoke") if isinstance(view, Mapping) else None
+        if isinstance(smoke, Mapping) and isinstance(smoke.get("loads"), list) and smoke["loads"]:
+            model = view.get("model")
+            entry = model.get("entry") if isinstance(model, Mapping) else None
+            out.append((str(entry or "?"), smoke))
+    return out
+
+
+class LoadsBox(Retranslatable, QGroupBox):
+    """"Ways to load it": one row per way a model was loaded (a release: per model, the model named on its first
+    row), its icon and words: passed (bit for bit), refused as expected (with the remedy), or failed (a warning,
+    ONNX Runtime's message and what to do instead)."""
+
+    MODEL, WAY, RESULT = range(3)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table = DataTable(3)
+        self.table.fit_height()
+        self.table.wrap_columns(self.RESULT)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.note)
+        layout.addWidget(self.table)
+        self._models: list[tuple[str, Mapping[str, Any]]] = []
+        self._recorded = False
+        self.kinds: list[str] = []  # each row's state: "ok", "expected" or "failed" (tests, screenshots)
+        self.retranslate()
+        self.show_loads([])
+
+    def retranslate(self) -> None:
+        self.table.set_headers([self.tr("Model"), self.tr("Way to load"), self.tr("Result")])
+        self.table.setAccessibleName(self.tr("Ways to load it"))
+        self.show_loads(self._models, self._recorded)
+
+    def mode_text(self, mode: str) -> str:
+        """A way of loading, worded for people (the manifest's mode names are the engine's)."""
+        return {
+            "path": self.tr("by its path"),
+            "other-cwd": self.tr("from another working directory"),
+            "bytes": self.tr("from bytes"),
+            "bytes-folder": self.tr("from bytes with its folder set"),
+            "symlink": self.tr("through a symbolic link"),
+            "non-ascii": self.tr("from a Japanese folder name with a space"),
+        }.get(mode, mode)
+
+    def mode_tip(self, mode: str) -> str:
+        """How an app loads the model that way (the way's cell tooltip)."""
+        return {
+            "path": self.tr("InferenceSession with the model file's absolute path"),
+            "other-cwd": self.tr("A relative path to the model, the app running in another folder"),
+            "bytes": self.tr("The model file's bytes read by the app: ort's commit_from_memory, "
+                             "CreateSessionFromArray, a JavaScript buffer, C#'s byte[]"),
+            "bytes-folder": self.tr("The model's bytes, with the session option "
+                                    "session.model_external_initializers_file_folder_path naming its folder"),
+            "symlink": self.tr("A symbolic link to the model in another folder, as a Hugging Face cache links its "
+                               "files"),
+            "non-ascii": self.tr("A copy in a folder named “モデル フォルダ” (Japanese characters and a space)"),
+        }.get(mode, mode)
+
+    def remedy(self, row: Mapping[str, Any]) -> str:
+        """What to do instead, in the app's language (the registry's remedy the engine recorded in the row)."""
+        mode = str(row.get("mode", ""))
+        hint = str(row.get("remedy") or "") or None
+        if row.get("expected"):
+            return gui_hint("SMOKE_LOAD_FROM_BYTES", hint, {}) or ""
+        variant = "differs" if row.get("differs") else mode.replace("-", "_")
+        return gui_hint("SMOKE_LOAD_FAILED", hint, {"variant": variant}) or ""
+
+    def result_text(self, row: Mapping[str, Any]) -> tuple[str, str]:
+        """(state, words) of one way: "ok", "expected" (refused as it must be) or "failed"."""
+        if row.get("ok"):
+            return "ok", self.tr("passed: the same outputs, bit for bit")
+        fix = self.remedy(row)
+        how = ("\n" + self.tr("How to fix: %1").replace("%1", fix)) if fix else ""
+        if row.get("expected"):
+            return "expected", self.tr("refused, as expected: its weights are in a data file, which ONNX Runtime "
+                                       "then looks for in the working directory.") + how
+        if row.get("differs"):
+            return "failed", self.tr("FAILED: the outputs differ from the reference run's.") + how
+        error = str(row.get("error") or "").strip()
+        return "failed", self.tr("FAILED: %1").replace("%1", error or "?") + how
+
+    def show_loads(self, models: Sequence[tuple[str, Mapping[str, Any]]], recorded: bool = False) -> None:
+        """``models``: each model's path and smoke record (:func:`load_rows_of`); ``recorded``: read from a verified
+        bundle's manifest (said in the note). Hidden when no model recorded a load matrix."""
+        self._models, self._recorded = list(models), recorded
+        self.setVisible(bool(models))
+        several = len(models) > 1
+        self.setTitle(self.tr("Ways to load each model") if several else self.tr("Ways to load it"))
+        self.table.setColumnHidden(self.MODEL, not several)
+        rows: list[list[str]] = []
+        kinds: list[str] = []
+        tips: list[str] = []
+        for entry, smoke in models:
+            for i, row in enumerate(r for r in smoke.get("loads") or [] if isinstance(r, Mapping)):
+                kind, text = self.result_text(row)
+                rows.append([entry if i == 0 else "", self.mode_text(str(row.get("mode", ""))), text])
+                kinds.append(kind)
+                tips.append(self.mode_tip(str(row.get("mode", ""))))
+        self.kinds = kinds
+        self.table.set_rows(rows)
+        icons = {"ok": status_icon("ok"), "expected": severity_icon("info"), "failed": severity_icon("warning")}
+        for r, kind in enumerate(kinds):
+            way = self.table.item(r, self.WAY)
+            if way is not None:
+                way.setIcon(icons[kind])
+                way.setToolTip(tips[r])
+        self.table.resizeColumnToContents(self.WAY)  # with its icon
+        self.table.wrap_columns(self.RESULT)  # the result's share of the width again, rows as tall as they need
+        if not models:
+            self.note.clear()
+            return
+        versions = sorted({str(s.get("ort_version") or "?") for _, s in models})
+        passed = kinds.count("ok")
+        note = self.tr("Loaded the ways apps load a model, in the smoke run (onnxruntime %1): %n way(s) passed, each "
+                       "giving the reference outputs bit for bit.", "", passed).replace("%1", ", ".join(versions))
+        if "expected" in kinds:
+            note += " " + self.tr("A refusal marked as expected is how ONNX Runtime works, not a fault of the "
+                                  "bundle: load that model another way.")
+        if "failed" in kinds:
+            note += " " + self.tr("%n way(s) FAILED: an app loading the model that way fails too; see how to fix "
+                                  "each.", "", kinds.count("failed"))
+        if recorded:
+            note += " " + self.tr("Recorded when the bundle was made.")
+        self.note.setText(note)
