@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGroupBox, QLabel, QStyle, QVBoxLayout, QWidget
 
 from .hints import gui_hint
 from .icons import severity_icon, status_icon
@@ -45,18 +45,18 @@ def load_rows_of(manifest: Mapping[str, Any] | None) -> list[tuple[str, Mapping[
 
 
 class LoadsBox(Retranslatable, QGroupBox):
-    """"Ways to load it": one row per way a model was loaded (a release: per model, the model named on its first
-    row), its icon and words: passed (bit for bit), refused as expected (with the remedy), or failed (a warning,
-    ONNX Runtime's message and what to do instead)."""
+    """"Ways to load it": one row per way a model was loaded (a release: each model's path on a row across the
+    table, its ways below it), its icon and words: passed (bit for bit), refused as expected (with the remedy), or
+    failed (a warning, ONNX Runtime's message and what to do instead)."""
 
-    MODEL, WAY, RESULT = range(3)
+    WAY, RESULT = range(2)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = DataTable(3)
+        self.table = DataTable(2)
         self.table.fit_height()
         self.table.wrap_columns(self.RESULT)
         layout = QVBoxLayout(self)
@@ -69,7 +69,7 @@ class LoadsBox(Retranslatable, QGroupBox):
         self.show_loads([])
 
     def retranslate(self) -> None:
-        self.table.set_headers([self.tr("Model"), self.tr("Way to load"), self.tr("Result")])
+        self.table.set_headers([self.tr("Way to load"), self.tr("Result")])
         self.table.setAccessibleName(self.tr("Ways to load it"))
         self.show_loads(self._models, self._recorded)
 
@@ -128,25 +128,45 @@ class LoadsBox(Retranslatable, QGroupBox):
         self.setVisible(bool(models))
         several = len(models) > 1
         self.setTitle(self.tr("Ways to load each model") if several else self.tr("Ways to load it"))
-        self.table.setColumnHidden(self.MODEL, not several)
         rows: list[list[str]] = []
         kinds: list[str] = []
+        row_kinds: list[str | None] = []  # None: a release's row naming the model of the rows below it
         tips: list[str] = []
         for entry, smoke in models:
-            for i, row in enumerate(r for r in smoke.get("loads") or [] if isinstance(r, Mapping)):
+            if several:  # the model's path across the table, its ways below it (a column of paths took the width)
+                rows.append([entry, ""])
+                row_kinds.append(None)
+                tips.append(entry)
+            for row in (r for r in smoke.get("loads") or [] if isinstance(r, Mapping)):
                 kind, text = self.result_text(row)
-                rows.append([entry if i == 0 else "", self.mode_text(str(row.get("mode", ""))), text])
+                rows.append([self.mode_text(str(row.get("mode", ""))), text])
                 kinds.append(kind)
+                row_kinds.append(kind)
                 tips.append(self.mode_tip(str(row.get("mode", ""))))
         self.kinds = kinds
+        self.table.clearSpans()
         self.table.set_rows(rows)
         icons = {"ok": status_icon("ok"), "expected": severity_icon("info"), "failed": severity_icon("warning")}
-        for r, kind in enumerate(kinds):
+        for r, row_kind in enumerate(row_kinds):
             way = self.table.item(r, self.WAY)
-            if way is not None:
-                way.setIcon(icons[kind])
-                way.setToolTip(tips[r])
-        self.table.resizeColumnToContents(self.WAY)  # with its icon
+            if way is None:
+                continue
+            way.setToolTip(tips[r])
+            if row_kind is None:
+                self.table.setSpan(r, self.WAY, 1, 2)
+                font = way.font()
+                font.setBold(True)
+                way.setFont(font)
+            else:
+                way.setIcon(icons[row_kind])
+        # the ways' width with their icons (a spanned path may be longer: it has the whole row)
+        fm = self.table.fontMetrics()
+        ways = [fm.horizontalAdvance(rows[r][0]) for r, k in enumerate(row_kinds) if k is not None]
+        icon = self.table.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        # at most about 24 characters: a longer way wraps, the result keeps the room a remedy's long option name
+        # needs (session.model_external_initializers_file_folder_path was elided mid-text at 1024x768)
+        widest = min(max(ways, default=0), fm.averageCharWidth() * 24)
+        self.table.setColumnWidth(self.WAY, widest + icon + fm.averageCharWidth() * 4)
         self.table.wrap_columns(self.RESULT)  # the result's share of the width again, rows as tall as they need
         if not models:
             self.note.clear()

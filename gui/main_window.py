@@ -793,7 +793,9 @@ class MainWindow(Retranslatable, QMainWindow):
         skipped = skipped_stages(item.options)
         if self.model.selected is None:  # the user's selection stays where they put it (issue 41 item 9): the
             self._select(item)  # selection jumped from row to row with a batch and stayed on another row after it
-        item.run = self.run_panel.start(title, skipped=skipped, show=self.model.selected is item)
+        scan = item.release
+        models = [scan.member(i) for i in range(scan.models)] if scan is not None else []
+        item.run = self.run_panel.start(title, skipped=skipped, show=self.model.selected is item, models=models)
         self._set_state(item, ItemState.RUNNING)  # after the panel: the queue row and the panel agree
         self._log(item, self.tr("Bundling %1 as %2 %3").replace("%1", str(item.path))
                         .replace("%2", item.draft.name).replace("%3", item.draft.version))

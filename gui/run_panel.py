@@ -219,11 +219,12 @@ class RunPanel(Retranslatable, QWidget):
     def _last(self) -> dict[str, ProgressEvent]:  # the shown run's latest event per stage (screenshots, tests)
         return self.run.last
 
-    def start(self, title: str, skipped: Sequence[str] = (), show: bool = True) -> RunState:
+    def start(self, title: str, skipped: Sequence[str] = (), show: bool = True, models: Sequence[str] = ()
+              ) -> RunState:
         """A run begins and is shown (``show``: its row is the selected one); ``skipped`` stages (the smoke run or ORT
-        format when not chosen) say so from the start. Returns its state, which the caller keeps with its queue
-        row."""
-        run = RunState.begin(title, skipped)
+        format when not chosen) say so from the start; ``models``: a release's model paths. Returns its state, which
+        the caller keeps with its queue row."""
+        run = RunState.begin(title, skipped, models=models)
         run.last_at = run.started
         self._live = run
         if show:
@@ -379,6 +380,19 @@ class RunPanel(Retranslatable, QWidget):
             detail.setText(text)
         detail.setToolTip(detail.text())
         detail.setAccessibleName(detail.text())
+        self._fit_detail(detail)
+
+    @staticmethod
+    def _fit_detail(detail: QLabel) -> None:
+        """The detail's row as tall as its wrapped text (the grid gave a release's three-line detail two lines and
+        cut it: "model 2 of 2 · 4 of 5 · loading bundled victory-app/ja/… the ways apps load it")."""
+        width = detail.width()
+        detail.setMinimumHeight(detail.heightForWidth(width) if width > 0 and detail.text() else 0)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        for *_, detail in self.rows.values():
+            self._fit_detail(detail)
 
     def _amount(self, ev: ProgressEvent, done: int) -> str:
         if ev.unit == STEPS:

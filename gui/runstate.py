@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -139,9 +139,14 @@ class RunState:
         return ev
 
     @classmethod
-    def begin(cls, title: str, skipped: Iterable[str] = (), clock: Callable[[], float] = time.monotonic) -> RunState:
+    def begin(cls, title: str, skipped: Iterable[str] = (), clock: Callable[[], float] = time.monotonic,
+              models: Sequence[str] = ()) -> RunState:
+        """``models``: a release's model paths, in the order the engine runs them (its reports name them too)."""
         skip = set(skipped)
         run = cls(title=title, running=True, started=clock())
+        if len(models) > 1:
+            run.models = len(models)
+            run.entries = {i: m for i, m in enumerate(models, 1)}
         run.state = {stage: "skipped" if stage in skip else "waiting" for stage in STAGES}
         return run
 

@@ -65,14 +65,19 @@ class Job(QRunnable):
         self.signals = JobSignals()
         self.started_at: float | None = None
         self._last_emit: dict[str, float] = {}
+        self._last_message: dict[str, str] = {}
 
     def _progress(self, ev: ProgressEvent) -> None:
         now = time.monotonic()
         last = self._last_emit.get(ev.stage)
-        # Thin out per-chunk reports, but always pass the first and the final event of a stage.
-        if last is not None and now - last < PROGRESS_INTERVAL and ev.done < ev.total:
+        # Thin out per-chunk reports, but always pass the first and the final event of a stage, a stage's new start
+        # (nothing done: a release's next model) and a report of new words ("model 2 of 2: PATH" came 1 ms after the
+        # first model's inspection ended and was dropped: the Progress tab could not say which model ran).
+        if (last is not None and now - last < PROGRESS_INTERVAL and 0 < ev.done < ev.total
+                and ev.message == self._last_message.get(ev.stage)):
             return
         self._last_emit[ev.stage] = now
+        self._last_message[ev.stage] = ev.message
         self.signals.progress.emit(ev)
 
     def run(self) -> None:

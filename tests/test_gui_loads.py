@@ -30,7 +30,7 @@ def _bundle(out: Path, model: Path | None = None, progress: Any = None, **kw: An
 
 def _table(box: Any) -> list[list[str]]:
     t = box.table
-    return [[t.cell_text(r, c) for c in range(3)] for r in range(t.rowCount())]
+    return [[t.cell_text(r, c) for c in range(2)] for r in range(t.rowCount())]
 
 
 def _release(tmp_path: Path) -> Path:
@@ -52,11 +52,10 @@ def test_the_samples_ways_to_load_in_english_and_japanese(qapp: Any, tmp_path: P
     box = panel.loads_box
     try:
         assert not box.isHidden() and box.title() == "Ways to load it"
-        assert box.table.isColumnHidden(box.MODEL)  # one model: no Model column
         rows = _table(box)
-        assert [r[1] for r in rows] == SAMPLE_WAYS  # no "with its folder set": the sample ships as one file
+        assert [r[0] for r in rows] == SAMPLE_WAYS  # no "with its folder set": the sample ships as one file
         assert box.kinds == ["ok"] * 5
-        assert {r[2] for r in rows} == {"passed: the same outputs, bit for bit"}
+        assert {r[1] for r in rows} == {"passed: the same outputs, bit for bit"}
         assert "5 ways passed, each giving the reference outputs bit for bit" in box.note.text()
         assert "commit_from_memory" in box.table.item(2, box.WAY).toolTip()
         assert panel.warnings.isHidden()
@@ -64,9 +63,9 @@ def test_the_samples_ways_to_load_in_english_and_japanese(qapp: Any, tmp_path: P
         panel.retranslate()
         rows = _table(box)
         assert box.title() == "読み込み方の確認"
-        assert [r[1] for r in rows] == ["パスで", "別の作業フォルダから", "バイト列から", "シンボリックリンク経由で",
+        assert [r[0] for r in rows] == ["パスで", "別の作業フォルダから", "バイト列から", "シンボリックリンク経由で",
                                         "日本語と空白を含むフォルダ名から"]
-        assert {r[2] for r in rows} == {"成功：出力はビット単位で同一"}
+        assert {r[1] for r in rows} == {"成功：出力はビット単位で同一"}
         assert "5 通りが成功" in box.note.text()
     finally:
         i18n.install_translators(qapp, "en")
@@ -81,10 +80,10 @@ def test_kept_external_data_is_refused_from_bytes_as_expected_with_its_remedy(qa
     box = panel.loads_box
     try:
         rows = _table(box)
-        ways = [r[1] for r in rows]
+        ways = [r[0] for r in rows]
         assert ways == [*SAMPLE_WAYS[:3], "from bytes with its folder set", *SAMPLE_WAYS[3:]]
         assert box.kinds == ["ok", "ok", "expected", "ok", "ok", "ok"]  # not an error, not a warning
-        text = rows[2][2]
+        text = rows[2][1]
         assert text.startswith("refused, as expected: its weights are in a data file")
         assert "How to fix: Load the model by its path; or, from bytes, set the session option " \
                "session.model_external_initializers_file_folder_path" in text
@@ -92,11 +91,11 @@ def test_kept_external_data_is_refused_from_bytes_as_expected_with_its_remedy(qa
         assert panel.warnings.isHidden()  # an expected refusal is no warning
         i18n.install_translators(qapp, "ja")
         panel.retranslate()
-        text = _table(box)[2][2]
+        text = _table(box)[2][1]
         assert text.startswith("想定どおり読み込めません") and "対処法：" in text
         fix = text.split("対処法：", 1)[1]
         assert "session.model_external_initializers_file_folder_path" in fix and not fix.isascii()
-        assert _table(box)[3][1] == "バイト列から（フォルダを指定）"
+        assert _table(box)[3][0] == "バイト列から（フォルダを指定）"
     finally:
         i18n.install_translators(qapp, "en")
 
@@ -116,13 +115,13 @@ def test_a_failed_way_is_a_warning_with_what_to_do_instead(qapp: Any) -> None:
     try:
         box.show_loads([("m.onnx", smoke)])
         assert box.kinds == ["ok", "failed", "failed"]
-        assert _table(box)[1][2] == f"FAILED: No such file\nHow to fix: {remedy}"
-        assert _table(box)[2][2].startswith("FAILED: the outputs differ from the reference run's.")
+        assert _table(box)[1][1] == f"FAILED: No such file\nHow to fix: {remedy}"
+        assert _table(box)[2][1].startswith("FAILED: the outputs differ from the reference run's.")
         assert "2 ways FAILED" in box.note.text() and "1 way passed" in box.note.text()
         i18n.install_translators(qapp, "ja")
         box.retranslate()
-        assert _table(box)[1][2].startswith("失敗：No such file\n対処法：")
-        assert not _table(box)[1][2].split("対処法：", 1)[1].isascii()
+        assert _table(box)[1][1].startswith("失敗：No such file\n対処法：")
+        assert not _table(box)[1][1].split("対処法：", 1)[1].isascii()
     finally:
         i18n.install_translators(qapp, "en")
 
@@ -138,10 +137,12 @@ def test_each_model_of_a_release_and_its_progress_model_by_model(qapp: Any, tmp_
     panel = ResultPanel()
     panel.show_result(result)
     box = panel.loads_box
-    assert box.title() == "Ways to load each model" and not box.table.isColumnHidden(box.MODEL)
+    assert box.title() == "Ways to load each model"
     rows = _table(box)
-    assert len(rows) == 10 and box.kinds == ["ok"] * 10
-    assert [r[0] for r in rows] == ["victory/en/victory.onnx"] + [""] * 4 + ["victory/ja/victory.onnx"] + [""] * 4
+    assert len(rows) == 12 and box.kinds == ["ok"] * 10
+    # each model's path on a row across the table, its ways below it
+    assert rows[0] == ["victory/en/victory.onnx", ""] and rows[6] == ["victory/ja/victory.onnx", ""]
+    assert box.table.columnSpan(0, 0) == 2 and [r[0] for r in rows[7:]] == SAMPLE_WAYS
 
     run = RunPanel()
     run.start("victory 1.0.0 — 2 models")
