@@ -3169,10 +3169,6 @@
 <context>
     <name>LoadsBox</name>
     <message>
-        <source>Model</source>
-        <translation>モデル</translation>
-    </message>
-    <message>
         <source>Way to load</source>
         <translation>読み込み方</translation>
     </message>
