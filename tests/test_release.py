@@ -247,3 +247,38 @@ def test_version_not_greater_hint_words_a_none_change() -> None:
     with pytest.raises(RefusedError) as e:
         check_new_version(parse_semver("1.0.0"), diff)
     assert (e.value.hint or "").startswith("Use 1.1.0 (suggested for a minor change)")
+
+
+# -- issue 41 item 14: an output's fixed dim made symbolic where the input was already dynamic is minor ----------------
+
+
+def test_an_output_dim_made_symbolic_after_an_input_already_dynamic_is_minor() -> None:
+    # a re-export of the same checkpoint: the input's batch axis was dynamic in both, the output's was traced as 1
+    old = _iface([_v("input_ids", "INT64", ["batch", "seq"])], [_v("logits", shape=[1, 2])])
+    new = _iface([_v("input_ids", "INT64", ["batch", "seq"])], [_v("logits", shape=["batch", 2])])
+    changes = diff_interfaces(old, new)
+    assert [(c.kind, c.subject, c.impact) for c in changes] == [("output_shape_widened", "logits", "minor")]
+    assert "already dynamic" in changes[0].message
+    assert diff_manifests(_release_of("1.0.0", old), _release_of("1.1.0", new)).bump == "minor"
+    # the input's dim renamed as well (a patch on the input): the output follows the new name, still minor
+    renamed = _iface([_v("input_ids", "INT64", ["N", "seq"])], [_v("logits", shape=[1, 2])])
+    assert _impacts(renamed, new) == [("input_shape_renamed", "patch"), ("output_shape_widened", "minor")]
+    # one dim following the dynamic input, another widened with a widened input: minor
+    old2 = _iface([_v("a", shape=["batch", 3]), _v("b", shape=[4])], [_v("y", shape=[1, 4])])
+    new2 = _iface([_v("a", shape=["batch", 3]), _v("b", shape=["k"])], [_v("y", shape=["batch", "k"])])
+    assert _impacts(old2, new2) == [("input_shape_widened", "minor"), ("output_shape_widened", "minor")]
+
+
+def test_an_output_widened_beside_a_dynamic_input_stays_major_where_it_follows_nothing() -> None:
+    old = _iface([_v("x", shape=["batch", 3])], [_v("y", shape=[1, 10])])
+    # a name no input has, or unknown: nothing says the output follows the caller's input
+    assert _impacts(old, _iface([_v("x", shape=["batch", 3])], [_v("y", shape=["n", 10])])) == [
+        ("output_shape_widened", "major")]
+    assert _impacts(old, _iface([_v("x", shape=["batch", 3])], [_v("y", shape=[None, 10])])) == [
+        ("output_shape_widened", "major")]
+    # the class count changing beside it: major
+    assert _impacts(old, _iface([_v("x", shape=["batch", 3])], [_v("y", shape=["batch", 12])])) == [
+        ("output_shape_changed", "major")]
+    # an input fixed in the new release (narrowed) is no dynamic axis to follow
+    assert _impacts(old, _iface([_v("x", shape=[1, 3])], [_v("y", shape=["batch", 10])])) == [
+        ("input_shape_narrowed", "major"), ("output_shape_widened", "major")]

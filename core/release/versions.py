@@ -9,7 +9,9 @@ Rules (ONNX docs/Versioning.md "Model versioning", seed 004, applied to the mode
 * **minor** (compatible): a new optional input (one with a default initializer, or of optional
   type), a new output, an input widened (fixed → symbolic/unknown), an output narrowed, and an output
   widened only where it follows a widened input (a batch axis made dynamic: ``x[1, 3] → y[1, 10]`` becoming
-  ``x['batch', 3] → y['batch', 10]``; callers feeding the old size still get the old shape);
+  ``x['batch', 3] → y['batch', 10]``; callers feeding the old size still get the old shape) or an input that was
+  already dynamic (``x['batch', 3] → y[1, 10]`` becoming ``x['batch', 3] → y['batch', 10]``: a re-export that
+  declares what the model did all along, the exporter having written its traced size before);
 * **patch**: nothing in the interface changed, but the weights/graph (the source files), opsets,
   metadata or a symbolic dimension's name did;
 * **none**: the source files are byte-identical.
@@ -239,21 +241,46 @@ def _widened_inputs(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> dic
     return found
 
 
-def _follows_inputs(old: list[Dim] | None, new: list[Dim] | None, widened: dict[str, set[int]]) -> bool:
-    """Every dim of an output that went fixed → symbolic took the name of a widened input dim of the same old size:
-    the output only grows where callers now may pass more (its old shape comes back for the old input)."""
+def _dynamic_inputs(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> set[str]:
+    """Symbolic dims of inputs kept from the previous release that were already symbolic (or unknown) there: the
+    names of axes callers could already size freely (a batch axis exported dynamic in both releases)."""
+    new_by = {v["name"]: v for v in new}
+    found: set[str] = set()
+    for a in old:
+        b = new_by.get(a["name"])
+        sa, sb = a.get("shape"), (b or {}).get("shape")
+        if b is None or not isinstance(sa, list) or not isinstance(sb, list) or len(sa) != len(sb):
+            continue
+        found.update(y for x, y in zip(sa, sb, strict=True) if isinstance(y, str) and not isinstance(x, int))
+    return found
+
+
+def _follows_inputs(old: list[Dim] | None, new: list[Dim] | None, widened: dict[str, set[int]],
+                    dynamic: set[str] | frozenset[str] = frozenset()) -> str | None:  # fmt: skip
+    """Whether every dim of an output that went fixed → symbolic took the name of an input dim: "widened" when each
+    took a widened input dim of the same old size (the output only grows where callers now may pass more; its old
+    shape comes back for the old input), "dynamic" when some took a dim the input already had symbolic in the previous
+    release (the old fixed size was the exporter's traced size: the same input gave the same output shape then);
+    None when any other dim moved."""
     if not isinstance(old, list) or not isinstance(new, list) or len(old) != len(new):
-        return False
+        return None
     moved = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
-    return bool(moved) and all(isinstance(a, int) and isinstance(b, str) and a in widened.get(b, ())
-                               for a, b in moved)  # fmt: skip
+    if not moved or not all(isinstance(a, int) and isinstance(b, str) for a, b in moved):
+        return None
+    if all(a in widened.get(str(b), ()) for a, b in moved):
+        return "widened"
+    if all(a in widened.get(str(b), ()) or b in dynamic for a, b in moved):
+        return "dynamic"
+    return None
 
 
 def _diff_values(
-    kind: str, old: list[dict[str, Any]], new: list[dict[str, Any]], widened: dict[str, set[int]] | None = None
+    kind: str, old: list[dict[str, Any]], new: list[dict[str, Any]], widened: dict[str, set[int]] | None = None,
+    dynamic: set[str] | None = None,
 ) -> list[Change]:
     """Diff the inputs (kind "input") or outputs (kind "output") of two interfaces; ``widened`` (for outputs): the
-    inputs' dims that went fixed → symbolic (:func:`_widened_inputs`)."""
+    inputs' dims that went fixed → symbolic (:func:`_widened_inputs`); ``dynamic``: the inputs' dims symbolic in
+    both (:func:`_dynamic_inputs`)."""
     old_by = {v["name"]: v for v in old}
     new_by = {v["name"]: v for v in new}
     out = _membership(kind, old, new)
@@ -264,7 +291,7 @@ def _diff_values(
                           f"the {kind}s are in a different order (callers binding by position break)",
                           common_old, common_new))  # fmt: skip
     for name in common_old:
-        out += _value_changes(kind, name, old_by[name], new_by[name], widened or {})
+        out += _value_changes(kind, name, old_by[name], new_by[name], widened or {}, dynamic or set())
     return out
 
 
@@ -307,7 +334,7 @@ _SHAPE_WORDS = {
 
 
 def _value_changes(kind: str, name: str, a: dict[str, Any], b: dict[str, Any],
-                   widened: dict[str, set[int]]) -> list[Change]:  # fmt: skip
+                   widened: dict[str, set[int]], dynamic: set[str]) -> list[Change]:  # fmt: skip
     """How one input or output present in both interfaces changed: element type, shape, default."""
     out: list[Change] = []
     if a.get("elem_type") != b.get("elem_type"):
@@ -319,8 +346,12 @@ def _value_changes(kind: str, name: str, a: dict[str, Any], b: dict[str, Any],
         compatible = "widened" if kind == "input" else "narrowed"
         impact = "patch" if rel == "renamed" else "minor" if rel == compatible else "major"
         what = _SHAPE_WORDS[rel]
-        if kind == "output" and rel == "widened" and _follows_inputs(a.get("shape"), b.get("shape"), widened):
+        follows = _follows_inputs(a.get("shape"), b.get("shape"), widened, dynamic) if kind == "output" else None
+        if rel == "widened" and follows == "widened":
             impact, what = "minor", "shape widened with the input it follows (the old input gives the old shape)"
+        elif rel == "widened" and follows == "dynamic":
+            impact, what = "minor", ("shape widened to the input dimension it follows, which was already dynamic "
+                                     "(the old fixed size was the exported one; the same input gives the same shape)")
         out.append(Change(f"{kind}_shape_{rel}", name, impact, f"{kind} {name!r}: {what} ({'; '.join(notes)})",
                           a.get("shape"), b.get("shape")))  # fmt: skip
     if a.get("optional") and not b.get("optional") and kind == "input":
@@ -331,9 +362,9 @@ def _value_changes(kind: str, name: str, a: dict[str, Any], b: dict[str, Any],
 def diff_interfaces(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     """Changes between two interfaces (dicts with ``inputs`` and ``outputs`` lists)."""
     old_in, new_in = list(old.get("inputs", [])), list(new.get("inputs", []))
-    widened = _widened_inputs(old_in, new_in)
+    widened, dynamic = _widened_inputs(old_in, new_in), _dynamic_inputs(old_in, new_in)
     return _diff_values("input", old_in, new_in) + _diff_values(
-        "output", list(old.get("outputs", [])), list(new.get("outputs", [])), widened
+        "output", list(old.get("outputs", [])), list(new.get("outputs", [])), widened, dynamic
     )
 
 
