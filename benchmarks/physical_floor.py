@@ -11,8 +11,10 @@ For each model, alternating pairs (floor, ours, floor, ours, ...) on a warm page
 * the memory reference: bare ORT's peak (GNU time).
 
 Printed: the median of each, and ours / floor as ratios (time; tree and largest-process memory / bare ORT's).
-Default models: GPT-2 medium (``benchmarks/make_gpt2_medium.py``, /work/bigmodels/gpt2-medium/model.onnx, external
-data) when present and the sample (resources/sample); ``--synthetic-gb`` adds the MatMul chain of pipeline.py.
+Default models: the sample (resources/sample), a corpus model (``--corpus``, /work/realexports/bert/model.onnx from
+``benchmarks/make_real_exports.py``) and GPT-2 medium (``benchmarks/make_gpt2_medium.py``,
+/work/bigmodels/gpt2-medium/model.onnx, external data) when present; ``--synthetic-gb 1.9`` adds pipeline.py's
+MatMul chain (external data), so that small and large are measured together in one command.
 """
 
 from __future__ import annotations
@@ -140,6 +142,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", type=Path, action="append", default=[], help="a model to bundle (repeatable)")
     ap.add_argument("--gpt2", type=Path, default=Path("/work/bigmodels/gpt2-medium/model.onnx"))
+    ap.add_argument("--corpus", type=Path, default=Path("/work/realexports/bert/model.onnx"),
+                    help="a corpus model (benchmarks/make_real_exports.py), bundled when present")
     ap.add_argument("--no-sample", action="store_true")
     ap.add_argument("--synthetic-gb", type=float, default=0.0, help="add pipeline.py's MatMul chain of this size")
     ap.add_argument("--pairs", type=int, default=3)
@@ -150,6 +154,8 @@ def main() -> None:
         models: list[tuple[str, Path]] = []
         if not args.no_sample:
             models.append(("sample", ROOT / "resources" / "sample" / "victory.onnx"))
+        if args.corpus.exists() and not args.model:
+            models.append((f"corpus {args.corpus.parent.name}", args.corpus))
         if args.gpt2.exists() and not args.model:
             models.append(("GPT-2 medium", args.gpt2))
         models += [(p.parent.name, p) for p in args.model]
