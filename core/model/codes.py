@@ -78,8 +78,21 @@ EXTDATA_MISSING = define(
     "EXTDATA_MISSING", ERROR, "External data file {file!r} was not found (looked for {looked_for})",
     "Put the .data file next to the .onnx file (same folder, same name as written in the model), or give its "
     "folder with {opt:data_dir}.",
-    variants={"component": "External data file {file!r} has a non-folder component {part!r}"},
-    variant_hints={"component": _REEXPORT},
+    variants={
+        "component": "External data file {file!r} has a non-folder component {part!r}",
+        # core/model/extlocation.py FileCheck.suggest_renamed: data-like files lie where it was looked for
+        "renamed": "External data file {file!r} was not found (looked for {looked_for}), but {found!r} beside it "
+                   "has the size the model needs ({size}): was it renamed from {file!r}?",
+        "renamed_maybe": "External data file {file!r} was not found (looked for {looked_for}); data files beside "
+                         "it: {found}. Was one of them renamed from {file!r}?",
+    },
+    variant_hints={
+        "component": _REEXPORT,
+        "renamed": "Rename {found!r} back to {file!r}, the name the model records (or copy it to that name).",
+        "renamed_maybe": "If one of them is this model's data file, rename it back to {file!r} (the name the model "
+                         "records); else put the .data file next to the .onnx file, or give its folder with "
+                         "{opt:data_dir}.",
+    },
 )
 #: EXTDATA_UNREADABLE, EXTDATA_NOT_REGULAR and EXTDATA_OUT_OF_RANGE are also errors: a file checked before that
 #: changed while it was read (core/model/extreader.py: the "open", "changed" and "shrunk" variants).

@@ -12,15 +12,23 @@ from ..codes import Code
 from ..findings import Finding
 from ..names import component_problem
 from ..progress import CancelToken
+from ..units import format_bytes
 from . import codes
 from .extref import sha1_file
 from .tensors import TensorRef
 
-__all__ = ["FileCheck", "check_location"]
+__all__ = ["DATA_SUFFIXES", "FileCheck", "check_location", "renamed_candidates"]
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 #: The command EXTDATA_HARDLINK's remedy suggests (a parameter: the registry's templates name only onnxpack's flags).
 _COPY_COMMAND = "cp --no-preserve=links"
+#: The endings of the files exporters write external data to (onnx ``*.data``/``*.onnx.data``, Optimum and
+#: torch.onnx ``*.onnx_data``, older exporters' ``*.bin`` and ``*.pb``): what a renamed data file is looked for as.
+DATA_SUFFIXES = (".data", ".onnx_data", ".bin", ".pb")
+#: At most this many entries of a folder are looked at for a renamed data file (a hostile folder of a million
+#: files costs a bounded scan), and at most this many candidates are named.
+_SCAN_LIMIT = 10_000
+_NAMED_LIMIT = 3
 
 
 def check_location(ref: TensorRef, location: str) -> Finding | None:
@@ -70,6 +78,33 @@ def _component_problem(parts: list[str]) -> str | None:
         if why is not None:
             return why
     return None
+
+
+def renamed_candidates(folder: Path, needed: int | None, taken: set[str]) -> tuple[list[tuple[str, int]], bool]:
+    """The data-like files in ``folder`` that a missing data file may have been renamed to: regular files (not links,
+    checked with lstat, never opened) ending in :data:`DATA_SUFFIXES`, not in ``taken`` (the files the model names
+    that exist), with an honest name, at least ``needed`` bytes long (the end of the model's last range in the
+    missing file, when known). Returns ``(name, size)`` pairs, those of exactly ``needed`` bytes only when there
+    are some, and whether that exact size is what they share."""
+    found: list[tuple[str, int]] = []
+    try:
+        with os.scandir(folder) as entries:
+            for n, entry in enumerate(entries):
+                if n >= _SCAN_LIMIT:
+                    break
+                name = entry.name
+                if name in taken or not name.lower().endswith(DATA_SUFFIXES) or component_problem(name) is not None:
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode) and (needed is None or st.st_size >= needed):
+                    found.append((name, st.st_size))
+    except OSError:
+        return [], False
+    exact = [c for c in found if c[1] == needed]
+    return sorted(exact or found), bool(exact)
 
 
 class FileCheck:
@@ -126,6 +161,30 @@ class FileCheck:
             self.size = st.st_size
             return True
         return False
+
+    def suggest_renamed(self, base: Path, needed: int | None, taken: set[str]) -> None:
+        """When this file was not found, name the data-like files beside where it was looked for (a renamed
+        ``model.onnx.data``): the EXTDATA_MISSING finding becomes its "renamed" variant (one file of the size the
+        model needs) or "renamed_maybe" (others that could hold it)."""
+        f = self.finding
+        if f is None or f.code != codes.EXTDATA_MISSING.name or "variant" in f.params:
+            return
+        looked_for = Path(str(f.params.get("looked_for", "")))
+        parts = [p for p in re.split(r"[\\/]", self.location) if p]
+        if not parts or looked_for != base.joinpath(*parts):
+            return  # a folder of the location is missing, not the file itself
+        candidates, exact = renamed_candidates(looked_for.parent, needed, taken)
+        if not candidates:
+            return
+        shown = candidates[:_NAMED_LIMIT]
+        names = ", ".join(repr(name) for name, _size in shown)
+        more = len(candidates) - len(shown)
+        if exact and len(candidates) == 1:
+            self._fail(codes.EXTDATA_MISSING, "renamed", looked_for=str(looked_for), found=shown[0][0],
+                       size=format_bytes(needed))
+        else:
+            self._fail(codes.EXTDATA_MISSING, "renamed_maybe", looked_for=str(looked_for),
+                       found=names + (f" (+{more})" if more else ""))
 
     def sha1(self, cancel: CancelToken | None = None) -> str:
         assert self.path is not None

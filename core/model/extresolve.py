@@ -39,6 +39,7 @@ def resolve_external_data(
         er = resolver.tensor(tref)
         if er is not None:
             refs.append(er)
+    resolver.suggest_renamed(refs)
     _check_overlaps(refs, resolver.findings)
     sizes = {loc: fc.size for loc, fc in resolver.files.items() if fc.path is not None}
     return ExternalTable(refs, resolver.findings, sizes)
@@ -73,6 +74,21 @@ class _Resolver:
         er.errors = errors
         self.findings.extend(errors)
         return er
+
+    def suggest_renamed(self, refs: list[ExternalRef]) -> None:
+        """Name the data-like files beside each data file not found (a renamed ``model.onnx.data``), of at least the
+        size the model's ranges in it need (FileCheck.suggest_renamed), in place of its EXTDATA_MISSING finding."""
+        taken = {fc.path.name for fc in self.files.values() if fc.path is not None}
+        for location, fc in self.files.items():
+            before = fc.finding
+            if before is None or before.code != codes.EXTDATA_MISSING.name:
+                continue
+            ends = [(r.offset or 0) + n for r in refs if r.location == location and not r.inline
+                    for n in (r.length if r.length is not None else r.expected_length,) if n is not None]  # fmt: skip
+            fc.suggest_renamed(self.data_dir, max(ends, default=None), taken)
+            after = fc.finding
+            if after is not None and after is not before:
+                self.findings[:] = [after if f is before else f for f in self.findings]
 
     def _external(self, tref: TensorRef, kv: dict[str, str], errors: list[Finding]) -> ExternalRef:
         unknown = sorted(k for k in kv if k not in KNOWN_KEYS)

@@ -1029,6 +1029,16 @@
         <translation>外部データファイル &apos;{file}&apos; のパスに、フォルダーではない要素があります</translation>
     </message>
     <message>
+        <source>External data file {file!r} was not found (looked for {looked_for}), but {found!r} beside it has the size the model needs ({size}): was it renamed from {file!r}?</source>
+        <comment>EXTDATA_MISSING</comment>
+        <translation>外部データファイル「{file}」が見つかりません ({looked_for} を探しました)。隣の「{found}」はモデルが必要とする大きさ ({size}) です: 「{file}」から名前を変えたものではありませんか?</translation>
+    </message>
+    <message>
+        <source>External data file {file!r} was not found (looked for {looked_for}); data files beside it: {found}. Was one of them renamed from {file!r}?</source>
+        <comment>EXTDATA_MISSING</comment>
+        <translation>外部データファイル「{file}」が見つかりません ({looked_for} を探しました)。隣にあるデータファイル: {found}。どれかを「{file}」から名前を変えたのではありませんか?</translation>
+    </message>
+    <message>
         <source>External data file {file!r} is not a regular file (FIFO, device or socket)</source>
         <comment>EXTDATA_NOT_REGULAR</comment>
         <translation>外部データファイル &apos;{file}&apos; は通常のファイルではありません</translation>
@@ -2320,6 +2330,14 @@
     <message>
         <source>Put the .data file next to the .onnx file (same folder, same name as written in the model), or give its folder with {opt:data_dir}.</source>
         <translation>.data ファイルを .onnx ファイルの隣 (同じフォルダー、モデルに書かれたとおりの名前) に置くか、「ファイル → データファイルの場所を指定…」で場所を選んでください。</translation>
+    </message>
+    <message>
+        <source>Rename {found!r} back to {file!r}, the name the model records (or copy it to that name).</source>
+        <translation>「{found}」の名前を、モデルに記録された名前「{file}」に戻してください (または、その名前でコピーしてください)。</translation>
+    </message>
+    <message>
+        <source>If one of them is this model&apos;s data file, rename it back to {file!r} (the name the model records); else put the .data file next to the .onnx file, or give its folder with {opt:data_dir}.</source>
+        <translation>どれかがこのモデルのデータファイルなら、名前をモデルに記録された「{file}」に戻してください。そうでなければ .data ファイルを .onnx ファイルの隣に置くか、{opt:data_dir} でそのフォルダーを指定してください。</translation>
     </message>
     <message>
         <source>External data must be an ordinary file.</source>
