@@ -133,8 +133,7 @@ def _walk(root: Path, prefix: str, patterns: Sequence[str], leave_out: Sequence[
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as e:
-            raise OnnxpackError(f"Cannot read the folder {folder}: {e.strerror}", "Check its permissions.",
-                                code="INPUT") from None  # fmt: skip
+            raise codes.RELEASE_UNREADABLE.error(path=str(folder), reason=e.strerror or str(e)) from None
         subdirs = []
         for entry in entries:
             rel = f"{rel_dir}{entry.name}"

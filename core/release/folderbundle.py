@@ -23,7 +23,7 @@ from ..childproc import SMOKE_TARGET, ChildProcess, child_for
 from ..errors import Cancelled, InputError, OnnxpackError
 from ..findings import Finding
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
-from . import codes
+from . import codes, foldercodes
 from .assets import check_label_assets
 from .bundle import BundleResult, _parts, _work_dir
 from .finish import Release, write_manifest
@@ -187,8 +187,7 @@ def _write_assets(assets: Sequence[AssetFile], z: DeterministicZip, progress: Pr
                     sink.write(chunk)
                     left -= len(chunk)
         except OSError as e:
-            raise InputError(f"Cannot read {a.member}: {e.strerror}", "Check the file and its permissions.",
-                             code="INPUT") from None  # fmt: skip
+            raise foldercodes.RELEASE_UNREADABLE.error(path=a.member, reason=e.strerror or str(e)) from None
         done += a.size
         out.append(Member(Role.ASSET, z.records[-1]))
     return out

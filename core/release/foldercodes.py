@@ -23,6 +23,12 @@ RELEASE_LINK = _(
     hint="Replace the link by the file itself, or leave it out with {opt:exclude}.",
     summary="The release folder holds a link",
 )
+RELEASE_UNREADABLE = _(
+    "RELEASE_UNREADABLE", kind=InputError, text="Cannot read {path}: {reason}",
+    hint="Check that you may read it (and that nothing else holds it open exclusively), or leave it out with "
+         "{opt:exclude}.",
+    summary="A file or folder of the release cannot be read",
+)
 RELEASE_SPECIAL = _(
     "RELEASE_SPECIAL", kind=InputError, text="{path} is not a regular file or folder",
     hint="Leave it out with {opt:exclude}.",
