@@ -1,4 +1,8 @@
-"""Human-readable byte sizes, shared by the engine's messages, the command line and the GUI."""
+"""Human-readable byte sizes, shared by the engine's messages, the command line and the GUI.
+
+One way for every size a message prints: :func:`format_bytes` ("1.3 GiB"), and where the exact count matters, the
+count with thousands separators after it, "1.3 GiB (1,419,987,486 bytes)" (a registry template writes
+``{readable} ({bytes:,} bytes)``, or ``{size:,} bytes`` alone: never a bare ``{size} bytes``)."""
 
 from __future__ import annotations
 

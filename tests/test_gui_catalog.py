@@ -157,6 +157,8 @@ def _dummy(names: set[str]) -> dict[str, object]:
 
     values: dict[str, object] = {name: f"V{i}x" for i, name in enumerate(sorted(names))}
     values.update({"bytes": 123456, "approx": True, "ml_opset": 3, "derived": False})
+    # byte counts a template writes with thousands separators ({size:,} bytes: core/units.py) are numbers
+    values.update({name: 4096 for name in ("size", "length", "expected", "limit") if name in values})
     assert set(messages._DERIVED) <= set(_registry())
     return values
 

@@ -139,7 +139,7 @@ def test_a_raw_data_length_that_does_not_match_the_dims_is_an_error(tmp_path: Pa
     assert "TENSOR_SIZE_MISMATCH" in codes
     out, err = io.StringIO(), io.StringIO()
     assert main(["smoke", str(path)], Environment(stdout=out, stderr=err, vars={})) == 1
-    assert "2048 bytes of raw_data" in err.getvalue() and "Traceback" not in err.getvalue()
+    assert "2,048 bytes of raw_data" in err.getvalue() and "Traceback" not in err.getvalue()
 
 
 def test_self_contained_model_is_smoke_run_from_a_memory_map(tmp_path: Path) -> None:

@@ -127,9 +127,9 @@ EXTDATA_HARDLINK = define(
 # extdata: a tensor's byte range in its file, its length and its checksum (core/model/extresolve.py)
 EXTDATA_OUT_OF_RANGE = define(
     "EXTDATA_OUT_OF_RANGE", ERROR,
-    "Tensor {label}: bytes {start}..{end} lie beyond the end of {file!r} ({size} bytes)", _TRUNCATED,
+    "Tensor {label}: bytes {start}..{end} lie beyond the end of {file!r} ({size:,} bytes)", _TRUNCATED,
     variants={
-        "offset": "Tensor {label}: offset {offset} is beyond the end of {file!r} ({size} bytes)",
+        "offset": "Tensor {label}: offset {offset} is beyond the end of {file!r} ({size:,} bytes)",
         "key": "Tensor {label}: external_data '{key}' is {shown}, beyond any 64-bit file offset",
         "inline": "Tensor {label}: raw_data bytes {start}..{end} lie beyond the end of the model file",
         "shrunk": "External data file {path} got shorter while reading {what}",
@@ -144,7 +144,7 @@ EXTDATA_OUT_OF_RANGE = define(
 )
 EXTDATA_LENGTH_MISMATCH = define(
     "EXTDATA_LENGTH_MISMATCH", ERROR,
-    "Tensor {label}: {length} bytes of external data, but {dtype} {dims} needs {expected}",
+    "Tensor {label}: {length:,} bytes of external data, but {dtype} {dims} needs {expected:,}",
     "The model and its data file do not match; export them again together.",
 )
 EXTDATA_BAD_CHECKSUM = define(
@@ -155,10 +155,11 @@ EXTDATA_CHECKSUM_MISMATCH = define(
     "The data file was modified or replaced; restore the original.",
 )
 TENSOR_SIZE_MISMATCH = define(
-    "TENSOR_SIZE_MISMATCH", ERROR, "Tensor {label}: {length} bytes of raw_data, but {dtype} {dims} needs {expected}",
+    "TENSOR_SIZE_MISMATCH", ERROR,
+    "Tensor {label}: {length:,} bytes of raw_data, but {dtype} {dims} needs {expected:,}",
     _INLINE,
     variants={
-        "string": "Tensor {label}: a STRING tensor with {length} bytes of raw_data (strings live in string_data)",
+        "string": "Tensor {label}: a STRING tensor with {length:,} bytes of raw_data (strings live in string_data)",
     },
 )
 EXTDATA_OVERLAP = define(
@@ -214,7 +215,7 @@ MODEL_IS_TEXT = define(
     summary="The file is a text file, not a binary ONNX model",
 )
 MODEL_TOO_LARGE = define(
-    "MODEL_TOO_LARGE", kind=ModelFormatError, text="{file} is {size} bytes, at or above protobuf's 2 GiB limit",
+    "MODEL_TOO_LARGE", kind=ModelFormatError, text="{file} is {size:,} bytes, at or above protobuf's 2 GiB limit",
     hint="Protobuf cannot parse it. Re-export with external data (PyTorch: external_data=True).",
     summary="The model file is at or above protobuf's 2 GiB limit",
 )
@@ -278,13 +279,13 @@ OUTPUT_BAD_NAME = define(
 # variant "merge": core/model/mergeparts.py)
 MERGE_TOO_LARGE = define(
     "MERGE_TOO_LARGE", INFO,
-    "Merged into one file, {model} would be {bytes} bytes ({readable}), above protobuf's 2 GiB limit; it must keep "
+    "Merged into one file, {model} would be {readable} ({bytes:,} bytes), above protobuf's 2 GiB limit; it must keep "
     "external data",
     "onnxpack keeps it as .onnx + one aligned .data file (`onnxpack merge --layout external`).",
     kind=OutputError,
-    variants={"approx": "Merged into one file, {model} would be about {bytes} bytes ({readable}), above protobuf's "
+    variants={"approx": "Merged into one file, {model} would be about {readable} ({bytes:,} bytes), above protobuf's "
                         "2 GiB limit; it must keep external data",
-              "merge": "{what} would be {bytes} bytes, at or above protobuf's 2 GiB limit ({limit} bytes)"},
+              "merge": "{what} would be {bytes:,} bytes, at or above protobuf's 2 GiB limit ({limit:,} bytes)"},
     summary="Merged into one file, the model would exceed protobuf's 2 GiB limit",
     variant_hints={"merge": "Use {opt:layout} external (or auto): the model then keeps one aligned data file beside "
                             "it."},

@@ -790,6 +790,10 @@
         <translation>リリースフォルダーに特殊ファイルが含まれています</translation>
     </message>
     <message>
+        <source>A file or folder of the release cannot be read</source>
+        <translation>リリース内のファイルまたはフォルダーを読み込めません</translation>
+    </message>
+    <message>
         <source>The model rewritten by the ONNX version converter does not give the same outputs as the original</source>
         <translation>ONNX のバージョンコンバーターで書き換えたモデルの出力が、元のモデルと一致しません</translation>
     </message>
@@ -914,6 +918,21 @@
         <translation>SHA256SUMS がマニフェストと一致しません: {detail}</translation>
     </message>
     <message>
+        <source>Tensor {label}: {length:,} bytes of external data, but {dtype} {dims} needs {expected:,}</source>
+        <comment>EXTDATA_LENGTH_MISMATCH</comment>
+        <translation>テンソル {subject}: 外部データの長さが型と形状に合いません</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: bytes {start}..{end} lie beyond the end of {file!r} ({size:,} bytes)</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
+    </message>
+    <message>
+        <source>Tensor {label}: offset {offset} is beyond the end of {file!r} ({size:,} bytes)</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>テンソル {label}: オフセット {offset} が「{file}」の末尾（{size:,} バイト）を越えています</translation>
+    </message>
+    <message>
         <source>And {more} more {kind} findings like those above (the first {listed} are listed)</source>
         <comment>FINDINGS_OMITTED</comment>
         <translation>ほかに同じ種類（{kind}）の問題が {more} 件あります（最初の {listed} 件を表示しています）</translation>
@@ -1014,11 +1033,6 @@
         <translation>テンソル {subject} には external_data の項目がありますが、data_location が EXTERNAL ではないため無視されます</translation>
     </message>
     <message>
-        <source>Tensor {label}: {length} bytes of external data, but {dtype} {dims} needs {expected}</source>
-        <comment>EXTDATA_LENGTH_MISMATCH</comment>
-        <translation>テンソル {subject}: 外部データの長さが型と形状に合いません</translation>
-    </message>
-    <message>
         <source>External data file {file!r} was not found (looked for {looked_for})</source>
         <comment>EXTDATA_MISSING</comment>
         <translation>外部データファイル「{file}」が見つかりません ({looked_for} を探しました)</translation>
@@ -1072,16 +1086,6 @@
         <source>External data file {file!r} resolves outside the model folder ({real})</source>
         <comment>EXTDATA_OUTSIDE_DIR</comment>
         <translation>外部データ ファイル「{file}」はモデル フォルダーの外を指しています（{real}）</translation>
-    </message>
-    <message>
-        <source>Tensor {label}: bytes {start}..{end} lie beyond the end of {file!r} ({size} bytes)</source>
-        <comment>EXTDATA_OUT_OF_RANGE</comment>
-        <translation>テンソル {subject}: データがファイルの末尾を越えています</translation>
-    </message>
-    <message>
-        <source>Tensor {label}: offset {offset} is beyond the end of {file!r} ({size} bytes)</source>
-        <comment>EXTDATA_OUT_OF_RANGE</comment>
-        <translation>テンソル {label}: オフセット {offset} が「{file}」の末尾（{size} バイト）を越えています</translation>
     </message>
     <message>
         <source>Tensor {label}: external_data &apos;{key}&apos; is {shown}, beyond any 64-bit file offset</source>
@@ -1284,19 +1288,19 @@
         <translation>1 つのファイルにまとめると {model} は {size} になり、protobuf の 2 GiB 上限を下回ります</translation>
     </message>
     <message>
-        <source>Merged into one file, {model} would be {bytes} bytes ({readable}), above protobuf&apos;s 2 GiB limit; it must keep external data</source>
+        <source>Merged into one file, {model} would be {readable} ({bytes:,} bytes), above protobuf&apos;s 2 GiB limit; it must keep external data</source>
         <comment>MERGE_TOO_LARGE</comment>
         <translation>1 つのファイルにまとめると {model} は {size} で、protobuf の 2 GiB 上限を超えます。外部データのままにする必要があります</translation>
     </message>
     <message>
-        <source>Merged into one file, {model} would be about {bytes} bytes ({readable}), above protobuf&apos;s 2 GiB limit; it must keep external data</source>
+        <source>Merged into one file, {model} would be about {readable} ({bytes:,} bytes), above protobuf&apos;s 2 GiB limit; it must keep external data</source>
         <comment>MERGE_TOO_LARGE</comment>
         <translation>1 つのファイルにまとめると {model} は {size} になり、protobuf の 2 GiB 上限を超えます。外部データのままにする必要があります</translation>
     </message>
     <message>
-        <source>{what} would be {bytes} bytes, at or above protobuf&apos;s 2 GiB limit ({limit} bytes)</source>
+        <source>{what} would be {bytes:,} bytes, at or above protobuf&apos;s 2 GiB limit ({limit:,} bytes)</source>
         <comment>MERGE_TOO_LARGE</comment>
-        <translation>{what} は {bytes} バイトになり、protobuf の 2 GiB 上限（{limit} バイト）以上です</translation>
+        <translation>{what} は {bytes:,} バイトになり、protobuf の 2 GiB 上限（{limit:,} バイト）以上です</translation>
     </message>
     <message>
         <source>model_version {model_version} cannot carry the pre-release/build part of {version}</source>
@@ -1669,14 +1673,14 @@
         <translation>テンソル {tensor} は {size} (2 GiB 以上) あり、外部データにしか置けません</translation>
     </message>
     <message>
-        <source>Tensor {label}: {length} bytes of raw_data, but {dtype} {dims} needs {expected}</source>
+        <source>Tensor {label}: {length:,} bytes of raw_data, but {dtype} {dims} needs {expected:,}</source>
         <comment>TENSOR_SIZE_MISMATCH</comment>
         <translation>テンソル {subject}: raw_data の大きさが型と形状に合いません</translation>
     </message>
     <message>
-        <source>Tensor {label}: a STRING tensor with {length} bytes of raw_data (strings live in string_data)</source>
+        <source>Tensor {label}: a STRING tensor with {length:,} bytes of raw_data (strings live in string_data)</source>
         <comment>TENSOR_SIZE_MISMATCH</comment>
-        <translation>テンソル {label}: STRING テンソルに {length} バイトの raw_data があります（文字列は string_data に入ります）</translation>
+        <translation>テンソル {label}: STRING テンソルに {length:,} バイトの raw_data があります（文字列は string_data に入ります）</translation>
     </message>
     <message>
         <source>Tensor {tensor} is 2 GiB or more</source>
@@ -2898,6 +2902,10 @@
     <message>
         <source>Leave it out with {opt:exclude}.</source>
         <translation>{opt:exclude} で除外してください。</translation>
+    </message>
+    <message>
+        <source>Check that you may read it (and that nothing else holds it open exclusively), or leave it out with {opt:exclude}.</source>
+        <translation>読み取り権限があるか (ほかのプログラムが排他的に開いていないか) 確認するか、{opt:exclude} で除外してください。</translation>
     </message>
     <message>
         <source>Re-export the model for the target&apos;s opset.</source>
