@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from .env import Environment
 __all__ = [
     "add_json_flag",
     "add_output_flag",
+    "display_width",
     "emit_error",
     "emit_json",
     "format_bytes",
@@ -95,11 +97,28 @@ def emit_error(env: Environment, err: OnnxpackError, as_json: bool) -> None:
         env.stderr.write(f"hint: {err.hint}\n")
 
 
+def display_width(text: str) -> int:
+    """The columns ``text`` takes in a terminal: East Asian wide and fullwidth characters (勝利モデル.onnx) count 2,
+    combining marks (a macOS file name's decomposed dakuten) and invisible format characters 0, any other 1."""
+    width = 0
+    for c in text:
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return width
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (str.ljust counts characters, not columns)."""
+    return text + " " * max(0, width - display_width(text))
+
+
 def print_table(env: Environment, headers: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "  ") -> None:
+    """Columns aligned by the width they take on screen, so Japanese (double-width) names line up."""
     cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
     for n, r in enumerate(cells):
-        env.stdout.write(indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
+        env.stdout.write(indent + "  ".join(_pad(c, w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
         if n == 0:
             env.stdout.write(indent + "  ".join("-" * w for w in widths) + "\n")
 
