@@ -83,7 +83,7 @@ def test_readme_opens_with_the_commands_then_your_model_and_your_app() -> None:
     after_commands = opening.rsplit("```", 1)[1]
     assert "**Bundle your own model:**" in after_commands and "**Load it in your app:**" in after_commands
     assert len([line for line in after_commands.splitlines() if line.strip()]) <= 16
-    assert "Python, JavaScript (Node.js), C/C++, Rust and C#" in after_commands
+    assert "Python, JavaScript (Node.js), C++, Rust and C#" in after_commands
     for detail in ("Wine", "benchmarks/", "PyInstaller", "pyinstaller"):
         assert detail not in opening, detail
     for doc in ("docs/building.md", "docs/performance.md"):

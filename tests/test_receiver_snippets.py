@@ -1,7 +1,7 @@
 """Issue 37 item 2: the examples in the README.txt that `onnxpack bundle` writes run as written. Each is extracted from
 a real bundle's README.txt (never copied into this file) and run in the extracted bundle's folder: Python in a child
 interpreter; JavaScript in Node.js with onnxruntime-node, by path and from a Buffer; the browser example as a page
-served from 127.0.0.1 in headless Chromium with onnxruntime-web; C/C++ compiled with g++ against ONNX Runtime's C/C++
+served from 127.0.0.1 in headless Chromium with onnxruntime-web; C++ compiled with g++ against ONNX Runtime's C/C++
 API. The Rust and C# examples cannot be built here: README.txt says so.
 
 The clients are pinned in tests/clients/package.json (+ package-lock.json), installed by .ci/run with
@@ -44,7 +44,7 @@ CHROMIUM = os.environ.get("ONNXPACK_CHROMIUM", "/usr/bin/chromium")
 
 #: README.txt's example headings (the text before the first "("), by the client that runs them.
 HEADINGS = {"python": "Python (", "node": "JavaScript (Node.js", "browser": "JavaScript (browser",
-            "cpp": "C/C++ (", "rust": "Rust (", "csharp": "C# ("}  # fmt: skip
+            "cpp": "C++ (", "rust": "Rust (", "csharp": "C# ("}  # fmt: skip
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -227,7 +227,7 @@ def run_browser(pages: list[tuple[Path, str]]) -> list[dict[str, Any]]:
 
 
 def run_cpp(code: str, folder: Path) -> None:
-    """Compiles the C/C++ example with g++ against ONNX Runtime's headers and library and runs it in the folder
+    """Compiles the C++ example with g++ against ONNX Runtime's headers and library and runs it in the folder
     (an uncaught Ort::Exception aborts it)."""
     gxx = shutil.which("g++")
     _need("g++", gxx is not None, "apt-get install g++")
@@ -362,7 +362,7 @@ def test_readme_txt_says_which_examples_ci_does_not_build(snippets: dict[str, di
     rust = "Rust (ort crate 2.0.0-rc.12, in a function returning ort::Result<()>; not compiled by onnxpack's CI):"
     assert rust in text
     assert "C# (NuGet Microsoft.ML.OnnxRuntime 1.31; not compiled by onnxpack's CI):" in text
-    assert "runs the Python, JavaScript and C/C++ examples" in " ".join(text.split())
+    assert "runs the Python, JavaScript and C++ examples" in " ".join(text.split())
     assert "Tensor::from_array(([1usize, 3, 64, 128], vec![f32::default(); 24576]))?" in snippets["sample"]["rust"]
     assert "new DenseTensor<float>(new int[] { 1, 3, 64, 128 })" in snippets["sample"]["csharp"]
 
@@ -372,7 +372,7 @@ def test_extraction_refuses_a_broken_readme(bundles: dict[str, Path]) -> None:
     assert len(extract_snippets(text)) == 1
     broken = {
         "a line dropped": text.replace("      };\n", "", 1),
-        "a heading renamed": text.replace("\nC/C++ (", "\nC++ (", 1),
+        "a heading renamed": text.replace("\nC++ (", "\nC/C++ (", 1),
         "a line not indented": text.replace("    import numpy as np", "import numpy as np", 1),
         "a quote lost": text.replace('create("victory.onnx");', 'create("victory.onnx);', 1),
         "no examples": text.replace("Loading and running the model", "Loading the model"),

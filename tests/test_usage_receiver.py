@@ -1,4 +1,4 @@
-"""Issue 26 item 5: what the receiver gets — a README.txt that loads and runs the model in Python, JavaScript, C/C++,
+"""Issue 26 item 5: what the receiver gets — a README.txt that loads and runs the model in Python, JavaScript, C++,
 Rust and C#, and a SHA256SUMS member that `sha256sum -c` accepts, listed in the manifest and checked by verify."""
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def test_readme_javascript_and_cpp_for_int64_bool_and_external_data(tmp_path: Pa
     assert 'new ort.Tensor("bool", new Uint8Array(4), [1, 4])' in js and "await session.run(feeds)" in js
     assert "readFileSync" not in js  # the weights are in ids.onnx.data: no loading from a buffer
     assert "a buffer in JavaScript" in text
-    cpp = _section(text, "C/C++ (onnxruntime_cxx_api.h from the ONNX Runtime release; link with onnxruntime):")
+    cpp = _section(text, "C++ (onnxruntime_cxx_api.h from the ONNX Runtime release; link with onnxruntime):")
     for piece in ("int main() {", 'Ort::Session session(env, ORT_TSTR("ids.onnx"), options);',
                   "std::vector<int64_t> ids_data(4);", "std::unique_ptr<bool[]> mask_data(new bool[4]());",
                   "Ort::Value::CreateTensor<int64_t>(memory, ids_data.data(), 4,",
@@ -172,10 +172,10 @@ def test_single_file_model_also_loads_from_a_buffer_in_javascript(sample_zip: Pa
 
 
 def test_docs_list_the_same_languages_as_readme_txt() -> None:
-    assert readme.LANGUAGES == ("Python", "JavaScript (Node.js and the browser)", "C/C++", "Rust", "C#")
+    assert readme.LANGUAGES == ("Python", "JavaScript (Node.js and the browser)", "C++", "Rust", "C#")
     row = next(line for line in (ROOT / "docs" / "bundle.md").read_text(encoding="utf-8").splitlines()
                if line.startswith("| `README.txt` |"))  # fmt: skip
-    for language in ("Python", "JavaScript (Node.js", "onnxruntime-web", "C/C++", "Rust", "C#"):
+    for language in ("Python", "JavaScript (Node.js", "onnxruntime-web", "C++", "Rust", "C#"):
         assert language in row, language
     assert "not compiled by onnxpack's CI" in row
     readme_md = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -151,7 +151,7 @@ def _examples(manifest: dict[str, Any]) -> list[str]:
     lines = ["", "Loading and running the model", "-----------------------------",
              f"In {', '.join(LANGUAGES[:-1])} and {LANGUAGES[-1]}: each example loads the model by its file path",
              "and runs it once on zeros of the right type and shape (named dimensions are set to 1). onnxpack's CI",
-             "runs the Python, JavaScript and C/C++ examples of bundles like this one; the Rust and C# examples",
+             "runs the Python, JavaScript and C++ examples of bundles like this one; the Rust and C# examples",
              f"follow the documented APIs of the ort crate {RUST_ORT} and Microsoft.ML.OnnxRuntime {CSHARP_ORT}",
              "but are not compiled by onnxpack's CI.", ""]
     lines += snippets.python(entry, insp["inputs"], insp["outputs"])

@@ -1,6 +1,6 @@
 """The loading examples README.txt shows for a model, one builder per language (Python, JavaScript for Node.js and
-the browser, C/C++, Rust, C#): each loads the model by its path and runs it once on zeros of its inputs' types and
-shapes. tests/test_receiver_snippets.py runs the Python, JavaScript and C/C++ ones as written."""
+the browser, C++, Rust, C#): each loads the model by its path and runs it once on zeros of its inputs' types and
+shapes. tests/test_receiver_snippets.py runs the Python, JavaScript and C++ ones as written."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ __all__ = ["CSHARP_ORT", "LANGUAGES", "ORT_WEB_SCRIPT", "RUST_ORT", "browser", "
            "rust"]
 
 #: The languages README.txt shows loading and running the model in (docs/bundle.md lists the same).
-LANGUAGES = ("Python", "JavaScript (Node.js and the browser)", "C/C++", "Rust", "C#")
+LANGUAGES = ("Python", "JavaScript (Node.js and the browser)", "C++", "Rust", "C#")
 
 #: The releases whose documented API the examples that onnxpack's CI cannot build follow (Rust, C#).
 RUST_ORT = "2.0.0-rc.12"
@@ -169,7 +169,7 @@ def browser(entry: str, data: str | None, inputs: list[dict[str, Any]]) -> list[
 
 def cpp(entry: str, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]]) -> list[str]:
     ctypes = {t: c for t, (_k, _a, c) in _JS_CPP.items()} | {"BFLOAT16": "Ort::BFloat16_t"}
-    lines = ["C/C++ (onnxruntime_cxx_api.h from the ONNX Runtime release; link with onnxruntime):",
+    lines = ["C++ (onnxruntime_cxx_api.h from the ONNX Runtime release; link with onnxruntime):",
              "    #include <onnxruntime_cxx_api.h>",
              "    #include <memory>",
              "    #include <vector>",
