@@ -84,3 +84,17 @@ def test_each_mode_has_its_own_words(mode: str):
     (f,) = [x for x in load_findings([{"mode": mode, "ok": False, "error": "e", "expected": False}], "m")
             if x.code == "SMOKE_LOAD_FAILED"]
     assert f"({mode})" not in f.message  # a mode of its own variant, not the generic text
+
+
+def test_sequence_and_map_outputs_compare_by_content():
+    """A classifier's seq(map) output (onnxruntime's logreg_iris) is a list of dicts: compared by its elements, not
+    by the addresses of Python objects (every mode failed on it before)."""
+    import numpy as np
+
+    from onnxpack.core.runtime.loadmatrix import _same
+
+    a = [np.array([1, 0], dtype=np.int64), [{0: 0.25, 1: 0.75}, {0: 0.5, 1: 0.5}]]
+    b = [np.array([1, 0], dtype=np.int64), [{0: 0.25, 1: 0.75}, {0: 0.5, 1: 0.5}]]
+    assert _same(a, b)
+    assert not _same(a, [a[0], [{0: 0.25, 1: 0.7}, {0: 0.5, 1: 0.5}]])
+    assert not _same([np.zeros((2, 1), np.float32)], [np.zeros((1, 2), np.float32)])  # same bytes, other shape
