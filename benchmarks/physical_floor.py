@@ -10,7 +10,8 @@ For each model, alternating pairs (floor, ours, floor, ours, ...) on a warm page
   peak memory the whole process tree (the smoke and proof children count; polled) and its largest process;
 * the memory reference: bare ORT's peak (GNU time).
 
-Printed: the median of each, and ours / floor as ratios (time; tree and largest-process memory / bare ORT's).
+With ``--before COMMIT`` the bundle of that commit runs in each round too (floor, before, now). Printed: the median
+of each, and ours / floor as ratios (time; tree and largest-process memory / bare ORT's).
 Default models: the sample (resources/sample), a corpus model (``--corpus``, /work/realexports/bert/model.onnx from
 ``benchmarks/make_real_exports.py``) and GPT-2 medium (``benchmarks/make_gpt2_medium.py``,
 /work/bigmodels/gpt2-medium/model.onnx, external data) when present; ``--synthetic-gb 1.9`` adds pipeline.py's
@@ -80,12 +81,17 @@ def _floor(model: Path, files: list[Path], work: Path) -> tuple[Measurement, Mea
     return ort, cp, total
 
 
-def _ours(model: Path, out: Path, i: int, extra: list[str]) -> tuple[Measurement, float, dict[str, object]]:
+def _ours(model: Path, out: Path, i: int, extra: list[str],
+          before: Path | None = None) -> tuple[Measurement, float, dict[str, object]]:
+    """``onnxpack bundle`` as installed, or (``before``) the onnxpack package in that folder put first on the path."""
+    import os
+
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
     py = sys.executable
+    env = {**os.environ, "PYTHONPATH": str(before)} if before is not None else None
     m = measure_tree("onnxpack bundle", [py, "-m", "onnxpack.cli", "bundle", str(model), "-o", str(out), "--version",
-                                         f"1.0.{i}", "--force", *extra])
+                                         f"1.0.{i}", "--force", *extra], env=env)
     if m.returncode:
         print(f"[bundle] exit {m.returncode}: {m.stderr[-3000:]}", file=sys.stderr)
     smoke: dict[str, object] = {}
@@ -102,7 +108,7 @@ def _ours(model: Path, out: Path, i: int, extra: list[str]) -> tuple[Measurement
     return m, m.tree_peak_mb, smoke
 
 
-def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str]) -> None:
+def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str], before: Path | None = None) -> None:
     files = _files(model)
     size = sum(f.stat().st_size for f in files)
     print(f"\n{label}: {model} ({size / 1e9:.3f} GB in {len(files)} file(s)); {pairs} alternating pairs"
@@ -112,10 +118,15 @@ def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str])
             while fh.read(64 << 20):
                 pass
     floors, orts, cps, ours, trees = [], [], [], [], []
-    last_smoke: dict[str, object] = {}
+    olds: list[tuple[Measurement, float]] = []
     for i in range(pairs):
         ort, cp, floor = _floor(model, files, work)
-        m, tree, last_smoke = _ours(model, work / "out", i, extra)
+        if before is not None:
+            old, old_tree, _ = _ours(model, work / "out", i, extra, before)
+            olds.append((old, old_tree))
+            print(f"  pair {i + 1}: before: bundle {old.seconds:6.2f} s, largest process {old.peak_rss_mb:7.0f} MB, "
+                  f"tree {old_tree:7.0f} MB | ratio {old.seconds / floor.seconds:.2f}x")
+        m, tree, _smoke = _ours(model, work / "out", i, extra)
         floors.append(floor)
         orts.append(ort)
         cps.append(cp)
@@ -132,9 +143,12 @@ def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str])
           f"{med(x.seconds for x in cps):.2f}), bundle {o_s:.2f} s -> time {o_s / f_s:.2f}x the floor; "
           f"memory: largest process {big_mb:.0f} MB = {big_mb / ort_mb:.2f}x bare ORT's {ort_mb:.0f} MB, "
           f"tree {tree_mb:.0f} MB = {tree_mb / ort_mb:.2f}x")
-    loads = last_smoke.get("user_load") if isinstance(last_smoke, dict) else None
-    if loads:
-        print(f"  manifest smoke.user_load: {json.dumps(loads)}")
+    if olds:
+        b_s = med(o.seconds for o, _ in olds)
+        b_big, b_tree = max(o.peak_rss_mb for o, _ in olds), max(t for _, t in olds)
+        print(f"  before: bundle {b_s:.2f} s -> time {b_s / f_s:.2f}x the floor; memory: largest process "
+              f"{b_big:.0f} MB = {b_big / ort_mb:.2f}x, tree {b_tree:.0f} MB = {b_tree / ort_mb:.2f}x; "
+              f"now / before {o_s / b_s:.2f}x")
 
 
 def main() -> None:
@@ -148,9 +162,23 @@ def main() -> None:
     ap.add_argument("--synthetic-gb", type=float, default=0.0, help="add pipeline.py's MatMul chain of this size")
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--bundle-arg", action="append", default=[], help="extra argument for bundle (repeatable)")
+    ap.add_argument("--before", metavar="COMMIT", help="also bundle with onnxpack as of COMMIT (git archive into a "
+                    "temporary folder put first on PYTHONPATH), in the same alternating rounds")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="onnxpack-floor-"))
     try:
+        before = None
+        if args.before:
+            import subprocess
+
+            before = work / "before"
+            (before / "onnxpack").mkdir(parents=True)
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before], check=True,
+                                     capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(before / "onnxpack")], input=archive, check=True)
+            import compileall
+
+            compileall.compile_dir(str(before / "onnxpack"), quiet=1)  # as the installed one (ensure_bytecode)
         models: list[tuple[str, Path]] = []
         if not args.no_sample:
             models.append(("sample", ROOT / "resources" / "sample" / "victory.onnx"))
@@ -164,7 +192,7 @@ def main() -> None:
 
             models.append((f"synthetic {args.synthetic_gb} GB", build_external(work / "synthetic", args.synthetic_gb)))
         for label, model in models:
-            run_model(label, model, args.pairs, work, args.bundle_arg)
+            run_model(label, model, args.pairs, work, args.bundle_arg, before)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
