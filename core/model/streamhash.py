@@ -61,7 +61,7 @@ class HashWorker:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def update(self, h: Any, data: bytes | memoryview) -> None:
+    def update(self, h: Any, data: bytes) -> None:
         """``h.update(data)``, on the helper thread for large chunks."""
         self.wait()  # keeps the order of updates and bounds the memory to one pending chunk
         if len(data) < _PARALLEL_MIN:

@@ -11,9 +11,8 @@ entry may exceed 4 GiB. What zipfile does not do, and this module adds:
 * the central directory is sorted by name (zipfile keeps insertion order). Local entries are written
   in the caller's order: the model payload first (its digests are only known once it is written),
   the small metadata files (README, manifest) last. Both orders are therefore deterministic;
-* each entry's bytes are hashed (SHA-256, and CRC-32 for a stored one) while they stream in, on helper threads
-  beside the write, so weights are read once and written once, and the caller gets size + digest for the manifest
-  without reading back.
+* each entry's bytes are hashed (SHA-256) while they stream in, so weights are read once and
+  written once, and the caller gets size + digest for the manifest without reading back.
 """
 
 from __future__ import annotations
@@ -24,13 +23,12 @@ import io
 import stat
 import time
 import zipfile
-import zlib
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..atomic import WritebackPacer, plain_file_fd
-from ..model.streamhash import HashWorker
 from ..progress import CancelToken, ProgressCallback, check_cancel, report
 from . import codes
 
@@ -57,18 +55,6 @@ _UNIX = 3
 _DEFLATE_LEVEL = 6
 #: Writes at least this large are hashed in parallel with the ZIP write.
 _PARALLEL_MIN = 1 << 20
-
-
-class _Crc32:
-    """zlib's CRC-32 with a hash object's ``update`` (for :class:`~core.streamhash.HashWorker`)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self) -> None:
-        self.value = 0
-
-    def update(self, data: Any) -> None:
-        self.value = zlib.crc32(data, self.value)
 
 
 def source_date_epoch(env: Mapping[str, str] | None = None) -> int | None:
@@ -107,15 +93,7 @@ class HashingWriter(io.RawIOBase):
     """A write-only, non-seekable binary sink that hashes, counts, reports progress and polls cancel.
 
     Every ``write`` goes to ``target`` (and to ``tee`` if given, e.g. a temporary copy the smoke run
-    reads), after updating SHA-256. Progress is reported as bytes done of ``total``. With ``crc`` the sink also
-    computes the bytes' CRC-32 (:attr:`crc`): a stored ZIP entry's bytes then go to the ZIP file as they are and
-    zipfile is told their CRC (:meth:`DeterministicZip.entry`).
-
-    Each byte is read once and each digest computed once, on every core: a large write's SHA-256 and CRC-32 run
-    on two helper threads (hashlib and zlib release the GIL) while this thread writes it and the caller reads the
-    next chunk. A ``bytes`` chunk (immutable) is not waited for: its digests catch up during the next write, one
-    chunk pending per digest (memory stays a few chunks); any other buffer is waited for before ``write`` returns,
-    so the caller may reuse it.
+    reads), after updating SHA-256. Progress is reported as bytes done of ``total``.
     """
 
     def __init__(
@@ -128,22 +106,19 @@ class HashingWriter(io.RawIOBase):
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
         pacer: Callable[[], None] | None = None,
-        crc: bool = False,
     ) -> None:
         super().__init__()
         self._target = target
         self._pacer = pacer
         self._tee = tee
         self._hash = hashlib.sha256()
-        self._crc = _Crc32() if crc else None
         self._count = 0
         self._total = total
         self._stage = stage
         self._progress = progress
         self._cancel = cancel
         self._last_report = -1
-        self._sha_lane = HashWorker("onnxpack-sha256")
-        self._crc_lane = HashWorker("onnxpack-crc32")
+        self._pool: ThreadPoolExecutor | None = None
 
     def writable(self) -> bool:
         return True
@@ -155,24 +130,22 @@ class HashingWriter(io.RawIOBase):
         if n == 0:
             return 0
         if n >= _PARALLEL_MIN:
-            chunk = data if type(data) is bytes else view  # bytes cannot change under the helper threads
-            self._sha_lane.update(self._hash, chunk)
-            if self._crc is not None:
-                self._crc_lane.update(self._crc, chunk)
+            # SHA-256 on a second core while this one computes zipfile's CRC-32 and writes (both release
+            # the GIL): a large entry then costs max(hash, crc + write) per chunk, not the sum. The call
+            # waits for the hash before returning, so the caller may reuse its buffer.
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxpack-sha256")
+            pending = self._pool.submit(self._hash.update, view)
             try:
                 self._target.write(view)
                 if self._tee is not None:
                     self._tee.write(view)
             finally:
-                if chunk is view:  # the caller may reuse its buffer once this returns
-                    self._settle()
+                pending.result()
             if self._pacer is not None:
                 self._pacer()  # start the disk writeback of what the ZIP file just received
         else:
-            self._settle()  # in order: the digests of the chunks before this one first
             self._hash.update(view)
-            if self._crc is not None:
-                self._crc.update(view)
             self._target.write(view)
             if self._tee is not None:
                 self._tee.write(view)
@@ -185,11 +158,6 @@ class HashingWriter(io.RawIOBase):
                 report(self._progress, self._stage, done, self._total)
         return n
 
-    def _settle(self) -> None:
-        """Until every digest update given so far is done (re-raises a helper's error)."""
-        self._sha_lane.wait()
-        self._crc_lane.wait()
-
     def tell(self) -> int:
         return self._count
 
@@ -197,25 +165,14 @@ class HashingWriter(io.RawIOBase):
     def count(self) -> int:
         return self._count
 
-    @property
-    def crc(self) -> int:
-        """The CRC-32 of the bytes written (with ``crc=True``)."""
-        if self._crc is None:
-            raise ValueError("this sink computes no CRC-32")
-        self._settle()
-        return self._crc.value
-
     def hexdigest(self) -> str:
-        self._settle()
         return self._hash.hexdigest()
 
     def close(self) -> None:
-        try:
-            self._settle()
-        finally:
-            self._sha_lane.close()
-            self._crc_lane.close()
-            super().close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        super().close()
 
 
 class DeterministicZip:
@@ -280,24 +237,17 @@ class DeterministicZip:
         handle = self._zf.open(info, "w")  # writes the local header: the entry's bytes start here
         data_offset = self._zf.fp.tell() if info.compress_type == zipfile.ZIP_STORED else None  # type: ignore[union-attr]
         self._open = handle
-        # A stored entry's bytes go to the ZIP file as they are, their CRC-32 computed beside the SHA-256 on a helper
-        # thread (zipfile would compute it on this one, between the writes); zipfile is told the CRC and size when the
-        # entry ends. (Its _ZipWriteFile fields, the same in every Python 3 since 3.6; else zipfile writes them.)
-        direct = data_offset is not None and all(hasattr(handle, a) for a in ("_fileobj", "_crc", "_file_size"))
         sink = HashingWriter(
-            handle._fileobj if direct else handle,  # type: ignore[attr-defined,arg-type]
+            handle,  # type: ignore[arg-type]
             tee=tee,
             total=size,
             stage=stage,
             progress=progress,
             cancel=cancel,
             pacer=self._pacer,
-            crc=direct,
         )
         try:
             yield sink
-            if direct:
-                handle._crc, handle._file_size = sink.crc, sink.count  # type: ignore[attr-defined]
         finally:
             sink.close()
         if sink.count != size:
