@@ -1,7 +1,7 @@
 """Issue 39's "Done when" re-run: hostile ``--target-app`` files, a hostile package index on 127.0.0.1 and
 ``--fix-ir`` mutants, each run through the real command line in a child process of its own.
 
-    nice -n 19 .venv/bin/python -m benchmarks.fuzz_campaign39 --target-app 150 --index 40 --fix-ir 800 --jobs 2
+    nice -n 19 .venv/bin/python -m benchmarks.fuzz_campaign39 --target-app 150 --index 57 --fix-ir 800 --jobs 2
 
 Every run has a timeout (``--timeout``, 60 s: past it the run is a hang and its process group is killed) and its peak
 memory is measured (``/usr/bin/time -f %M``: the largest RSS of the child and any child it waited for); a run over
@@ -26,6 +26,7 @@ the system's temporary folder, printed at the end).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -37,12 +38,11 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import zipfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -161,12 +161,13 @@ def _known_answer(rnd: random.Random) -> tuple[str, str, str]:
     kind = rnd.choice(["req", "pyproject", "uv", "cargo", "nuget", "csproj", "props", "npm", "pkgjson", "poetry"])
     pad = "\n" * rnd.randint(0, 50)
     if kind == "req":
-        decoys = [f"# onnxruntime=={old}", f"onnxruntime=={old}; python_version < '3'", f"onnxruntime-extensions=={old}",
-                  f"onnx=={old}", f"#onnxruntime=={old}", f"numpy  # onnxruntime=={old}",
-                  f"onnxruntime=={old} ; sys_platform == 'os2'", "-r other.txt", f"--index-url https://x/{old}"]
+        decoys = [f"# onnxruntime=={old}", f"onnxruntime=={old}; python_version < '3'",
+                  f"onnxruntime-extensions=={old}", f"onnx=={old}", f"#onnxruntime=={old}",
+                  f"numpy  # onnxruntime=={old}", f"onnxruntime=={old} ; sys_platform == 'os2'", "-r other.txt",
+                  f"--index-url https://x/{old}"]
         real = rnd.choice([f"onnxruntime=={v}", f"onnxruntime>={v}", f"onnxruntime-gpu=={v} --hash=sha256:ab",
                            f"onnxruntime ~= {v}", f"ONNXRuntime_GPU>={v},<9", f"onnxruntime \\\n  =={v}"])
-        lines = rnd.sample(decoys, rnd.randint(1, len(decoys))) + [real]
+        lines = [*rnd.sample(decoys, rnd.randint(1, len(decoys))), real]
         rnd.shuffle(lines)
         return "requirements.txt", pad + "\r\n".join(lines) if rnd.random() < .2 else pad + "\n".join(lines) + "\n", v
     if kind == "pyproject":
@@ -243,7 +244,8 @@ def _hostile_cases() -> list[tuple[str, str, Any, str | None]]:
         ("toml-deep", "uv.lock", "a = " + "[" * 50_000 + "]" * 50_000 + "\n", None),
         ("toml-deep-inline", "pyproject.toml", "a = " + "{b=" * 30_000 + "1" + "}" * 30_000 + "\n", None),
         ("toml-huge-int", "Cargo.lock", "a = 1" + d + "\n", None),
-        ("json-huge-int", "package.json", '{"x": 1' + d + ', "dependencies": {"onnxruntime-node": "1.18.0"}}', "1.18.0"),
+        ("json-huge-int", "package.json", '{"x": 1' + d + ', "dependencies": {"onnxruntime-node": "1.18.0"}}',
+         "1.18.0"),
         ("digits-req", "requirements.txt", f"onnxruntime==1.{d}\n", None),
         ("digits-uv", "uv.lock", f'[[package]]\nname = "onnxruntime"\nversion = "1.{d}"\n', None),
         ("digits-csproj", "App.csproj", f'<Project><ItemGroup><PackageReference Include="Microsoft.ML.OnnxRuntime" '
@@ -256,8 +258,8 @@ def _hostile_cases() -> list[tuple[str, str, Any, str | None]]:
         ("digits-poetry", "pyproject.toml", f'[tool.poetry.dependencies]\nonnxruntime = "^1.{d}"\n', None),
         ("digits-cargo", "Cargo.lock", f'[[package]]\nname = "ort"\nversion = "2.{d}"\n', None),
         ("xml-entities", "App.csproj", '<?xml version="1.0"?>\n<!DOCTYPE p [<!ENTITY a "1.10.0">]>\n<Project>'
-                                       '<ItemGroup><PackageReference Include="Microsoft.ML.OnnxRuntime" Version="&a;" />'
-                                       "</ItemGroup></Project>", None),
+                                       '<ItemGroup><PackageReference Include="Microsoft.ML.OnnxRuntime" '
+                                       'Version="&a;" /></ItemGroup></Project>', None),
         ("xml-billion-laughs", "App.csproj", '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">'
                                              + "".join(f'<!ENTITY {chr(98 + i)} "' + f"&{chr(97 + i)};" * 10 + '">'
                                                        for i in range(9))
@@ -349,7 +351,7 @@ def _folder_cases(rnd: random.Random) -> list[tuple[str, Callable[[Path], None],
 
     def deep(p: Path) -> None:
         q = p
-        for i in range(60):
+        for _ in range(60):
             q = q / "d"
         q.mkdir(parents=True)
         (q / "Cargo.lock").write_text('[[package]]\nname = "ort"\nversion = "1.14.0"\n')
@@ -491,7 +493,8 @@ def _forged_wheel(folder: Path, like: Path, marker: Path, *, pth: bool = False, 
     init = (f"import pathlib, sys\npathlib.Path({str(marker)!r}).touch()\n"
             + (f"sys.path.insert(0, {site!r})\ndel sys.modules['onnxruntime']\nimport onnxruntime as _r\n"
                "sys.modules['onnxruntime'] = _r\nglobals().update(_r.__dict__)\n" if package == "onnxruntime" else
-               f"sys.path.insert(0, {site!r})\ndel sys.modules['numpy']\nimport numpy as _n\nsys.modules['numpy'] = _n\n"
+               f"sys.path.insert(0, {site!r})\ndel sys.modules['numpy']\nimport numpy as _n\n"
+               "sys.modules['numpy'] = _n\n"
                "globals().update(_n.__dict__)\n"))
     dist = f"{package}-{version}.dist-info"
     members = {f"{package}/__init__.py": init}
@@ -687,10 +690,8 @@ def _du(p: Path) -> int:
     total = 0
     for dirpath, _dirs, files in os.walk(p):
         for f in files:
-            try:
+            with contextlib.suppress(OSError):
                 total += os.lstat(os.path.join(dirpath, f)).st_size
-            except OSError:
-                pass
     return total
 
 
@@ -762,9 +763,7 @@ _TYPES = ["FLOAT4E2M1", "FLOAT8E8M0", "FLOAT8E4M3FN", "FLOAT8E5M2", "FLOAT8E4M3F
 def _fixir_mutant(rnd: random.Random) -> tuple[Any, str, str]:
     """(model, target, what was done) from the IR-10 torch-like model of tests/test_retarget.py."""
     import numpy as np
-    import onnx
     from onnx import TensorProto, helper, numpy_helper
-
     from tests.test_retarget import ir10_model
 
     m = ir10_model(rnd.choice(["pytorch", "someexporter", ""]))
@@ -801,8 +800,6 @@ def _fixir_mutant(rnd: random.Random) -> tuple[Any, str, str]:
             if dt is None:
                 continue
             init = TensorProto(name=f"u_{t}", data_type=dt, dims=[4])
-            init.raw_data = b"\x00" * (8 if "4" in t and "FLOAT4" not in t or "FLOAT4" in t else 16) if t != "STRING" \
-                else b""
             if t == "STRING":
                 init.string_data.extend([b"a"] * 4)
             elif t in ("INT4", "UINT4", "FLOAT4E2M1"):
@@ -1039,7 +1036,8 @@ def main(argv: list[str] | None = None) -> int:
         return _child(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--target-app", type=int, default=150)
-    ap.add_argument("--index", type=int, default=40)
+    ap.add_argument("--index", type=int, default=len(_index_scenarios()),
+                    help="index runs: the scenarios in order, cycled when more are asked (default: each once)")
     ap.add_argument("--fix-ir", type=int, default=800)
     ap.add_argument("--index-only", metavar="SCENARIO", help="run the one index scenario of that name")
     ap.add_argument("--seed", type=int, default=39)
@@ -1048,14 +1046,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path)
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    import onnx
-
     from tests.factory import add_model
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="campaign39-"))
     work.mkdir(parents=True, exist_ok=True)
     model = work / "model.onnx"
-    onnx.save(add_model(), model)
+    model.write_bytes(add_model().SerializeToString())
     rnd = random.Random(args.seed)
     runs: list[Run] = []
     baselines: dict[str, int] = {}
