@@ -98,3 +98,19 @@ def test_sequence_and_map_outputs_compare_by_content():
     assert _same(a, b)
     assert not _same(a, [a[0], [{0: 0.25, 1: 0.7}, {0: 0.5, 1: 0.5}]])
     assert not _same([np.zeros((2, 1), np.float32)], [np.zeros((1, 2), np.float32)])  # same bytes, other shape
+
+
+def test_a_large_graph_is_loaded_by_path_and_from_bytes_only(tmp_path: Path):
+    """Above FULL_MATRIX_MAX_NODES the modes that only move the files are left out (each is one more session of a
+    graph that is slow to create); the model decides, not the machine, so the manifest is the same everywhere."""
+    from onnx import TensorProto, helper
+
+    from onnxpack.core.runtime.loadmatrix import FULL_MATRIX_MAX_NODES
+
+    n = FULL_MATRIX_MAX_NODES + 1
+    nodes = [helper.make_node("Neg", [f"t{i}"], [f"t{i + 1}"]) for i in range(n)]
+    graph = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("t0", TensorProto.FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info(f"t{n}", TensorProto.FLOAT, [1, 4])])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), tmp_path / "chain.onnx")
+    res = build_bundle(BundleOptions(tmp_path / "chain.onnx", tmp_path / "out", "1.0.0"))
+    assert _modes(res.manifest["smoke"]["loads"]) == {"path": True, "bytes": True}

@@ -26,14 +26,33 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["FOLDER_OPTION", "MODES", "NON_ASCII_FOLDER", "load_matrix"]
+__all__ = ["FOLDER_OPTION", "FULL_MATRIX_MAX_NODES", "MODES", "NON_ASCII_FOLDER", "Reference", "Shipped",
+           "load_matrix", "node_count"]
 
 MODES = ("path", "other-cwd", "bytes", "bytes-folder", "symlink", "non-ascii")
+#: The modes that only move the model's files (another working directory, a link, a Japanese folder name) are run
+#: for a graph of at most this many nodes (subgraphs included): each is one more session, and a large graph's session
+#: takes a while to create (an Optimum T5 merged decoder, 1,081 nodes: 0.2-0.35 s each; the sample, 12: 0.03 s). The
+#: model decides, never the machine's speed, so the same input gives the same manifest.
+FULL_MATRIX_MAX_NODES = 500
+
+
+def node_count(graph: Any) -> int:
+    """The nodes of ``graph`` and of every subgraph in its nodes' attributes."""
+    n = 0
+    for node in graph.node:
+        n += 1
+        for a in node.attribute:
+            if a.HasField("g"):
+                n += node_count(a.g)
+            n += sum(node_count(g) for g in a.graphs)
+    return n
 #: ONNX Runtime's session option naming the folder external data is read from (a model loaded from bytes).
 FOLDER_OPTION = "session.model_external_initializers_file_folder_path"
 NON_ASCII_FOLDER = "モデル フォルダ"
@@ -80,69 +99,109 @@ def _row(mode: str, ok: bool, error: str | None = None, expected: bool = False, 
     return row
 
 
-def load_matrix(name: str, model_file: Path | bytes, data: dict[str, Path], feeds: dict[str, Any],
-                reference: list[Any], options: Callable[[], Any], work: str) -> list[dict[str, Any]]:
-    """Each mode's row: ``{"mode", "ok"}``, and when not ok its ``error`` and whether the failure is ``expected``
-    (from bytes with external data) or the outputs ``differs`` (the parent adds the ``remedy``: smokefindings).
-    ``model_file``: the shipped model's file, or its bytes;
-    ``data``: its external-data files by location; ``options``: a new SessionOptions as the reference run's."""
-    import onnxruntime as ort
+@dataclass(frozen=True)
+class Shipped:
+    """The shipped model: its file name, its file or its bytes, its external-data files by location."""
 
-    root = Path(tempfile.mkdtemp(prefix="onnxpack-loads-", dir=work))
-    try:
-        shipped = root / "bundle" / name
-        shipped.parent.mkdir(parents=True)
-        if isinstance(model_file, bytes):
-            shipped.write_bytes(model_file)
+    name: str
+    model_file: Path | bytes
+    data: dict[str, Path]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The reference run: its inputs, its outputs, new SessionOptions as its (an app's: no folder option)."""
+
+    feeds: dict[str, Any]
+    outputs: list[Any]
+    options: Callable[[], Any]
+
+
+class _Matrix:
+    """One load matrix in a private folder ``root``: each mode's row, in order."""
+
+    def __init__(self, root: Path, model: Shipped, ref: Reference) -> None:
+        self.root, self.model, self.ref = root, model, ref
+        self.rows: list[dict[str, Any]] = []
+        self.shipped = root / "bundle" / model.name
+        self.shipped.parent.mkdir(parents=True)
+        if isinstance(model.model_file, bytes):
+            self.shipped.write_bytes(model.model_file)
         else:
-            _place(model_file, shipped)
-        for location, src in data.items():
-            _place(src, shipped.parent / location)
-        empty = root / "empty"
+            _place(model.model_file, self.shipped)
+        for location, src in model.data.items():
+            _place(src, self.shipped.parent / location)
+
+    def run(self, source: str | bytes, so: Any = None) -> list[Any]:
+        import onnxruntime as ort
+
+        session = ort.InferenceSession(source, sess_options=so or self.ref.options(),
+                                       providers=["CPUExecutionProvider"])  # fmt: skip
+        return list(session.run(None, self.ref.feeds))
+
+    def attempt(self, mode: str, load: Callable[[], list[Any]], expected_failure: bool = False) -> None:
+        try:
+            outputs = load()
+        except Exception as e:  # any failure of ONNX Runtime is this mode's result
+            text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            # the private folder's name differs per run; a manifest is the same for the same input
+            text = text.replace(str(self.root) + os.sep, "").replace(str(self.root), "")
+            self.rows.append(_row(mode, False, text, expected=expected_failure))
+            return
+        if _same(outputs, self.ref.outputs):
+            self.rows.append(_row(mode, True))
+        else:
+            self.rows.append(_row(mode, False, "the outputs differ from the reference run's", differs=True))
+
+    def from_bytes(self, proven: bool) -> None:
+        """From bytes, the working directory empty; with external data also with the folder option."""
+        data = self.model.data
+        body = self.shipped.read_bytes()
+        empty = self.root / "empty"
         empty.mkdir()
-
-        def run(source: str | bytes, so: Any = None) -> list[Any]:
-            session = ort.InferenceSession(source, sess_options=so or options(), providers=["CPUExecutionProvider"])
-            return list(session.run(None, feeds))
-
-        rows: list[dict[str, Any]] = []
-
-        def attempt(mode: str, load: Callable[[], list[Any]], expected_failure: bool = False) -> None:
-            try:
-                outputs = load()
-            except Exception as e:  # any failure of ONNX Runtime is this mode's result
-                text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-                # the private folder's name differs per run; a manifest is the same for the same input
-                text = text.replace(str(root) + os.sep, "").replace(str(root), "")
-                rows.append(_row(mode, False, text, expected=expected_failure))
-                return
-            if _same(outputs, reference):
-                rows.append(_row(mode, True))
-            else:
-                rows.append(_row(mode, False, "the outputs differ from the reference run's", differs=True))
-
-        attempt("path", lambda: run(str(shipped)))
-        other = root / "elsewhere"
-        other.mkdir()
-        with _cwd(str(other)):
-            attempt("other-cwd", lambda: run(os.path.relpath(shipped, other)))
-        body = shipped.read_bytes()
         with _cwd(str(empty)):
-            attempt("bytes", lambda: run(body), expected_failure=bool(data))
+            if proven and not data:
+                self.rows.append(_row("bytes", True))  # the reference run's own load
+            else:
+                self.attempt("bytes", lambda: self.run(body), expected_failure=bool(data))
             if data:
                 def with_folder() -> list[Any]:
-                    so = options()
-                    so.add_session_config_entry(FOLDER_OPTION, str(shipped.parent))
-                    return run(body, so)
+                    so = self.ref.options()
+                    so.add_session_config_entry(FOLDER_OPTION, str(self.shipped.parent))
+                    return self.run(body, so)
 
-                attempt("bytes-folder", with_folder)
-        _symlinked(root, shipped, data, attempt, run)
-        local = root / NON_ASCII_FOLDER / name
-        _place(shipped, local)
-        for location in data:
-            _place(shipped.parent / location, local.parent / location)
-        attempt("non-ascii", lambda: run(str(local)))
-        return rows
+                self.attempt("bytes-folder", with_folder)
+
+    def moved(self) -> None:
+        """The modes that only move the files: another working directory, links, a Japanese folder name."""
+        other = self.root / "elsewhere"
+        other.mkdir()
+        with _cwd(str(other)):
+            self.attempt("other-cwd", lambda: self.run(os.path.relpath(self.shipped, other)))
+        _symlinked(self.root, self.shipped, self.model.data, self.attempt, self.run)
+        local = self.root / NON_ASCII_FOLDER / self.model.name
+        _place(self.shipped, local)
+        for location in self.model.data:
+            _place(self.shipped.parent / location, local.parent / location)
+        self.attempt("non-ascii", lambda: self.run(str(local)))
+
+
+def load_matrix(model: Shipped, ref: Reference, work: str, *, full: bool = True,
+                bytes_proven: bool = False) -> list[dict[str, Any]]:
+    """Each mode's row: ``{"mode", "ok"}``, and when not ok its ``error`` and whether the failure is ``expected``
+    (from bytes with external data) or the outputs ``differs`` (the parent adds the ``remedy``: smokefindings).
+    ``full``: also the modes that only move the files (another working directory, a link, a Japanese folder name);
+    without it (a large graph: FULL_MATRIX_MAX_NODES) only by path and from bytes. ``bytes_proven``: the
+    reference run itself loaded the model's plain bytes (a self-contained model), which proves that mode."""
+    root = Path(tempfile.mkdtemp(prefix="onnxpack-loads-", dir=work))
+    try:
+        matrix = _Matrix(root, model, ref)
+        matrix.attempt("path", lambda: matrix.run(str(matrix.shipped)))
+        matrix.from_bytes(bytes_proven)
+        if full:
+            matrix.moved()
+        order = {m: i for i, m in enumerate(MODES)}
+        return sorted(matrix.rows, key=lambda r: order[r["mode"]])
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -182,7 +182,8 @@ def _loads(job: dict[str, Any], model: dict[str, Any], primary: OpenedSession, f
 
     import onnxruntime as ort
 
-    from .loadmatrix import load_matrix
+    from ..model.modelfile import load_structure
+    from .loadmatrix import FULL_MATRIX_MAX_NODES, Reference, Shipped, load_matrix, node_count
     from .session import _read_model_bytes
 
     def options() -> Any:
@@ -195,8 +196,11 @@ def _loads(job: dict[str, Any], model: dict[str, Any], primary: OpenedSession, f
     source: Path | bytes = _read_model_bytes(path, (int(window[0]), int(window[1]))) if window else path
     work = tempfile.mkdtemp(prefix="onnxpack-matrix-")
     try:
-        return load_matrix(str(model.get("file_name") or path.name), source, primary.files, feeds, outputs, options,
-                           work)  # fmt: skip
+        shipped = Shipped(str(model.get("file_name") or path.name), source, primary.files)
+        span = (int(window[0]), int(window[1])) if window else None
+        nodes = node_count(load_structure(path, span).graph)
+        return load_matrix(shipped, Reference(feeds, outputs, options), work, full=nodes <= FULL_MATRIX_MAX_NODES,
+                           bytes_proven=primary.how == "model bytes")
     finally:
         import shutil
 
