@@ -11,7 +11,7 @@ Nothing is downloaded: the model is ``GPT2LMHeadModel(GPT2Config(n_layer=24, n_e
 random weights (vocabulary 50257, 1024 positions, as the published checkpoint), no KV cache, exported by
 ``torch.onnx.export(..., dynamo=True, external_data=True)``: ``model.onnx`` (the graph) + ``model.onnx.data`` (the
 weights), input ``input_ids`` [batch, sequence] int64, output ``logits``. ``--layers N`` makes a smaller or larger
-variant (e.g. 56 layers for a ~3.3 GB export).
+variant (56 layers: a 3.03 GB export).
 """
 
 from __future__ import annotations
