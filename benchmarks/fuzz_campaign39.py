@@ -124,7 +124,9 @@ def run_child(run: Run, timeout: float, env: dict[str, str] | None = None, cwd: 
         run.hung = True
     run.seconds = time.monotonic() - start
     run.rc = None if run.hung else proc.returncode
-    run.out, run.err = out.decode("utf-8", "replace")[-200_000:], err.decode("utf-8", "replace")[-20_000:]
+    err_text = err.decode("utf-8", "replace")
+    run.out = out.decode("utf-8", "replace")[-200_000:]
+    run.err = err_text if len(err_text) <= 40_000 else err_text[:20_000] + "\n…\n" + err_text[-20_000:]
     try:
         text = Path(tfile).read_text().strip().splitlines()
         run.peak_kib = int(text[-1]) if text and text[-1].isdigit() else 0
@@ -628,7 +630,8 @@ def _index_scenarios() -> list[Scenario]:
         s("forged onnxruntime with a .pth", forged(pth=True), forged=True),
         s("forged numpy with a .pth", forged(pth=True, numpy=True), forged=True),
         s("forged numpy (re-exports the real one)", forged(numpy=True), forged=True),
-        s("forged wheel already in the cache under the official hash", poisoned_wheel_cache, forged=True),
+        # the index serves the official files: the run must succeed on them, never import the cached forgery
+        s("forged wheel already in the cache under the official hash", poisoned_wheel_cache, legit=True),
         s("release environment poisoned after a good run", lambda i, w, c, m: _serve_all(i, w), twice=True,
           after_first=poison_env),
         s("leftovers of a killed run in the cache", leftovers, legit=True),
@@ -764,6 +767,7 @@ def _fixir_mutant(rnd: random.Random) -> tuple[Any, str, str]:
     """(model, target, what was done) from the IR-10 torch-like model of tests/test_retarget.py."""
     import numpy as np
     from onnx import TensorProto, helper, numpy_helper
+
     from tests.test_retarget import ir10_model
 
     m = ir10_model(rnd.choice(["pytorch", "someexporter", ""]))
