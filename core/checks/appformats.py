@@ -115,7 +115,9 @@ def lock_packages(doc: dict[str, Any]) -> Iterator[tuple[str, str]]:
 
 
 def toml_anchors(name: str, version: str) -> tuple[str, ...]:
-    return (r"^\s*name\s*=\s*" + _q(name) + r"\s*$", r"^\s*version\s*=\s*" + _q(version) + r"\s*$")
+    # [ \t]*, never \s*: across a run of blank lines \s* made every line's start scan to the run's end (quadratic)
+    return (r"^[ \t]*name[ \t]*=[ \t]*" + _q(name) + r"[ \t]*$", r"^[ \t]*version[ \t]*=[ \t]*" + _q(version)
+            + r"[ \t]*$")
 
 
 def uv_lock(path: Path, text: str) -> list[Found]:
@@ -176,8 +178,9 @@ def package_json(path: Path, text: str) -> list[Found]:
         for name, spec in _obj(doc.get(section), f"'{section}'").items():
             if name in NPM and isinstance(spec, str) and (floor := _range_floor(spec)):
                 op, version = floor
-                note = "" if op in ("", "=") else f"{spec}: the oldest release the range allows"
-                out.append(Found(version, f"{name} {spec}", note, anchors=(_q(section) + r"\s*:", _q(name) + r"\s*:")))
+                note = "" if op in ("", "=") else f"{short(spec)}: the oldest release the range allows"
+                out.append(Found(version, f"{name} {short(spec)}", note,
+                                 anchors=(_q(section) + r"\s*:", _q(name) + r"\s*:")))
     return out
 
 
@@ -360,11 +363,12 @@ def _python_found(name: str, op: str, version: str, written: str, anchors: tuple
     return Found(version, f"{name} {written}", note, anchors, line)
 
 
-_COMMENT = re.compile(r"(^|\s+)#.*$")
+# A lookbehind, never (^|\s+): a long run of whitespace without a "#" backtracked from every start (quadratic).
+_COMMENT = re.compile(r"(?:^|(?<=\s))#.*$")
 _NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 #: More requirements on ONNX Runtime than this in one file is no app's file (each costs packaging's parser).
 _MAX_ORT_LINES = 256
-_OPTIONS = re.compile(r"\s+--?[A-Za-z]")
+_OPTIONS = re.compile(r"(?<=\s)--?[A-Za-z]")
 
 
 def requirements_txt(path: Path, text: str) -> list[Found]:
@@ -382,7 +386,7 @@ def requirements_txt(path: Path, text: str) -> list[Found]:
         logical = ""
         if not line or line.startswith("-"):  # -r, -c, -e, --index-url: options, not requirements
             continue
-        line = line[: m.start()] if (m := _OPTIONS.search(line)) else line  # per-requirement --hash=…
+        line = line[: m.start()].rstrip() if (m := _OPTIONS.search(line)) else line  # per-requirement --hash=…
         got = _requirement(line)
         if got is not None:
             out.append(_python_found(*got, line=first))
