@@ -6,7 +6,8 @@ import re
 import unicodedata
 from pathlib import PurePath
 
-__all__ = ["bundle_file_name", "bundle_name_problem", "check_bundle_name", "component_problem", "default_bundle_name"]
+__all__ = ["bundle_file_name", "bundle_name_problem", "check_bundle_name", "component_problem", "default_bundle_name",
+           "folded"]
 
 # Windows opens a device, not a file, for these names in any folder and with any extension, also when
 # spaces follow the name before the extension ("NUL .txt"). The superscript digits count as digits there
@@ -40,6 +41,12 @@ def component_problem(part: str) -> str | None:
     if _WIN_DEVICE.fullmatch(stem):
         return f"uses the reserved Windows device name {stem!r} ({part!r})"
     return None
+
+
+def folded(name: str) -> str:
+    """``name`` as a case-insensitive, Unicode-normalizing file system sees it: two names with the same folded form
+    are one file on Windows and macOS."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 def default_bundle_name(model: str | PurePath) -> str:

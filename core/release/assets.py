@@ -10,12 +10,11 @@ config has a default two-label ``id2label``, which means nothing for a language 
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
+from ..boundedread import read_bounded
 from ..findings import Finding
 from . import foldercodes as codes
 from .folder import AssetFile
@@ -32,19 +31,9 @@ class _Unreadable(Exception):
 
 def _read(asset: AssetFile) -> bytes:
     try:
-        fd = os.open(asset.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as e:
-        raise _Unreadable(e.strerror or "cannot open it") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise _Unreadable("it is not a regular file")
-        if st.st_size > MAX_LABEL_FILE_BYTES:
-            raise _Unreadable(f"it is {st.st_size} bytes (at most {MAX_LABEL_FILE_BYTES})")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(MAX_LABEL_FILE_BYTES + 1)
-    finally:
-        os.close(fd)
+        return read_bounded(asset.path, MAX_LABEL_FILE_BYTES)
+    except OSError as e:  # not a regular file, too large, unreadable (core/boundedread.py)
+        raise _Unreadable(e.strerror or str(e)) from None
 
 
 def _json(data: bytes) -> Any:

@@ -12,7 +12,6 @@ import fnmatch
 import os
 import re
 import stat
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -21,7 +20,7 @@ from ..checks.inspection import Inspection, inspect_model
 from ..errors import Cancelled, OnnxpackError
 from ..findings import Finding
 from ..model.modelfile import FileKind, sniff
-from ..names import component_problem
+from ..names import component_problem, folded
 from ..progress import CancelToken, check_cancel
 from . import foldercodes as codes
 
@@ -224,21 +223,17 @@ def _check_names(members: Sequence[str]) -> None:
                 raise codes.RELEASE_PATH.error(path=m, why=why)
         if len(m) > MAX_RELEASE_PATH:
             raise codes.RELEASE_PATH.error(variant="long", path=m, length=len(m), limit=MAX_RELEASE_PATH)
-        key = _fold(m)
+        key = folded(m)
         if key in files:
             raise codes.RELEASE_COLLISION.error(first=files[key], second=m)
         files[key] = m
         parts = m.split("/")
         for i in range(1, len(parts)):
             folder = "/".join(parts[:i])
-            folders.setdefault(_fold(folder), folder)
+            folders.setdefault(folded(folder), folder)
     for key, m in files.items():  # a file and a folder of one name ("Labels" and "labels/en.txt") collide too
         if key in folders:
             raise codes.RELEASE_COLLISION.error(first=m, second=folders[key] + "/")
-
-
-def _fold(name: str) -> str:
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 def _skipped_finding(skipped: Sequence[tuple[str, str]]) -> Finding | None:

@@ -29,6 +29,7 @@ from .bundle import BundleResult, _parts, _work_dir
 from .finish import Release, write_manifest
 from .folder import AssetFile, _model_error
 from .gate import Checked, check_model, start_checker
+from .keep import full_reader
 from .manifest import MODEL_SECTIONS, RELEASE_SCHEMA, iso_utc, tool_info
 from .manifest_build import assemble_manifest, interface_of
 from .members import Member, Role
@@ -42,7 +43,6 @@ from .zipwriter import DeterministicZip
 __all__ = ["build_release"]
 
 _T = TypeVar("_T")
-_CHUNK = 1 << 20
 
 
 def _named(plan: BundlePlan, step: Callable[[], _T]) -> _T:
@@ -178,18 +178,12 @@ def _write_assets(assets: Sequence[AssetFile], z: DeterministicZip, progress: Pr
         check_cancel(cancel)
         report(progress, "zip", done, max(total, 1), f"adding {a.member}")
         try:
-            with open(a.path, "rb") as src, z.entry(a.member, a.size, cancel=cancel) as sink:
-                left = a.size
-                while left > 0:
-                    chunk = src.read(min(_CHUNK, left))
-                    if not chunk:
-                        raise codes.SOURCE_CHANGED.error(files=a.member)
-                    sink.write(chunk)
-                    left -= len(chunk)
+            with open(a.path, "rb") as src:
+                record = z.write_stream(a.member, a.size, full_reader(src, a.member), cancel=cancel)
         except OSError as e:
             raise foldercodes.RELEASE_UNREADABLE.error(path=a.member, reason=e.strerror or str(e)) from None
         done += a.size
-        out.append(Member(Role.ASSET, z.records[-1]))
+        out.append(Member(Role.ASSET, record))
     return out
 
 

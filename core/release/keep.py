@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -30,22 +31,24 @@ from .smokerun import SmokeTarget, equality, run_smoke
 from .sources import SourceWatch, source_files_of
 from .zipwriter import DeterministicZip, EntryRecord
 
-__all__ = ["keep_stage"]
+__all__ = ["full_reader", "keep_stage"]
 
-_CHUNK = 1 << 20
+def full_reader(f: BinaryIO, name: str) -> Callable[[int], bytes]:
+    """``f.read`` for DeterministicZip.write_stream, refusing a file that ends before the size it had (it changed
+    while being bundled) instead of leaving the entry short."""
+    def read(n: int) -> bytes:
+        data = f.read(n)
+        if not data:
+            raise codes.SOURCE_CHANGED.error(files=name)
+        return data
+
+    return read
 
 
 def _copy_into(src: Path, name: str, z: DeterministicZip, tee: Path, run: Run) -> EntryRecord:
     size = os.stat(src).st_size
-    with open(src, "rb") as f, open(tee, "xb") as copy, z.entry(name, size, tee=copy, cancel=run.cancel) as sink:
-        left = size
-        while left > 0:
-            chunk = f.read(min(_CHUNK, left))
-            if not chunk:
-                raise codes.SOURCE_CHANGED.error(files=src.name)
-            sink.write(chunk)
-            left -= len(chunk)
-    return z.records[-1]
+    with open(src, "rb") as f, open(tee, "xb") as copy:
+        return z.write_stream(name, size, full_reader(f, src.name), cancel=run.cancel, tee=copy)
 
 
 def keep_stage(plan: BundlePlan, checked: Checked, checker: CheckerGate, run: Run, f: BinaryIO,

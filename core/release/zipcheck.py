@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import stat
 import struct
-import unicodedata
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..findings import Finding
-from ..names import component_problem
+from ..names import component_problem, folded
 from ..progress import CancelToken, check_cancel
 from . import codes
 
@@ -111,10 +110,6 @@ def check_member_name(name: str) -> str | None:
         if why is not None:
             return why
     return None
-
-
-def _fold(name: str) -> str:
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 def _read_at(f: BinaryIO, offset: int, n: int) -> bytes:
@@ -397,7 +392,7 @@ def scan_archive(f: BinaryIO, size: int) -> ArchiveScan:
     _parse_directory(f, cd, n_total, scan)
     seen: dict[str, str] = {}
     for m in scan.members:
-        key = _fold(m.name)
+        key = folded(m.name)
         if key in seen:
             same = seen[key] == m.name
             variant = None if same else "folded"

@@ -55,6 +55,7 @@ _UNIX = 3
 _DEFLATE_LEVEL = 6
 #: Writes at least this large are hashed in parallel with the ZIP write.
 _PARALLEL_MIN = 1 << 20
+_STREAM_CHUNK = 8 << 20  # write_stream's reads
 
 
 def source_date_epoch(env: Mapping[str, str] | None = None) -> int | None:
@@ -272,13 +273,15 @@ class DeterministicZip:
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
         stage: str = "zip",
-        chunk: int = 8 << 20,
+        tee: BinaryIO | None = None,
     ) -> EntryRecord:
-        """Add a member of ``size`` bytes read with ``reader(n)`` (e.g. an open file's ``read``)."""
-        with self.entry(name, size, compress=compress, progress=progress, cancel=cancel, stage=stage) as sink:
+        """Add a member of ``size`` bytes read with ``reader(n)`` (e.g. an open file's ``read``); ``tee``: a file the
+        same bytes are also written to."""
+        with self.entry(name, size, compress=compress, progress=progress, cancel=cancel, stage=stage,
+                        tee=tee) as sink:  # fmt: skip
             remaining = size
             while remaining > 0:
-                data = reader(min(chunk, remaining))
+                data = reader(min(_STREAM_CHUNK, remaining))
                 if not data:
                     break
                 sink.write(data)

@@ -156,7 +156,8 @@ class _Matrix:
     def from_bytes(self, proven: bool) -> None:
         """From bytes, the working directory empty; with external data also with the folder option."""
         data = self.model.data
-        body = self.shipped.read_bytes()
+        given = self.model.model_file
+        body = given if isinstance(given, bytes) else self.shipped.read_bytes()
         empty = self.root / "empty"
         empty.mkdir()
         with _cwd(str(empty)):
