@@ -7,66 +7,60 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from onnxpack.core import __version__
 from onnxpack.core.errors import InternalError, OnnxpackError, from_os_error
 
+from .commands import COMMANDS
 from .env import Environment, ExitStatus
 from .output import emit_error
 
 if TYPE_CHECKING:
     from onnxpack.core.childproc import ChildProcess
 
-__all__ = ["Environment", "ExitStatus", "build_parser", "main", "run"]
-
-# One module per group of subcommands; each defines ``register(subparsers)``.
-_COMMAND_MODULES = ("cmd_inspect", "cmd_merge", "cmd_smoke", "cmd_bundle", "cmd_verify", "cmd_keygen")
-# Which module registers which command: a run imports only its own command's module (``onnxpack smoke``
-# need not import the bundle or inspect machinery); ``--help`` and unknown commands import them all.
-# tests/test_cli_main.py checks this table against what the modules really register.
-COMMANDS = {
-    "inspect": "cmd_inspect",
-    "check": "cmd_inspect",
-    "merge": "cmd_merge",
-    "smoke": "cmd_smoke",
-    "ort": "cmd_smoke",
-    "bundle": "cmd_bundle",
-    "verify": "cmd_verify",
-    "keygen": "cmd_keygen",
-}
-
+__all__ = ["Environment", "ExitStatus", "build_parser", "configure_process", "main", "run"]
 
 #: The commands whose work runs in a child process, and its entry point ("": the onnx checker's tasks only). main()
-#: starts it before the command's module and the engine are imported, so that its imports overlap theirs (a child
-#: forked that early is a copy of a process that has imported little); the command finds it as ``args.early_child``.
+#: starts it once the arguments are parsed, before the command's module and the engine are imported, so that its
+#: imports overlap theirs (a child forked that early is a copy of a process that has imported little); the command
+#: finds it as ``args.early_child`` and is the only one to start it.
 #: (core.childproc's SMOKE_TARGET and PRELOAD, spelled out: importing it costs ~20 ms that `inspect` need not pay;
 #: tests/test_cli_main.py checks they are the same.)
 _SMOKE_CHILD = ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime"))
 EARLY_CHILDREN = {"bundle": _SMOKE_CHILD, "smoke": _SMOKE_CHILD, "verify": _SMOKE_CHILD}  # verify: with --smoke
 #: Commands whose child runs only the onnx checker: started early only where children do not fork (one forked
-#: after the inspection has onnx imported already: check of the sample 0.180 s -> 0.168 s, and less CPU).
+#: after the inspection has onnx imported already is as quick, and costs less CPU).
 _EARLY_CHECKER = ("check",)
+#: Flags naming environment variables that hold secrets: a command given one starts its child itself, once those
+#: variables are hidden from children (core.childproc.hide_from_children; never forked with them).
+_SECRET_VARIABLE_FLAGS = ("sign_key_password_env", "sigstore_identity_token_env")
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors through our error path (exit 2, no traceback)."""
+    """argparse that reports usage errors through our error path (exit 2, no traceback), as JSON when the arguments
+    read before the error asked for it."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._namespace = namespace if namespace is not None else argparse.Namespace()
+        return super().parse_known_args(args, self._namespace)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise OnnxpackError(f"{self.prog}: {message}", f"Run `{self.prog} --help` for usage.", code="USAGE")
+        as_json = bool(getattr(getattr(self, "_namespace", None), "json", False))
+        raise _UsageError(f"{self.prog}: {message}", f"Run `{self.prog} --help` for usage.", as_json)
 
 
-def _command_of(argv: Sequence[str] | None) -> str | None:
-    """The command word of ``argv`` (top-level options take no value, so it is the first non-option)."""
-    for a in argv or ():
-        if not a.startswith("-"):
-            return a if a in COMMANDS else None
-    return None
+class _UsageError(OnnxpackError):
+    def __init__(self, message: str, hint: str, as_json: bool) -> None:
+        super().__init__(message, hint, code="USAGE")
+        self.as_json = as_json
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The full parser; given ``argv`` naming a known command, only that command's module is loaded."""
-    import importlib
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser, from the command table and the engine's flag groups (no command's module is imported)."""
+    from onnxpack.core.release.flaggroups import COMMAND_SPECS
+
+    from .flags import add_spec
 
     parser = _Parser(
         prog="onnxpack",
@@ -74,41 +68,37 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"onnxpack {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    command = _command_of(argv)
-    for name in _COMMAND_MODULES if command is None else (COMMANDS[command],):
-        module = importlib.import_module(f"{__name__}.{name}")
-        module.register(sub)
+    for name, command in COMMANDS.items():
+        p = sub.add_parser(name, help=command.help, description=command.description)
+        add_spec(p, COMMAND_SPECS[name])
     return parser
 
 
 def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> ExitStatus:
-    """Run one command; never raises (errors become messages and exit codes)."""
+    """Run one command; never raises (errors become messages and exit codes). Changes nothing global it was not
+    asked to: no environment variable (the console script sets the process's own: :func:`run`)."""
     env = env or Environment.from_process()
-    # numpy's BLAS would start a thread pool when onnx imports it: a process of one thread can fork its children
-    # (see onnxpack.core.childproc.start_method), and nothing here multiplies matrices.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    # ONNX Runtime's telemetry (1.29+: a device id and an event store in the user's cache folder, uploads) stays off
-    # in this process and its children unless the user set it (core.childproc.ORT_TELEMETRY_VAR, not imported here).
-    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-    args_list = list(sys.argv[1:] if argv is None else argv)
-    as_json = "--json" in args_list
+    args: argparse.Namespace | None = None
     child = None
     try:
-        child = _early_child(args_list)
-        parser = build_parser(args_list)
+        parser = build_parser()
         try:
             # argparse prints --help/--version to sys.stdout; send it to this command's stdout.
             with contextlib.redirect_stdout(env.stdout):
-                args = parser.parse_args(args_list)
+                args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
         except SystemExit as e:  # --help / --version
             return ExitStatus(int(e.code or 0))
-        if not getattr(args, "handler", None):
+        if args.command is None:
             parser.print_help(env.stdout)
             return ExitStatus.USAGE
+        child = _early_child(args)
         args.early_child = child
-        return ExitStatus(args.handler(args, env))
+        import importlib
+
+        module = importlib.import_module(f"{__name__}.{COMMANDS[args.command].module}")
+        return ExitStatus(module.HANDLERS[args.command](args, env))
     except OnnxpackError as e:
-        emit_error(env, e, as_json)
+        emit_error(env, e, _as_json(args, e))
         return ExitStatus(e.exit_status)
     except BrokenPipeError:
         # The reader went away (`onnxpack … | head`): stop quietly, as other command-line tools do. Point
@@ -119,37 +109,45 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         env.stderr.write("Interrupted.\n")
         return ExitStatus.CANCELLED
     except Exception as e:  # last line of defence: a clear message, never a traceback
-        if os.environ.get("ONNXPACK_DEBUG"):
+        if env.vars.get("ONNXPACK_DEBUG"):
             raise
         path_error = from_os_error(e) if isinstance(e, OSError) else None
         if path_error is not None:  # a name too long, a read-only disk: the user's path, not a bug
-            emit_error(env, path_error, as_json)
+            emit_error(env, path_error, _as_json(args, path_error))
             return ExitStatus(path_error.exit_status)
         err = InternalError(
             f"Internal error: {type(e).__name__}: {e}",
             "This is a bug in onnxpack; please report it with the command you ran "
             "(set ONNXPACK_DEBUG=1 to see the traceback).",
         )
-        emit_error(env, err, as_json)
+        emit_error(env, err, _as_json(args, err))
         return ExitStatus(err.exit_status)
     finally:
         if child is not None:  # the command's own (it stops it when done; stopping twice is harmless)
             child.discard()
 
 
-def _early_child(argv: Sequence[str]) -> ChildProcess | None:
-    """The child process of the command in ``argv`` (see :data:`EARLY_CHILDREN`), started now; None if it has none
-    or asks for help."""
-    command = _command_of(argv)
-    if command is None or any(a in ("-h", "--help") for a in argv):
-        return None  # (--version after the command word is bundle's release version, not the program's)
-    if any(a.startswith("--sig") for a in argv):  # signs (or an abbreviation of a signing flag): the command starts
-        return None  # its child once the variables holding secrets are hidden from children (not forked with them)
+def _as_json(args: argparse.Namespace | None, err: OnnxpackError) -> bool:
+    """Whether an error is told as a JSON document: --json was given (read by the parser, even when the parse failed
+    after it)."""
+    if isinstance(err, _UsageError):
+        return err.as_json
+    return bool(getattr(args, "json", False))
+
+
+def _early_child(args: argparse.Namespace) -> ChildProcess | None:
+    """The child process of the parsed command (see :data:`EARLY_CHILDREN`), started now; None if it has none, or
+    starts its own (it names variables holding secrets)."""
+    command = args.command
+    if any(getattr(args, name, None) for name in _SECRET_VARIABLE_FLAGS):
+        return None
+    if command not in EARLY_CHILDREN and command not in _EARLY_CHECKER:
+        return None
     from onnxpack.core.childproc import ChildProcess, start_method
 
-    if command in _EARLY_CHECKER and start_method() != "fork":
-        return ChildProcess("", ("onnx",))
-    if command not in EARLY_CHILDREN or (command == "verify" and "--smoke" not in argv):
+    if command in _EARLY_CHECKER:
+        return ChildProcess("", ("onnx",)) if start_method() != "fork" else None
+    if command == "verify" and not args.smoke:
         return None
     target, preload = EARLY_CHILDREN[command]
     return ChildProcess(target, preload)
@@ -165,8 +163,19 @@ def _silence_stdout(env: Environment) -> None:
         pass
 
 
+def configure_process() -> None:
+    """What the console script sets for its own process (and its children), unless the user set it: numpy's BLAS
+    starts no thread pool when onnx imports it (a process of one thread can fork its children: see
+    onnxpack.core.childproc.start_method; nothing here multiplies matrices), and ONNX Runtime's telemetry (1.29+: a
+    device id and an event store in the user's cache folder, uploads) stays off (core.childproc.ORT_TELEMETRY_VAR,
+    not imported here). :func:`main` leaves the environment of a process that calls it alone."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+
+
 def run() -> None:
     """Console-script entry point: the exit status of :func:`main`, once every child process is reaped."""
+    configure_process()
     status = int(main())
     from onnxpack.core.childproc import reap_children
 

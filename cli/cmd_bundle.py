@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from onnxpack.core.findings import Severity
+from onnxpack.core.release.flaggroups import BUNDLE_SPEC
 from onnxpack.core.release.manifest import RELEASE_SCHEMA, model_views
 from onnxpack.core.release.metadata import read_labels_file
-from onnxpack.core.release.options import BUNDLE_SPEC, BundleOptions
+from onnxpack.core.release.options import BundleOptions
 from onnxpack.core.release.zipwriter import source_date_epoch
 
 from .env import Environment, ExitStatus
-from .flags import add_spec
 from .output import (
-    add_json_flag,
     emit_json,
     format_bytes,
     output_file_or_folder,
@@ -26,25 +25,7 @@ from .output import (
 if TYPE_CHECKING:
     from onnxpack.core.release.bundle import BundleResult
 
-__all__ = ["register"]
-
-
-def register(subparsers: Any) -> None:
-    """Add the ``bundle`` subcommand: its flags are the engine's option spec (core/release/options.py)."""
-    b = subparsers.add_parser(
-        "bundle",
-        help="build a verified release ZIP (merged model, manifest.json, README.txt)",
-        description="Inspect, validate and merge MODEL, prove the merged model is the original bit for bit (same "
-        "structure, every tensor's SHA-256 equal; small models also give bitwise-equal outputs), smoke-run the "
-        "bundled model, and write OUT/NAME-VERSION.zip (or the OUT.zip given with -o). Without MODEL the sample model "
-        "is bundled. "
-        "Set SOURCE_DATE_EPOCH for byte-identical bundles. "
-        "Exit status: 0 written, 1 refused (findings, failed smoke run), 2 usage error or unreadable input, "
-        "130 cancelled.",
-    )
-    add_spec(b, BUNDLE_SPEC)
-    add_json_flag(b)
-    b.set_defaults(handler=_bundle)
+__all__ = ["HANDLERS", "options_from_args"]
 
 
 def options_from_args(args: Any, env: Environment) -> BundleOptions:
@@ -66,26 +47,22 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
 
 
 def _bundle(args: Any, env: Environment) -> int:
-    # The child (onnx checker, then the smoke run) starts first: it imports onnx and onnxruntime while this process
-    # imports the engine (issue 28 §2; main() started it); build_bundle adopts it and stops it.
-    from onnxpack.core.childproc import SMOKE_TARGET, child_for
+    from onnxpack.core.release.bundle import build_bundle
 
-    # (started with the signing secrets' variables hidden from it: the same call build_bundle makes)
-    child = child_for(SMOKE_TARGET, getattr(args, "early_child", None), args.sign_key_password_env,
-                      args.sigstore_identity_token_env)  # fmt: skip
-    try:
-        from onnxpack.core.release.bundle import build_bundle
-
-        options = options_from_args(args, env)
-    except BaseException:
-        child.discard()
-        raise
+    options = options_from_args(args, env)
+    # The child (onnx checker, then the smoke run) main() started before this module was imported: build_bundle adopts
+    # and stops it (or, when the command names variables holding secrets, starts it once they are hidden).
+    child = getattr(args, "early_child", None)
     result = build_bundle(options, progress=progress_reporter(env, args.quiet), child=child)
     if args.json:
         emit_json(env, result.to_dict())
     else:
         _print_bundle(env, result)
     return ExitStatus.OK
+
+
+#: The command this module runs (cli/commands.py names it; its flags are core/release/flaggroups.py's).
+HANDLERS = {"bundle": _bundle}
 
 
 def _print_bundle(env: Environment, r: BundleResult) -> None:

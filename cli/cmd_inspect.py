@@ -12,7 +12,6 @@ from onnxpack.core.model.modelfile import PROTOBUF_LIMIT
 
 from .env import Environment, ExitStatus
 from .output import (
-    add_json_flag,
     emit_json,
     format_bytes,
     plural,
@@ -21,43 +20,7 @@ from .output import (
     progress_reporter,
 )
 
-__all__ = ["register"]
-
-_EXIT_DOC = "Exit status: 0 fine, 1 error-level findings, 2 usage error or unreadable input."
-
-
-def register(subparsers: Any) -> None:
-    """Add the ``inspect`` and ``check`` subcommands."""
-    p = subparsers.add_parser(
-        "inspect",
-        help="show layout, sizes, versions, interface and operators of a model (weights are not read)",
-        description="Describe MODEL (.onnx or .ort, or a folder holding one) without loading its weights. "
-        + _EXIT_DOC,
-    )
-    p.add_argument("model", metavar="MODEL", help="the model file, or a folder holding exactly one model")
-    p.add_argument("--data-dir", metavar="DIR", help="folder of the external data files (default: the model's)")
-    add_json_flag(p)
-    p.set_defaults(handler=_inspect)
-
-    c = subparsers.add_parser(
-        "check",
-        help="validate a model: external data rules, onnx checker, shape inference, ONNX Runtime compatibility",
-        description="Validate MODEL and list every finding with a fix hint. " + _EXIT_DOC,
-    )
-    c.add_argument("model", metavar="MODEL", help="the model file, or a folder holding exactly one model")
-    c.add_argument("--data-dir", metavar="DIR", help="folder of the external data files (default: the model's)")
-    c.add_argument(
-        "--target-ort", metavar="X.Y", help="also say whether this ONNX Runtime release loads the model (e.g. 1.17)"
-    )
-    c.add_argument("--target-app", metavar="PATH", help="target the ONNX Runtime the app embeds, read from its "
-                   "Cargo.lock, .csproj/packages.lock.json, package-lock.json, requirements*.txt, pyproject.toml or "
-                   "uv.lock (a file, or the app's folder)")
-    c.add_argument("--prove-ort", metavar="RELEASES", help="run the model on these ONNX Runtime releases "
-                   "(1.16.3,1.20.1; 1.16 = its newest patch; newest; auto = the oldest the model claims + the newest), "
-                   "each from its official PyPI wheel in a cached environment of its own, and compare the outputs")
-    add_json_flag(c)
-    c.set_defaults(handler=_check)
-
+__all__ = ["HANDLERS"]
 
 def _inspect(args: Any, env: Environment) -> int:
     insp = inspect_model(args.model, args.data_dir)
@@ -102,6 +65,10 @@ def _check(args: Any, env: Environment) -> int:
         print_findings(env, _ordered(val.findings))
         _print_summary(env, val)
     return ExitStatus.OK if val.ok else ExitStatus.FINDINGS
+
+
+#: The commands this module runs (cli/commands.py names them; their flags are core/release/flaggroups.py's).
+HANDLERS = {"inspect": _inspect, "check": _check}
 
 
 # ----------------------------------------------------------------------------- human output

@@ -9,14 +9,10 @@ from typing import TYPE_CHECKING, Any
 from onnxpack.core import strictjson
 from onnxpack.core.errors import InputError
 from onnxpack.core.findings import Finding
-from onnxpack.core.release.options import SMOKE_INPUT_FLAGS, SMOKE_INPUT_SPEC
-from onnxpack.core.runtime.ortdefaults import DEFAULT_ATOL, DEFAULT_RTOL, OPTIMIZATION_STYLES, TARGET_PLATFORMS
+from onnxpack.core.release.flaggroups import SMOKE_INPUT_SPEC
 
 from .env import Environment, ExitStatus
-from .flags import add_flag_group
 from .output import (
-    add_json_flag,
-    add_output_flag,
     emit_json,
     format_bytes,
     output_file_or_folder,
@@ -32,61 +28,7 @@ if TYPE_CHECKING:
 # The engine (onnx, numpy, the smoke machinery) is imported inside the handlers: `onnxpack smoke` first
 # starts its child process, which imports ONNX Runtime while this process imports the engine.
 
-__all__ = ["add_smoke_input_flags", "register"]
-
-
-def add_smoke_input_flags(p: argparse.ArgumentParser) -> None:
-    """The flags that describe a smoke run's inputs (shared by `smoke`, `ort` and `bundle`): the engine's flag group
-    core/release/options.py SMOKE_INPUT_FLAGS."""
-    add_flag_group(p, SMOKE_INPUT_FLAGS)
-
-
-def _add_input_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data-dir", metavar="DIR", help="folder holding the external data (default: the model's folder)")
-    add_smoke_input_flags(p)
-    p.add_argument("--recipe", metavar="FILE",
-                   help="repeat a recorded run: the 'recipe' object of a previous --json result (or the whole result)")
-
-
-def register(subparsers: Any) -> None:
-    """Add `smoke` and `ort` to ``subparsers``."""
-    p = subparsers.add_parser(
-        "smoke",
-        help="run a model with ONNX Runtime (CPU) in an isolated process; optionally compare with another model",
-        description="Run MODEL once or more with generated or given inputs and report outputs, timings and "
-                    "digests. With --compare, run both models on the same inputs and compare each output. "
-                    "Exit status 0 only when the run (and comparison) passed.",
-    )
-    p.add_argument("model", metavar="MODEL", help=".onnx or .ort file, or a folder holding one model")
-    _add_input_flags(p)
-    p.add_argument("--runs", type=int, default=3, help="number of timed runs (default 3)")
-    p.add_argument("--no-search", action="store_true",
-                   help="don't try other sizes for unresolved dims when the default sizes fail")
-    p.add_argument("--compare", metavar="OTHER", help="also run OTHER on the same inputs and compare the outputs")
-    p.add_argument("--other-data-dir", metavar="DIR", help="external-data folder of OTHER")
-    p.add_argument("--atol", type=float, default=0.0, help="absolute tolerance of --compare (default 0)")
-    p.add_argument("--rtol", type=float, default=0.0, help="relative tolerance of --compare (default 0)")
-    p.add_argument("--save-outputs", metavar="DIR", help="write each output to DIR/<output name>.npy")
-    add_json_flag(p)
-    p.set_defaults(handler=_smoke)
-
-    o = subparsers.add_parser(
-        "ort",
-        help="convert a model to ORT format with onnxruntime's converter and check it against the .onnx",
-        description="Convert MODEL with `python -m onnxruntime.tools.convert_onnx_models_to_ort` (from a validated "
-                    "self-contained copy), write the .ort and required_operators.config into DIR, then run the .ort "
-                    f"and the .onnx on the same inputs (pass: atol {DEFAULT_ATOL:g}, rtol {DEFAULT_RTOL:g}).",
-    )
-    o.add_argument("model", metavar="MODEL", help=".onnx file or a folder holding one")
-    add_output_flag(o, "DIR", "new or empty output folder (the .ort and required_operators.config go inside)")
-    o.add_argument("--optimization-style", choices=OPTIMIZATION_STYLES, default="Fixed",
-                   help="Fixed (default; CPU) or Runtime (saved runtime optimizations, for NNAPI/CoreML)")
-    o.add_argument("--target-platform", choices=TARGET_PLATFORMS, default=None, help="amd64 or arm")
-    o.add_argument("--atol", type=float, default=DEFAULT_ATOL, help=f"absolute tolerance (default {DEFAULT_ATOL:g})")
-    o.add_argument("--rtol", type=float, default=DEFAULT_RTOL, help=f"relative tolerance (default {DEFAULT_RTOL:g})")
-    _add_input_flags(o)
-    add_json_flag(o)
-    o.set_defaults(handler=_ort)
+__all__ = ["HANDLERS"]
 
 
 def _options(args: argparse.Namespace, **extra: Any) -> SmokeOptions:
@@ -235,3 +177,7 @@ def _ort(args: argparse.Namespace, env: Environment) -> int:
     _findings(env, res.findings)
     w(f"ORT-format check: {'PASSED' if res.ok else 'FAILED'}\n")
     return ExitStatus.OK if res.ok else ExitStatus.FINDINGS
+
+
+#: The commands this module runs (cli/commands.py names them; their flags are core/release/flaggroups.py's).
+HANDLERS = {"smoke": _smoke, "ort": _ort}

@@ -8,31 +8,9 @@ from typing import Any
 from onnxpack.core.release.verify import VerifyReport, verify_bundle
 
 from .env import Environment, ExitStatus
-from .output import add_json_flag, emit_json, format_bytes, plural, print_findings, print_table, progress_reporter
+from .output import emit_json, format_bytes, plural, print_findings, print_table, progress_reporter
 
-__all__ = ["register"]
-
-
-def register(subparsers: Any) -> None:
-    """Add the ``verify`` subcommand."""
-    v = subparsers.add_parser(
-        "verify",
-        help="check a bundle: archive safety, manifest, every file's size and SHA-256",
-        description="Check BUNDLE.zip made by `onnxpack bundle`. Exit status: 0 verified, 1 problems found (a damaged "
-        "or altered bundle), 2 unreadable input or a file that is not a bundle .zip (a model, a manifest.json).",
-    )
-    v.add_argument("bundle", metavar="BUNDLE", help="the NAME-VERSION.zip to check")
-    v.add_argument("--smoke", action="store_true", help="also re-run the recorded smoke test and compare outputs")
-    v.add_argument("--key", metavar="PUB.pem", help="the publisher's public key: check the signature (model.sig) "
-                   "first; without it a signature is reported as 'signed, not checked'")  # fmt: skip
-    v.add_argument("--trust", metavar="CA.pem", action="append", default=[],
-                   help="certificate-signed bundles: a root/CA certificate to trust (repeat for several)")
-    v.add_argument("--sigstore-identity", metavar="ID",
-                   help="Sigstore-signed bundles: the signer's identity (e-mail or workflow URI); needs the internet")
-    v.add_argument("--sigstore-issuer", metavar="URL", default="https://github.com/login/oauth",
-                   help="with --sigstore-identity: the OpenID issuer (default: %(default)s)")
-    add_json_flag(v)
-    v.set_defaults(handler=_verify)
+__all__ = ["HANDLERS"]
 
 
 def _verify(args: Any, env: Environment) -> int:
@@ -46,6 +24,10 @@ def _verify(args: Any, env: Environment) -> int:
     else:
         _print_verify(env, rep)
     return ExitStatus.OK if rep.ok else ExitStatus.FINDINGS
+
+
+#: The command this module runs (cli/commands.py names it; its flags are core/release/flaggroups.py's).
+HANDLERS = {"verify": _verify}
 
 
 def _print_verify(env: Environment, rep: VerifyReport) -> None:

@@ -1,11 +1,11 @@
-"""argparse from the engine's declarative option spec (core/release/options.py): one loop, no per-flag code."""
+"""argparse from the engine's flag groups (core/flagspec.py, core/release/flaggroups.py): one loop, no per-flag code."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from onnxpack.core.release.options import Flag, FlagGroup, Kind, OptionSpec
+from onnxpack.core.flagspec import Flag, FlagGroup, Kind, OptionSpec
 
 __all__ = ["add_flag_group", "add_spec"]
 
@@ -31,7 +31,8 @@ def add_flag_group(parser: argparse.ArgumentParser, group: FlagGroup) -> None:
 
 def _add(parser: Any, flag: Flag) -> None:
     if flag.kind is Kind.POSITIONAL:
-        parser.add_argument(flag.dest, metavar=flag.metavar, nargs="?", help=flag.help)
+        optional: dict[str, Any] = {} if flag.required else {"nargs": "?"}
+        parser.add_argument(flag.dest, metavar=flag.metavar, help=flag.help, **optional)
         return
     kw: dict[str, Any] = {"dest": flag.dest, "help": flag.help}
     if flag.required:

@@ -17,8 +17,6 @@ from onnxpack.core.units import format_bytes
 from .env import Environment
 
 __all__ = [
-    "add_json_flag",
-    "add_output_flag",
     "display_width",
     "emit_error",
     "emit_json",
@@ -33,20 +31,9 @@ __all__ = [
 _MARK = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN ", Severity.INFO: "info "}
 
 
-def add_json_flag(parser: Any) -> None:
-    parser.add_argument("--json", action="store_true", help="print a machine-readable JSON document on stdout")
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="print no progress on stderr (errors and hints still print)")
-
-
 def plural(n: int, singular: str, plural_form: str | None = None) -> str:
     """``n`` and the noun as a person writes them: "1 tensor", "2 tensors", "0 errors"."""
     return f"{n} {singular if n == 1 else plural_form or singular + 's'}"
-
-
-def add_output_flag(parser: Any, metavar: str, help: str) -> None:
-    """``-o/--output`` of every command (``--out`` is the same option, the spelling of earlier releases)."""
-    parser.add_argument("-o", "--output", "--out", dest="output", metavar=metavar, required=True, help=help)
 
 
 #: Name endings that say "a file" (of another kind than the command writes): `-o` refuses them as a folder name.

@@ -66,6 +66,14 @@ def registry() -> dict[str, Any]:
     return dict(sorted(codes.CODES.items()))
 
 
+def option_flags() -> dict[str, str]:
+    """Every option a remedy can name (``{opt:NAME}``) -> its flag, from the flag groups every command is built from
+    (core/release/flaggroups.py; core/codes.py OPTION_FLAGS reads it on first use)."""
+    from .release.flaggroups import option_flags as table
+
+    return table()
+
+
 def __getattr__(name: str) -> Any:
     """Load a public name from its module on first use (PEP 562)."""
     module = _API.get(name)

@@ -19,7 +19,7 @@ plus its Japanese translation.
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -39,66 +39,33 @@ from .findings import Finding, Severity
 
 __all__ = ["CODES", "OPTION_FLAGS", "Code", "define", "fields", "main", "markdown", "options", "render"]
 
-#: An option of onnxpack (named after its flag) → its command-line flag: how a
-#: remedy's ``{opt:NAME}`` reads on the command line, in ``--json`` output and in manifests.
+class _OptionFlags(Mapping[str, str]):
+    """An option of onnxpack (named after its flag) → its command-line flag: how a remedy's ``{opt:NAME}`` reads on
+    the command line, in ``--json`` output and in manifests. Derived, on first use, from the flag groups every command
+    is built from (core/release/flaggroups.py option_flags, a floor above this one: read through ``onnxpack.core``)."""
+
+    def __init__(self) -> None:
+        self._table: dict[str, str] | None = None
+
+    def _flags(self) -> dict[str, str]:
+        if self._table is None:
+            from . import option_flags
+
+            self._table = option_flags()
+        return self._table
+
+    def __getitem__(self, name: str) -> str:
+        return self._flags()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._flags())
+
+    def __len__(self) -> int:
+        return len(self._flags())
+
+
 #: tests/test_codes.py checks every flag here is one the command line has.
-OPTION_FLAGS: Mapping[str, str] = MappingProxyType({
-    "align": "--align",
-    "allow_unmatched_labels": "--allow-unmatched-labels",
-    "allow_version_not_greater": "--allow-version-not-greater",
-    "asset": "--asset",
-    "atol": "--atol",
-    "author": "--author",
-    "checksum": "--checksum",
-    "compare": "--compare",
-    "compare_outputs": "--compare-outputs",
-    "compress": "--compress",
-    "data_dir": "--data-dir",
-    "dim": "--dim",
-    "exclude": "--exclude",
-    "fix_ir": "--fix-ir",
-    "force": "--force",
-    "homepage": "--homepage",
-    "input": "--input",
-    "json": "--json",
-    "key": "--key",
-    "labels": "--labels",
-    "labels_file": "--labels-file",
-    "layout": "--layout",
-    "license": "--license",
-    "name": "--name",
-    "no_search": "--no-search",
-    "no_smoke": "--no-smoke",
-    "optimization_style": "--optimization-style",
-    "ort_format": "--ort-format",
-    "other_data_dir": "--other-data-dir",
-    "output": "--output",
-    "previous": "--previous",
-    "prove_ort": "--prove-ort",
-    "quiet": "--quiet",
-    "range": "--range",
-    "recipe": "--recipe",
-    "rtol": "--rtol",
-    "runs": "--runs",
-    "save_outputs": "--save-outputs",
-    "seed": "--seed",
-    "set_model_version": "--set-model-version",
-    "sign_certificate": "--sign-certificate",
-    "sign_chain": "--sign-chain",
-    "sign_key": "--sign-key",
-    "sign_key_password_env": "--sign-key-password-env",
-    "sign_sigstore": "--sign-sigstore",
-    "sigstore_identity": "--sigstore-identity",
-    "sigstore_identity_token_env": "--sigstore-identity-token-env",
-    "sigstore_issuer": "--sigstore-issuer",
-    "smoke": "--smoke",
-    "target_app": "--target-app",
-    "target_ort": "--target-ort",
-    "target_platform": "--target-platform",
-    "timeout": "--timeout",
-    "trust": "--trust",
-    "version": "--version",
-})  # fmt: skip
+OPTION_FLAGS: Mapping[str, str] = _OptionFlags()
 
 #: Every code, by name (filled by :func:`define` as each floor's ``codes`` module is imported;
 #: ``onnxpack.core.registry()`` imports them all).

@@ -18,6 +18,7 @@ __all__ = [
     "make_bundle_options",
     "release_job",
     "suggest_job",
+    "validated",
     "verify_job",
     "warm_up_job",
 ]
@@ -97,58 +98,36 @@ def verify_job(path: Path, smoke: bool = False) -> JobFunction:
     return run
 
 
-def _same(value: Any) -> Any:
-    return value
+def _form_fields() -> dict[str, tuple[str, Callable[[Any], Any]]]:
+    """The Bundle form's table: each entry (a control the engine's flag declares: core/release/flaggroups.py) -> the
+    BundleOptions field it fills (``about.NAME``, ``smoke.NAME``: the nested ReleaseInfo's and SmokeOptions') and how
+    the control's value becomes the field's."""
+    from onnxpack.core.release.flaggroups import BUNDLE_SPEC
 
-
-def _text(value: str | None) -> str | None:
-    return value or None
-
-
-def _stripped(value: str) -> str | None:
-    return value.strip() or None
-
-
-def _path(value: str) -> Path | None:
-    return Path(value.strip()) if value.strip() else None
-
-
-def _authors(value: str) -> list[str]:
-    return [a.strip() for a in value.split(";") if a.strip()]
-
-
-def _labels(value: str) -> list[str] | None:
-    return [label.strip() for label in value.split(",")] if value.strip() else None
-
-
-#: The Bundle form's entries that are not already a BundleOptions field as it is: the field each fills
-#: (``about.NAME``, ``smoke.NAME``: the nested ReleaseInfo's and SmokeOptions') and how the form's text becomes its
-#: value. Every other entry is the field of its name (model, out_dir, version, target_ort, the check boxes…).
-_FORM_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
-    "name": ("name", _text),
-    "previous": ("previous", _path),
-    "prove_ort": ("prove_ort", _text),
-    "sign_key": ("sign_key", _path),
-    "license": ("about.license", _stripped),
-    "authors": ("about.authors", _authors),  # separated by ';'
-    "homepage": ("about.homepage", _stripped),
-    "labels": ("about.labels", _labels),  # separated by ','
-    "dims": ("smoke.dims", dict),
-    "inputs": ("smoke.inputs", dict),
-}
+    return BUNDLE_SPEC.controls()
 
 
 def make_bundle_options(**form: Any) -> Any:
     """``BundleOptions`` from the Bundle form (a row's model, name, version, previous bundle, dims, inputs and labels,
-    and the settings every row shares): each entry through ``_FORM_FIELDS``, the object made by
-    ``BundleOptions.from_fields`` (and checked by the engine when the bundle runs, as from the command line)."""
+    and the settings every row shares): each entry through the form's table (:func:`_form_fields`, from the engine's
+    flag groups), the object made by ``BundleOptions.from_fields``. Not checked: :func:`validated` does that, as the
+    bundle run does. An entry no flag has a control for is a TypeError (a programming error)."""
     from onnxpack.core.release.options import BundleOptions
 
+    table = _form_fields()
     fields: dict[str, Any] = {}
     for key, value in form.items():
-        name, convert = _FORM_FIELDS.get(key, (key, _same))
+        if key not in table:
+            raise TypeError(f"the Bundle form has no entry {key!r}")
+        name, convert = table[key]
         fields[name] = convert(value)
     return BundleOptions.from_fields(fields)
+
+
+def validated(options: Any) -> Any:
+    """The engine's check of the options alone (core/release/options.py ``BundleOptions.validated``: the version, the
+    layout, --fix-ir's target, signing, the release metadata…), its coded errors as the command line raises them."""
+    return options.validated()
 
 
 def bundle_job(options: Any) -> JobFunction:

@@ -38,11 +38,10 @@ from PySide6.QtWidgets import (
 )
 
 from onnxpack.core import __version__
-from onnxpack.core.errors import InputError, OnnxpackError
+from onnxpack.core.errors import OnnxpackError
 from onnxpack.core.model.modelfile import FileKind, sniff
 from onnxpack.core.names import bundle_name_problem
 from onnxpack.core.progress import ProgressEvent
-from onnxpack.core.release.versions import parse_semver
 from onnxpack.core.resources import SAMPLE_MODEL, resource_path
 
 if TYPE_CHECKING:  # for mypy only (importing core.validate loads onnx)
@@ -1013,13 +1012,6 @@ class MainWindow(Retranslatable, QMainWindow):
                 self.tr("%1: the bundle needs a name.").replace("%1", item.path.name),
                 self.tr("Type a name in the Bundle tab; it becomes part of the ZIP file name."),
             )
-        try:
-            parse_semver(d.version)  # the engine's rule, so the GUI refuses exactly what the engine refuses
-        except InputError:
-            raise WordedInputError(
-                self.tr("%1: '%2' is not a semantic version.").replace("%1", item.path.name).replace("%2", d.version),
-                self.tr("Use MAJOR.MINOR.PATCH, for example 1.0.0 or 2.1.3."),
-            ) from None
         if bundle_name_problem(d.name) is not None:
             raise WordedInputError(
                 self.tr("%1: '%2' cannot name a bundle.").replace("%1", item.path.name).replace("%2", d.name),
@@ -1036,7 +1028,7 @@ class MainWindow(Retranslatable, QMainWindow):
         else:
             assert item.validation is not None  # only a model that was read can be bundled (can_bundle)
             model, data_dir = item.validation.inspection.location.model, item.validation.inspection.location.data_dir
-        return engine.make_bundle_options(
+        options = engine.make_bundle_options(
             model=model,
             data_dir=data_dir,
             name=d.name,
@@ -1047,6 +1039,8 @@ class MainWindow(Retranslatable, QMainWindow):
             labels=d.labels,
             **shared,
         )
+        engine.validated(options)  # the engine's own check and words (BAD_VERSION…), as the bundle run's
+        return options
 
     def start_bundles(self, all_ready: bool = False) -> list[QueueItem]:
         """Queue the selected model (or every inspected, idle model) for bundling, one after another.

@@ -117,7 +117,7 @@ def test_the_engine_warm_up_imports_it_and_stops_when_cancelled() -> None:
 
 def test_cli_commands_that_need_no_model_parsing_stay_light() -> None:
     """`onnxpack smoke` starts its child before importing the engine (see core/cli/cmd_smoke.py)."""
-    assert _loaded_after("from onnxpack.cli import build_parser\nbuild_parser(['smoke', 'm.onnx'])") == []
+    assert _loaded_after("from onnxpack.cli import build_parser\nbuild_parser().parse_args(['smoke', 'm.onnx'])") == []
 
 
 # The engine's floors, lowest first: a module imports from its own floor and the floors below, never above

@@ -76,36 +76,36 @@ def test_broken_pipe_in_a_real_pipeline() -> None:
     assert "Internal error" not in r.stderr and "Traceback" not in r.stderr
 
 
-def test_command_table_matches_what_the_modules_register() -> None:
-    """onnxpack.cli.COMMANDS (used to import only the running command's module) names every command, right."""
-    import argparse
+def test_command_table_matches_what_the_modules_run() -> None:
+    """onnxpack.cli.commands.COMMANDS (which module runs which command) names every command, right: each module
+    handles exactly the commands the table gives it, and each has the engine's flags."""
     import importlib
 
-    from onnxpack import cli
+    from onnxpack.cli.commands import COMMANDS
+    from onnxpack.core.release.flaggroups import COMMAND_SPECS
 
-    for module_name in cli._COMMAND_MODULES:
-        parser = argparse.ArgumentParser()
-        sub = parser.add_subparsers()
-        importlib.import_module(f"onnxpack.cli.{module_name}").register(sub)
-        registered = set(sub.choices)
-        assert registered == {c for c, m in cli.COMMANDS.items() if m == module_name}, module_name
+    assert set(COMMANDS) == set(COMMAND_SPECS)
+    for module_name in {c.module for c in COMMANDS.values()}:
+        handled = set(importlib.import_module(f"onnxpack.cli.{module_name}").HANDLERS)
+        assert handled == {name for name, c in COMMANDS.items() if c.module == module_name}, module_name
 
 
-def test_a_command_run_loads_only_its_own_module() -> None:
-    """`onnxpack merge …` does not import the bundle, smoke or inspect commands (start-up time)."""
+def test_a_command_run_loads_only_its_own_module(tmp_path: Path) -> None:
+    """Building the parser imports no command's module; `onnxpack merge …` then imports its own only, not the bundle,
+    smoke or inspect commands (start-up time)."""
     import subprocess
     import sys
 
-    code = (
-        "import sys; from onnxpack.cli import build_parser; build_parser(['merge', 'x.onnx']); "
-        "print(sorted(m for m in sys.modules if m.startswith('onnxpack.cli.cmd_')))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
-    assert out.strip() == "['onnxpack.cli.cmd_merge']"
-    code = code.replace("['merge', 'x.onnx']", "['--help']")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
-    modules = ("cmd_bundle", "cmd_inspect", "cmd_keygen", "cmd_merge", "cmd_smoke", "cmd_verify")
-    assert out.strip() == str(sorted(f"onnxpack.cli.{m}" for m in modules))
+    loaded = "print(sorted(m for m in sys.modules if m.startswith('onnxpack.cli.cmd_')))"
+    code = "import sys; from onnxpack.cli import build_parser; build_parser()\n"
+    out = subprocess.run([sys.executable, "-c", code + loaded], capture_output=True, text=True, cwd=ROOT,
+                         check=True).stdout  # fmt: skip
+    assert out.strip() == "[]"
+    missing = str(tmp_path / "missing.onnx")
+    code = f"import sys; from onnxpack.cli import main; main(['merge', {missing!r}, '-o', {str(tmp_path)!r}])\n"
+    out = subprocess.run([sys.executable, "-c", code + loaded], capture_output=True, text=True, cwd=ROOT,
+                         check=True).stdout  # fmt: skip
+    assert out.strip().splitlines()[-1] == "['onnxpack.cli.cmd_merge']"
 
 
 def test_unknown_command_lists_every_command() -> None:
@@ -136,12 +136,13 @@ def test_the_command_child_starts_before_the_command_and_is_always_stopped(
     assert main(["bundle", "--help"], env) == ExitStatus.OK and made == []
     missing = str(tmp_path / "missing.onnx")
     for argv in (["bundle", missing, "-o", str(tmp_path / "out"), "--version", "1.0.0"], ["check", missing],
-                 ["smoke", missing], ["bundle", "--no-such-flag"], ["verify", missing, "--smoke"]):
+                 ["smoke", missing], ["verify", missing, "--smoke"]):
         made.clear()
         assert main(argv, env) != ExitStatus.OK
         assert len(made) == 1, argv
         assert made[0].proc is None and made[0].tmp is None, argv  # stopped, its folder removed
     made.clear()
+    assert main(["bundle", "--no-such-flag"], env) == ExitStatus.USAGE and made == []  # parsed first: no child
     assert main(["inspect", missing], env) != ExitStatus.OK and made == []  # inspect needs no child
     assert main(["verify", missing], env) != ExitStatus.OK and made == []  # nor verify without --smoke
 
@@ -154,9 +155,12 @@ def test_the_early_smoke_child_is_the_engines() -> None:
 
 
 def test_the_command_line_turns_off_the_telemetry_the_engine_names(monkeypatch: Any) -> None:
-    """main() spells ORT_DISABLE_TELEMETRY itself (importing core.childproc costs `inspect` ~20 ms): the same name."""
+    """The console script (run) spells ORT_DISABLE_TELEMETRY itself (importing core.childproc costs `inspect` ~20 ms):
+    the same name; main() itself leaves the environment alone (see test_hermetic_cli.py)."""
+    from onnxpack.cli import configure_process
     from onnxpack.core.childproc import ORT_TELEMETRY_VAR
 
     monkeypatch.delenv(ORT_TELEMETRY_VAR, raising=False)
-    main(["--version"], Environment(stdout=io.StringIO(), stderr=io.StringIO(), vars={}))
-    assert os.environ[ORT_TELEMETRY_VAR] == "1"
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    configure_process()
+    assert os.environ[ORT_TELEMETRY_VAR] == "1" and os.environ["OPENBLAS_NUM_THREADS"] == "1"

@@ -14,10 +14,12 @@ import pytest
 from onnxpack.cli import Environment, build_parser
 from onnxpack.cli.cmd_bundle import options_from_args
 from onnxpack.core.errors import InputError
+from onnxpack.core.flagspec import Kind
 from onnxpack.core.release.bundle import BundleOptions as ReExported
 from onnxpack.core.release.bundle import cli_command
+from onnxpack.core.release.flaggroups import BUNDLE_SPEC, SMOKE_INPUT_FLAGS
 from onnxpack.core.release.metadata import ReleaseInfo
-from onnxpack.core.release.options import BUNDLE_SPEC, SMOKE_INPUT_FLAGS, BundleOptions, Kind, bundle_argv
+from onnxpack.core.release.options import BundleOptions, bundle_argv
 from onnxpack.core.runtime.smoke import SmokeOptions
 
 
@@ -84,7 +86,7 @@ def test_the_spec_fills_what_the_flags_say(tmp_path: Path) -> None:
 
 
 def _bundle_parser() -> argparse.ArgumentParser:
-    parser = build_parser(["bundle"])
+    parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return sub.choices["bundle"]  # type: ignore[no-any-return]
 
@@ -144,7 +146,7 @@ def test_the_gui_form_and_the_command_line_make_the_same_options(tmp_path: Path)
 def test_bundle_options_check_themselves() -> None:
     base = BundleOptions(model=None, out_dir=Path("out"), version="1.0.0")
     assert ReExported is BundleOptions  # `from onnxpack.core.release.bundle import BundleOptions` keeps working
-    assert base.validated() == base
+    assert base.validated().options == base and str(base.validated().version) == "1.0.0"  # returns what it parsed
     bad = [
         ({"version": "1.0"}, None),
         ({"layout": "flat"}, "Use auto, single, external or keep."),
@@ -163,8 +165,8 @@ def test_bundle_options_check_themselves() -> None:
     # the smoke inputs count only when the smoke run is on; release metadata comes back normalized
     assert BundleOptions(**{**base.fields(), "smoke": SmokeOptions(seed=-1), "run_smoke": False}).validated()
     about = BundleOptions(**{**base.fields(), "about": ReleaseInfo(license="mit", authors=[" Ada "])}).validated()
-    assert about.about == ReleaseInfo(license="MIT", authors=["Ada"])
-    assert BundleOptions(**{**base.fields(), "about": ReleaseInfo()}).validated().about is None
+    assert about.options.about == ReleaseInfo(license="MIT", authors=["Ada"])
+    assert BundleOptions(**{**base.fields(), "about": ReleaseInfo()}).validated().options.about is None
 
 
 def test_fields_and_from_fields_are_inverse() -> None:
@@ -181,7 +183,7 @@ def test_the_smoke_input_group_is_smoke_options_fields_and_bundles_at_smoke() ->
     """One flag group for the smoke inputs: `smoke` and `ort` make SmokeOptions from it, `bundle` mounts it at
     ``smoke.`` and counts it only with the smoke run on."""
     from onnxpack.cli.cmd_smoke import _options
-    from onnxpack.core.release.options import SMOKE_INPUT_SPEC
+    from onnxpack.core.release.flaggroups import SMOKE_INPUT_SPEC
 
     args = build_parser().parse_args(["smoke", "m.onnx", "--dim", "a=2", "--input", "sr=16000", "--range", "x=0:1",
                                       "--seed", "5", "--timeout", "9"])  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["AUTO", "BUNDLE_LAYOUTS", "KEEP", "LAYOUTS", "Layout"]
+__all__ = ["AUTO", "BUNDLE_LAYOUTS", "DEFAULT_ALIGN", "KEEP", "LAYOUTS", "Layout"]
 
 
 class Layout(str, enum.Enum):
@@ -44,3 +44,6 @@ LAYOUTS = (AUTO, Layout.SINGLE.value, Layout.EXTERNAL.value)
 #: bundle only: ship the model's files as they are (validated and proven, not merged).
 KEEP = "keep"
 BUNDLE_LAYOUTS = (*LAYOUTS, KEEP)
+
+#: The external layout's default alignment of each tensor's offset, in bytes (merge --align).
+DEFAULT_ALIGN = 65536

@@ -29,7 +29,7 @@ from . import codes
 from .extreader import ExternalDataReader
 from .extref import CHUNK, ExternalRef, ExternalTable
 from .extresolve import resolve_external_data
-from .layout import AUTO, LAYOUTS, Layout
+from .layout import AUTO, DEFAULT_ALIGN, LAYOUTS, Layout
 from .loaded import LoadedModel
 from .mergeparts import MergeItem, merge_bug, tensor_paths, too_large
 from .mergesize import inline_tensor, inlined_tensor_size, single_file_size
@@ -41,7 +41,6 @@ from .tensors import uses_external_data
 
 __all__ = ["DEFAULT_ALIGN", "MergeOutput", "MergePlan", "plan_merge"]
 
-DEFAULT_ALIGN = 65536
 _MAX_ALIGN = 2**30
 
 

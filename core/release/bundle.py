@@ -139,10 +139,11 @@ def build_bundle(
     password or an identity token were hidden from children), one is started here, first thing.
     """
     try:
-        opts = options.validated()  # every check of the options alone (core/release/options.py)
+        valid = options.validated()  # every check of the options alone (core/release/options.py)
+        opts = valid.options
         # Its onnx and onnxruntime imports overlap the inspection and the merge.
         child = child_for(SMOKE_TARGET, child, opts.sign_key_password_env, opts.sigstore_identity_token_env)
-        plan = make_plan(opts)
+        plan = make_plan(valid)
         # Nothing a bundle writes (a .zip, its work folder) is ever read as a model, so it may go into the model's
         # own folder (`bundle . -o dist`, `bundle model.onnx -o .`): only the files it reads are protected.
         refuse_inside_inputs(Path(opts.out_dir), plan.read_files)  # before the folder is created

@@ -15,8 +15,8 @@ from ..resources import SAMPLE_MODEL, resource_path
 from . import codes, foldercodes
 from .folder import ReleaseTree, scan_assets, scan_folder
 from .metadata import ReleaseInfo
-from .options import BundleOptions
-from .versions import SemVer, encode_model_version, parse_semver
+from .options import BundleOptions, ValidOptions
+from .versions import SemVer, encode_model_version
 from .zipwriter import source_date_epoch
 
 if TYPE_CHECKING:  # signing is imported when a bundle is signed (issue 28 §2: what a small bundle imports)
@@ -100,10 +100,10 @@ class BundlePlan:
                 for m in self.tree.models]  # fmt: skip
 
 
-def make_plan(opts: BundleOptions) -> BundlePlan:
-    """The plan of ``opts`` (already validated). The release metadata and the signing key are checked here, before
-    any work: a typo must not cost a 2 GB merge."""
-    version = parse_semver(opts.version)
+def make_plan(valid: ValidOptions) -> BundlePlan:
+    """The plan of validated options (:meth:`BundleOptions.validated`: the version comes parsed). The release folder
+    and the signing key are checked here, before any work: a typo must not cost a 2 GB merge."""
+    opts, version = valid.options, valid.version
     tree = _release_tree(opts)
     model = opts.model if opts.model is not None else resource_path(*SAMPLE_MODEL)
     if tree is not None and _plain(tree, opts):  # one model and nothing beside it: bundled as it is, NAME.onnx

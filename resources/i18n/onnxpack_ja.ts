@@ -3660,14 +3660,6 @@
         <translation>「バンドル」タブで名前を入力してください。ZIP ファイル名の一部になります。</translation>
     </message>
     <message>
-        <source>%1: &apos;%2&apos; is not a semantic version.</source>
-        <translation>%1: 「%2」はセマンティック バージョンではありません。</translation>
-    </message>
-    <message>
-        <source>Use MAJOR.MINOR.PATCH, for example 1.0.0 or 2.1.3.</source>
-        <translation>MAJOR.MINOR.PATCH の形式で指定してください（例: 1.0.0、2.1.3）。</translation>
-    </message>
-    <message>
         <source>%1: &apos;%2&apos; cannot name a bundle.</source>
         <translation>%1: 「%2」はバンドル名に使えません。</translation>
     </message>
