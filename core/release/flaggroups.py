@@ -249,9 +249,6 @@ BUNDLE_FLAGS = FlagGroup(None, (
     Flag(("--previous",), "previous", "the previous release's bundle .zip (or its manifest.json): diff the interface "
          "and suggest the version", "previous", codec=PATH, metavar="OLD.zip", control=Control("previous",
                                                                                                 path_or_none)),
-    _switch(("--fix-ir",), "fix_ir", "retarget the released copy for --target-ort: lower ir_version (dropping "
-            "newer-IR metadata that changes nothing computed, recorded in the manifest) and the opsets where that is "
-            "exact or onnx.version_converter manages"),
     _switch(("--set-model-version",), "set_model_version", "write the version into model_version as "
             "MAJOR*1000000 + MINOR*1000 + PATCH"),
     _switch(("--ort-format",), "ort_format", "also add NAME.ort (ONNX Runtime's ORT format)"),
@@ -263,6 +260,13 @@ BUNDLE_FLAGS = FlagGroup(None, (
          "path below the model's folder (repeatable)", "assets", Kind.REPEAT, PATHS, metavar="PATH", default=[]),
     Flag(("--exclude",), "exclude", "a folder release: leave out files whose path in the folder or name matches this "
          "glob (repeatable)", "exclude", Kind.REPEAT, metavar="GLOB", default=[]),
+))  # fmt: skip
+
+#: `bundle` retargets the model it releases for the target (after TARGET_FLAGS).
+RETARGET_FLAGS = FlagGroup(None, (
+    _switch(("--fix-ir",), "fix_ir", "retarget the released copy for --target-ort: lower ir_version (dropping "
+            "newer-IR metadata that changes nothing computed, recorded in the manifest) and the opsets where that is "
+            "exact or onnx.version_converter manages"),
 ))  # fmt: skip
 
 #: `bundle`'s flags about its smoke run.
@@ -320,22 +324,17 @@ _BUNDLE_OUTPUT = OUTPUT_FLAGS.adapted(
             "control": Control("out_dir", field="out_dir")},
     force={"help": "replace an existing bundle of the same name"})
 
-#: `onnxpack bundle`'s options (BundleOptions' fields), flag by flag, in --help order (the order of earlier
-#: releases, which "Copy CLI command" writes too): the shared groups' flags among bundle's own.
+#: `onnxpack bundle`'s options (BundleOptions' fields), flag by flag, in --help order: whole groups, so that a flag
+#: added to a group `bundle` shares reaches it with nothing else edited.
 BUNDLE_SPEC = OptionSpec((
-    _BUNDLE_MODEL.only("model"),
-    _BUNDLE_OUTPUT.only("output"),
-    BUNDLE_FLAGS.only("release", "name"),
-    _BUNDLE_MODEL.only("data_dir"),
-    BUNDLE_FLAGS.only("previous"),
-    TARGET_FLAGS.only("target_ort"),
-    BUNDLE_FLAGS.only("fix_ir"),
-    TARGET_FLAGS.only("target_app"),
+    _BUNDLE_MODEL,
+    _BUNDLE_OUTPUT,
+    BUNDLE_FLAGS,
+    TARGET_FLAGS,
+    RETARGET_FLAGS,
     PROOF_FLAGS,
-    BUNDLE_FLAGS.only("set_model_version", "ort_format", "layout", "compress", "asset", "exclude"),
     SMOKE_INPUT_FLAGS.at("smoke", when=_RUN),
     BUNDLE_RUN_FLAGS,
-    _BUNDLE_OUTPUT.only("force"),
     PERMISSION_FLAGS,
     ABOUT_FLAGS,
     SIGNING_FLAGS,
