@@ -48,7 +48,7 @@ def test_a_bundle_leaves_nothing_in_the_users_cache_folder(
 ) -> None:
     """The real thing: the sample bundled and verified with a smoke run (ONNX Runtime in children), the cache folder
     and the home folder pointed at empty folders: they stay empty."""
-    monkeypatch.delenv(ORT_TELEMETRY_VAR, raising=False)  # (main() sets it for the process: undone after the test)
+    monkeypatch.delenv(ORT_TELEMETRY_VAR, raising=False)  # (main() leaves it unset: only the children get it)
     cache, home = tmp_path / "cache", tmp_path / "home"
     cache.mkdir()
     home.mkdir()
