@@ -12,6 +12,7 @@ from onnxpack.core.release.options import BundleOptions
 from onnxpack.core.release.zipwriter import source_date_epoch
 
 from .env import Environment, ExitStatus
+from .flags import target_of
 from .output import (
     emit_json,
     format_bytes,
@@ -32,13 +33,8 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
     """BundleOptions for parsed ``bundle`` arguments: the spec's fields (smoke options only when the smoke run is
     on), and what the command line resolves itself because it reads the disk or the environment: --target-app,
     --labels-file, -o (an existing folder or a .zip file) and SOURCE_DATE_EPOCH. Checked by build_bundle."""
-    from onnxpack.core.checks.targetapp import target_from
-
-    target_ort, app = target_from(args.target_ort, args.target_app)
-    if app is not None:
-        env.stderr.write(f"onnxpack: target {app.describe()}\n")
     fields = BUNDLE_SPEC.fields_from_values(vars(args))
-    fields["target_ort"] = target_ort
+    fields["target_ort"] = target_of(args, env)
     if args.labels is None and args.labels_file:
         fields["about.labels"] = read_labels_file(args.labels_file)
     fields["out_dir"], fields["zip_name"] = output_file_or_folder(args.output, "bundle", ".zip", "NAME-VERSION.zip")

@@ -11,6 +11,7 @@ from onnxpack.core.model.layout import Layout
 from onnxpack.core.model.modelfile import PROTOBUF_LIMIT
 
 from .env import Environment, ExitStatus
+from .flags import target_of
 from .output import (
     emit_json,
     format_bytes,
@@ -36,11 +37,7 @@ def _inspect(args: Any, env: Environment) -> int:
 
 def _check(args: Any, env: Environment) -> int:
     progress = progress_reporter(env, args.quiet)
-    from onnxpack.core.checks.targetapp import target_from
-
-    target_ort, app = target_from(args.target_ort, args.target_app)
-    if app is not None:
-        env.stderr.write(f"onnxpack: target {app.describe()}\n")
+    target_ort = target_of(args, env)
     # main() started the checker's child: it imports onnx while this process inspects
     val = validate_model(args.model, args.data_dir, target_ort=target_ort, progress=progress,
                          checker_child=getattr(args, "early_child", None))  # fmt: skip

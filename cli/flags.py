@@ -7,7 +7,9 @@ from typing import Any
 
 from onnxpack.core.flagspec import Flag, FlagGroup, Kind, OptionSpec
 
-__all__ = ["add_flag_group", "add_spec"]
+from .env import Environment
+
+__all__ = ["add_flag_group", "add_spec", "target_of"]
 
 
 def add_spec(parser: argparse.ArgumentParser, spec: OptionSpec) -> None:
@@ -51,3 +53,14 @@ def _add(parser: Any, flag: Flag) -> None:
         if flag.type is not None:
             kw["type"] = flag.type
     parser.add_argument(*flag.names, **kw)
+
+
+def target_of(args: argparse.Namespace, env: Environment) -> str | None:
+    """The value of the target group (core/release/flaggroups.py TARGET_FLAGS) for `check` and `bundle` alike: the
+    ONNX Runtime release to target, from --target-ort or read by --target-app (said on stderr)."""
+    from onnxpack.core.checks.targetapp import target_from
+
+    target_ort, app = target_from(args.target_ort, args.target_app)
+    if app is not None:
+        env.stderr.write(f"onnxpack: target {app.describe()}\n")
+    return target_ort

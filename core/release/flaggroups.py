@@ -125,10 +125,12 @@ MODEL_FLAGS = FlagGroup(None, (
          codec=PATH, metavar="DIR", control=Control("data_dir", path_or_none)),
 ))  # fmt: skip
 
-#: The ONNX Runtime the model must load in (check, bundle).
+#: The ONNX Runtime the model must load in (check, bundle). The command line reads the two flags together, once
+#: (cli/flags.py target_of: --target-app reads a file and sets the target), so --target-ort's codec only writes back.
 TARGET_FLAGS = FlagGroup(None, (
     Flag(("--target-ort",), "target_ort", "ONNX Runtime release that must load the model, e.g. 1.17 (the findings "
-         "say whether it does)", "target_ort", metavar="X.Y", control=Control("target_ort", text_or_none)),
+         "say whether it does)", "target_ort", codec=Codec(None), metavar="X.Y",
+         control=Control("target_ort", text_or_none)),
     Flag(("--target-app",), "target_app", "target the ONNX Runtime the app embeds, read from its Cargo.lock "
          "(ort/ort-sys), .csproj/packages.lock.json, package-lock.json, requirements*.txt, pyproject.toml or uv.lock "
          "(a file, or the app's folder); sets --target-ort", metavar="PATH"),
