@@ -40,12 +40,12 @@ COMMANDS = {
 #: The commands whose work runs in a child process, and its entry point ("": the onnx checker's tasks only). main()
 #: starts it before the command's module and the engine are imported, so that its imports overlap theirs (a child
 #: forked that early is a copy of a process that has imported little); the command finds it as ``args.early_child``.
-#: (core.childproc's SMOKE_TARGET and PRELOAD, spelled out: importing it costs ~20 ms that `inspect` need not pay;
+#: (core.childproc's SMOKE_TARGET and PRELOAD, spelled out: `inspect` need not pay for importing it;
 #: tests/test_cli_main.py checks they are the same.)
 _SMOKE_CHILD = ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime"))
 EARLY_CHILDREN = {"bundle": _SMOKE_CHILD, "smoke": _SMOKE_CHILD, "verify": _SMOKE_CHILD}  # verify: with --smoke
 #: Commands whose child runs only the onnx checker: started early only where children do not fork (one forked
-#: after the inspection has onnx imported already: check of the sample 0.180 s -> 0.168 s, and less CPU).
+#: after the inspection has onnx imported already is faster and uses less CPU: docs/performance.md).
 _EARLY_CHECKER = ("check",)
 
 
@@ -173,5 +173,5 @@ def run() -> None:
     reap_children()
     import gc
 
-    gc.freeze()  # the process ends now: its final collections need not walk what onnx and numpy made (~40 ms)
+    gc.freeze()  # the process ends now: its final collections need not walk what onnx and numpy made
     sys.exit(status)

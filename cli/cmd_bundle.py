@@ -67,7 +67,7 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
 
 def _bundle(args: Any, env: Environment) -> int:
     # The child (onnx checker, then the smoke run) starts first: it imports onnx and onnxruntime while this process
-    # imports the engine (issue 28 §2; main() started it); build_bundle adopts it and stops it.
+    # imports the engine (main() started it); build_bundle adopts it and stops it.
     from onnxpack.core.childproc import SMOKE_TARGET, child_for
 
     # (started with the signing secrets' variables hidden from it: the same call build_bundle makes)
