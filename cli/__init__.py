@@ -25,12 +25,12 @@ __all__ = ["Environment", "ExitStatus", "build_parser", "configure_process", "ma
 #: starts it once the arguments are parsed, before the command's module and the engine are imported, so that its
 #: imports overlap theirs (a child forked that early is a copy of a process that has imported little); the command
 #: finds it as ``args.early_child`` and is the only one to start it.
-#: (core.childproc's SMOKE_TARGET and PRELOAD, spelled out: importing it costs ~20 ms that `inspect` need not pay;
+#: (core.childproc's SMOKE_TARGET and PRELOAD, spelled out: `inspect` need not pay for importing it;
 #: tests/test_cli_main.py checks they are the same.)
 _SMOKE_CHILD = ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime"))
 EARLY_CHILDREN = {"bundle": _SMOKE_CHILD, "smoke": _SMOKE_CHILD, "verify": _SMOKE_CHILD}  # verify: with --smoke
 #: Commands whose child runs only the onnx checker: started early only where children do not fork (one forked
-#: after the inspection has onnx imported already is as quick, and costs less CPU).
+#: after the inspection has onnx imported already is as quick, and costs less CPU: docs/performance.md).
 _EARLY_CHECKER = ("check",)
 #: Flags naming environment variables that hold secrets: a command given one starts its child itself, once those
 #: variables are hidden from children (core.childproc.hide_from_children; never forked with them).
@@ -182,5 +182,5 @@ def run() -> None:
     reap_children()
     import gc
 
-    gc.freeze()  # the process ends now: its final collections need not walk what onnx and numpy made (~40 ms)
+    gc.freeze()  # the process ends now: its final collections need not walk what onnx and numpy made
     sys.exit(status)

@@ -146,7 +146,7 @@ def _load_sync_file_range() -> Any:
     return fn
 
 
-#: The libc function, looked up by the first pacer (not at import: ctypes costs ~2 ms that `inspect` need not pay).
+#: The libc function, looked up by the first pacer (not at import: `inspect` need not pay for importing ctypes).
 _SYNC_FILE_RANGE: Any = ...
 _SYNC_FILE_RANGE_WRITE = 2  # <linux/fs.h>: start writeback of the range's dirty pages, do not wait
 
@@ -156,8 +156,8 @@ class WritebackPacer:
 
     Writing a large file into the page cache and then fsyncing it costs the copy *plus* the whole
     writeback; starting the writeback of each step as it is written lets the disk work while the copy
-    goes on, and the final fsync (still required, rule 9) has little left to wait for. On a 1.9 GB
-    merge this took the run from 2.21 s to 1.20–1.33 s (benchmarks/merge.py). Call the pacer after each
+    goes on, and the final fsync (still required, rule 9) has little left to wait for (benchmarks/merge.py;
+    docs/performance.md). Call the pacer after each
     large write; it is a no-op off Linux, on a descriptor that is not a regular file, or when the
     call fails (it is only a hint; fsync reports real errors).
     """

@@ -2,8 +2,8 @@
 
 Importable without onnx, onnxruntime or numpy: the command line starts the child first thing (forked on Linux,
 see :func:`start_method`), then imports the engine and validates the input while the child imports onnx and
-ONNX Runtime (on a 2-core machine both take ~0.15-0.3 s; done one after the other they add up). A child runs
-tasks (the onnx checker) and then at most one job (the smoke run, issue 28 §2). Crash and time-out handling
+ONNX Runtime (both take a noticeable part of a small model's run; done one after the other they add up). A
+child runs tasks (the onnx checker) and then at most one job (the smoke run). Crash and time-out handling
 is the caller's (:func:`core.runtime.smoke.run_in_child`, :func:`core.checks.checker_child.run_in_child`).
 """
 
@@ -136,9 +136,9 @@ def start_method() -> str:
     """``"fork"``, ``"exec"`` or ``"spawn"`` (see :data:`START_METHOD`).
 
     Why not spawn everywhere: on Linux a spawn child also makes multiprocessing start its resource tracker (one more
-    interpreter, ~50 ms of CPU while the parent and the child import, and a wait for it at exit) and runs
-    multiprocessing's bootstrap in the child; for a small model's bundle that was a tenth of the time (issue 28 §2).
-    Why fork first: an exec child spends ~10 ms starting Python and 50-80 ms importing onnxpack before it can import
+    interpreter, CPU time while the parent and the child import, and a wait for it at exit) and runs
+    multiprocessing's bootstrap in the child: together a large share of a small model's bundle (docs/performance.md).
+    Why fork first: an exec child starts Python and imports onnxpack before it can import
     onnx, all on the critical path of a small model's bundle; a fork child starts there. Only a process with one
     thread forks (the command line, before the engine's imports: no native thread either), so that no lock another
     thread held is copied locked; any other (the desktop app, a caller's threads, numpy's BLAS pool) execs.
@@ -157,8 +157,8 @@ def _platform_method() -> str:
 
 #: A process holding more than this in memory does not fork: every page either process writes afterwards is copied
 #: (Python's reference counts write to every object touched), and the copy would not be shared for long. The
-#: command line forks at ~30 MB; a bundle's checker child at ~100 MB; a 179 MB model of 4.8 M attribute entries
-#: holds 1.4 GB of parsed structure.
+#: bound lies well above what the command line and a bundle's checker child hold when they fork, and well below a
+#: huge model's parsed structure (measured: docs/performance.md).
 FORK_MAX_RESIDENT = 512 * 2**20
 
 
@@ -443,7 +443,7 @@ def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str,
         importlib.import_module(name)
     run = _resolve(target) if target else None  # "": a child for tasks only
     # What the imports made lives as long as the child: out of the collector's way, a gc.collect() in the job (the
-    # smoke run's, between two sessions) takes microseconds instead of ~25 ms.
+    # smoke run's, between two sessions) walks none of it.
     gc.freeze()
     try:
         while True:

@@ -28,7 +28,7 @@ def hash_file(path: str | os.PathLike[str], algorithm: str = "sha256", cancel: C
     SHA-1 (onnx's external-data ``checksum``) is asked for as not for security: it checks integrity, and FIPS builds
     refuse it otherwise.
     """
-    import hashlib  # (not at the top: `inspect` hashes nothing, and OpenSSL's module costs ~3 ms)
+    import hashlib  # (not at the top: `inspect` hashes nothing and need not import OpenSSL's module)
 
     h = hashlib.new(algorithm, usedforsecurity=algorithm != "sha1")
     buf = bytearray(CHUNK)

@@ -50,7 +50,7 @@ KNOWN_ORT_RELEASES = list(RELEASE_VERSIONS)
 
 class WheelSafeSpinBox(QSpinBox):
     """A spin box the mouse wheel changes only once it has focus (clicked or tabbed into): scrolling the form
-    over it scrolls the form (issue 30 item 9)."""
+    over it scrolls the form."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -136,7 +136,7 @@ class BundlePanel(Retranslatable, QWidget):
         self.prove_ort.setClearButtonEnabled(True)
         self.prove_ort.setValidator(QRegularExpressionValidator(QRegularExpression(PROVE_ORT_PATTERN), self.prove_ort))
         self.prove_ort.editingFinished.connect(lambda: self.settings.set_text("prove_ort", self.prove_ort_text()))
-        # Three boxes for the engine's three separate permissions (issue 26 item 3), deliberately not remembered:
+        # Three boxes for the engine's three separate permissions, deliberately not remembered:
         # each must be chosen for the run it is meant for, and replacing a bundle never lets a version go backwards.
         self.force = QCheckBox()
         self.allow_version_not_greater = QCheckBox()
@@ -191,7 +191,7 @@ class BundlePanel(Retranslatable, QWidget):
                               strict=True):
             lab.setBuddy(buddy)
 
-        # Settings of every model bundled (issue 30 item 11): a box of their own, apart from the row's.
+        # Settings of every model bundled: a box of their own, apart from the row's.
         self.options_box = QGroupBox()
         self.batch_note = QLabel()
         self.batch_note.setWordWrap(True)
@@ -252,7 +252,7 @@ class BundlePanel(Retranslatable, QWidget):
 
         self.form_scroll = scrolled_page(self, [self.form_box, self.smoke_box, self.options_box, self.about_box],
                                          buttons)
-        # Enter in a one-line field presses the default button, Bundle, as it is drawn (issue 30 item 10).
+        # Enter in a one-line field presses the default button, Bundle, as it is drawn.
         for edit in (self.name, self.version, self.previous, self.labels, self.out_dir, self.prove_ort, self.sign_key,
                      self.license, self.authors, self.homepage):  # fmt: skip
             edit.returnPressed.connect(self._press_default)
@@ -404,7 +404,7 @@ class BundlePanel(Retranslatable, QWidget):
     def render_row(self, owner: QueueItem | None, draft: BundleDraft, *, editable: bool, can_bundle: bool) -> None:
         """Show the row ``owner`` (None: no model row, the form is empty and off): its own settings from ``draft``,
         editable only when it can be bundled at all; the batch settings stay as they are. Another row's form is
-        shown from its top (it kept the scroll of the row before; issue 41 item 9)."""
+        shown from its top, never at the scroll position of the row shown before."""
         if owner is not self.draft_owner:
             self.form_scroll.verticalScrollBar().setValue(0)
             self.form_scroll.horizontalScrollBar().setValue(0)
@@ -470,7 +470,7 @@ class BundlePanel(Retranslatable, QWidget):
 
     def focus_chain(self) -> list[QWidget]:
         """The panel's keyboard stops in order: the row's settings top to bottom (the smoke-run sizes before the
-        .npy table below them), the batch settings, then Bundle all and Bundle (issue 30 item 10)."""
+        .npy table below them), the batch settings, then Bundle all and Bundle."""
         spins = [w for r in range(self.dims.rowCount()) if isinstance(w := self.dims.cellWidget(r, 2), QSpinBox)]
         return [
             self.name, self.version, self.use_suggestion, self.previous, self.previous_browse, self.labels,

@@ -35,7 +35,7 @@ __all__ = [
 #: The Linguist context of each kind of registry text.
 CONTEXTS = {"text": "Findings", "hint": "Hints", "summary": "Errors"}
 
-#: The options the Bundle tab has a checkbox for (each sets one option: issue 26 item 3, replacing a bundle never
+#: The options the Bundle tab has a checkbox for (each sets one option: replacing a bundle never
 #: also lets a version go backwards); a remedy naming one of them names the box the user sees.
 CHECKBOX_OPTIONS = frozenset({"fix_ir", "force", "allow_version_not_greater", "allow_unmatched_labels"})
 

@@ -45,7 +45,7 @@ def error_box(parent: QWidget | None, title: str, err: OnnxpackError) -> QMessag
         details.append(err.details)
     box.setDetailedText("\n\n".join(details))
     box.setStandardButtons(QMessageBox.StandardButton.Close)
-    # Enter and Esc close it: without a default button Enter pressed "Show Details…" (issue 30 item 10).
+    # Enter and Esc close it: without a default button Enter would press "Show Details…".
     box.setDefaultButton(QMessageBox.StandardButton.Close)
     box.setEscapeButton(QMessageBox.StandardButton.Close)
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

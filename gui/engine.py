@@ -28,7 +28,7 @@ ENGINE_MODULES = (
     "onnxpack.core.checks.validate", "onnxpack.core.release.verify", "onnxpack.core.release.bundle",
     "onnxpack.core.runtime.smoke",
     "onnxpack.core.release.metadata", "onnxpack.core.release.preview",
-)  # not onnxruntime: it runs in child processes only, and importing it held the GIL ~100 ms (a GUI stall)
+)  # not onnxruntime: it runs in child processes only, and importing it holds the GIL (a GUI stall)
 
 
 def warm_up_job() -> JobFunction:

@@ -58,8 +58,7 @@ def release_counts(models: int, assets: int) -> str:
 
 def finding_hint(finding: Finding, gate: Gate | None) -> str:
     """How to fix ``finding``, matched to the bundle gate: "tick Retarget…" is said only where ticking
-    it would let the model bundle; while another error stops it, the hint says that one comes first (issue 30
-    item 6)."""
+    it would let the model bundle; while another error stops it, the hint says that one comes first."""
     hint = gui_hint(finding.code, finding.hint, finding.message_params()) or ""
     if gate is None or finding.code not in FIXED_BY_LOWERING_IR:
         return hint
@@ -424,7 +423,7 @@ class ModelPanel(Retranslatable, QWidget):
                         bundled: Sequence[Finding] = ()) -> None:
         """Show a ``core.validate.Validation`` (inspection facts + findings + compatibility); ``gate`` (the bundle
         gate with the chosen settings) words the hints of the findings it concerns; ``bundled``: the warnings of the
-        row's bundle (its smoke run's: all outputs NaN), listed with the findings (issue 41 item 1)."""
+        row's bundle (its smoke run's: all outputs NaN), listed with the findings: a warning is never silent."""
         self.clear()
         self._again = lambda: self.show_validation(validation, gate, bundled)
         insp = validation.inspection
@@ -543,7 +542,7 @@ class ModelPanel(Retranslatable, QWidget):
 
     # --- a bundle -----------------------------------------------------------------------------
     def smoke_text(self, report: VerifyReport, requested: bool) -> tuple[str, str]:
-        """Whether a verification's smoke run ran and passed, as (icon kind, sentence) (issue 30 item 4)."""
+        """Whether a verification's smoke run ran and passed, as (icon kind, sentence)."""
         smoke = report.smoke
         if not requested:
             return "ready", self.tr("No smoke run: the files were checked against the manifest (File → Verify "
@@ -577,8 +576,8 @@ class ModelPanel(Retranslatable, QWidget):
         return f"{manifest['created']} ({origin})" if origin else str(manifest["created"])
 
     def _release_rows(self, manifest: object) -> list[tuple[str, str]]:
-        """A bundle's release metadata and the ONNX Runtime releases it was proven on (a verified bundle's view
-        showed neither; issue 41 item 9)."""
+        """A bundle's release metadata and the ONNX Runtime releases it was proven on, shown for a verified bundle
+        as for one built here."""
         if not isinstance(manifest, Mapping):
             return []
         rows = []
@@ -713,7 +712,7 @@ class ModelPanel(Retranslatable, QWidget):
         self.smoke_status.set_status(status_icon(icon), text)
         self.smoke_status.show()
         self.interface.setRowCount(0)
-        # The bundled model's interface is in the manifest's "inspection" record (issue 30 item 3).
+        # The bundled model's interface is in the manifest's "inspection" record.
         iface = (manifest.get("inspection") or manifest.get("interface") or {}) if isinstance(manifest, Mapping) else {}
         if models is not None:
             self._show_release_interface(models)

@@ -33,7 +33,7 @@ ELLIPSIS = "\u2026"
 
 def display_names(paths: Sequence[Path]) -> list[str]:
     """What the Item column calls each row: its file name, with as many parent folders as make it differ from the
-    other rows of the same file name ("encoder/model.onnx", "decoder/model.onnx"; issue 41 item 5)."""
+    other rows of the same file name ("encoder/model.onnx", "decoder/model.onnx")."""
     names = [p.name for p in paths]
     for depth in range(1, 8):
         clash = {n for n in names if names.count(n) > 1}
@@ -56,7 +56,7 @@ def _common_prefix(a: str, b: str) -> int:
 def distinct_elide(text: str, others: Sequence[str], width: int, advance: Callable[[str], int]) -> str:
     """``text`` shortened to ``width`` (measured by ``advance``) keeping the part that tells it from ``others``:
     "decoder_with_past_model.onnx" beside "decoder_model.onnx" becomes "…with_past_model.onnx", never the
-    "decoder_…del.onnx" that both rows read when cut in the middle (issue 41 item 5). The part that differs is kept
+    "decoder_…del.onnx" that both rows read when cut in the middle. The part that differs is kept
     whole when it fits (else its start); the rest of the width goes to the text after it, then before it; "…" marks
     each cut. None of it differs (no other row is like it): cut in the middle."""
     if advance(text) <= width:
@@ -165,7 +165,7 @@ class QueueTable(Retranslatable, QTableWidget):
         # The name gets its width (at most NAME_WIDTH; a longer one is cut in the middle, whole in its tooltip), the
         # kind and status theirs (the status uncapped), the result the rest (stretched, cut in the middle, whole in
         # its tooltip). When the pane is narrow, name and status give way so the Result column keeps RESULT_MIN: the
-        # four columns always fit the pane and nothing hides behind a horizontal scroll bar (issue 30 item 12).
+        # four columns always fit the pane and nothing hides behind a horizontal scroll bar.
         header.setMinimumSectionSize(self.MIN_COLUMN)
         for column in range(3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)

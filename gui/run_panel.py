@@ -133,8 +133,8 @@ class RunPanel(Retranslatable, QWidget):
         self._live: RunState | None = None  # the run in progress (shown or not)
         self.header = StatusLabel()
         # While a run is shown live, its header says what is being done now and, when a step has reported nothing
-        # for a while (installing a release's wheels: about a minute), for how long: the tab looked frozen at
-        # "Validate 25 %" meanwhile (issue 41 item 3).
+        # for a while (installing a release's wheels: about a minute), for how long, so that the tab never looks
+        # frozen at a step's last percentage.
         self.ticker = QTimer(self)
         self.ticker.setInterval(1000)
         self.ticker.timeout.connect(self._tick)
@@ -234,7 +234,7 @@ class RunPanel(Retranslatable, QWidget):
 
     def display(self, run: RunState | None, queued: bool = False) -> None:
         """Show ``run`` (a queue row's run, live if it is the running one); None: nothing has run for the row, its
-        stages "not run" (every stage read "waiting" for a row never bundled; issue 41 item 9), or "waiting" when
+        stages "not run" (never "waiting" for a row that is not queued), or "waiting" when
         ``queued`` (it waits for the rows before it)."""
         self._queued = run is None and queued
         if run is None:
@@ -447,7 +447,7 @@ class ResultPanel(Retranslatable, QWidget):
         self._recorded: dict[str, Any] | None = None
         self.status = StatusLabel()
         self.proof = StatusLabel()
-        self.warnings = StatusLabel()  # the bundle's warnings, beside the proof (issue 41 item 1)
+        self.warnings = StatusLabel()  # the bundle's warnings, beside the proof: a warning is never silent
         self.diff = QLabel()
         self.diff.setWordWrap(True)
         self.diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -479,7 +479,7 @@ class ResultPanel(Retranslatable, QWidget):
         prove_layout = QVBoxLayout(self.prove_box)
         prove_layout.addWidget(self.prove_note)
         prove_layout.addWidget(self.prove)
-        self.loads_box = LoadsBox()  # the ways apps load it (issue 37 item 3)
+        self.loads_box = LoadsBox()  # the ways apps load it
         self.open_button = QPushButton()
         self.open_button.clicked.connect(self.open_folder_requested.emit)
         self.copy_button = QPushButton()
@@ -723,7 +723,7 @@ class ResultPanel(Retranslatable, QWidget):
 
     def _show_proof(self, result: BundleResult, smoke: dict[str, Any], smoke_warnings: Sequence[Finding] = ()) -> None:
         """The equality proof and the smoke run: a smoke run with warnings (all its outputs NaN) never reads
-        "passed" beside a green tick (issue 41 item 1)."""
+        "passed" beside a green tick."""
         equal = result.equal or {}
         ok = equal.get("ok")
         ort = smoke.get("ort_version", "")

@@ -85,7 +85,7 @@ class RunState:
 
     A stage is "done" only when the engine said so (a finished event: done == total) or when the whole run
     succeeded; a stage the pipeline moved past without finishing it (the checker still running beside the merge)
-    stays "running" and shows its own amount, never "100 % — done" beside "0 of 4" (issue 30 item 5).
+    stays "running" and shows its own amount, never "100 % — done" beside "0 of 4".
     """
 
     title: str = ""

@@ -186,8 +186,8 @@ class DataTable(QTableWidget):
 
     def wrap_columns(self, *columns: int) -> None:
         """``columns`` (long sentences: a finding's message, how to fix it) share the width the other columns leave
-        in the view and wrap their text, rows as tall as it needs: the Findings' "How to fix" column was cut off at
-        the right edge, for the very error the user must fix (issue 41 item 5)."""
+        in the view and wrap their text, rows as tall as it needs: the Findings' "How to fix" column is never cut
+        off at the right edge, for the very error the user must fix."""
         self._wrapped = tuple(columns)
         self.horizontalHeader().setStretchLastSection(False)
         self._fit_wrapped()

@@ -71,8 +71,8 @@ class Job(QRunnable):
         now = time.monotonic()
         last = self._last_emit.get(ev.stage)
         # Thin out per-chunk reports, but always pass the first and the final event of a stage, a stage's new start
-        # (nothing done: a release's next model) and a report of new words ("model 2 of 2: PATH" came 1 ms after the
-        # first model's inspection ended and was dropped: the Progress tab could not say which model ran).
+        # (nothing done: a release's next model) and a report of new words ("model 2 of 2: PATH" can come right after
+        # the first model's inspection ended: dropped, the Progress tab could not say which model runs).
         if (last is not None and now - last < PROGRESS_INTERVAL and 0 < ev.done < ev.total
                 and ev.message == self._last_message.get(ev.stage)):
             return

@@ -250,8 +250,8 @@ def _infer_shapes(data: bytes) -> None:
     """Strict shape inference on a serialized model, for its errors only.
 
     ``onnx.shape_inference.infer_shapes`` returns the inferred model parsed back into a ModelProto, which we would
-    throw away: on a model of millions of attribute entries that parse was a third of the child's time (1.3 s of
-    4.3 s on the corpus's 179 MB random forest). Its native function takes and returns the bytes.
+    throw away: on a model of millions of attribute entries that parse is a large share of the child's time
+    (measured: docs/performance.md). Its native function takes and returns the bytes.
     """
     import onnx.shape_inference
 

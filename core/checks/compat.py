@@ -122,7 +122,7 @@ _ORT_DISTRIBUTIONS = ("onnxruntime", "onnxruntime-gpu", "onnxruntime-directml", 
 
 
 def ort_package_version() -> str | None:
-    """The installed onnxruntime's full version, from its metadata: importing onnxruntime costs ~0.2 s and
+    """The installed onnxruntime's full version, from its metadata: importing onnxruntime is slow, holds the GIL and
     leaves a file in the temporary folder (``.ses``, since 1.32), so the parent process never does."""
     from importlib import metadata
 

@@ -93,7 +93,7 @@ ORT_CRATE_RELEASES: tuple[tuple[str, str], ...] = (
 _SKIP_DIRS = {".git", "node_modules", "target", ".venv", "venv", "bin", "obj", "__pycache__", "dist", "build"}
 #: The largest dependency file read (a big monorepo's package-lock.json is some MiB; ``/dev/zero`` is refused).
 MAX_APP_FILE_BYTES = 32 << 20
-#: TOML lock files: tomllib is pure Python (16 MiB: ~4 s; a large workspace's Cargo.lock is ~2 MiB).
+#: TOML lock files: tomllib is pure Python, so the bound is lower (a large workspace's Cargo.lock is ~2 MiB).
 _MAX_TOML_LOCK_BYTES = 16 << 20
 #: Manifests and requirements are written by hand: a few KiB.
 _MAX_MANIFEST_BYTES = 4 << 20

@@ -133,7 +133,7 @@ def _unused_initializers(model: ModelProto, name: str) -> list[Finding]:
         return []
     pending = {t.name for t in model.graph.initializer} - {o.name for o in model.graph.output}
     for _label, _graph, nodes in iter_graphs(model):
-        for node in nodes:  # until every initializer is read (on 200 000 nodes a full walk costs 0.2 s)
+        for node in nodes:  # until every initializer is read (a full walk of a huge graph is not free)
             if not pending:
                 break
             pending.difference_update(node.input)

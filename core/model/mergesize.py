@@ -54,8 +54,8 @@ def inline_tensor(tensor: TensorProto) -> None:
     """The canonical header change when a tensor's external data is inlined (raw bytes are set by the caller).
 
     ``external_data`` is removed and ``data_location`` set to DEFAULT (proto2 serializes it, two bytes),
-    exactly as ``onnx.load`` does, so a merged model is byte-identical to ``onnx.save(onnx.load(path))``
-    (issue 3). Merge applies exactly this before setting ``raw_data``. A ``raw_data`` that the skeleton reader left
+    exactly as ``onnx.load`` does, so a merged model is byte-identical to ``onnx.save(onnx.load(path))``.
+    Merge applies exactly this before setting ``raw_data``. A ``raw_data`` that the skeleton reader left
     in a self-contained file (core/model/skeleton.py) had no ``data_location`` field: it gets none back, so a merge of a
     self-contained model is byte-identical to the file protobuf would write.
     """

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from onnx import ModelProto
 
 # onnx and protobuf are imported inside the functions that parse: locating and sniffing a file (what
-# the desktop app does before its window shows) must not pay for importing onnx (~0.2 s).
+# the desktop app does before its window shows) must not pay for importing onnx (measured: docs/performance.md).
 
 __all__ = [
     "PROTOBUF_LIMIT",

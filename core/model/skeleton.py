@@ -19,7 +19,7 @@ The walk only goes where a big payload can be: it never enters a message shorter
 (no ``raw_data`` of that size fits inside), so the nodes of a 100 000-node graph cost one field header each. Where
 the structure itself is huge — millions of attribute entries (a tree ensemble keeps its trees in node attributes),
 millions of ``string_data`` entries, millions of nodes — a walk in Python would cost far more than protobuf's own
-parse (issue 28: 109 s against onnx.load's 2.75 s). The walk therefore has a budget of field headers (at least
+parse (docs/performance.md). The walk therefore has a budget of field headers (at least
 :data:`_MIN_BUDGET`, more for a bigger file: one per :data:`_BYTES_PER_FIELD` bytes); a model that needs more is
 parsed whole by protobuf, exactly as ``onnx.load(path, load_external_data=False)`` parses it (its payloads inline,
 as in a model whose tensors are all small). A weight-heavy model has few headers per byte and stays under the
@@ -106,9 +106,8 @@ class _Walk:
         self.fields = 0  # field headers read
         self.budget = budget
 
-    # The walk's inner loop stays flat (C901): with the varint and wire-type decoding in helper functions, scanning
-    # a graph of 300k fields took 0.151 s instead of 0.143 s, and 200k node scans 1.04 s instead of 1.00 s (best of
-    # 7 and 3 runs, CPython 3.11).
+    # The walk's inner loop stays flat (C901): with the varint and wire-type decoding in helper functions it is
+    # measurably slower (measured: docs/performance.md).
     def scan(self, start: int, end: int, wanted: Container[int]) -> list[tuple[int, int, int, int, int]]:  # noqa: C901
         """``(number, wire type, start, payload start, end)`` of the fields of ``buf[start:end]`` whose number is in
         ``wanted`` (every field is checked as :func:`wire.iter_fields` checks it; the others are only skipped).
@@ -286,9 +285,9 @@ class _Walk:
 class _File:
     """A file read on demand: single bytes from a small block cache, ranges with one read each.
 
-    Not a memory map: mapping a 1.9 GB file and touching only its field headers still counted ~900 MB of
-    mapped pages against the process when the file had just been written (large page-cache folios are mapped
-    whole, whatever madvise says). Reads keep the resident memory at the structure's size.
+    Not a memory map: mapping a large file and touching only its field headers still counts a large share of the
+    file as mapped pages against the process when the file has just been written (large page-cache folios are mapped
+    whole, whatever madvise says; docs/performance.md). Reads keep the resident memory at the structure's size.
     """
 
     BLOCK = 1 << 16
@@ -325,7 +324,7 @@ def read_skeleton(path: Path, window: tuple[int, int] | None = None) -> Skeleton
     ``window`` = (start, length): parse that byte range of the file (e.g. a stored ZIP entry); the ranges left in
     the file are then offsets of the whole file.
     """
-    token = os.urandom(16).hex()  # (secrets.token_hex's own source; importing secrets costs ~4 ms of hmac)
+    token = os.urandom(16).hex()  # (secrets.token_hex's own source, without importing secrets and its hmac)
     with open(path, "rb", buffering=0) as fh:
         size = fh.seek(0, 2)
         start, end = (0, size) if window is None else (window[0], window[0] + window[1])

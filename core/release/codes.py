@@ -5,9 +5,13 @@ from __future__ import annotations
 from ..codes import define
 from ..errors import InputError, RefusedError
 from ..findings import Severity
-from .verify_report import HINT_TAMPER as _TAMPER
 
 __all__: list[str] = []
+
+#: The remedy of a bundle that is not what its manifest or signature says (the entries below repeat it; the verify
+#: report gives it to an error that has no hint of its own).
+HINT_TAMPER = "The bundle was modified after it was built. Get it again from its publisher, or rebuild it."
+_TAMPER = HINT_TAMPER
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 

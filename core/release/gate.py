@@ -152,9 +152,9 @@ def start_checker(plan: BundlePlan, checked: Checked, smoke: ChildProcess, progr
 
     Where children fork (a small process of one thread, see ``childproc.start_method``) the checker gets a child of
     its own, forked now: a copy of this process with onnx imported already, so it checks at once while the smoke
-    child imports onnxruntime (issue 28 §2: the sample's bundle 1.52x -> 1.22x the hand-written script); it is
+    child imports onnxruntime (a small model's bundle is then no longer dominated by imports); it is
     stopped when done. (A process holding a large model's structure does not fork: the merge walks it meanwhile,
-    and every page it touches would be copied; the forest's bundle took 13.5 s instead of 9.6 s.) Otherwise a model
+    and every page it touches would be copied, which costs more than the fork saves.) Otherwise a model
     file up to SHARED_CHILD_BYTES is checked in the smoke child before its job (one process and one import of onnx
     instead of two), and a larger file, which the checker parses whole, in a child of its own started by the checker
     (so the smoke child never holds that parse).

@@ -19,7 +19,7 @@ from .options import BundleOptions, ValidOptions
 from .versions import SemVer, encode_model_version
 from .zipwriter import source_date_epoch
 
-if TYPE_CHECKING:  # signing is imported when a bundle is signed (issue 28 §2: what a small bundle imports)
+if TYPE_CHECKING:  # signing is imported only when a bundle is signed: an unsigned bundle never pays for it
     from .signing import KeyInfo, SigstoreSigner
 
 __all__ = ["BundlePlan", "default_name", "make_plan"]

@@ -9,6 +9,8 @@ from typing import Any, SupportsIndex
 
 from ..errors import OnnxpackError
 from ..findings import Finding, Severity
+from . import codes
+from .codes import HINT_TAMPER
 
 __all__ = ["HINT_TAMPER", "MAX_FINDINGS_PER_CODE", "VERIFY_SCHEMA", "BoundedFindings", "FileStatus", "VerifyReport",
            "reported"]
@@ -17,8 +19,6 @@ VERIFY_SCHEMA = "onnxpack.verify/1"
 #: The most findings of one code a verify report lists; the rest are counted in one FINDINGS_OMITTED finding (a
 #: crafted bundle must not turn each of its million lines into a finding).
 MAX_FINDINGS_PER_CODE = 50
-#: The remedy of a bundle that is not what its manifest or signature says (the registry's entries repeat it).
-HINT_TAMPER = "The bundle was modified after it was built. Get it again from its publisher, or rebuild it."
 
 
 def reported(error: OnnxpackError, subject: str, code: str | None = None) -> Finding:
@@ -45,8 +45,6 @@ class BoundedFindings(list[Finding]):
         if n <= self.cap or finding.code == "FINDINGS_OMITTED":
             super().append(finding)
             return
-        from . import codes  # (codes.py imports this module)
-
         more = self.omitted[finding.code] = self.omitted.get(finding.code, 0) + 1
         summary = codes.FINDINGS_OMITTED.finding(kind=finding.code, more=f"{more:,}", listed=self.cap)
         at = self._summary_index(finding.code)

@@ -38,7 +38,7 @@ __all__ = ["FOLDER_OPTION", "FULL_MATRIX_MAX_NODES", "MODES", "NON_ASCII_FOLDER"
 MODES = ("path", "other-cwd", "bytes", "bytes-folder", "symlink", "non-ascii")
 #: The modes that only move the model's files (another working directory, a link, a Japanese folder name) are run
 #: for a graph of at most this many nodes (subgraphs included): each is one more session, and a large graph's session
-#: takes a while to create (an Optimum T5 merged decoder, 1,081 nodes: 0.2-0.35 s each; the sample, 12: 0.03 s). The
+#: takes a while to create (measured: docs/performance.md). The
 #: model decides, never the machine's speed, so the same input gives the same manifest.
 FULL_MATRIX_MAX_NODES = 500
 

@@ -28,9 +28,9 @@ __all__ = [
 
 #: From this size a model file the parent wrote itself with its tensors inside (``inline``, the single-file layout)
 #: is not handed to ONNX Runtime as bytes: its structure is parsed and its tensors given as OrtValues over a read-only
-#: memory map of the file (or of its stored ZIP entry). GPT-2 medium (1.42 GB, ORT 1.32): as bytes 7.7 s and 4.1 GB
-#: peak (the bytes, the parsed proto and ORT's tensors); ``InferenceSession(path)`` of the same file 4.8 s, 2.5 GB;
-#: mapped 4.1 s, 1.8 GB (bare ORT on the external-data source: 2.1 s, 1.6 GB). Below it bytes are the fastest.
+#: memory map of the file (or of its stored ZIP entry): as bytes the peak holds the bytes, the parsed proto and
+#: ORT's tensors; mapped it is faster and smaller than both bytes and ``InferenceSession(path)``. Below it bytes are
+#: the fastest (measured: docs/performance.md).
 MAPPED_INLINE_BYTES = 256 * 2**20
 
 _ORT_PREFIX = re.compile(r"^\[ONNXRuntimeError\]\s*:\s*\d+\s*:\s*\w+\s*:\s*")
@@ -259,9 +259,9 @@ def _pages_released(maps: list[mmap.mmap], every: float = 0.05) -> Iterator[None
 
     ORT copies (pre-packs) the initializers it gets as OrtValues while it creates the session; the mapped pages it
     read them from stay counted in the process's resident memory although they are clean page cache, so the peak
-    was the weights twice (1.9 GB model: 3.79 GB, bare onnxruntime 3.4 GB). ``MADV_DONTNEED`` every 50 ms hands
-    them back (the maps are read-only views of files: a later read faults the same bytes in from the page cache),
-    so the peak is ORT's own copy (2.0 GB). Where ``mmap.madvise`` is missing (Windows) nothing is done.
+    would be the weights twice. ``MADV_DONTNEED`` every 50 ms hands them back (the maps are read-only views of
+    files: a later read faults the same bytes in from the page cache), so the peak is ORT's own copy (measured:
+    docs/performance.md). Where ``mmap.madvise`` is missing (Windows) nothing is done.
     """
     if not maps or not hasattr(mmap.mmap, "madvise") or not hasattr(mmap, "MADV_DONTNEED"):
         yield
