@@ -51,17 +51,12 @@ if TYPE_CHECKING:  # for mypy only (importing core.validate loads onnx)
     from onnxpack.core.release.verify import VerifyReport
 
 from . import engine, i18n
-from .bundle_panel import BundlePanel
 from .crash import log_dir
 from .dialogs import error_box
 from .hints import gui_hint, tick
 from .icons import app_icon
 from .messages import WordedError, WordedInputError, gui_message, stage_detail
-from .model_panel import ModelPanel, finding_hint
-from .queue_view import QueueTable
-from .run_panel import LogPane, ResultPanel, RunPanel
-from .settings import AppSettings
-from .state import (
+from .model.state import (
     BatchPlan,
     BundleDraft,
     ItemState,
@@ -78,7 +73,12 @@ from .state import (
     skipped_stages,
     symbolic_dims,
 )
-from .widgets import DropOverlay, Retranslatable
+from .settings import AppSettings
+from .widgets.bundle_panel import BundlePanel
+from .widgets.common import DropOverlay, Retranslatable
+from .widgets.model_panel import ModelPanel, finding_hint
+from .widgets.queue_view import QueueTable
+from .widgets.run_panel import LogPane, ResultPanel, RunPanel
 from .worker import Job, JobQueue
 
 __all__ = ["MainWindow"]

@@ -27,14 +27,14 @@ if TYPE_CHECKING:  # the engine's result types, for mypy only: importing them wo
     from onnxpack.core.checks.validate import Validation
     from onnxpack.core.release.verify import VerifyReport
 
-    from .state import Gate, ReleaseScan
+    from ..model.state import Gate, ReleaseScan
 
-from .formatting import format_bytes, format_shape
-from .hints import gui_hint, tick
-from .icons import severity_icon, status_icon
-from .messages import gui_message
-from .state import FIXED_BY_LOWERING_IR
-from .widgets import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
+from ..formatting import format_bytes, format_shape
+from ..hints import gui_hint, tick
+from ..icons import severity_icon, status_icon
+from ..messages import gui_message
+from ..model.state import FIXED_BY_LOWERING_IR
+from .common import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
 
 __all__ = ["ModelPanel", "finding_hint", "release_counts", "role_text"]
 

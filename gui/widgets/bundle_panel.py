@@ -31,13 +31,13 @@ from onnxpack.core import __version__
 from onnxpack.core.checks.ortreleases import RELEASE_VERSIONS
 from onnxpack.core.release.versions import SEMVER_PATTERN
 
-from .hints import option_label
-from .settings import AppSettings
-from .state import PROVE_ORT_PATTERN, BundleDraft, symbolic_dims
+from ..hints import option_label
+from ..model.state import PROVE_ORT_PATTERN, BundleDraft, symbolic_dims
+from ..settings import AppSettings
 
 if TYPE_CHECKING:
-    from .state import QueueItem
-from .widgets import Retranslatable, scrolled_page
+    from ..model.state import QueueItem
+from .common import Retranslatable, scrolled_page
 
 __all__ = ["KNOWN_ORT_RELEASES", "BundleDraft", "BundlePanel", "WheelSafeComboBox", "WheelSafeSpinBox",
            "symbolic_dims"]

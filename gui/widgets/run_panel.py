@@ -30,14 +30,14 @@ from onnxpack.core.progress import STEPS, ProgressEvent
 if TYPE_CHECKING:  # for mypy only: importing core.bundle loads onnx, which the window must not wait for
     from onnxpack.core.release.bundle import BundleResult
 
-from .formatting import format_bytes, format_duration, format_shape
-from .hints import gui_hint
-from .icons import status_icon
-from .loads_view import LoadsBox, load_rows_of
-from .messages import gui_message, stage_detail
+from ..formatting import format_bytes, format_duration, format_shape
+from ..hints import gui_hint
+from ..icons import status_icon
+from ..loads_view import LoadsBox, load_rows_of
+from ..messages import gui_message, stage_detail
+from ..model.runstate import PER_RUN, STAGES, RunState
+from .common import DataTable, Retranslatable, StatusLabel, scrolled, scrolled_page
 from .model_panel import role_text
-from .runstate import PER_RUN, STAGES, RunState
-from .widgets import DataTable, Retranslatable, StatusLabel, scrolled, scrolled_page
 
 __all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel", "RunState"]
 
