@@ -65,14 +65,14 @@ def inspect_job(path: Path, target_ort: str | None, data_dir: Path | None = None
 def release_job(folder: Path, target_ort: str | None, exclude: tuple[str, ...] = ()) -> JobFunction:
     """Read a release folder as ``onnxpack bundle FOLDER`` would (core.release.folder.scan_folder: its models found by
     content, its assets, what is left out; what cannot ship is refused with its RELEASE_* code), then check each model
-    as a dropped model is checked (structure only). Returns a gui.state.ReleaseScan."""
+    as a dropped model is checked (structure only). Returns a gui.model.state.ReleaseScan."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
         from onnxpack.core.checks.validate import validate_model
         from onnxpack.core.progress import STEPS
         from onnxpack.core.release.folder import scan_folder
 
-        from .state import ReleaseScan
+        from .model.state import ReleaseScan
 
         tree = scan_folder(folder, exclude=exclude, cancel=cancel)
         validations = []

@@ -8,7 +8,7 @@ from PySide6.QtCore import QCoreApplication
 
 from onnxpack.core.units import format_bytes
 
-from .state import EtaEstimator  # Qt-free, with the run state it belongs to
+from .model.state import EtaEstimator  # Qt-free, with the run state it belongs to
 
 __all__ = ["EtaEstimator", "format_bytes", "format_duration", "format_shape"]
 

@@ -1,15 +1,22 @@
 """Architecture rules: which of our packages may import which (checked statically and at run time).
 
-- the engine (``onnxpack.core``) imports neither Qt nor the CLI nor the GUI;
-- the GUI (``onnxpack.gui``) does not import the CLI;
-- the CLI (``onnxpack.cli``) does not import Qt or the GUI;
+The static rules are import-linter contracts in pyproject.toml (``[tool.importlinter]``), run here:
+
+- the engine (``onnxpack.core``) imports neither Qt nor the CLI nor the GUI, and its floors import downwards only
+  (its basics < ``model`` < ``checks`` < ``runtime`` < ``release``);
+- the CLI (``onnxpack.cli``) imports neither Qt nor the GUI; the GUI does not import the CLI;
+- the app's window is over its widgets, over its Qt-free model (``gui/model``, which imports no Qt);
 - nothing shipped imports ``benchmarks``, ``tests`` or the old top-level ``core``/``gui``/``cli`` names
   (everything is ``onnxpack.*``, so a second distribution's ``core`` can never shadow ours).
+
+What import-linter cannot say stays below: what importing a module loads at run time, the 500-line cap.
 """
 
 from __future__ import annotations
 
 import ast
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,61 +24,47 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-QT = ("PySide6", "PyQt5", "PyQt6", "shiboken6")
-NEVER = ("core", "gui", "cli", "benchmarks", "tests", "build_spec")  # top-level names nothing shipped may import
-RULES = {
-    "core": (*QT, *NEVER, "onnxpack.cli", "onnxpack.gui"),
-    "cli": (*QT, *NEVER, "onnxpack.gui"),
-    "gui": (*NEVER, "onnxpack.cli"),
-}
 
 
-def _imports(path: Path, package: str, root: Path = ROOT) -> list[str]:
-    """Every module ``path`` imports, relative imports resolved against ``onnxpack.<package>`` (in ``root``)."""
-    rel = path.relative_to(root / package).with_suffix("")
-    parts = ["onnxpack", package, *rel.parts]
-    if parts[-1] == "__init__":
-        parts.pop()
-    else:
-        parts.pop()  # a module's own package
-    names: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = parts[: len(parts) - (node.level - 1)]
-                module = ".".join([*base, node.module] if node.module else base)
-                names += [module] * bool(node.module) + [f"{module}.{a.name}" for a in node.names]
-            elif node.module:
-                names += [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-    return names
+def _lint_imports(cwd: Path, pythonpath: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run import-linter on the contracts of ``cwd``/pyproject.toml (no cache: each run reads the tree afresh)."""
+    code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    return subprocess.run([sys.executable, "-c", code, "--no-cache"], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
 
 
-def _forbidden(name: str, rules: tuple[str, ...]) -> bool:
-    return any(name == r or name.startswith(r + ".") for r in rules)
+def test_the_import_contracts_are_kept() -> None:
+    r = _lint_imports(ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0 broken" in r.stdout and r.stdout.count(" KEPT") >= 6, r.stdout
 
 
-@pytest.mark.parametrize("package", sorted(RULES))
-def test_package_imports_follow_the_rules(package: str) -> None:
-    offenders = [
-        f"{path.relative_to(ROOT)}: {name}"
-        for path in sorted((ROOT / package).rglob("*.py"))
-        for name in _imports(path, package)
-        if _forbidden(name, RULES[package])
-    ]
-    assert offenders == []
-
-
-def test_the_rules_catch_what_they_forbid(tmp_path: Path) -> None:
-    """The checker itself: a relative import out of the engine into the CLI is resolved and caught."""
-    (tmp_path / "core").mkdir()
-    mod = tmp_path / "core" / "x.py"
-    mod.write_text("from ..cli import main\nfrom ..gui.formatting import f\nimport benchmarks.common\n")
-    names = _imports(mod, "core", root=tmp_path)
-    assert [n for n in names if _forbidden(n, RULES["core"])] == [
-        "onnxpack.cli", "onnxpack.cli.main", "onnxpack.gui.formatting", "onnxpack.gui.formatting.f", "benchmarks.common"
-    ]
+def test_the_contracts_catch_what_they_forbid(tmp_path: Path) -> None:
+    """The contracts themselves, on a copy of the tree with forbidden imports of each kind: the engine importing the
+    CLI (relatively) and a top-level ``benchmarks``, a floor importing the floor above it, the CLI importing Qt,
+    the app's model importing a widget (and so Qt)."""
+    for package in ("core", "cli", "gui"):
+        shutil.copytree(ROOT / package, tmp_path / "onnxpack" / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    pkg = tmp_path / "onnxpack"
+    (pkg / "core" / "x.py").write_text("from ..cli import main\nimport benchmarks.common\n")
+    (pkg / "core" / "model" / "y.py").write_text("from ..release.bundle import build_bundle\n")
+    (pkg / "cli" / "z.py").write_text("import PySide6.QtCore\n")
+    (pkg / "gui" / "model" / "w.py").write_text("from ..widgets import common\n")
+    r = _lint_imports(tmp_path, pythonpath=tmp_path)
+    out = r.stdout
+    assert r.returncode == 1, out + r.stderr
+    for broken in ("onnxpack.core is not allowed to import onnxpack.cli",
+                   "onnxpack.core is not allowed to import benchmarks",
+                   "onnxpack.core.model is not allowed to import onnxpack.core.release",
+                   "onnxpack.cli is not allowed to import PySide6",
+                   "onnxpack.gui.model is not allowed to import onnxpack.gui.widgets",
+                   "onnxpack.gui.model is not allowed to import PySide6"):  # fmt: skip
+        assert broken in out, broken + "\n" + out
 
 
 def test_importing_the_whole_engine_loads_no_qt_cli_or_gui() -> None:
@@ -120,36 +113,14 @@ def test_cli_commands_that_need_no_model_parsing_stay_light() -> None:
     assert _loaded_after("from onnxpack.cli import build_parser\nbuild_parser().parse_args(['smoke', 'm.onnx'])") == []
 
 
-# The engine's floors, lowest first: a module imports from its own floor and the floors below, never above
-# (onnxpack.core's own modules are the ground floor: shared basics every floor may use).
-CORE_FLOORS = ("", "model", "checks", "runtime", "release")
-
-
-def _floor(path: Path) -> str:
-    rel = path.relative_to(ROOT / "core")
-    return rel.parts[0] if len(rel.parts) > 1 else ""
-
-
-def test_core_subpackages_import_downwards_only() -> None:
-    offenders = []
-    facade = ROOT / "core" / "__init__.py"  # re-exports the public API (lazily): the one module that may look up
-    for path in sorted((ROOT / "core").rglob("*.py")):
-        if path == facade:
-            continue
-        here = CORE_FLOORS.index(_floor(path))
-        for name in _imports(path, "core"):
-            parts = name.split(".")
-            if parts[:2] != ["onnxpack", "core"] or len(parts) < 3 or parts[2] not in CORE_FLOORS:
-                continue
-            if CORE_FLOORS.index(parts[2]) > here:
-                offenders.append(f"{path.relative_to(ROOT)}: {name}")
-    assert offenders == []
+# The engine's floors, lowest first (the layers contract in pyproject.toml orders them).
+CORE_FLOORS = ("model", "checks", "runtime", "release")
 
 
 def test_core_has_only_the_known_floors() -> None:
     """A new folder in core/ gets its place in CORE_FLOORS (and in pyproject's packages) on purpose."""
     folders = {p.name for p in (ROOT / "core").iterdir() if p.is_dir() and p.name != "__pycache__"}
-    assert folders == set(CORE_FLOORS) - {""}
+    assert folders == set(CORE_FLOORS)
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     for floor in folders:
         assert f'"onnxpack.core.{floor}"' in text, floor
@@ -159,17 +130,6 @@ def test_no_core_module_shadows_the_standard_library() -> None:
     shadowing = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "core").rglob("*.py")
                        if p.stem in sys.stdlib_module_names)  # fmt: skip
     assert shadowing == []
-
-
-def test_the_floor_rule_catches_an_upward_import(tmp_path: Path) -> None:
-    """The checker itself: a relative import that climbs from a lower floor to a higher one is resolved to it."""
-    (tmp_path / "core" / "model").mkdir(parents=True)
-    mod = tmp_path / "core" / "model" / "x.py"
-    mod.write_text("from ..release.bundle import build_bundle\nfrom .wire import tag\n"
-                   "from ..errors import InputError\n")
-    names = _imports(mod, "core", root=tmp_path)
-    assert {"onnxpack.core.release.bundle", "onnxpack.core.model.wire", "onnxpack.core.errors"} <= set(names)
-    assert CORE_FLOORS.index("release") > CORE_FLOORS.index("model")
 
 
 def test_the_public_api_resolves_from_onnxpack_core() -> None:

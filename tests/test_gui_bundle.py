@@ -199,7 +199,7 @@ def test_signed_bundle_with_release_information(qtbot, tmp_path, sample_model):
     import zipfile
 
     from onnxpack.core.release import signing
-    from onnxpack.gui.bundle_panel import BundlePanel
+    from onnxpack.gui.widgets.bundle_panel import BundlePanel
 
     private, public = signing.generate_key_pair(tmp_path / "keys", "rm")
     w = make_window(qtbot, tmp_path)

@@ -19,9 +19,9 @@ from onnxpack.core.findings import Finding
 from onnxpack.core.progress import STEPS, ProgressEvent
 from onnxpack.core.release.verify_report import VerifyReport
 from onnxpack.gui import i18n
-from onnxpack.gui.queue_view import display_names, distinct_elide
-from onnxpack.gui.run_panel import RunPanel
-from onnxpack.gui.runstate import STAGES
+from onnxpack.gui.model.runstate import STAGES
+from onnxpack.gui.widgets.queue_view import display_names, distinct_elide
+from onnxpack.gui.widgets.run_panel import RunPanel
 from onnxpack.gui.worker import Job
 from tests import factory
 from tests.gui_helpers import close_dialogs, make_window, wait_idle, wait_state

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QSplitter
 
 from onnxpack.gui import i18n
 from onnxpack.gui.main_window import TAB_PROGRESS, TAB_RESULT
-from onnxpack.gui.state import ItemState
+from onnxpack.gui.model.state import ItemState
 from tests import factory
 from tests.gui_helpers import make_window, wait_idle
 

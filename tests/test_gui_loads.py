@@ -13,7 +13,7 @@ import pytest
 
 from onnxpack.core.resources import SAMPLE_MODEL, resource_path
 from onnxpack.gui import i18n
-from onnxpack.gui.state import ItemState
+from onnxpack.gui.model.state import ItemState
 from tests.gui_helpers import make_window, wait_state
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -44,7 +44,7 @@ def _release(tmp_path: Path) -> Path:
 
 
 def test_the_samples_ways_to_load_in_english_and_japanese(qapp: Any, tmp_path: Path) -> None:
-    from onnxpack.gui.run_panel import ResultPanel
+    from onnxpack.gui.widgets.run_panel import ResultPanel
 
     i18n.install_translators(qapp, "en")  # English with its plurals, as the app starts
     panel = ResultPanel()
@@ -72,7 +72,7 @@ def test_the_samples_ways_to_load_in_english_and_japanese(qapp: Any, tmp_path: P
 
 
 def test_kept_external_data_is_refused_from_bytes_as_expected_with_its_remedy(qapp: Any, tmp_path: Path) -> None:
-    from onnxpack.gui.run_panel import ResultPanel
+    from onnxpack.gui.widgets.run_panel import ResultPanel
 
     i18n.install_translators(qapp, "en")
     panel = ResultPanel()
@@ -129,7 +129,7 @@ def test_a_failed_way_is_a_warning_with_what_to_do_instead(qapp: Any) -> None:
 def test_each_model_of_a_release_and_its_progress_model_by_model(qapp: Any, tmp_path: Path) -> None:
     """The Result tab: each model's ways to load, the model named on its first row. The Progress tab fed the
     engine's own reports of the run: which model of how many, never "Inspect 1 of 1" for the last model alone."""
-    from onnxpack.gui.run_panel import ResultPanel, RunPanel
+    from onnxpack.gui.widgets.run_panel import ResultPanel, RunPanel
 
     i18n.install_translators(qapp, "en")
     events: list[Any] = []

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from onnxpack.gui.state import BATCH_SETTINGS, ROW_SETTINGS, ItemState
+from onnxpack.gui.model.state import BATCH_SETTINGS, ROW_SETTINGS, ItemState
 from tests import factory
 from tests.gui_helpers import close_dialogs, make_window, wait_idle, wait_state
 

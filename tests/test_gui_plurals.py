@@ -21,7 +21,7 @@ I18N = ROOT / "resources" / "i18n"
 def test_no_gui_string_writes_a_plural_with_brackets_outside_qt_plurals() -> None:
     """A "(s)" in the app's source only inside a %n message (Qt picks the form); "http(s)" is not a plural."""
     offenders = []
-    for path in sorted((ROOT / "gui").glob("*.py")):
+    for path in sorted((ROOT / "gui").rglob("*.py")):
         with path.open("rb") as f:
             for tok in tokenize.tokenize(f.readline):
                 plural = tok.type == tokenize.STRING and re.search(r"\w\(s\)", tok.string.replace("http(s)", ""))

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from onnxpack.core.resources import SAMPLE_MODEL, resource_path
-from onnxpack.gui.state import ItemState, Kind
+from onnxpack.gui.model.state import ItemState, Kind
 from tests.gui_helpers import close_dialogs, make_window, wait_idle, wait_state
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

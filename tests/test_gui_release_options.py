@@ -21,7 +21,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QValidator
 
 from onnxpack.core.release.manifest import ROLES
-from onnxpack.gui.state import STAGES, skipped_stages
+from onnxpack.gui.model.state import STAGES, skipped_stages
 from tests.gui_helpers import close_dialogs, make_window, wait_state
 
 
@@ -137,7 +137,7 @@ def test_checksums_role_and_signing_hint_in_both_languages(qtbot: Any, tmp_path:
     """Every member role of a bundle has words in English and Japanese (SHA256SUMS is "checksums"); without the
     signing library the key field says how to install the sign extra from what onnxpack came from."""
     import onnxpack.core.release.signing as signing
-    from onnxpack.gui.model_panel import role_text
+    from onnxpack.gui.widgets.model_panel import role_text
 
     monkeypatch.setattr(signing, "installed", lambda: False)
     w = make_window(qtbot, tmp_path)
@@ -191,7 +191,7 @@ def test_result_tab_shows_each_proven_release(qtbot: Any, tmp_path: Path) -> Non
 
 
 def role_words(role: str) -> str:
-    from onnxpack.gui.model_panel import role_text
+    from onnxpack.gui.widgets.model_panel import role_text
 
     return role_text(role)
 
@@ -329,7 +329,7 @@ def test_a_finished_download_is_not_the_prove_stage_done() -> None:
     release's environment was still being made. A download is one part of the stage; the stage is done when the
     engine says so in steps, and a message after the download does not keep the download's bytes as its amount."""
     from onnxpack.core.progress import STEPS, ProgressEvent
-    from onnxpack.gui.state import RunState
+    from onnxpack.gui.model.state import RunState
 
     run = RunState.begin("m 1.0.0")
     run.apply(ProgressEvent("prove", 0, 0, "looking up onnxruntime 1.32.0", STEPS))
@@ -393,7 +393,7 @@ def test_no_network_for_prove_ort_is_a_clear_error_at_the_prove_row(qtbot: Any, 
 
 def test_failed_stage_is_named_by_the_error() -> None:
     from onnxpack.core.errors import InputError, OutputError, RuntimeFailure
-    from onnxpack.gui.state import failed_stage
+    from onnxpack.gui.model.state import failed_stage
 
     assert failed_stage(OutputError("cannot write", "", code="PATH_EACCES")) == "zip"
     assert failed_stage(RuntimeFailure("no index", "", code="PROVE_NETWORK")) == "prove"

@@ -8,7 +8,7 @@ from pathlib import Path
 import onnx
 
 from onnxpack.core.progress import ProgressEvent
-from onnxpack.gui.runstate import STAGES, RunState
+from onnxpack.gui.model.runstate import STAGES, RunState
 from tests import factory
 from tests.gui_helpers import close_dialogs, make_window, wait_idle, wait_state
 

@@ -1,4 +1,4 @@
-"""The desktop app's Qt-free state (gui/state.py, issue 30): plain pytest, no QApplication."""
+"""The desktop app's Qt-free state (gui/model/state.py): plain pytest, no QApplication."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import onnx
 import pytest
 
 from onnxpack.core.progress import STEPS, ProgressEvent
-from onnxpack.gui.state import (
+from onnxpack.gui.model.state import (
     BATCH_SETTINGS,
     FIXED_BY_LOWERING_IR,
     KINDS,
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_state_model_imports_no_qt():
-    code = ("import sys\nimport onnxpack.gui.state\n"
+    code = ("import sys\nimport onnxpack.gui.model.state\n"
             "bad = [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))]\nassert not bad, bad\n")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr

@@ -328,7 +328,7 @@ def test_startup_log_is_written_once_the_window_is_shown(tmp_path):
 
 def test_queue_state_is_an_enum_and_a_misspelt_state_raises(qtbot, tmp_path):
     """Issue 14 item 12: the 12 queue states are one Enum (equal to their old strings); a typo fails loudly."""
-    from onnxpack.gui.queue_view import BUSY_STATES, ItemState, QueueItem
+    from onnxpack.gui.widgets.queue_view import BUSY_STATES, ItemState, QueueItem
 
     w = make_window(qtbot, tmp_path)
     item = w.model.add(tmp_path / "m.onnx", "model")
@@ -351,11 +351,11 @@ def test_the_gui_reads_engine_results_by_typed_attributes():
     import ast
     from pathlib import Path
 
-    import onnxpack.gui.model_panel as model_panel
+    import onnxpack.gui.widgets.model_panel as model_panel
 
     gui = Path(__file__).resolve().parent.parent / "gui"
     lookups = []
-    for path in sorted(gui.glob("*.py")):
+    for path in sorted(gui.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("field", "getattr")
                     and len(node.args) >= 2 and isinstance(node.args[0], ast.Attribute)

@@ -298,7 +298,7 @@ def test_view_actions_switch_to_their_own_tab(qtbot, tmp_path):
 
 def test_result_finite_column_for_integer_outputs(qtbot):
     """Integer outputs carry finite=None (not applicable): never shown as "NO (NaN or Inf)"."""
-    from onnxpack.gui.run_panel import ResultPanel
+    from onnxpack.gui.widgets.run_panel import ResultPanel
 
     panel = ResultPanel()
     qtbot.addWidget(panel)

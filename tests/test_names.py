@@ -52,7 +52,7 @@ def test_default_bundle_name_is_the_same_in_the_cli_and_the_gui(tmp_path):
     """The file's stem as it is: no 'model' fallback for Japanese names, no '-' for spaces (issue 14 items 10, 12)."""
     from onnxpack.core.names import default_bundle_name
     from onnxpack.core.release.bundle import default_name
-    from onnxpack.gui.queue_view import default_bundle_name as gui_default
+    from onnxpack.gui.widgets.queue_view import default_bundle_name as gui_default
 
     for file, expected in (("勝利モデル.onnx", "勝利モデル"), ("My Model.onnx", "My Model"), ("v.2.ONNX", "v.2"),
                            ("net.ort", "net")):  # fmt: skip

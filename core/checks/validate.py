@@ -72,7 +72,7 @@ class Validation:
 
         With ``fix_ir`` (``bundle --fix-ir``) and a target that retargeting reaches (lowering ir_version, or
         retargeting opsets and IR features: ``TargetVerdict.fixable``), the target's findings are dropped. The
-        engine (core/release/bundle.py) and the GUI (gui/state.py) both ask this one function.
+        engine (core/release/bundle.py) and the GUI (gui/model/state.py) both ask this one function.
         """
         findings = list(self.findings)
         if fix_ir and self.target is not None and self.target.fixable:

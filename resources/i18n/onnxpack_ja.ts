@@ -3330,7 +3330,6 @@
     <name>MainWindow</name>
     <message>
         <source>onnxpack — ONNX release bundler</source>
-        <extracomment>how each kind of row is rendered: the one place the window dispatches on the kind</extracomment>
         <translation>onnxpack — ONNX リリース バンドラー</translation>
     </message>
     <message>

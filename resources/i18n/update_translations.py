@@ -1,4 +1,4 @@
-"""Refresh the translations: lupdate gui/*.py → onnxpack_ja.ts, lrelease → .qm, copy Qt's qtbase_ja.qm.
+"""Refresh the translations: lupdate gui/**/*.py → onnxpack_ja.ts, lrelease → .qm, copy Qt's qtbase_ja.qm.
 
 English is the source language, but its plurals need a catalogue too: ``onnxpack_en.ts`` holds only the ``%n``
 messages (lupdate ``-pluralonly``) with their English singular and plural ("1 bundle exists already", "2 bundles
@@ -44,7 +44,7 @@ def tool(name: str) -> str:
 
 
 def gui_sources() -> list[str]:
-    return [str(p) for p in sorted((ROOT / "gui").glob("*.py")) if p.name not in NOT_UI]
+    return [str(p) for p in sorted((ROOT / "gui").rglob("*.py")) if p.name not in NOT_UI]
 
 
 def untranslated(ts: Path) -> list[str]:
@@ -75,7 +75,7 @@ def registry_strings() -> list[tuple[str, str, str]]:
 
 
 def _registry_source(folder: Path) -> Path:
-    """A Python file with one translate call per registry text, for lupdate to read beside gui/*.py (the registry's
+    """A Python file with one translate call per registry text, for lupdate to read beside gui/**/*.py (the registry's
     texts live in core/, which lupdate does not read: core never imports Qt). A message has its code as the
     disambiguation (the .ts's ``<comment>``, gui/catalog.py ``disambiguation``): the same words under two codes get a
     translation each, and translators see the code."""

@@ -30,14 +30,16 @@ from onnxpack.core.progress import STEPS, ProgressEvent
 if TYPE_CHECKING:  # for mypy only: importing core.bundle loads onnx, which the window must not wait for
     from onnxpack.core.release.bundle import BundleResult
 
-from .formatting import format_bytes, format_duration, format_shape
-from .hints import gui_hint
-from .icons import status_icon
-from .loads_view import LoadsBox, load_rows_of
-from .messages import gui_message, stage_detail
+from ..formatting import format_bytes, format_duration, format_shape
+from ..hints import gui_hint
+from ..icons import status_icon
+from ..loads_view import LoadsBox, load_rows_of
+from ..messages import gui_message, stage_detail
+from ..model.rowview import RowView
+from ..model.runstate import PER_RUN, STAGES, RunState
+from ..model.state import ItemState
+from .common import DataTable, Retranslatable, StatusLabel, scrolled, scrolled_page
 from .model_panel import role_text
-from .runstate import PER_RUN, STAGES, RunState
-from .widgets import DataTable, Retranslatable, StatusLabel, scrolled, scrolled_page
 
 __all__ = ["STAGES", "LogPane", "ResultPanel", "RunPanel", "RunState"]
 
@@ -98,6 +100,11 @@ class LogPane(Retranslatable, QWidget):
             if self._shown(row):
                 self.text.appendPlainText(text)
         del self._lines[: max(0, len(self._lines) - self.MAX_LINES)]
+
+    def render_row_view(self, row: RowView) -> None:
+        """With "Only the selected row", the selected row's lines (no row selected: the lines stay)."""
+        if row.item is not None:
+            self.show_row(row.item.id)
 
     def show_row(self, row: int | None) -> None:
         """The queue's selection changed: with "Only the selected row", show that row's lines."""
@@ -231,6 +238,11 @@ class RunPanel(Retranslatable, QWidget):
             self.display(run)
         self.ticker.start()
         return run
+
+    def render_row_view(self, row: RowView) -> None:
+        """The selected row's latest run (a queued row waits for its run: not its earlier run's stages)."""
+        queued = row.item is not None and row.item.state is ItemState.QUEUED
+        self.display(None if queued or row.item is None else row.item.run, queued=queued)
 
     def display(self, run: RunState | None, queued: bool = False) -> None:
         """Show ``run`` (a queue row's run, live if it is the running one); None: nothing has run for the row, its
@@ -515,6 +527,12 @@ class ResultPanel(Retranslatable, QWidget):
         self.copy_button.setText(self.tr("Copy CLI co&mmand"))
         self.copy_button.setToolTip(self.tr("Copy the equivalent onnxpack bundle … command line"))
         self.show_result(self._result, self._empty_text, self._recorded)
+
+    def render_row_view(self, row: RowView) -> None:
+        """The selected row's bundle, or what it says instead (a bundle row: the ways to load it records)."""
+        item = row.item
+        self.show_result(item.result if item is not None and item.spec.bundles else None, row.no_result,
+                         recorded=row.recorded)
 
     def show_result(self, result: BundleResult | None, empty_text: str | None = None,
                     recorded: dict[str, Any] | None = None) -> None:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from onnxpack.core.model.modelfile import PROTOBUF_LIMIT
 
-from .formatting import format_bytes
+from ..formatting import format_bytes
 
 __all__ = ["DataTable", "DropOverlay", "FormScrollArea", "Retranslatable", "SizeBar", "StatusLabel", "scrolled",
            "scrolled_page"]

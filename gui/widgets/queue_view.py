@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .icons import status_icon
-from .messages import gui_message
+from ..icons import status_icon
+from ..messages import gui_message
+from ..model.state import BUSY_STATES, ItemState, Kind, QueueItem, QueueModel, default_bundle_name
+from .common import Retranslatable
 from .model_panel import release_counts
-from .state import BUSY_STATES, ItemState, Kind, QueueItem, QueueModel, default_bundle_name
-from .widgets import Retranslatable
 
 __all__ = ["BUSY_STATES", "ItemState", "QueueItem", "QueueTable", "default_bundle_name", "display_names",
            "distinct_elide"]

@@ -31,13 +31,14 @@ from onnxpack.core import __version__
 from onnxpack.core.checks.ortreleases import RELEASE_VERSIONS
 from onnxpack.core.release.versions import SEMVER_PATTERN
 
-from .hints import option_label
-from .settings import AppSettings
-from .state import PROVE_ORT_PATTERN, BundleDraft, symbolic_dims
+from ..hints import option_label
+from ..model.rowview import RowView
+from ..model.state import PROVE_ORT_PATTERN, BundleDraft, symbolic_dims
+from ..settings import AppSettings
 
 if TYPE_CHECKING:
-    from .state import QueueItem
-from .widgets import Retranslatable, scrolled_page
+    from ..model.state import QueueItem
+from .common import Retranslatable, scrolled_page
 
 __all__ = ["KNOWN_ORT_RELEASES", "BundleDraft", "BundlePanel", "WheelSafeComboBox", "WheelSafeSpinBox",
            "symbolic_dims"]
@@ -400,6 +401,14 @@ class BundlePanel(Retranslatable, QWidget):
         owner = self.draft_owner
         self.form_box.setTitle(self.tr("This model: %1").replace("%1", owner.path.name) if owner is not None
                                else self.tr("This model"))  # fmt: skip
+
+    def render_row_view(self, row: RowView) -> None:
+        """The selected row's own settings (a model's or a release's); a bundle row or none: the form is empty."""
+        item = row.item
+        if item is None or not item.spec.bundles:
+            self.render_row(None, BundleDraft(), editable=False, can_bundle=False)
+        else:
+            self.render_row(item, item.draft, editable=row.editable, can_bundle=row.can_bundle)
 
     def render_row(self, owner: QueueItem | None, draft: BundleDraft, *, editable: bool, can_bundle: bool) -> None:
         """Show the row ``owner`` (None: no model row, the form is empty and off): its own settings from ``draft``,

@@ -27,14 +27,15 @@ if TYPE_CHECKING:  # the engine's result types, for mypy only: importing them wo
     from onnxpack.core.checks.validate import Validation
     from onnxpack.core.release.verify import VerifyReport
 
-    from .state import Gate, ReleaseScan
+    from ..model.state import Gate, ReleaseScan
 
-from .formatting import format_bytes, format_shape
-from .hints import gui_hint, tick
-from .icons import severity_icon, status_icon
-from .messages import gui_message
-from .state import FIXED_BY_LOWERING_IR
-from .widgets import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
+from ..formatting import format_bytes, format_shape
+from ..hints import gui_hint, tick
+from ..icons import severity_icon, status_icon
+from ..messages import gui_message
+from ..model.rowview import RowView
+from ..model.state import FIXED_BY_LOWERING_IR, Kind
+from .common import DataTable, Retranslatable, SizeBar, StatusLabel, scrolled
 
 __all__ = ["ModelPanel", "finding_hint", "release_counts", "role_text"]
 
@@ -324,6 +325,30 @@ class ModelPanel(Retranslatable, QWidget):
             t.setRowCount(0)
         self.facts.set_rows([])
         self._set_counts(0, 0)
+
+    def render_row_view(self, row: RowView) -> None:
+        """The selected row: a model's checks, a bundle's verification, a release's models (the one chosen), its
+        failure, or that it is being read."""
+        item = row.item
+        if item is None:
+            self.clear()
+        elif item.validation is not None and item.kind is Kind.MODEL:
+            self.show_validation(item.validation, row.gate, row.warnings)
+        elif item.report is not None and item.kind is Kind.BUNDLE:
+            self.show_verify(item.report, item.verified_with_smoke, row.warnings)
+        elif item.release is not None and item.kind is Kind.RELEASE:
+            self.show_release(item.release, min(item.shown_model, item.release.models - 1), row.title, row.gate,
+                              row.warnings)
+        elif item.error is not None:
+            self.show_failure(item.path.name, row.failure)
+        else:
+            self.show_pending(item.path, verifying=item.kind is Kind.BUNDLE, release=item.kind is Kind.RELEASE)
+
+    def show_failure(self, name: str, text: str) -> None:
+        """A row that could not be read (or verified): its name and its error, with how to fix it."""
+        self.clear()
+        self.title.setText(name)
+        self.status.set_status(status_icon("failed"), text)
 
     def show_pending(self, path: Path, verifying: bool = False, release: bool = False) -> None:
         self.clear()
