@@ -32,7 +32,7 @@ ENGINE_MODULES = (
 
 
 def warm_up_job() -> JobFunction:
-    """Import the engine (onnx, numpy: ~0.3 s) once the window is up, on the inspection
+    """Import the engine (onnx, numpy: docs/performance.md) once the window is up, on the inspection
     queue's thread, so that the first dropped model does not wait for it and the window is not kept
     from showing by it."""
 

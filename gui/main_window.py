@@ -152,7 +152,7 @@ class MainWindow(Retranslatable, QMainWindow):
         self.bundle_panel = BundlePanel(self.settings)
         self.bundle_panel.bundle_requested.connect(self.start_bundles)
         self.bundle_panel.previous_changed.connect(self._previous_changed)
-        self.bundle_panel.fix_ir.toggled.connect(self.render_selected)  # the gate depends on it (issue 30 item 6)
+        self.bundle_panel.fix_ir.toggled.connect(self.render_selected)  # the gate depends on it
         # A new Target ONNX Runtime applies to every model: their checks are made again for it once typing stops.
         self._retarget_timer = QTimer(self)
         self._retarget_timer.setSingleShot(True)
@@ -205,10 +205,10 @@ class MainWindow(Retranslatable, QMainWindow):
             self.restoreState(state)
         self.fit_to_screen()
         self._update_actions()
-        self.drop_page.open_button.setFocus()  # the keyboard starts at Open… (issue 30 item 10)
+        self.drop_page.open_button.setFocus()  # the keyboard starts at Open…
 
     def fit_to_screen(self) -> None:
-        """Keep the window inside the screen's available geometry (issue 30 item 7): never larger than it, and a
+        """Keep the window inside the screen's available geometry: never larger than it, and a
         minimum size that fits it too; what does not fit scrolls inside the tabs."""
         screen = self.screen() or QGuiApplication.primaryScreen()
         if screen is None:
@@ -267,8 +267,8 @@ class MainWindow(Retranslatable, QMainWindow):
     # --- opening --------------------------------------------------------------------------
     @staticmethod
     def _drop_action(event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> Qt.DropAction | None:
-        """Copy, else Link: never Move, which tells the source (a file manager) it may delete the originals
-        (issue 30 item 8). None when the source offers neither."""
+        """Copy, else Link: never Move, which tells the source (a file manager) it may delete the originals.
+        None when the source offers neither."""
         offered = event.possibleActions()
         for action in (Qt.DropAction.CopyAction, Qt.DropAction.LinkAction):
             if offered & action:
@@ -343,7 +343,7 @@ class MainWindow(Retranslatable, QMainWindow):
 
     # --- rows -----------------------------------------------------------------------------
     def _log(self, item: QueueItem | None, line: str) -> None:
-        """A log line about ``item``: the log can show the selected row's lines alone (issue 41 item 9)."""
+        """A log line about ``item``: the log can show the selected row's lines alone."""
         self.log.append(line, item.id if item is not None else None)
 
     # --- errors ---------------------------------------------------------------------------

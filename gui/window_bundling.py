@@ -35,8 +35,8 @@ class Bundler:
     def start(self, all_ready: bool = False) -> list[QueueItem]:
         """Queue the selected model (or every inspected, idle model) for bundling, one after another.
 
-        Bundle all sets aside the rows that made their ZIP already and asks before running the others
-        (issue 30 item 11): the question is ``self.w.skip_question``; its answer starts them (or nothing)."""
+        Bundle all sets aside the rows that made their ZIP already and asks before running the others:
+        the question is ``self.w.skip_question``; its answer starts them (or nothing)."""
         self.w._store_shown_draft()
         fix_ir = self.w._fix_ir()
         if all_ready:
@@ -111,7 +111,7 @@ class Bundler:
 
     def cancel_running(self) -> None:
         """Esc, File → Cancel running bundle, the Progress tab's Cancel: cancel the running bundle only; the queued
-        rows stay queued and the next one starts (issue 41 item 4). The engine removes its partial output."""
+        rows stay queued and the next one starts. The engine removes its partial output."""
         item = self.w.session.running_bundle(self.w.bundle_queue.jobs)
         if item is not None and item.state is not ItemState.CANCELLING:
             self.cancel_rows([item])

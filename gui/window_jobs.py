@@ -63,8 +63,8 @@ class JobRouter(QObject):
         self.w.session.current_bundle = item
         title = self.w.session.run_title(item)
         skipped = skipped_stages(item.options)
-        if self.w.model.selected is None:  # the user's selection stays where they put it (issue 41 item 9): the
-            self.w._select(item)  # selection jumped from row to row with a batch and stayed on another row after it
+        if self.w.model.selected is None:  # the user's selection stays where they put it: it never jumps from
+            self.w._select(item)  # row to row with a batch, nor stays on another row after it
         scan = item.release
         models = [scan.member(i) for i in range(scan.models)] if scan is not None else []
         item.run = self.w.run_panel.start(title, skipped=skipped, show=self.w.model.selected is item, models=models)

@@ -28,7 +28,7 @@ translate = QCoreApplication.translate
 
 
 def result_item(w: MainWindow) -> QueueItem | None:
-    """The selected row when it has a bundle: result actions never act on another row (issue 30 item 1)."""
+    """The selected row when it has a bundle: result actions never act on another row."""
     sel = w.model.selected
     return sel if sel is not None and sel.result is not None else None
 

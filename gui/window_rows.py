@@ -166,7 +166,7 @@ class Rows:
         job = Job(engine.inspect_job(item.path, target, item.data_dir), kind=JobKind.INSPECT)
         self.w.inspect_queue.submit(self.w.jobs.route(job, item))
         # Then the rest of the engine (bundle, smoke, verify), on that thread: pressing Bundle must not import
-        # them on the GUI thread (it froze the window ~50 ms when the app was started with a model to open).
+        # them on the GUI thread (that would freeze the window when the app is started with a model to open).
         self.warm_up()
 
     def verify(self, item: QueueItem, smoke: bool = False) -> None:

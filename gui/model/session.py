@@ -233,7 +233,7 @@ class Session:
         self.view.run_finished("done")
         self.view.set_state(item, ItemState.DONE)
         self.view.log_line(item, self.translate("MainWindow", "Bundle written: %1").replace("%1", str(result.zip_path)))
-        for f in item.warnings:  # a warning is never silent (issue 41 item 1)
+        for f in item.warnings:  # a warning is never silent
             self.view.log_line(
                 item,
                 self.translate("MainWindow", "Warning %1: %2")
@@ -345,7 +345,7 @@ class Session:
     def check_plan(self, plan: BatchPlan, row_names: Sequence[str]) -> None:
         """Before any work: every ZIP of the batch must be new (unless replacing is ticked) and written only once."""
         if plan.twice:
-            # which rows: the question named only the file, its details only "Error code: INPUT" (issue 41 item 8)
+            # which rows: the question names them, not only the file, and its details more than an error code
             writers = {t: [item for item, target in plan.run if target == t] for t in plan.twice}
             names = dict(zip(self.model.items, row_names, strict=False))
             listing = "; ".join(
@@ -477,8 +477,8 @@ class Session:
         return sorted({str(r.location) for r in ext.external_refs if r.location}) if ext is not None else []
 
     def data_file_prompt(self, item: QueueItem) -> tuple[str, str]:
-        """The title and filters of Locate data file…'s dialog: they name the files the model references (it never
-        said which name the model wants; issue 41 item 7)."""
+        """The title and filters of Locate data file…'s dialog: they name the files the model references (so it
+        says which name the model wants)."""
         names = self.referenced_data_files(item)
         if not names:
             return (

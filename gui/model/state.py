@@ -1,7 +1,7 @@
 """The desktop app's state, without Qt: the queue, each item's kind and state, its results (its bundle runs'
 progress: gui/runstate.py), batch planning and which bundle settings belong to a row and which to the whole batch.
 
-Every panel of the window is a rendering of :attr:`QueueModel.selected` (issue 30): the widgets keep nothing of
+Every panel of the window is a rendering of :attr:`QueueModel.selected`: the widgets keep nothing of
 their own, so selecting a row re-renders all of them from that row alone (or clears them). Behaviour that differs
 per kind of item (a model is inspected and bundled, a bundle is verified) is looked up in :data:`KINDS`, never by
 testing the kind's name.
@@ -68,7 +68,7 @@ class Kind(str, Enum):
 
     MODEL = "model"
     BUNDLE = "bundle"
-    RELEASE = "release"  # a folder of several files (models and assets) bundled as one release (issue 36 item 7)
+    RELEASE = "release"  # a folder of several files (models and assets) bundled as one release
 
     __str__ = str.__str__
 
@@ -88,7 +88,7 @@ class JobKind(str, Enum):
 
 class ItemState(str, Enum):
     """Where a queue row is. A ``str`` enum, so it compares equal to its value; setting a state by a misspelt name
-    raises instead of silently showing an unknown state (issue 14 item 12)."""
+    raises instead of silently showing an unknown state."""
 
     INSPECTING = "inspecting"
     VERIFYING = "verifying"
@@ -229,7 +229,7 @@ class Gate:
 def bundle_gate(validation: Validation, fix_ir: bool) -> Gate:
     """The engine's bundle gate (core.bundle._gate) for ``validation`` with "Lower the IR version" ``fix_ir``:
     the error findings that refuse the bundle, and whether lowering the IR would clear them (so a hint may
-    only say "tick Lower the IR version" when doing so enables Bundle, issue 30 item 6)."""
+    only say "tick Lower the IR version" when doing so enables Bundle)."""
     target = validation.target
     lowering_possible = target is not None and target.fixable
     _, errors = validation.bundle_gate(False)
@@ -330,7 +330,7 @@ class QueueItem:
 
     @property
     def warnings(self) -> list[Finding]:
-        """The warnings of what this row shows as its outcome (issue 41 item 1: a warning is never green): its
+        """The warnings of what this row shows as its outcome (a warning is never shown green): its
         bundle's findings of severity warning (an all-NaN smoke run, anything the command line prints as WARN), or a
         verified bundle's warnings (its verification's and those its manifest recorded when it was made)."""
         if self.state is ItemState.DONE and self.result is not None:
@@ -421,7 +421,7 @@ class QueueModel:
 
     def stale_for(self, target: str | None) -> list[QueueItem]:
         """The idle model rows whose validation was made for another Target ONNX Runtime than ``target``: their
-        findings and gate must be made again (a target is a batch setting, issue 30 item 11)."""
+        findings and gate must be made again (a target is a batch setting)."""
         return [i for i in self.items if i.spec.bundles and not i.busy and i.checked
                 and i.inspected_target != target]  # fmt: skip
 
@@ -461,7 +461,7 @@ class QueueModel:
     def plan(self, items: Sequence[QueueItem], out_dir: Path, *, force: bool, skip_bundled: bool,
              exists: Callable[[Path], bool] | None = None) -> BatchPlan:
         """Plan a batch: each row's ZIP in ``out_dir``. With ``skip_bundled``, a row whose ZIP exists because this
-        row made it (in this session) is set aside instead of refusing the batch (issue 30 item 11); a ZIP from
+        row made it (in this session) is set aside instead of refusing the batch; a ZIP from
         elsewhere is refused unless ``force``; two rows writing one ZIP are always refused."""
         exists = exists or Path.exists
         plan = BatchPlan()
@@ -495,7 +495,7 @@ def fit_window(
 ) -> tuple[int, int, int, int, int, int]:
     """The window's client geometry (x, y, w, h) and minimum size (w, h) inside the screen's ``available``
     geometry (x, y, w, h), its frame included: ``frame`` = (left, top, extra width, extra height) of the window
-    manager's decoration. Never larger than the screen, never partly off it (issue 30 item 7)."""
+    manager's decoration. Never larger than the screen, never partly off it."""
     x, y, w, h = window
     ax, ay, aw, ah = available
     left, top, extra_w, extra_h = frame
