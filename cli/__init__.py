@@ -9,8 +9,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from onnxpack.core import __version__
-from onnxpack.core.errors import InternalError, OnnxpackError, from_os_error
+from onnxpack.core import __version__, classcodes, errorcodes
+from onnxpack.core.errors import OnnxpackError, from_os_error
 
 from .env import Environment, ExitStatus
 from .output import emit_error
@@ -53,7 +53,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors through our error path (exit 2, no traceback)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise OnnxpackError(f"{self.prog}: {message}", f"Run `{self.prog} --help` for usage.", code="USAGE")
+        raise errorcodes.USAGE.error(variant="argparse", prog=self.prog, message=message)
 
 
 def _command_of(argv: Sequence[str] | None) -> str | None:
@@ -125,11 +125,7 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         if path_error is not None:  # a name too long, a read-only disk: the user's path, not a bug
             emit_error(env, path_error, as_json)
             return ExitStatus(path_error.exit_status)
-        err = InternalError(
-            f"Internal error: {type(e).__name__}: {e}",
-            "This is a bug in onnxpack; please report it with the command you ran "
-            "(set ONNXPACK_DEBUG=1 to see the traceback).",
-        )
+        err = classcodes.INTERNAL.error(variant="unexpected", exception=type(e).__name__, error=str(e))
         emit_error(env, err, as_json)
         return ExitStatus(err.exit_status)
     finally:

@@ -17,6 +17,8 @@ from PySide6.QtCore import QCoreApplication
 
 from onnxpack.core import registry
 from onnxpack.core.codes import Code, render
+from onnxpack.core.steps import BY_NAME as STEPS
+from onnxpack.core.steps import Said
 
 from .i18n import current_language
 
@@ -28,12 +30,13 @@ __all__ = [
     "gui_option",
     "option_label",
     "remedy_text",
+    "step_text",
     "summary_text",
     "translated_message",
 ]
 
-#: The Linguist context of each kind of registry text.
-CONTEXTS = {"text": "Findings", "hint": "Hints", "summary": "Errors"}
+#: The Linguist context of each kind of registry text (a progress step's template: "Stages").
+CONTEXTS = {"text": "Findings", "hint": "Hints", "summary": "Errors", "step": "Stages"}
 
 #: The options the Bundle tab has a checkbox for (each sets one option: issue 26 item 3, replacing a bundle never
 #: also lets a version go backwards); a remedy naming one of them names the box the user sees.
@@ -114,3 +117,18 @@ def remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
 def summary_text(code: Code) -> str | None:
     """An error code's general words in the app's language (None when the registry has none)."""
     return QCoreApplication.translate("Errors", code.summary) if code.summary else None
+
+
+def step_text(said: Said) -> str | None:
+    """A progress step (onnxpack.core.steps) with its values in the app's language, a value that is itself a step
+    worded the same way (None: a step or variant the engine does not register, or a value it names is missing)."""
+    entry = STEPS.get(said.step)
+    if entry is None or (said.variant and said.variant not in entry.variants):
+        return None
+    values: dict[str, Any] = {}
+    for key, value in said.values.items():
+        inner = step_text(value) if isinstance(value, Said) else value
+        if inner is None:
+            return None
+        values[key] = inner
+    return _fill(QCoreApplication.translate("Stages", entry.template(said.variant)), values)

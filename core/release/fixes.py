@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import onnx
 
+from .. import steps
 from ..checks.compat import OrtRelease
 from ..checks.validate import Validation
 from ..findings import Finding
@@ -107,7 +108,7 @@ def _retarget(model: onnx.ModelProto, rel: OrtRelease, progress: ProgressCallbac
     fixes."""
     from ..checks.retarget import retarget_model
 
-    report(progress, "validate", 0, 0, f"retargeting for ONNX Runtime {rel.version}", unit=STEPS)
+    report(progress, "validate", 0, 0, steps.RETARGETING, unit=STEPS, version=rel.version)
     res = retarget_model(model, rel.version, rel.ir, {"ai.onnx": rel.opset, "ai.onnx.ml": rel.ml_opset},
                          cancel=cancel)
     if not res.possible or res.model is None:

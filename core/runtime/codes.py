@@ -24,6 +24,10 @@ RECIPE_OUTSIDE_BUNDLE = define(
 RECIPE = define(
     "RECIPE", kind=InputError, text="The smoke recipe is not valid: {detail}", hint="Use a recipe written by onnxpack.",
     summary="The smoke recipe is not valid",
+    # cli/cmd_smoke.py --recipe FILE
+    variants={"unreadable": "Cannot read the recipe {path}: {reason}", "no_recipe": "{path} holds no recipe object"},
+    variant_hints={"unreadable": "Give a JSON file written by onnxpack {opt:json}.",
+                   "no_recipe": "Give a JSON file written by onnxpack {opt:json}."},
 )
 
 # childrun.py: the smoke child seen from the parent

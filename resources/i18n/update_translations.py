@@ -63,7 +63,8 @@ def untranslated(ts: Path) -> list[str]:
 def registry_strings() -> list[tuple[str, str, str]]:
     """(context, source text, code) of every text in the engine's registry of codes (onnxpack.core.codes) that the
     app shows: a finding's message template and variants ("Findings"), every remedy ("Hints") and an error's
-    general words ("Errors"; the app shows those with the engine's exact English message in the details)."""
+    general words ("Errors"; the app shows those with the engine's exact English message in the details), and every
+progress step's template ("Stages", onnxpack.core.steps)."""
     from onnxpack.core import registry
 
     out = []
@@ -71,6 +72,10 @@ def registry_strings() -> list[tuple[str, str, str]]:
         out += [("Findings", text, name) for text in code.messages()] if code.severity is not None else []
         out += [("Hints", hint, name) for hint in code.remedies()]
         out += [("Errors", code.summary, name)] if code.summary else []
+    from onnxpack.core.steps import BY_NAME
+
+    for name, step in BY_NAME.items():
+        out += [("Stages", text, name) for text in step.texts()]
     return out
 
 
