@@ -21,6 +21,7 @@ from onnxpack.core.steps import BY_NAME as STEPS
 from onnxpack.core.steps import Said
 
 from .i18n import current_language
+from .registry_sources import SOURCES
 
 __all__ = [
     "CHECKBOX_OPTIONS",
@@ -30,6 +31,7 @@ __all__ = [
     "gui_option",
     "option_label",
     "remedy_text",
+    "source_of",
     "step_text",
     "summary_text",
     "translated_message",
@@ -89,18 +91,26 @@ def disambiguation(context: str, code: str) -> str | None:
     return code if context == "Findings" else None
 
 
-def _translated(context: str, source: str, code: Code) -> str | None:
-    """``source`` in the app's language; None when the catalog lacks it (outside English, where the source is the
-    text)."""
-    text = QCoreApplication.translate(context, source, disambiguation(context, code.name))
-    return text if text != source or current_language() == "en" else None
+def source_of(context: str, code: str, variant: str | None, current: str) -> str:
+    """The text the catalog translates for ``code``'s (and ``variant``'s) text in ``context``: as it was extracted
+    (gui/registry_sources.py), so the app finds its translation by code and variant, whatever the engine's English
+    says now; ``current`` (the registry's English) for a text added since the last extraction."""
+    return SOURCES.get((context, code, variant or ""), current)
+
+
+def _translated(context: str, source: str, code: Code, variant: str | None = None) -> str | None:
+    """``code``'s text ``source`` (of ``variant``) in the app's language; None when the catalog lacks it (outside
+    English, where the source is the text)."""
+    key = source_of(context, code.name, variant, source)
+    text = QCoreApplication.translate(context, key, disambiguation(context, code.name))
+    return text if text != key or current_language() == "en" else None
 
 
 def translated_message(code: Code, variant: str | None, values: Mapping[str, Any]) -> str | None:
     """``code``'s message in the app's language with ``values`` (None: no translation, or a value it names is
     missing)."""
     try:
-        text = _translated("Findings", code.template(variant), code)
+        text = _translated("Findings", code.template(variant), code, variant)
     except KeyError:  # a variant this code does not have (e.g. read back from an older manifest)
         return None
     return None if text is None else _fill(text, values)
@@ -109,14 +119,18 @@ def translated_message(code: Code, variant: str | None, values: Mapping[str, Any
 def remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
     """``code``'s remedy in the app's language, its options named by the app's controls (None: no remedy, no
     translation, or a value it names is missing)."""
-    template = code.hint_template(str(values.get("variant") or "") or None)
-    text = _translated("Hints", template, code) if template else None
+    variant = str(values.get("variant") or "") or None
+    template = code.hint_template(variant)
+    own = variant if variant in code.variant_hints else None  # a variant without its own remedy has the code's
+    text = _translated("Hints", template, code, own) if template else None
     return None if text is None else _fill(text, values)
 
 
 def summary_text(code: Code) -> str | None:
     """An error code's general words in the app's language (None when the registry has none)."""
-    return QCoreApplication.translate("Errors", code.summary) if code.summary else None
+    if not code.summary:
+        return None
+    return QCoreApplication.translate("Errors", source_of("Errors", code.name, None, code.summary))
 
 
 def step_text(said: Said) -> str | None:
@@ -131,4 +145,5 @@ def step_text(said: Said) -> str | None:
         if inner is None:
             return None
         values[key] = inner
-    return _fill(QCoreApplication.translate("Stages", entry.template(said.variant)), values)
+    source = source_of("Stages", entry.name, said.variant, entry.template(said.variant))
+    return _fill(QCoreApplication.translate("Stages", source), values)

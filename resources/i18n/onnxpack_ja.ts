@@ -1102,9 +1102,24 @@
         <translation>{model} の初期化子 {names} はどのノードにも読まれていません。ONNX Runtime は読み込み時にこれを取り除きます</translation>
     </message>
     <message>
+        <source>{count} item(s) of IR {ir} that ONNX Runtime {target} does not know and that change nothing the model computes were removed or moved</source>
+        <comment>IR_FEATURES_DROPPED</comment>
+        <translation>ONNX Runtime {target} が知らない IR {ir} の項目のうち、モデルの計算に影響しない {count} 個を削除または移動しました</translation>
+    </message>
+    <message>
+        <source>{count} item(s) of IR {ir} that ONNX Runtime {target} does not know and that change nothing the model computes were removed or moved; the first {listed} are listed, the other {others} by key: {by_key}</source>
+        <comment>IR_FEATURES_DROPPED</comment>
+        <translation>ONNX Runtime {target} が知らない IR {ir} の項目のうち、モデルの計算に影響しない {count} 個を削除または移動しました。最初の {listed} 個を一覧にし、残りの {others} 個はキーごとに数えています: {by_key}</translation>
+    </message>
+    <message>
         <source>{model} uses nothing newer than IR {min_ir}: lowering ir_version from {ir} to {lowered} would let ONNX Runtime {version} (and newer) load it</source>
         <comment>IR_LOWERABLE</comment>
         <translation>{model} は IR {min_ir} より新しい機能を使っていません。ir_version を {ir} から {lowered} に下げると ONNX Runtime {version} 以降で読み込めます</translation>
+    </message>
+    <message>
+        <source>ir_version lowered from {before} to {after} so that ONNX Runtime {target} loads the model</source>
+        <comment>IR_LOWERED</comment>
+        <translation>ONNX Runtime {target} がモデルを読み込めるよう ir_version を {before} から {after} に下げました</translation>
     </message>
     <message>
         <source>{model} has IR version {ir}; ONNX Runtime needs IR 3 or newer</source>
@@ -1232,6 +1247,11 @@
         <translation>{what} は {bytes:,} バイトになり、protobuf の 2 GiB 上限（{limit:,} バイト）以上です</translation>
     </message>
     <message>
+        <source>model_version set to {after} (MAJOR*1000000 + MINOR*1000 + PATCH of {version})</source>
+        <comment>MODEL_VERSION_SET</comment>
+        <translation>model_version を {after} に設定しました ({version} の MAJOR*1000000 + MINOR*1000 + PATCH)</translation>
+    </message>
+    <message>
         <source>model_version {model_version} cannot carry the pre-release/build part of {version}</source>
         <comment>MODEL_VERSION_TAGS</comment>
         <translation>model_version {model_version} には {version} のプレリリース／ビルドの部分を入れられません</translation>
@@ -1245,6 +1265,16 @@
         <source>{model} imports operator set {domain!r} twice (versions {first} and {second})</source>
         <comment>OPSET_DUPLICATE</comment>
         <translation>{model} は演算子セット &apos;{subject}&apos; を 2 回インポートしています（バージョン {first} と {second}）</translation>
+    </message>
+    <message>
+        <source>opsets lowered for ONNX Runtime {target}: every operator has the same schema version at the lower opset, so only opset_import was rewritten</source>
+        <comment>OPSET_LOWERED</comment>
+        <translation>ONNX Runtime {target} 向けに opset を下げました: 低い opset でもすべての演算子のスキーマ バージョンが同じなので、opset_import だけを書き換えました</translation>
+    </message>
+    <message>
+        <source>opsets lowered for ONNX Runtime {target}: onnx.version_converter rewrote the operators that changed</source>
+        <comment>OPSET_LOWERED</comment>
+        <translation>ONNX Runtime {target} 向けに opset を下げました: 変わった演算子は onnx.version_converter が書き換えました</translation>
     </message>
     <message>
         <source>{model} uses operators of domain {domain!r} but does not import that operator set</source>
