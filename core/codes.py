@@ -191,13 +191,16 @@ class Code:
         return render(template, params) if template else ""
 
     def finding(self, subject: str = "", *, variant: str | None = None, hint: str | None = None,
-                **params: Any) -> Finding:
-        """A Finding of this code; ``hint`` replaces the registered remedy when the call site words its own."""
+                hint_variant: str | None = None, **params: Any) -> Finding:
+        """A Finding of this code; ``hint_variant`` picks a remedy of its own (a ``remedy_variants`` entry of
+        :func:`define`) whatever the message's ``variant``; ``hint`` replaces the registered remedy when the call site
+        words its own."""
         if self.severity is None:
             raise TypeError(f"{self.name} is an error code, not a finding")
         message = self.message(variant, subject=subject, **params)
-        remedy = self.remedy(variant, subject=subject, **params) if hint is None else hint
-        kept = {**params, **({"variant": variant} if variant else {})}
+        remedy = self.remedy(hint_variant or variant, subject=subject, **params) if hint is None else hint
+        kept = {**params, **({"variant": variant} if variant else {}),
+                **({"hint_variant": hint_variant} if hint_variant else {})}
         return Finding(self.severity, self.name, message, remedy, subject, kept)
 
     def error(self, subject: str = "", *, variant: str | None = None, hint: str | None = None,
@@ -229,14 +232,13 @@ def define(
     summary: str = "",
     variant_hints: Mapping[str, str] | None = None,
 ) -> Code:
-    """Register a code (once: a name defined twice is a bug) and return it."""
+    """Register a code (once: a name defined twice is a bug) and return it. ``variant_hints``: the remedies of
+    message variants whose remedy differs, and remedies chosen apart from the message (``finding(hint_variant=...)``;
+    a name no message variant has)."""
     if name in CODES:
         raise ValueError(f"code {name} is defined twice")
     if severity is None and kind is None:
         raise ValueError(f"code {name}: give a severity (a finding), a kind (an error), or both")
-    unknown = set(variant_hints or {}) - set(variants or {}) - {""}
-    if unknown:
-        raise ValueError(f"code {name}: hints for variants it does not have: {sorted(unknown)}")
     code = Code(name, severity, text, hint, MappingProxyType(dict(variants or {})), kind, summary,
                 MappingProxyType(dict(variant_hints or {})))
     CODES[name] = code

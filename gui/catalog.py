@@ -119,7 +119,7 @@ def translated_message(code: Code, variant: str | None, values: Mapping[str, Any
 def remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
     """``code``'s remedy in the app's language, its options named by the app's controls (None: no remedy, no
     translation, or a value it names is missing)."""
-    variant = str(values.get("variant") or "") or None
+    variant = str(values.get("hint_variant") or values.get("variant") or "") or None
     template = code.hint_template(variant)
     own = variant if variant in code.variant_hints else None  # a variant without its own remedy has the code's
     text = _translated("Hints", template, code, own) if template else None

@@ -254,7 +254,8 @@ def gui_hint(code: str | None, hint: str | None, params: Mapping[str, Any] | Non
         return own
     entry = code_of(code)
     values = dict(params or {})
-    variant = str(values.pop("variant", None) or "") or None
+    message_variant = values.pop("variant", None)
+    variant = str(values.pop("hint_variant", None) or message_variant or "") or None
     template = entry.hint_template(variant) if entry is not None else ""
     if hint and entry is not None and template and fields(template) <= set(values) and (
         hint == entry.remedy(variant, **values)  # the registered remedy, not words of the call site's own

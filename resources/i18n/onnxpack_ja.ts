@@ -1612,9 +1612,44 @@
         <translation>{model}: 出力 {subject} はテンソルではなく {type} です。記録されるのは SHA-256 だけで（.npy は保存されず、バンドルにも参照値は入りません）、onnxruntime-node（JavaScript）はこのような出力を返せません</translation>
     </message>
     <message>
-        <source>{subject}: ONNX Runtime rejected the run: {detail}{more}</source>
+        <source>{subject}: ONNX Runtime rejected the run: {detail}</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Generated inputs: {inputs}.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Dims not given: {dims}.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。指定のない次元: {dims}。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} The automatic search tried {attempts} more size(s) ({tried}) without success.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。自動探索でさらに {attempts} 通りの大きさ ({tried}) を試しましたが成功しませんでした。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Generated inputs: {inputs}. Dims not given: {dims}.</source>
         <comment>SMOKE_RUN_FAILED</comment>
         <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。指定のない次元: {dims}。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Generated inputs: {inputs}. The automatic search tried {attempts} more size(s) ({tried}) without success.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。自動探索でさらに {attempts} 通りの大きさ ({tried}) を試しましたが成功しませんでした。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Dims not given: {dims}. The automatic search tried {attempts} more size(s) ({tried}) without success.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。指定のない次元: {dims}。自動探索でさらに {attempts} 通りの大きさ ({tried}) を試しましたが成功しませんでした。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Generated inputs: {inputs}. Dims not given: {dims}. The automatic search tried {attempts} more size(s) ({tried}) without success.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。指定のない次元: {dims}。自動探索でさらに {attempts} 通りの大きさ ({tried}) を試しましたが成功しませんでした。</translation>
     </message>
     <message>
         <source>The smoke run was skipped because the bundle failed verification</source>
@@ -3143,12 +3178,44 @@
         <translation>バンドル タブの「入力データ」に実際の入力データ (.npy) を指定してください。生成値はモデルが想定する範囲外かもしれません。</translation>
     </message>
     <message>
+        <source>onnxpack tried {kinds} kinds of generated inputs ({seen}). Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.</source>
+        <translation>onnxpack は {kinds} 種類の生成入力を試しました ({seen})。実データ ({opt:input} NAME=FILE) でモデルを確認してください。ランダムに生成した入力ではオーバーフローすることもあります。</translation>
+    </message>
+    <message>
         <source>Rebuild the bundle without {opt:no_smoke} to record one.</source>
         <translation>スモーク実行をオンにしてバンドルを作り直すと、記録が残ります。</translation>
     </message>
     <message>
         <source>If an app reads it with onnxruntime-node, re-export the model with tensor outputs (scikit-learn classifiers: skl2onnx&apos;s option zipmap=False).</source>
         <translation>アプリが onnxruntime-node でこの出力を読む場合は、テンソルを出力するモデルとして再エクスポートしてください（scikit-learn の分類器なら skl2onnx のオプション zipmap=False）。</translation>
+    </message>
+    <message>
+        <source>Or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb).</source>
+        <translation>実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。</translation>
+    </message>
+    <message>
+        <source>Give real sizes, e.g. {opt:dim} {dim_arg}; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb).</source>
+        <translation>実際の大きさを指定するか (例: {opt:dim} {dim_arg})、実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。</translation>
+    </message>
+    <message>
+        <source>Give real sizes, e.g. {opt:dim} {dim_arg}; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb); or drop {opt:no_search} to let onnxpack try common sizes.</source>
+        <translation>実際の大きさを指定するか (例: {opt:dim} {dim_arg})、実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。または {opt:no_search} を外すと onnxpack がよく使われる大きさを試します。</translation>
+    </message>
+    <message>
+        <source>Give real values for scalar inputs, e.g. {opt:input} {scalar}={example}; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb).</source>
+        <translation>スカラー入力に実際の値を指定するか (例: {opt:input} {scalar}={example})、実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。</translation>
+    </message>
+    <message>
+        <source>Give real sizes, e.g. {opt:dim} {dim_arg}; give real values for scalar inputs, e.g. {opt:input} {scalar}={example}; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb).</source>
+        <translation>実際の大きさ (例: {opt:dim} {dim_arg}) とスカラー入力の実際の値 (例: {opt:input} {scalar}={example}) を指定するか、実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。</translation>
+    </message>
+    <message>
+        <source>Give real sizes, e.g. {opt:dim} {dim_arg}; give real values for scalar inputs, e.g. {opt:input} {scalar}={example}; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb); or drop {opt:no_search} to let onnxpack try common sizes.</source>
+        <translation>実際の大きさ (例: {opt:dim} {dim_arg}) とスカラー入力の実際の値 (例: {opt:input} {scalar}={example}) を指定するか、実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。または {opt:no_search} を外すと onnxpack がよく使われる大きさを試します。</translation>
+    </message>
+    <message>
+        <source>{capitalized} was generated as {distribution}; if it holds indices, give their valid range, e.g. {opt:range} {name}=0:N where N is the size of what they index; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb).</source>
+        <translation>{name} は {distribution} として生成されました。インデックスを表す入力なら、有効な範囲を指定してください (例: {opt:range} {name}=0:N。N は参照先の大きさ)。または実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。</translation>
     </message>
     <message>
         <source>Fix the problems above first.</source>
