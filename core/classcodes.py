@@ -4,6 +4,8 @@ core/codes.py)."""
 
 from __future__ import annotations
 
+import errno
+
 from .codes import Code, define
 from .errors import (
     Cancelled,
@@ -80,6 +82,9 @@ EXTERNAL_DATA = _class_code("EXTERNAL_DATA", ExternalDataError, "The model's ext
         # core/model/extreader.py
         "invalid_tensor": ("Tensor {tensor} has invalid external data", _REEXPORT),
         "not_validated": ("{path} is not a validated external data file of this model", _REEXPORT),
+        # core/model/extref.py: the first of the external data's errors (its own remedy), and how many more
+        "first": ("{message}", ""),
+        "first_of_many": ("{message} (and {more} more problem(s); run `onnxpack check` for all)", ""),
     },
 )
 REFUSED = _class_code("REFUSED", RefusedError, "onnxpack refused to build the bundle", {
@@ -114,3 +119,28 @@ CANCELLED = _class_code("CANCELLED", Cancelled, "Cancelled; nothing was written"
     "while": ("Cancelled while {current}.", ""),
     "ort_conversion": ("Cancelled during the ORT-format conversion.", ""),
 })
+
+# core/errors.py from_os_error: what the file system says about a path the user gave (or its folder), in words a
+# release manager can act on; one code per errno (PATH_EACCES, ...): those are not bugs in onnxpack
+_OS_ERRORS: dict[str, tuple[int, type[OnnxpackError], str, str]] = {
+    "PATH_ENAMETOOLONG": (errno.ENAMETOOLONG, InputError,
+                          "a file or folder name is longer than the file system allows",
+                          "Shorten the name: most file systems allow 255 bytes per name (a Japanese character "
+                          "takes 3)."),
+    "PATH_EROFS": (errno.EROFS, OutputError, "the file system is read-only",
+                   "Choose an output folder on a writable disk."),
+    "PATH_EACCES": (errno.EACCES, InputError, "permission denied",
+                    "Check the permissions of the file and its folder, or choose another."),
+    "PATH_EPERM": (errno.EPERM, InputError, "the operation is not permitted",
+                   "Check the permissions of the file and its folder."),
+    "PATH_ELOOP": (errno.ELOOP, InputError, "too many levels of symbolic links", "Give the real path instead of a link."),
+    "PATH_ENOSPC": (errno.ENOSPC, OutputError, "the disk is full", "Free some space or choose another output folder."),
+    "PATH_EDQUOT": (errno.EDQUOT, OutputError, "the disk quota is exhausted",
+                    "Free some space or choose another output folder."),
+}
+#: errno -> its PATH_ code (variant "named": the error names the path)
+PATH_CODES: dict[int, Code] = {
+    number: define(name, kind=kind, text="Cannot use the path: " + what, hint=hint,
+                   variants={"named": "Cannot use the path ({path}): " + what}, summary="A path cannot be used")
+    for name, (number, kind, what, hint) in _OS_ERRORS.items()
+}

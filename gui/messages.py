@@ -73,13 +73,6 @@ _DERIVED: dict[str, Callable[[dict[str, Any]], dict[str, str]]] = {
 }
 
 
-def _error_texts() -> dict[str, str]:
-    """General words for the error codes the registry cannot hold: ``PATH_<errno>`` (an operating-system error on
-    a path, one code per errno name; onnxpack.core.errors.from_os_error). Every other code's general words are its
-    registry ``summary`` ("Errors" context)."""
-    return {"PATH_": QCoreApplication.translate("Errors", "A path cannot be used")}
-
-
 # The finding codes the app renders in its own language (from the registry; tests check each has a translation).
 GUI_MESSAGE_CODES = tuple(sorted(n for n, c in registry().items() if c.severity is not None))
 
@@ -101,8 +94,7 @@ def _render(code: str, subject: str, params: dict[str, Any]) -> str | None:
 def _error_text(code: str) -> str | None:
     """An error code's general words in the app's language (its registry summary)."""
     entry = code_of(code)
-    text = summary_text(entry) if entry is not None else None
-    return text if text is not None else _error_texts().get(code)
+    return summary_text(entry) if entry is not None else None
 
 
 def gui_message(item: Any) -> str:
@@ -126,7 +118,7 @@ def gui_message(item: Any) -> str:
         general = _error_text(code) or english
         return QCoreApplication.translate("Errors", "%1: %2").replace("%1", general).replace("%2", listing)
     if isinstance(item, BaseException):
-        for key in (code, "PATH_" if code.startswith("PATH_") else "", getattr(type(item), "code", "")):
+        for key in (code, getattr(type(item), "code", "")):
             if key and (text := _error_text(key)) is not None:
                 return text
     return english

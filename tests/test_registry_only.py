@@ -45,7 +45,11 @@ def _hand_written(tree: ast.AST) -> list[tuple[int, str]]:
         name = _name(node.func)
         texts = [a for a in node.args[:2] if _is_text(a)]
         texts += [k.value for k in node.keywords if k.arg in ("message", "hint") and _is_text(k.value)]
-        if name in ERROR_CLASSES or name == "Finding":
+        finding_factory = (isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                           and node.func.value.id == "Finding" and name in ("error", "warning", "info"))
+        if finding_factory:
+            texts = [a for a in node.args[1:3] if _is_text(a)]
+        if name in ERROR_CLASSES or name == "Finding" or finding_factory:
             if texts:
                 out.append((node.lineno, f"{name}(...) with English written at the call"))
         elif name == "report" and (any(_is_text(a) for a in node.args[4:5])
@@ -60,8 +64,9 @@ def test_the_scan_finds_english_written_at_a_raise():
     tree = ast.parse('raise InputError(f"No such file: {p}", "Check the path.")\n'
                      'raise codes.NO_SUCH_FILE.error(path=p)\n'
                      'report(progress, "zip", 0, 1, "writing")\n'
-                     'report(progress, "zip", 0, 1, steps.WRITING_MANIFEST)\n')  # fmt: skip
-    assert [line for line, _ in _hand_written(tree)] == [1, 3]
+                     'report(progress, "zip", 0, 1, steps.WRITING_MANIFEST)\n'
+                     'Finding.warning("X", f"{n} is odd", "Fix it.")\n')  # fmt: skip
+    assert [line for line, _ in _hand_written(tree)] == [1, 3, 5]
 
 
 def test_no_english_is_written_at_a_raise_a_finding_or_a_report():

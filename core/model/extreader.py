@@ -18,7 +18,6 @@ from .extref import CHUNK, ExternalRef, ExternalTable
 
 __all__ = ["ExternalDataReader"]
 
-_HINT_REEXPORT = "Re-export the model, or fix the external data file next to it."
 
 
 class ExternalDataReader:

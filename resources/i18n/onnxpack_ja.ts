@@ -2854,6 +2854,26 @@
         <translation>マージしたモデルの書き出し先として、通常のファイル（または新しいファイル）のパスを指定してください。</translation>
     </message>
     <message>
+        <source>Check the permissions of the file and its folder, or choose another.</source>
+        <translation>ファイルとそのフォルダーのアクセス許可を確認するか、別の場所を選んでください。</translation>
+    </message>
+    <message>
+        <source>Give the real path instead of a link.</source>
+        <translation>リンクではなく実際のパスを指定してください。</translation>
+    </message>
+    <message>
+        <source>Shorten the name: most file systems allow 255 bytes per name (a Japanese character takes 3).</source>
+        <translation>名前を短くしてください。多くのファイル システムでは 1 つの名前は 255 バイトまでです (日本語の 1 文字は 3 バイト)。</translation>
+    </message>
+    <message>
+        <source>Check the permissions of the file and its folder.</source>
+        <translation>ファイルとそのフォルダーのアクセス許可を確認してください。</translation>
+    </message>
+    <message>
+        <source>Choose an output folder on a writable disk.</source>
+        <translation>書き込み可能なディスク上の出力フォルダーを選んでください。</translation>
+    </message>
+    <message>
         <source>Give the NAME-VERSION.zip of the release before this one, e.g. {opt:previous} dist/NAME-1.0.0.zip.</source>
         <translation>バンドルタブの「前回のバンドル」で、このひとつ前のリリースの .zip を選んでください。</translation>
     </message>
