@@ -24,7 +24,8 @@ __all__: list[str] = []
 
 def _class_code(name: str, kind: type[OnnxpackError], summary: str, table: dict[str, tuple[str, str]]) -> Code:
     """An error class's code with its variants: variant -> (message, remedy)."""
-    return define(name, kind=kind, summary=summary, variants={k: t for k, (t, _) in table.items()},
+    main, _ = table.pop("", ("", ""))  # the main message, when the class has one
+    return define(name, kind=kind, summary=summary, text=main, variants={k: t for k, (t, _) in table.items()},
                   variant_hints={k: h for k, (_, h) in table.items() if h})
 
 
@@ -115,6 +116,7 @@ RUNTIME = _class_code("RUNTIME", RuntimeFailure, "ONNX Runtime failed", {
     "lost_marker": ("internal: initializer lost its external marker", ""),
 })
 CANCELLED = _class_code("CANCELLED", Cancelled, "Cancelled; nothing was written", {
+    "": ("Cancelled.", ""),
     # core/runtime/childrun.py, ortformat.py
     "while": ("Cancelled while {current}.", ""),
     "ort_conversion": ("Cancelled during the ORT-format conversion.", ""),

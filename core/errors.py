@@ -116,7 +116,11 @@ class Cancelled(OnnxpackError):
     code = "CANCELLED"
     exit_status = 130
 
-    def __init__(self, message: str = "Cancelled.", hint: str | None = None, **kw: Any) -> None:
+    def __init__(self, message: str | None = None, hint: str | None = None, **kw: Any) -> None:
+        if message is None:  # the registry's words (core/classcodes.py CANCELLED), imported late: it imports this
+            from .classcodes import CANCELLED
+
+            message = CANCELLED.message()
         super().__init__(message, hint, **kw)
 
 
