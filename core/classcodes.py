@@ -34,11 +34,13 @@ _PERMISSIONS = "Check the path and its permissions."
 ERROR = define("ERROR", kind=OnnxpackError, summary="onnxpack could not finish this task")
 INPUT = _class_code("INPUT", InputError, "A file or setting given cannot be used", {
     # core/model/modelfile.py: the model given and its data folder
-    "not_found": ("{what} not found: {path}", _PATH),
-    "unreadable": ("Cannot read {what} {path}: {reason}", _PERMISSIONS),
-    "not_regular": ("{what} is not a regular file: {path}", "Give the path of a .onnx/.ort file or of the folder that "
-                                                             "holds it."),
-    "not_regular_bundle": ("{what} is not a regular file: {path}", "Give the path of a NAME-VERSION.zip bundle."),
+    "model_not_found": ("Model file not found: {path}", _PATH),
+    "model_stat_unreadable": ("Cannot read Model file {path}: {reason}", _PERMISSIONS),
+    "model_not_regular": ("Model file is not a regular file: {path}",
+                          "Give the path of a .onnx/.ort file or of the folder that holds it."),
+    "bundle_not_found": ("Bundle not found: {path}", _PATH),
+    "bundle_stat_unreadable": ("Cannot read Bundle {path}: {reason}", _PERMISSIONS),
+    "bundle_not_regular": ("Bundle is not a regular file: {path}", "Give the path of a NAME-VERSION.zip bundle."),
     "no_such_path": ("No such file or folder: {path}", _PATH),
     "no_model_in_folder": ("No .onnx or .ort model in folder {path}",
                            "Give the model file itself, or a folder that contains one .onnx file."),

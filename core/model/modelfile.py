@@ -169,17 +169,18 @@ def _decode_head(head: bytes) -> str | None:
     return None
 
 
-def require_regular_file(path: Path, what: str, *, bundle: bool = False) -> os.stat_result:
-    """``os.stat(path)`` when it is a regular file; otherwise InputError naming ``what`` (e.g. "Bundle"; ``bundle``:
-    the remedy asks for a bundle, not a model)."""
+def require_regular_file(path: Path, *, bundle: bool = False) -> os.stat_result:
+    """``os.stat(path)`` when it is a regular file; otherwise InputError naming it as the model file (``bundle``: as
+    the bundle)."""
+    what = "bundle_" if bundle else "model_"  # INPUT's variants
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise classcodes.INPUT.error(variant="not_found", what=what, path=str(path)) from None
+        raise classcodes.INPUT.error(variant=what + "not_found", path=str(path)) from None
     except OSError as e:
-        raise classcodes.INPUT.error(variant="unreadable", what=what, path=str(path), reason=e.strerror) from None
+        raise classcodes.INPUT.error(variant=what + "stat_unreadable", path=str(path), reason=e.strerror) from None
     if not stat.S_ISREG(st.st_mode):
-        raise classcodes.INPUT.error(variant="not_regular" + ("_bundle" if bundle else ""), what=what, path=str(path))
+        raise classcodes.INPUT.error(variant=what + "not_regular", path=str(path))
     return st
 
 
@@ -202,7 +203,7 @@ def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] 
             names = ", ".join(c.name for c in chosen)
             raise classcodes.INPUT.error(variant="several_models", path=str(p), names=names)
         p = chosen[0]
-    require_regular_file(p, "Model file")
+    require_regular_file(p)
     if data_dir is None:
         d = p.parent
     else:

@@ -54,7 +54,7 @@ ToHash = dict[str, tuple[FileStatus, Member]]
 
 def open_bundle(path: Path) -> tuple[BinaryIO, int]:
     """``path`` opened for reading (the caller closes it), and its size; a missing or odd file is an InputError."""
-    st = require_regular_file(path, "Bundle", bundle=True)
+    st = require_regular_file(path, bundle=True)
     try:
         f = open(path, "rb")  # noqa: SIM115  (closed by the caller)
     except OSError as e:
