@@ -300,7 +300,7 @@ class RunPanel(Retranslatable, QWidget):
         if stage is None:
             return ""
         ev = run.last.get(stage)
-        detail = stage_detail(ev) if ev is not None and ev.message and ev.message != "done" else ""
+        detail = stage_detail(ev) if ev is not None and ev.message and ev.step != "DONE" else ""
         text = (self.tr("Now: %1 — %2").replace("%1", self.stage_name(stage)).replace("%2", detail) if detail
                 else self.tr("Now: %1").replace("%1", self.stage_name(stage)))
         if run.release and run.model and stage not in PER_RUN:  # which model of the release, on a line of its own
