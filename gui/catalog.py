@@ -10,6 +10,7 @@ A remedy naming an option (``{opt:fix_ir}``) names the app's own control here; t
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -20,8 +21,7 @@ from onnxpack.core.codes import Code, render
 from onnxpack.core.steps import BY_NAME as STEPS
 from onnxpack.core.steps import Said
 
-from .i18n import current_language
-from .registry_sources import SOURCES
+from .i18n import current_language, i18n_dir
 
 __all__ = [
     "CHECKBOX_OPTIONS",
@@ -93,9 +93,19 @@ def disambiguation(context: str, code: str) -> str | None:
 
 def source_of(context: str, code: str, variant: str | None, current: str) -> str:
     """The text the catalog translates for ``code``'s (and ``variant``'s) text in ``context``: as it was extracted
-    (gui/registry_sources.py), so the app finds its translation by code and variant, whatever the engine's English
-    says now; ``current`` (the registry's English) for a text added since the last extraction."""
-    return SOURCES.get((context, code, variant or ""), current)
+    (resources/i18n/registry_sources.json), so the app finds its translation by code and variant, whatever the
+    engine's English says now; ``current`` (the registry's English) for a text added since the last extraction."""
+    return _sources().get((context, code, variant or ""), current)
+
+
+@functools.cache
+def _sources() -> dict[tuple[str, str, str], str]:
+    """resources/i18n/registry_sources.json (written with onnxpack_ja.ts by update_translations.py) by key."""
+    try:
+        rows = json.loads((i18n_dir() / "registry_sources.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # not shipped: the registry's own English is the key
+        return {}
+    return {(ctx, code, variant): text for ctx, code, variant, text in rows}
 
 
 def _translated(context: str, source: str, code: Code, variant: str | None = None) -> str | None:

@@ -65,11 +65,12 @@ def test_the_app_reads_no_engine_text_with_regular_expressions(module: str) -> N
 
 
 def test_the_apps_record_of_registry_texts_is_current() -> None:
-    """gui/registry_sources.py is what update_translations.py writes for the registry as it is (--check says so)."""
+    """resources/i18n/registry_sources.json is what update_translations.py writes for the registry as it is
+    (--check says so too)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("update_translations", ROOT / "resources/i18n/update_translations.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert (ROOT / "gui" / "registry_sources.py").read_text(encoding="utf-8") == module.sources_module()
+    assert (ROOT / "resources/i18n/registry_sources.json").read_text(encoding="utf-8") == module.sources_json()
