@@ -9,8 +9,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from onnxpack.core import __version__
-from onnxpack.core.errors import InternalError, OnnxpackError, from_os_error
+from onnxpack.core import __version__, classcodes, errorcodes
+from onnxpack.core.errors import OnnxpackError, from_os_error
 
 from .commands import COMMANDS
 from .env import Environment, ExitStatus
@@ -47,12 +47,16 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         as_json = bool(getattr(getattr(self, "_namespace", None), "json", False))
-        raise _UsageError(f"{self.prog}: {message}", f"Run `{self.prog} --help` for usage.", as_json)
+        raise _UsageError(errorcodes.USAGE.error(variant="argparse", prog=self.prog, message=message), as_json)
 
 
 class _UsageError(OnnxpackError):
-    def __init__(self, message: str, hint: str, as_json: bool) -> None:
-        super().__init__(message, hint, code="USAGE")
+    """A usage error argparse found (the registry's USAGE, as worded), and whether the arguments read before it asked
+    for JSON."""
+
+    def __init__(self, error: OnnxpackError, as_json: bool) -> None:
+        super().__init__(error.message, error.hint, code=error.code, details=error.details, params=error.params)
+        self.exit_status = error.exit_status
         self.as_json = as_json
 
 
@@ -115,11 +119,7 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         if path_error is not None:  # a name too long, a read-only disk: the user's path, not a bug
             emit_error(env, path_error, _as_json(args, path_error))
             return ExitStatus(path_error.exit_status)
-        err = InternalError(
-            f"Internal error: {type(e).__name__}: {e}",
-            "This is a bug in onnxpack; please report it with the command you ran "
-            "(set ONNXPACK_DEBUG=1 to see the traceback).",
-        )
+        err = classcodes.INTERNAL.error(variant="unexpected", exception=type(e).__name__, error=str(e))
         emit_error(env, err, _as_json(args, err))
         return ExitStatus(err.exit_status)
     finally:

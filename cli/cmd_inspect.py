@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from onnxpack.core import errorcodes
 from onnxpack.core.checks.inspection import Inspection, inspect_model
 from onnxpack.core.checks.validate import Validation, validate_model
 from onnxpack.core.findings import Finding
@@ -42,10 +43,8 @@ def _check(args: Any, env: Environment) -> int:
     val = validate_model(args.model, args.data_dir, target_ort=target_ort, progress=progress,
                          checker_child=getattr(args, "early_child", None))  # fmt: skip
     if args.prove_ort and val.inspection.model is None:
-        from onnxpack.core.errors import InputError
 
-        raise InputError("--prove-ort runs .onnx models; this is an ORT-format model",
-                         "Prove the .onnx model it was converted from.", code="USAGE")
+        raise errorcodes.USAGE.error(variant="prove_ort_model")
     if args.prove_ort and val.inspection.model is not None:
         from onnxpack.core.runtime.prove import prove_file, prove_findings
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from onnxpack.core import strictjson
-from onnxpack.core.errors import InputError
 from onnxpack.core.findings import Finding
 from onnxpack.core.release.flaggroups import SMOKE_INPUT_SPEC
+from onnxpack.core.runtime.codes import RECIPE
 
 from .env import Environment, ExitStatus
 from .output import (
@@ -39,15 +39,13 @@ def _options(args: argparse.Namespace, **extra: Any) -> SmokeOptions:
         try:
             doc = strictjson.loads(path.read_bytes())
         except (OSError, ValueError, RecursionError) as e:
-            raise InputError(f"Cannot read the recipe {path}: {e}", "Give a JSON file written by onnxpack --json.",
-                             code="RECIPE") from None
+            raise RECIPE.error(variant="unreadable", path=str(path), reason=str(e)) from None
         if isinstance(doc, dict) and "recipe" in doc:
             doc = doc["recipe"]
         if isinstance(doc, dict) and "original" in doc:
             doc = doc["original"].get("recipe", doc)
         if not isinstance(doc, dict):
-            raise InputError(f"{path} holds no recipe object", "Give a JSON file written by onnxpack --json.",
-                             code="RECIPE")
+            raise RECIPE.error(variant="no_recipe", path=str(path))
         opts = SmokeOptions.from_recipe(doc, path.parent)
         # Explicit flags still win over the recipe (its seed stays: it made the recorded inputs).
         flags = SMOKE_INPUT_SPEC.fields_from_values(vars(args))

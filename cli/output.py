@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from onnxpack.core import errorcodes
 from onnxpack.core.errors import InputError, OnnxpackError
 from onnxpack.core.findings import Finding, Severity
 from onnxpack.core.progress import STEPS, ProgressCallback, ProgressEvent
@@ -53,22 +54,19 @@ def output_file_or_folder(
     if path.is_dir():
         return path, None
     if ext is not None and path.name.lower().endswith(ext) and len(path.name) > len(ext):
+        from onnxpack.core.model.codes import OUTPUT_BAD_NAME
         from onnxpack.core.names import component_problem
 
         why = component_problem(path.name)
         if why is not None:  # a name that means another file on Windows or displays as something else
-            raise InputError(f"-o {value}: the file name {why}", "Use a plain file name, e.g. -o dist/NAME-1.0.0"
-                             f"{ext}.", code="OUTPUT_BAD_NAME", params={"command": command})  # fmt: skip
+            raise OUTPUT_BAD_NAME.error(variant="cli", value=value, why=why, ext=ext, command=command,
+                                        raised_as=InputError)
         return path.parent, path.name
-    takes = f"a folder to write {what} into" + (f", or a file name ending in {ext}" if ext else "")
-    hint = ("Give a folder (created if missing), e.g. -o dist" + (f", or the file to write, e.g. -o dist/NAME{ext}"
-            if ext else "") + "." + (f" {note}" if note else ""))  # fmt: skip
+    tail = "_ext" if ext else "_keygen" if note == "keygen" else ""  # errorcodes.OUTPUT_AMBIGUOUS's variants
     if path.exists() or path.is_symlink():
-        raise InputError(f"-o {value} is an existing file, and `onnxpack {command} -o` takes {takes}", hint,
-                         code="OUTPUT_AMBIGUOUS", params={"command": command})  # fmt: skip
+        raise errorcodes.OUTPUT_AMBIGUOUS.error(variant=tail[1:], value=value, command=command, what=what, ext=ext)
     if path.suffix.lower() in _FILE_SUFFIXES:
-        raise InputError(f"-o {value} looks like a file name, and `onnxpack {command} -o` takes {takes}", hint,
-                         code="OUTPUT_AMBIGUOUS", params={"command": command})  # fmt: skip
+        raise errorcodes.OUTPUT_AMBIGUOUS.error(variant="name" + tail, value=value, command=command, what=what, ext=ext)
     return path, None
 
 

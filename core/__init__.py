@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
 def registry() -> dict[str, Any]:
     """Every finding and error code (name → onnxpack.core.codes.Code): imports each floor's ``codes`` module."""
-    from . import codes, errorcodes  # noqa: F401
+    from . import classcodes, codes, errorcodes  # noqa: F401
     from .checks import codes as _checks  # noqa: F401  (each import registers its floor's codes)
     from .model import codes as _model  # noqa: F401
     from .release import codes as _release  # noqa: F401

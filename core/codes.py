@@ -24,17 +24,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .errors import (
-    Cancelled,
-    ExternalDataError,
-    InputError,
-    InternalError,
-    ModelFormatError,
-    OnnxpackError,
-    OutputError,
-    RefusedError,
-    RuntimeFailure,
-)
+from .errors import OnnxpackError
 from .findings import Finding, Severity
 
 __all__ = ["CODES", "OPTION_FLAGS", "Code", "define", "fields", "main", "markdown", "options", "render"]
@@ -168,24 +158,34 @@ class Code:
         return render(template, params) if template else ""
 
     def finding(self, subject: str = "", *, variant: str | None = None, hint: str | None = None,
-                **params: Any) -> Finding:
-        """A Finding of this code; ``hint`` replaces the registered remedy when the call site words its own."""
+                hint_variant: str | None = None, **params: Any) -> Finding:
+        """A Finding of this code; ``hint_variant`` picks a remedy of its own (a ``remedy_variants`` entry of
+        :func:`define`) whatever the message's ``variant``; ``hint`` replaces the registered remedy when the call site
+        words its own."""
         if self.severity is None:
             raise TypeError(f"{self.name} is an error code, not a finding")
         message = self.message(variant, subject=subject, **params)
-        remedy = self.remedy(variant, subject=subject, **params) if hint is None else hint
-        kept = {**params, **({"variant": variant} if variant else {})}
+        remedy = self.remedy(hint_variant or variant, subject=subject, **params) if hint is None else hint
+        kept = {**params, **({"variant": variant} if variant else {}),
+                **({"hint_variant": hint_variant} if hint_variant else {})}
         return Finding(self.severity, self.name, message, remedy, subject, kept)
 
     def error(self, subject: str = "", *, variant: str | None = None, hint: str | None = None,
-              details: str | None = None, **params: Any) -> OnnxpackError:
-        """An exception of this code (of its ``kind``), for the call site to raise."""
+              details: str | None = None, repeats: Finding | None = None, raised_as: type[OnnxpackError] | None = None,
+              **params: Any) -> OnnxpackError:
+        """An exception of this code (of its ``kind``), for the call site to raise. ``repeats``: the finding this
+        error repeats (its message is one of the values): the error then carries that finding's code and values, so
+        the desktop app words the finding in its language. ``raised_as``: the class to raise when this call site's
+        problem is of another kind than the code's (a name given on the command line is a usage error)."""
         if self.kind is None:
             raise TypeError(f"{self.name} is a finding code, not an error")
         message = self.message(variant, subject=subject, **params)
         remedy = (self.remedy(variant, subject=subject, **params) or None) if hint is None else hint
+        cls = raised_as or self.kind
+        if repeats is not None:
+            return cls(message, remedy, code=repeats.code, details=details, params=repeats.message_params())
         kept = {"subject": subject, **params, **({"variant": variant} if variant else {})}
-        return self.kind(message, remedy, code=self.name, details=details, params=kept)
+        return cls(message, remedy, code=self.name, details=details, params=kept)
 
 
 def define(
@@ -199,14 +199,13 @@ def define(
     summary: str = "",
     variant_hints: Mapping[str, str] | None = None,
 ) -> Code:
-    """Register a code (once: a name defined twice is a bug) and return it."""
+    """Register a code (once: a name defined twice is a bug) and return it. ``variant_hints``: the remedies of
+    message variants whose remedy differs, and remedies chosen apart from the message (``finding(hint_variant=...)``;
+    a name no message variant has)."""
     if name in CODES:
         raise ValueError(f"code {name} is defined twice")
     if severity is None and kind is None:
         raise ValueError(f"code {name}: give a severity (a finding), a kind (an error), or both")
-    unknown = set(variant_hints or {}) - set(variants or {}) - {""}
-    if unknown:
-        raise ValueError(f"code {name}: hints for variants it does not have: {sorted(unknown)}")
     code = Code(name, severity, text, hint, MappingProxyType(dict(variants or {})), kind, summary,
                 MappingProxyType(dict(variant_hints or {})))
     CODES[name] = code
@@ -214,18 +213,7 @@ def define(
 
 
 
-# The basics' own codes: each error class's code words whatever error of that class has no code of its own.
-ERROR = define("ERROR", kind=OnnxpackError, summary="onnxpack could not finish this task")
-INPUT = define("INPUT", kind=InputError, summary="A file or setting given cannot be used")
-MODEL_FORMAT = define("MODEL_FORMAT", kind=ModelFormatError, summary="The file is not a readable ONNX or ORT model")
-EXTERNAL_DATA = define(
-    "EXTERNAL_DATA", kind=ExternalDataError, summary="The model's external data cannot be used safely"
-)
-REFUSED = define("REFUSED", kind=RefusedError, summary="onnxpack refused to build the bundle")
-OUTPUT = define("OUTPUT", kind=OutputError, summary="The output cannot be written")
-INTERNAL = define("INTERNAL", kind=InternalError, summary="Internal error in onnxpack")
-RUNTIME = define("RUNTIME", kind=RuntimeFailure, summary="ONNX Runtime failed")
-CANCELLED = define("CANCELLED", kind=Cancelled, summary="Cancelled; nothing was written")
+# The error classes' own codes (ERROR, INPUT, ...) and their variants: core/classcodes.py.
 
 
 def markdown(codes: Mapping[str, Code]) -> str:

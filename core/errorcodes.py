@@ -7,9 +7,98 @@ from .errors import InputError, OutputError
 
 __all__: list[str] = []
 
-# Options that cannot be used together, or one missing: raised by every floor, each call site wording its own
-# message (like the error classes' codes, the registry holds only what went wrong in general words).
-USAGE = define("USAGE", kind=InputError, summary="These settings cannot be used together, or one is missing")
+# Options that cannot be used together, one missing or a value out of its range: raised by every floor, one variant
+# per kind of usage error (the code scripts see stays USAGE).
+_EXAMPLE_DIM = "Example: {opt:dim} sequence=512"
+_USAGE: dict[str, tuple[str, str]] = {
+    # cli/__init__.py: argparse's own message
+    "argparse": ("{prog}: {message}", "Run `{prog} --help` for usage."),
+    # cli/cmd_inspect.py
+    "prove_ort_model": ("{opt:prove_ort} runs .onnx models; this is an ORT-format model",
+                        "Prove the .onnx model it was converted from."),
+    # core/checks/targetapp.py
+    "target_app_disagrees": ("{opt:target_ort} {target_ort} and {opt:target_app} ({app}) disagree",
+                             "Give one of them."),
+    # core/model/mergeplan.py
+    "merge_layout": ("Unknown layout {layout!r}", "Use one of: {layouts}."),
+    "align": ("Alignment {align!r} is not a power of two between 1 and {max}",
+              "Use e.g. {opt:align} 65536 (the default; Windows and POSIX can map such offsets) or 4096."),
+    # core/release/options.py
+    "bundle_layout": ("Unknown layout {layout!r}", "Use auto, single, external or keep."),
+    "fix_ir_needs_target": ("{opt:fix_ir} needs {opt:target_ort} X.Y", "Say which ONNX Runtime must load the model."),
+    "two_signers": ("Choose one way to sign: {opt:sign_key} or {opt:sign_sigstore}", "Drop one of them."),
+    "certificate_without_key": ("A signing certificate was given without its private key",
+                                "Add {opt:sign_key} KEY.pem (the key the certificate was issued for)."),
+    # core/release/signing.py
+    "chain_without_certificate": ("A certificate chain was given without a signing certificate",
+                                  "Add {opt:sign_certificate} CERT.pem, or drop {opt:sign_chain}."),
+    "identity_token_unset": ("The environment variable {env_var} that should hold the OIDC identity token is not set",
+                             "Set it, or drop {opt:sigstore_identity_token_env} to log in."),
+    # core/runtime/inputfiles.py: --dim, --range, --input as given
+    "name_value": ("{flag} {text!r} is not of the form NAME=VALUE", "Example: {flag} {example}"),
+    "dim_too_large": ("{opt:dim} {text!r}: {value} is more than a dimension can be (ONNX dims are int64: at most "
+                      "{max})", _EXAMPLE_DIM),
+    "dim_not_positive": ("{opt:dim} {text!r}: {value!r} is not a positive integer (a size of 0 runs on empty tensors, "
+                         "which proves nothing)", _EXAMPLE_DIM),
+    "range_form": ("{opt:range} {text!r}: expected LO:HI with finite numbers and LO ≤ HI",
+                   "Example: {opt:range} x=0:1"),
+    "input_no_value": ("{opt:input} {name}= has no value", "Example: {opt:input} sr=16000"),
+    "input_member": ("{opt:input} {name}: ':{member}' selects an .npz member, but {file} is a {format} file",
+                     "Remove the ':member' part."),
+    # core/runtime/inputs.py: a --range the input's type cannot hold
+    "range_beyond": ("{opt:range} {name}={lo}:{hi} goes beyond what {dtype} holds (±{top})",
+                     "Give a range within ±{top}, e.g. {opt:range} {name}=-1:1."),
+    "range_empty": ("{opt:range} {name}={lo}:{hi} holds no {dtype} value (the range is [LO, HI): HI is excluded)",
+                    "Widen it, e.g. {opt:range} {name}={low}:{high} for the single value {low}."),
+    # core/runtime/smokeoptions.py: the smoke run's options
+    "runs": ("{opt:runs} must be between 1 and 10000 (got {value})", "Example: {opt:runs} 5"),
+    "compare_runs": ("compare_runs must be at least 1 (got {value})", "Leave it unset to run both alike."),
+    "seed": ("{opt:seed} must be a non-negative integer (got {value})", "Example: {opt:seed} 0"),
+    "timeout": ("{opt:timeout} must be a positive number of seconds (got {value})", "Example: {opt:timeout} 600"),
+    "atol": ("{opt:atol} must be a finite number ≥ 0 (got {value})", "Example: {opt:atol} 1e-5"),
+    "rtol": ("{opt:rtol} must be a finite number ≥ 0 (got {value})", "Example: {opt:rtol} 1e-5"),
+    "dim_small": ("{opt:dim} {name}={value}: the value must be an integer ≥ 1 (a size of 0 runs on empty tensors)",
+                  _EXAMPLE_DIM),
+    "dim_large": ("{opt:dim} {name}={value}: more than a dimension can be (ONNX dims are int64: at most {max})",
+                  _EXAMPLE_DIM),
+    "default_dim": ("default dim must be an integer ≥ 0 (got {value})", "Use 1."),
+    "range_finite": ("{opt:range} {name}={lo}:{hi}: need finite LO ≤ HI", "Example: {opt:range} x=0:1"),
+    # core/runtime/ortformat.py
+    "optimization_style": ("{opt:optimization_style} must be one of {choices}",
+                           "Use Fixed (CPU) or Runtime (NNAPI/CoreML)."),
+    "target_platform": ("{opt:target_platform} must be one of {choices}", "Use amd64 or arm."),
+    # core/runtime/prove.py
+    "prove_ort_empty": ("{opt:prove_ort} needs at least one ONNX Runtime release",
+                        "Give releases like 1.16.3,1.20.1, a MAJOR.MINOR (its newest patch) or auto."),
+    "prove_ort_none": ("{opt:prove_ort} names no release", "Give releases like 1.16.3,1.20.1."),
+    # core/runtime/smoke.py
+    "ort_in_archive": ("{model} is an ORT-format model inside an archive", "Extract it first."),
+    "same_file": ("Both models are the same file: {model}",
+                  "Compare the original with a different file (e.g. the merged copy)."),
+}
+USAGE = define(
+    "USAGE", kind=InputError, summary="These settings cannot be used together, or one is missing",
+    variants={k: text for k, (text, _) in _USAGE.items()},
+    variant_hints={k: hint for k, (_, hint) in _USAGE.items()},
+)
+# cli/output.py: what -o means is ambiguous (an existing file, or a file name where a folder is taken); "name": it
+# looks like a file name; "_ext": the command also takes a file name ending in {ext}; "keygen": the key pair's names
+_WHY = {"": "is an existing file", "name": "looks like a file name"}
+_TAKES = ", and `onnxpack {command} -o` takes a folder to write {what} into"
+_GIVE = "Give a folder (created if missing), e.g. -o dist"
+_AMBIGUOUS: dict[str, tuple[str, str]] = {}
+for _why, _words in _WHY.items():
+    _AMBIGUOUS[_why] = ("-o {value} " + _words + _TAKES, _GIVE + ".")
+    _AMBIGUOUS[f"{_why}_ext".lstrip("_")] = ("-o {value} " + _words + _TAKES + ", or a file name ending in {ext}",
+                                            _GIVE + ", or the file to write, e.g. -o dist/NAME{ext}.")
+    _AMBIGUOUS[f"{_why}_keygen".lstrip("_")] = ("-o {value} " + _words + _TAKES,
+                                               _GIVE + ". The file names come from {opt:name}.")
+OUTPUT_AMBIGUOUS = define(
+    "OUTPUT_AMBIGUOUS", kind=InputError, text=_AMBIGUOUS[""][0], hint=_AMBIGUOUS[""][1],
+    variants={k: t for k, (t, _) in _AMBIGUOUS.items() if k},
+    variant_hints={k: h for k, (_, h) in _AMBIGUOUS.items() if k},
+    summary="It is unclear what -o names: a folder or a file",
+)
 
 # core/atomic.py: the output paths (refused before writing) and writing them
 OUTPUT_IS_INPUT = define(

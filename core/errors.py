@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 from typing import Any
 
 __all__ = [
@@ -117,31 +116,20 @@ class Cancelled(OnnxpackError):
     code = "CANCELLED"
     exit_status = 130
 
-    def __init__(self, message: str = "Cancelled.", hint: str | None = None, **kw: Any) -> None:
+    def __init__(self, message: str | None = None, hint: str | None = None, **kw: Any) -> None:
+        if message is None:  # the registry's words (core/classcodes.py CANCELLED), imported late: it imports this
+            from .classcodes import CANCELLED
+
+            message = CANCELLED.message()
         super().__init__(message, hint, **kw)
 
 
-# What the file system says, in words a release manager can act on. These errors come from paths the user
-# gave (or their folders), so they are not bugs in onnxpack.
-_OS_HINTS = {
-    errno.ENAMETOOLONG: ("a file or folder name is longer than the file system allows",
-                         "Shorten the name: most file systems allow 255 bytes per name (a Japanese character "
-                         "takes 3)."),
-    errno.EROFS: ("the file system is read-only", "Choose an output folder on a writable disk."),
-    errno.EACCES: ("permission denied", "Check the permissions of the file and its folder, or choose another."),
-    errno.EPERM: ("the operation is not permitted", "Check the permissions of the file and its folder."),
-    errno.ELOOP: ("too many levels of symbolic links", "Give the real path instead of a link."),
-    errno.ENOSPC: ("the disk is full", "Free some space or choose another output folder."),
-    errno.EDQUOT: ("the disk quota is exhausted", "Free some space or choose another output folder."),
-}
-
-
 def from_os_error(e: OSError) -> OnnxpackError | None:
-    """An error family member for a file-system error on a user's path; None for errors that mean a bug."""
-    if e.errno is None or e.errno not in _OS_HINTS:
+    """An error family member for a file-system error on a user's path (its ``PATH_<ERRNO>`` code of
+    core/classcodes.py); None for errors that mean a bug."""
+    from .classcodes import PATH_CODES
+
+    code = PATH_CODES.get(e.errno) if e.errno is not None else None
+    if code is None:
         return None
-    known = _OS_HINTS[e.errno]
-    what, hint = known
-    where = f" ({e.filename})" if e.filename else ""
-    cls = OutputError if e.errno in (errno.EROFS, errno.ENOSPC, errno.EDQUOT) else InputError
-    return cls(f"Cannot use the path{where}: {what}", hint, code="PATH_" + errno.errorcode.get(e.errno, "OS"))
+    return code.error(variant="named" if e.filename else None, path=e.filename)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .errors import Cancelled
+
+if TYPE_CHECKING:
+    from .steps import Said, Step
 
 __all__ = ["BYTES", "STEPS", "CancelToken", "ProgressCallback", "ProgressEvent", "check_cancel", "report"]
 
@@ -16,13 +20,20 @@ STEPS = "steps"  # done/total count steps of a stage (validate: inspect, structu
 
 @dataclass(frozen=True)
 class ProgressEvent:
-    """One progress report: ``stage`` name, ``done`` of ``total`` in ``unit`` (BYTES or STEPS); total 0: unknown."""
+    """One progress report: ``stage`` name, ``done`` of ``total`` in ``unit`` (BYTES or STEPS); total 0: unknown.
+
+    ``step`` names what the stage is doing (a step of :mod:`onnxpack.core.steps`; "" for none) and ``values`` holds
+    the values its template names; ``message`` is that step rendered in English (what the command line prints)."""
 
     stage: str
     done: int
     total: int
     message: str = ""
     unit: str = BYTES
+    step: str = ""
+    values: Mapping[str, Any] = field(default_factory=dict)
+    #: the wording's variant of ``step`` ("": its main template)
+    variant: str = ""
 
     @property
     def fraction(self) -> float:
@@ -66,8 +77,15 @@ def check_cancel(cancel: CancelToken | None) -> None:
 
 
 def report(
-    progress: ProgressCallback | None, stage: str, done: int, total: int, message: str = "", *, unit: str = BYTES
+    progress: ProgressCallback | None, stage: str, done: int, total: int, step: Step | Said | None = None, *,
+    unit: str = BYTES, **values: Any
 ) -> None:
-    """Call ``progress`` if given."""
-    if progress is not None:
-        progress(ProgressEvent(stage, done, total, message, unit))
+    """Call ``progress`` if given, with ``step`` (a registered step, or one already said with its values) and the
+    ``values`` its template names."""
+    if progress is None:
+        return
+    if step is None:
+        progress(ProgressEvent(stage, done, total, "", unit))
+        return
+    said = step(**values) if callable(step) else step
+    progress(ProgressEvent(stage, done, total, str(said), unit, said.step, said.values, said.variant))

@@ -10,6 +10,7 @@ A remedy naming an option (``{opt:fix_ir}``) names the app's own control here; t
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -17,8 +18,10 @@ from PySide6.QtCore import QCoreApplication
 
 from onnxpack.core import registry
 from onnxpack.core.codes import Code, render
+from onnxpack.core.steps import BY_NAME as STEPS
+from onnxpack.core.steps import Said
 
-from .i18n import current_language
+from .i18n import current_language, i18n_dir
 
 __all__ = [
     "CHECKBOX_OPTIONS",
@@ -28,12 +31,14 @@ __all__ = [
     "gui_option",
     "option_label",
     "remedy_text",
+    "source_of",
+    "step_text",
     "summary_text",
     "translated_message",
 ]
 
-#: The Linguist context of each kind of registry text.
-CONTEXTS = {"text": "Findings", "hint": "Hints", "summary": "Errors"}
+#: The Linguist context of each kind of registry text (a progress step's template: "Stages").
+CONTEXTS = {"text": "Findings", "hint": "Hints", "summary": "Errors", "step": "Stages"}
 
 #: The options the Bundle tab has a checkbox for (each sets one option: replacing a bundle never
 #: also lets a version go backwards); a remedy naming one of them names the box the user sees.
@@ -86,18 +91,36 @@ def disambiguation(context: str, code: str) -> str | None:
     return code if context == "Findings" else None
 
 
-def _translated(context: str, source: str, code: Code) -> str | None:
-    """``source`` in the app's language; None when the catalog lacks it (outside English, where the source is the
-    text)."""
-    text = QCoreApplication.translate(context, source, disambiguation(context, code.name))
-    return text if text != source or current_language() == "en" else None
+def source_of(context: str, code: str, variant: str | None, current: str) -> str:
+    """The text the catalog translates for ``code``'s (and ``variant``'s) text in ``context``: as it was extracted
+    (resources/i18n/registry_sources.json), so the app finds its translation by code and variant, whatever the
+    engine's English says now; ``current`` (the registry's English) for a text added since the last extraction."""
+    return _sources().get((context, code, variant or ""), current)
+
+
+@functools.cache
+def _sources() -> dict[tuple[str, str, str], str]:
+    """resources/i18n/registry_sources.json (written with onnxpack_ja.ts by update_translations.py) by key."""
+    try:
+        rows = json.loads((i18n_dir() / "registry_sources.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # not shipped: the registry's own English is the key
+        return {}
+    return {(ctx, code, variant): text for ctx, code, variant, text in rows}
+
+
+def _translated(context: str, source: str, code: Code, variant: str | None = None) -> str | None:
+    """``code``'s text ``source`` (of ``variant``) in the app's language; None when the catalog lacks it (outside
+    English, where the source is the text)."""
+    key = source_of(context, code.name, variant, source)
+    text = QCoreApplication.translate(context, key, disambiguation(context, code.name))
+    return text if text != key or current_language() == "en" else None
 
 
 def translated_message(code: Code, variant: str | None, values: Mapping[str, Any]) -> str | None:
     """``code``'s message in the app's language with ``values`` (None: no translation, or a value it names is
     missing)."""
     try:
-        text = _translated("Findings", code.template(variant), code)
+        text = _translated("Findings", code.template(variant), code, variant)
     except KeyError:  # a variant this code does not have (e.g. read back from an older manifest)
         return None
     return None if text is None else _fill(text, values)
@@ -106,11 +129,31 @@ def translated_message(code: Code, variant: str | None, values: Mapping[str, Any
 def remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
     """``code``'s remedy in the app's language, its options named by the app's controls (None: no remedy, no
     translation, or a value it names is missing)."""
-    template = code.hint_template(str(values.get("variant") or "") or None)
-    text = _translated("Hints", template, code) if template else None
+    variant = str(values.get("hint_variant") or values.get("variant") or "") or None
+    template = code.hint_template(variant)
+    own = variant if variant in code.variant_hints else None  # a variant without its own remedy has the code's
+    text = _translated("Hints", template, code, own) if template else None
     return None if text is None else _fill(text, values)
 
 
 def summary_text(code: Code) -> str | None:
     """An error code's general words in the app's language (None when the registry has none)."""
-    return QCoreApplication.translate("Errors", code.summary) if code.summary else None
+    if not code.summary:
+        return None
+    return QCoreApplication.translate("Errors", source_of("Errors", code.name, None, code.summary))
+
+
+def step_text(said: Said) -> str | None:
+    """A progress step (onnxpack.core.steps) with its values in the app's language, a value that is itself a step
+    worded the same way (None: a step or variant the engine does not register, or a value it names is missing)."""
+    entry = STEPS.get(said.step)
+    if entry is None or (said.variant and said.variant not in entry.variants):
+        return None
+    values: dict[str, Any] = {}
+    for key, value in said.values.items():
+        inner = step_text(value) if isinstance(value, Said) else value
+        if inner is None:
+            return None
+        values[key] = inner
+    source = source_of("Stages", entry.name, said.variant, entry.template(said.variant))
+    return _fill(QCoreApplication.translate("Stages", source), values)

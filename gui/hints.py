@@ -2,53 +2,22 @@
 
 A remedy is registered with its code (onnxpack.core.codes) and names options as data; the app renders it in its
 language with the options as its own controls (gui/catalog.py). ``_hints`` words the remedies the window offers a
-better way for ("choose the file with File → Locate data file…" rather than an option), in every language. Errors
-raised with only their class's code have several hints each: those are translated by their text
-(``ERROR_HINT_TEXTS``). Any other hint stays the engine's."""
+better way for ("choose the file with File → Locate data file…" rather than an option), in every language. An error
+of a class's code (INPUT, USAGE, ...) has its remedy registered with its variant, like any other. Any other hint
+stays the engine's."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
 from onnxpack.core.codes import fields
 
 from .catalog import code_of, option_label, remedy_text
-from .i18n import current_language
 
-__all__ = ["ERROR_HINT_TEXTS", "GUI_HINT_CODES", "gui_hint", "option_label"]
-
-# The engine's hints, word for word, of errors whose code has several hints (a class code such as INPUT or
-# MODEL_FORMAT): translated by their text in context "ErrorHints". tests/test_gui_catalog.py checks that every
-# constant hint of an error without a code-level hint is here, so a reworded engine hint cannot silently stay English.
-ERROR_HINT_TEXTS = frozenset({
-    QT_TRANSLATE_NOOP("ErrorHints", "Check the model folder."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Give a .npy, .npz or .pb file."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Check the file permissions."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Check the path and its permissions."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Check the path; quote it if it contains spaces."),
-    QT_TRANSLATE_NOOP("ErrorHints", "The export or copy was probably interrupted; export the model again."),
-    QT_TRANSLATE_NOOP(
-        "ErrorHints",
-        "This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); export the model again.",
-    ),
-    QT_TRANSLATE_NOOP("ErrorHints", "Give the model file itself, or a folder that contains one .onnx file."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Give the path of the one you mean."),
-    QT_TRANSLATE_NOOP("ErrorHints", "--data-dir must name the folder that holds the external data files."),
-    QT_TRANSLATE_NOOP(
-        "ErrorHints", "The file may be truncated, corrupted, or nested deeper than protobuf allows; export it again."
-    ),
-    QT_TRANSLATE_NOOP("ErrorHints", "Export the model again, or check it is really an ONNX file."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Give the private key file (PEM) made by 'onnxpack keygen' or openssl."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Give the publisher's public key file (NAME.pub)."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Choose a folder you can write to."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Check its permissions."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Run `onnxpack verify` on it for details."),
-    QT_TRANSLATE_NOOP("ErrorHints", "Give OLD.zip or its manifest."),
-})  # fmt: skip
-
+__all__ = ["GUI_HINT_CODES", "gui_hint", "option_label"]
 
 def tick(name: str) -> str:
     """'tick "<the box>" in the Bundle tab', in the app's language."""
@@ -285,7 +254,8 @@ def gui_hint(code: str | None, hint: str | None, params: Mapping[str, Any] | Non
         return own
     entry = code_of(code)
     values = dict(params or {})
-    variant = str(values.pop("variant", None) or "") or None
+    message_variant = values.pop("variant", None)
+    variant = str(values.pop("hint_variant", None) or message_variant or "") or None
     template = entry.hint_template(variant) if entry is not None else ""
     if hint and entry is not None and template and fields(template) <= set(values) and (
         hint == entry.remedy(variant, **values)  # the registered remedy, not words of the call site's own
@@ -293,8 +263,6 @@ def gui_hint(code: str | None, hint: str | None, params: Mapping[str, Any] | Non
         text = remedy_text(entry, {**values, "variant": variant})
         if text is not None:
             return text
-    if hint and current_language() != "en" and hint in ERROR_HINT_TEXTS:
-        return QCoreApplication.translate("ErrorHints", hint)
     return hint
 
 

@@ -91,7 +91,7 @@ class JobRouter(QObject):
         fraction = item.run.fraction(ev.stage) if item.run is not None else None  # None: no amount (installing…)
         name = self.w.run_panel.stage_name(ev.stage)
         if fraction is None:  # no amount (installing a release's wheels): say what is being done
-            detail = stage_detail(ev.message) if ev.message else ""
+            detail = stage_detail(ev) if ev.message else ""
             item.progress = f"{name}: {detail} …" if detail else f"{name} …"
         else:
             item.progress = f"{name} {fraction * 100:.0f} %"

@@ -141,22 +141,24 @@ def test_every_catalog_text_has_a_japanese_translation():
 
 def test_stage_details_of_a_real_bundle_and_verification_read_in_japanese(qapp, tmp_path):
     """Every progress detail the engine reports while bundling and verifying the sample is worded in Japanese."""
+    from onnxpack.core.progress import ProgressEvent
     from onnxpack.core.release.bundle import BundleOptions, build_bundle
     from onnxpack.core.release.verify import verify_bundle
     from onnxpack.core.resources import SAMPLE_MODEL, resource_path
     from onnxpack.gui.messages import stage_detail
 
-    details: set[str] = set()
+    events: dict[str, ProgressEvent] = {}
     result = build_bundle(BundleOptions(resource_path(*SAMPLE_MODEL), tmp_path / "out", "1.0.0"),
-                          progress=lambda e: details.add(e.message))  # fmt: skip
-    verify_bundle(result.zip_path, smoke=True, progress=lambda e: details.add(e.message))
-    details.discard("")
+                          progress=lambda e: events.setdefault(e.message, e))  # fmt: skip
+    verify_bundle(result.zip_path, smoke=True, progress=lambda e: events.setdefault(e.message, e))
+    events.pop("", None)
+    details = set(events)
     assert {"checker", "reading victory.onnx", "run 2/3 of bundled victory.onnx"} <= details
     try:
         i18n.install_translators(qapp, "en")
-        assert all(stage_detail(d) == d for d in details)  # English: the engine's words
+        assert all(stage_detail(events[d]) == d for d in details)  # English: the engine's words
         i18n.install_translators(qapp, "ja")
-        words = {d: stage_detail(d) for d in details}
+        words = {d: stage_detail(events[d]) for d in details}
         assert not [d for d, w in words.items() if w.isascii()], words
         assert words["run 2/3 of bundled victory.onnx"] == "バンドルされた victory.onnx の実行 2/3"
     finally:

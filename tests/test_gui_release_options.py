@@ -349,25 +349,29 @@ def test_a_finished_download_is_not_the_prove_stage_done() -> None:
 
 def test_prove_progress_details_read_in_japanese(qapp: Any) -> None:
     """The details --prove-ort reports (core/runtime/prove.py) are worded in Japanese, numbers and names kept."""
+    from onnxpack.core import steps
+    from onnxpack.core.progress import STEPS, ProgressEvent
     from onnxpack.gui import i18n
     from onnxpack.gui.messages import stage_detail
 
-    details = {
-        "looking up onnxruntime 1.32.0 on https://pypi.org": ("1.32.0", "https://pypi.org"),
-        "downloading onnxruntime-1.32.0-cp311-cp311-manylinux_2_28_x86_64.whl": ("onnxruntime-1.32.0-cp311",),
-        "creating the environment of onnxruntime 1.16.3": ("1.16.3",),
-        "installing onnxruntime 1.16.3 and numpy<2": ("1.16.3", "numpy<2"),
-        "onnxruntime 1.20.1: preparing": ("1.20.1",),
-        "reference run (installed onnxruntime)": (),
-        "running on onnxruntime 1.20.1": ("1.20.1",),
-    }
+    details = [
+        (steps.FETCHING(version="1.32.0", numpy="1.26.4", index="https://pypi.org"), ("1.32.0", "https://pypi.org")),
+        (steps.DOWNLOADING(file="onnxruntime-1.32.0-cp311-cp311-manylinux_2_28_x86_64.whl"),
+         ("onnxruntime-1.32.0-cp311",)),
+        (steps.CREATING_ENV(version="1.16.3"), ("1.16.3",)),
+        (steps.INSTALLING(ort="onnxruntime-1.16.3.whl", numpy="numpy<2"), ("1.16.3", "numpy<2")),
+        (steps.PROVE_PREPARING(version="1.20.1"), ("1.20.1",)),
+        (steps.PROVE_REFERENCE(), ()),
+        (steps.PROVE_RUNNING(version="1.20.1"), ("1.20.1",)),
+    ]
     try:
         i18n.install_translators(qapp, "ja")
-        for message, kept in details.items():
-            words = stage_detail(message)
+        for said, kept in details:
+            message = str(said)
+            words = stage_detail(ProgressEvent("prove", 0, 0, message, STEPS, said.step, said.values))
             assert words != message and any(ord(ch) > 0x3000 for ch in words), (message, words)
             assert all(k in words for k in kept), (message, words)
-        assert "実行" in stage_detail("running on onnxruntime 1.20.1")
+        assert "実行" in stage_detail(steps.PROVE_RUNNING(version="1.20.1"))
     finally:
         i18n.install_translators(qapp, "en")
 

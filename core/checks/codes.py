@@ -244,3 +244,28 @@ TARGET_APP_NONE = define(
     variants={"folder": "No ONNX Runtime dependency found in {count} dependency file(s) under {path}"},
     summary="No ONNX Runtime dependency was found in the app",
 )
+
+# The manifest's ``fixes`` (core/checks/retarget.py, core/release/fixes.py): what --fix-ir and --set-model-version
+# changed in the released copy, each with its before and after
+IR_LOWERED = define(
+    "IR_LOWERED", Severity.INFO, "ir_version lowered from {before} to {after} so that ONNX Runtime {target} loads the "
+    "model",
+)
+OPSET_LOWERED = define(
+    "OPSET_LOWERED", Severity.INFO,
+    "opsets lowered for ONNX Runtime {target}: every operator has the same schema version at the lower opset, so only "
+    "opset_import was rewritten",
+    variants={"version_converter": "opsets lowered for ONNX Runtime {target}: onnx.version_converter rewrote the "
+                                   "operators that changed"},
+)
+# variant "more": more items than the manifest lists whole (the others are counted by key)
+_DROPPED = ("{count} item(s) of IR {ir} that ONNX Runtime {target} does not know and that change nothing the model "
+            "computes were removed or moved")
+IR_FEATURES_DROPPED = define(
+    "IR_FEATURES_DROPPED", Severity.INFO, _DROPPED,
+    variants={"more": _DROPPED + "; the first {listed} are listed, the other {others} by key: {by_key}"},
+)
+MODEL_VERSION_SET = define(
+    "MODEL_VERSION_SET", Severity.INFO,
+    "model_version set to {after} (MAJOR*1000000 + MINOR*1000 + PATCH of {version})",
+)

@@ -12,7 +12,7 @@ from typing import Any
 
 from onnx import ModelProto, TensorProto, TypeProto, ValueInfoProto
 
-from .. import __version__
+from .. import __version__, classcodes
 from ..errors import InputError
 from ..findings import Finding, Severity
 from ..model.extdata import ExternalTable, resolve_external_data
@@ -224,7 +224,7 @@ class Inspection:
 
 
 def _unreadable(path: Path, e: OSError) -> InputError:
-    return InputError(f"Cannot read model file {path}: {e.strerror}", "Check the path and its permissions.")
+    return classcodes.INPUT.error(variant="model_unreadable", path=str(path), reason=e.strerror)  # type: ignore[return-value]
 
 
 def _stat_size(path: Path) -> int:

@@ -26,6 +26,7 @@ import onnx
 from onnx import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TypeProto
 
 from ..model.tensors import dtype_name
+from . import codes
 from .irfeatures import DTYPE_ATTRS, TYPE_IR, element_type_irs, min_ir_for_features
 
 __all__ = ["Dropped", "RetargetResult", "exporter_hint", "retarget_model"]
@@ -73,12 +74,11 @@ def _count_by_key(dropped: list[Dropped]) -> str:
 def dropped_fix(dropped: list[Dropped], ir_before: int, target: str) -> dict[str, Any]:
     """The manifest's IR_FEATURES_DROPPED entry: the first :data:`MAX_LISTED_DROPPED` items whole, the others counted
     by key in its message (bounded whatever the model holds)."""
-    message = (f"{len(dropped):,} item(s) of IR {ir_before} that ONNX Runtime {target} does not know and that change "
-               f"nothing the model computes were removed or moved")
-    if len(dropped) > MAX_LISTED_DROPPED:
-        message += (f"; the first {MAX_LISTED_DROPPED} are listed, the other {len(dropped) - MAX_LISTED_DROPPED:,} "
-                    f"by key: {_count_by_key(dropped[MAX_LISTED_DROPPED:])}")
-    return {"code": "IR_FEATURES_DROPPED", "message": message,
+    more = len(dropped) > MAX_LISTED_DROPPED
+    message = codes.IR_FEATURES_DROPPED.message(
+        "more" if more else None, count=f"{len(dropped):,}", ir=ir_before, target=target, listed=MAX_LISTED_DROPPED,
+        others=f"{len(dropped) - MAX_LISTED_DROPPED:,}", by_key=_count_by_key(dropped[MAX_LISTED_DROPPED:]))
+    return {"code": codes.IR_FEATURES_DROPPED.name, "message": message,
             "before": [d.to_dict() for d in dropped[:MAX_LISTED_DROPPED]], "after": None}
 
 
@@ -128,19 +128,16 @@ class RetargetResult:
             out.append(dropped_fix(self.dropped, self.ir_before, self.target))
         if self.ir_after != self.ir_before:
             out.append({
-                "code": "IR_LOWERED",
-                "message": f"ir_version lowered from {self.ir_before} to {self.ir_after} "
-                           f"so that ONNX Runtime {self.target} loads the model",
+                "code": codes.IR_LOWERED.name,
+                "message": codes.IR_LOWERED.message(before=self.ir_before, after=self.ir_after, target=self.target),
                 "before": self.ir_before,
                 "after": self.ir_after,
             })
         if self.opsets_after != self.opsets_before:
-            how = ("onnx.version_converter rewrote the operators that changed" if self.opset_method ==
-                   "version_converter" else "every operator has the same schema version at the lower opset, "
-                   "so only opset_import was rewritten")
+            variant = "version_converter" if self.opset_method == "version_converter" else None
             out.append({
-                "code": "OPSET_LOWERED",
-                "message": f"opsets lowered for ONNX Runtime {self.target}: {how}",
+                "code": codes.OPSET_LOWERED.name,
+                "message": codes.OPSET_LOWERED.message(variant, target=self.target),
                 "before": dict(self.opsets_before),
                 "after": dict(self.opsets_after),
             })

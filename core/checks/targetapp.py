@@ -37,8 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import errorcodes
 from ..boundedread import BoundedReadError, read_bounded, size_words
-from ..errors import InputError
 from . import codes
 from .appformats import (
     MAX_DIGITS,
@@ -282,6 +282,5 @@ def target_from(target_ort: str | None,
         from .compat import parse_version
 
         if parse_version(target_ort) != parse_version(app.minor):
-            raise InputError(f"--target-ort {target_ort} and --target-app ({app.describe()}) disagree",
-                             "Give one of them.", code="USAGE")
+            raise errorcodes.USAGE.error(variant="target_app_disagrees", target_ort=target_ort, app=app.describe())
     return app.minor, app

@@ -12,6 +12,7 @@ import onnx.defs
 from onnx import ModelProto
 
 from .. import __version__
+from .. import steps as step_codes
 from ..childproc import ChildProcess
 from ..findings import FIXED_BY_RETARGET, Finding, Severity
 from ..model.extdata import raw_data_size_finding
@@ -342,14 +343,14 @@ def validate_model(
     if target_ort is not None:
         parse_version(target_ort)  # usage errors before any work
     steps = VALIDATE_STEPS
-    report(progress, "validate", 0, steps, "inspecting", unit=STEPS)
+    report(progress, "validate", 0, steps, step_codes.INSPECTING, unit=STEPS)
     if isinstance(path, Inspection):
         insp = path
     else:
         insp = inspect_model(path, data_dir, cancel=cancel, verify_checksums=True, ort_timeout=checker_timeout)
     check_cancel(cancel)
     findings: list[Finding] = list(insp.findings)
-    report(progress, "validate", 1, steps, "structure", unit=STEPS)
+    report(progress, "validate", 1, steps, step_codes.STRUCTURE, unit=STEPS)
     if insp.model is None:  # ORT format: the session in inspect_model was the check
         val = Validation(insp, findings, None)
         if target_ort is not None:
@@ -359,7 +360,7 @@ def validate_model(
             ))
         val.checker = {"status": "not applicable", "seconds": 0.0, "onnx_checker": "not applicable",
                        "shape_inference": "not applicable"}
-        report(progress, "validate", steps, steps, "done", unit=STEPS)
+        report(progress, "validate", steps, steps, step_codes.DONE, unit=STEPS)
         return val
 
     model = insp.model
@@ -377,11 +378,11 @@ def validate_model(
             val.target = check_target(insp.compat, target_ort, model)
             findings += _target_findings(val.target)
     insp.walks = None  # the walks' lists are not kept with the result (the GUI keeps results for long)
-    report(progress, "validate", 2, steps, "checker", unit=STEPS)
+    report(progress, "validate", 2, steps, step_codes.CHECKER, unit=STEPS)
 
     if run_checker:
         apply_checker(val, run_checker_child(insp, timeout=checker_timeout, cancel=cancel, child=checker_child))
-    report(progress, "validate", steps, steps, "done", unit=STEPS)
+    report(progress, "validate", steps, steps, step_codes.DONE, unit=STEPS)
     return val
 
 

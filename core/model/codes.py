@@ -273,6 +273,9 @@ OUTPUT_BAD_NAME = define(
          "slashes or ':'",
     hint="Choose an output name without '..' (the data file is named after it: NAME.onnx.data).",
     summary="The output name cannot be used for the data file",
+    # the file name given with -o (cli/output.py; raised as a usage error)
+    variants={"cli": "-o {value}: the file name {why}"},
+    variant_hints={"cli": "Use a plain file name, e.g. -o dist/NAME-1.0.0{ext}."},
 )
 # merge: the single-file size against protobuf's limit; a finding of the checks (core/checks/validate.py, which
 # re-exports it from core/checks/codes.py; variant "approx": the size is an estimate) and the merge's error (its

@@ -11,14 +11,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..errors import ExternalDataError
+from .. import classcodes
 from ..progress import CancelToken, check_cancel
 from . import codes
 from .extref import CHUNK, ExternalRef, ExternalTable
 
 __all__ = ["ExternalDataReader"]
 
-_HINT_REEXPORT = "Re-export the model, or fix the external data file next to it."
 
 
 class ExternalDataReader:
@@ -78,7 +77,7 @@ class ExternalDataReader:
     ) -> Iterator[bytes]:
         """Yield the tensor's bytes in chunks; raise if the file is shorter than validated."""
         if not ref.ok or ref.path is None or ref.data_length is None:
-            raise ExternalDataError(f"Tensor {ref.ref.label} has invalid external data", _HINT_REEXPORT)
+            raise classcodes.EXTERNAL_DATA.error(variant="invalid_tensor", tensor=ref.ref.label)
         start = pos = ref.offset or 0
         for data in self._chunks(ref.path, pos, ref.data_length, chunk, cancel, f"tensor {ref.ref.name!r}"):
             if self.observer is not None:
@@ -100,7 +99,7 @@ class ExternalDataReader:
         (raise if the file is shorter), or up to its end when ``length`` is None. Only files some
         valid reference of the table points at can be read (e.g. padding between tensors)."""
         if not any(r.ok and r.path == path for r in self._table.refs):
-            raise ExternalDataError(f"{path} is not a validated external data file of this model", _HINT_REEXPORT)
+            raise classcodes.EXTERNAL_DATA.error(variant="not_validated", path=str(path))
         yield from self._chunks(path, offset, length, chunk, cancel, "it")
 
     def _chunks(
@@ -130,7 +129,7 @@ class ExternalDataReader:
         view stays valid after :meth:`close` until it is released.
         """
         if not ref.ok or ref.path is None or ref.data_length is None:
-            raise ExternalDataError(f"Tensor {ref.ref.label} has invalid external data", _HINT_REEXPORT)
+            raise classcodes.EXTERNAL_DATA.error(variant="invalid_tensor", tensor=ref.ref.label)
         if ref.data_length == 0:
             return memoryview(b"")
         m = self._maps.get(ref.path)
@@ -177,7 +176,7 @@ class ExternalDataReader:
         checked and ``on_chunk(n)`` called between chunks. Returns the byte count.
         """
         if not ref.ok or ref.path is None or ref.data_length is None:
-            raise ExternalDataError(f"Tensor {ref.ref.label} has invalid external data", _HINT_REEXPORT)
+            raise classcodes.EXTERNAL_DATA.error(variant="invalid_tensor", tensor=ref.ref.label)
         f = self._open(ref.path)
         src = f.fileno()
         pos = ref.offset or 0

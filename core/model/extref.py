@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import ExternalDataError
+from .. import classcodes
 from ..filehash import hash_file
 from ..findings import Finding, Severity
 from ..progress import CancelToken
@@ -95,8 +95,9 @@ class ExternalTable:
         errs = [f for f in self.findings if f.severity is Severity.ERROR]
         if errs:
             first = errs[0]
-            more = f" (and {len(errs) - 1} more problem(s); run `onnxpack check` for all)" if len(errs) > 1 else ""
-            raise ExternalDataError(first.message + more, first.hint, code=first.code, params=first.message_params())
+            raise classcodes.EXTERNAL_DATA.error(variant="first" if len(errs) == 1 else "first_of_many",
+                                                 message=first.message, more=len(errs) - 1, hint=first.hint,
+                                                 repeats=first)
 
 
 def sha1_file(path: Path, cancel: CancelToken | None = None) -> str:

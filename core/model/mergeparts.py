@@ -8,6 +8,7 @@ from typing import Any
 
 from onnx import ModelProto, TensorProto
 
+from .. import classcodes
 from ..errors import InternalError, OnnxpackError
 from . import codes
 from .extref import ExternalRef
@@ -60,11 +61,7 @@ class MergeItem:
 
 def merge_bug(message: str) -> InternalError:
     """The error of a merge that contradicts itself (a bug in onnxpack, never a problem of the input)."""
-    return InternalError(
-        f"Internal error in merge: {message}",
-        "This is a bug in onnxpack; please report it with the model's structure (no weights needed).",
-        code="INTERNAL",
-    )
+    return classcodes.INTERNAL.error(variant="merge", detail=message)  # type: ignore[return-value]
 
 
 def too_large(what: str, size: int) -> OnnxpackError:

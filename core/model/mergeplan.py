@@ -23,7 +23,7 @@ from typing import Any
 
 from onnx import ModelProto, TensorProto
 
-from ..errors import InputError
+from .. import errorcodes
 from ..progress import CancelToken, ProgressCallback, check_cancel
 from . import codes
 from .extreader import ExternalDataReader
@@ -307,13 +307,9 @@ def plan_merge(
 
 def _check_settings(layout: str, align: int) -> None:
     if layout not in LAYOUTS:
-        raise InputError(f"Unknown layout {layout!r}", f"Use one of: {', '.join(LAYOUTS)}.", code="USAGE")
+        raise errorcodes.USAGE.error(variant="merge_layout", layout=layout, layouts=", ".join(LAYOUTS))
     if isinstance(align, bool) or not isinstance(align, int) or align < 1 or align & (align - 1) or align > _MAX_ALIGN:
-        raise InputError(
-            f"Alignment {align!r} is not a power of two between 1 and {_MAX_ALIGN}",
-            "Use e.g. --align 65536 (the default; Windows and POSIX can map such offsets) or 4096.",
-            code="USAGE",
-        )
+        raise errorcodes.USAGE.error(variant="align", align=align, max=_MAX_ALIGN)
 
 
 def _items(model: ModelProto, table: ExternalTable) -> list[MergeItem]:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError, ModelFormatError
+from .. import classcodes
+from ..errors import InputError
 from . import codes
 
 if TYPE_CHECKING:
@@ -168,18 +169,18 @@ def _decode_head(head: bytes) -> str | None:
     return None
 
 
-def require_regular_file(
-    path: Path, what: str, hint: str = "Give the path of a .onnx/.ort file or of the folder that holds it."
-) -> os.stat_result:
-    """``os.stat(path)`` when it is a regular file; otherwise InputError naming ``what`` (e.g. "Bundle")."""
+def require_regular_file(path: Path, *, bundle: bool = False) -> os.stat_result:
+    """``os.stat(path)`` when it is a regular file; otherwise InputError naming it as the model file (``bundle``: as
+    the bundle)."""
+    what = "bundle_" if bundle else "model_"  # INPUT's variants
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise InputError(f"{what} not found: {path}", "Check the path; quote it if it contains spaces.") from None
+        raise classcodes.INPUT.error(variant=what + "not_found", path=str(path)) from None
     except OSError as e:
-        raise InputError(f"Cannot read {what} {path}: {e.strerror}", "Check the path and its permissions.") from None
+        raise classcodes.INPUT.error(variant=what + "stat_unreadable", path=str(path), reason=e.strerror) from None
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"{what} is not a regular file: {path}", hint)
+        raise classcodes.INPUT.error(variant=what + "not_regular", path=str(path))
     return st
 
 
@@ -188,7 +189,7 @@ def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] 
     p = Path(path)
     folder: Path | None = None
     if not p.exists():
-        raise InputError(f"No such file or folder: {p}", "Check the path; quote it if it contains spaces.")
+        raise classcodes.INPUT.error(variant="no_such_path", path=str(p))
     if p.is_dir():
         folder = p.absolute()
         candidates = sorted(
@@ -197,27 +198,18 @@ def locate_model(path: str | os.PathLike[str], data_dir: str | os.PathLike[str] 
         onnx_files = [c for c in candidates if c.suffix.lower() == ".onnx"]
         chosen = onnx_files or candidates
         if not chosen:
-            raise InputError(
-                f"No .onnx or .ort model in folder {p}",
-                "Give the model file itself, or a folder that contains one .onnx file.",
-            )
+            raise classcodes.INPUT.error(variant="no_model_in_folder", path=str(p))
         if len(chosen) > 1:
             names = ", ".join(c.name for c in chosen)
-            raise InputError(
-                f"Folder {p} holds several models ({names})",
-                "Give the path of the one you mean.",
-            )
+            raise classcodes.INPUT.error(variant="several_models", path=str(p), names=names)
         p = chosen[0]
-    require_regular_file(p, "Model file")
+    require_regular_file(p)
     if data_dir is None:
         d = p.parent
     else:
         d = Path(data_dir)
         if not d.is_dir():
-            raise InputError(
-                f"Data folder not found or not a folder: {d}",
-                "--data-dir must name the folder that holds the external data files.",
-            )
+            raise classcodes.INPUT.error(variant="no_data_dir", path=str(d))
     return ModelLocation(p.absolute(), d.absolute(), folder)
 
 
@@ -230,7 +222,7 @@ _REFUSED_KINDS = {
 
 
 def _unreadable(path: Path, e: OSError) -> InputError:
-    return InputError(f"Cannot read model file {path}: {e.strerror}", "Check the path and its permissions.")
+    return classcodes.INPUT.error(variant="model_unreadable", path=str(path), reason=e.strerror)  # type: ignore[return-value]
 
 
 def load_structure(path: Path, window: Window | None = None) -> ModelProto:
@@ -244,11 +236,7 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
     model = _parse(path, window)
     if not model.HasField("graph") or model.ir_version <= 0:
         _refuse_external_data(path, window)
-        raise ModelFormatError(
-            f"{path.name} parsed, but holds no ONNX graph (ir_version={model.ir_version})",
-            "This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); "
-            "export the model again.",
-        )
+        raise classcodes.MODEL_FORMAT.error(variant="no_graph", file=path.name, ir_version=model.ir_version)
     bad_field = _invalid_utf8_field(model)
     if bad_field is not None:
         raise codes.MODEL_BAD_TEXT.error(path.name, file=path.name, field=bad_field)
@@ -270,10 +258,7 @@ def _refuse_non_model(path: Path, window: Window | None) -> None:
     if kind in (FileKind.EMPTY, FileKind.TEXT):  # weights can be empty, or happen to look like text
         _refuse_external_data(path, window)
     if kind is FileKind.EMPTY:
-        raise ModelFormatError(
-            f"{path.name} is empty (0 bytes)",
-            "The export or copy was probably interrupted; export the model again.",
-        )
+        raise classcodes.MODEL_FORMAT.error(variant="empty", file=path.name)
     if kind is FileKind.PYTORCH:
         raise codes.MODEL_IS_PYTORCH.error(path.name, variant=None if _is_zip_head(path) else "pickle", file=path.name)
     refused = _REFUSED_KINDS.get(kind)
@@ -296,17 +281,11 @@ def _parse(path: Path, window: Window | None) -> ModelProto:
         raise _unreadable(path, e) from None
     except (DecodeError, RecursionError, WireError) as e:
         _refuse_external_data(path, window)
-        raise ModelFormatError(
-            f"{path.name} is not a valid ONNX model: protobuf could not parse it ({e or type(e).__name__})",
-            "The file may be truncated, corrupted, or nested deeper than protobuf allows; export it again.",
-            details=repr(e),
-        ) from None
+        raise classcodes.MODEL_FORMAT.error(variant="unparsable", file=path.name, reason=str(e or type(e).__name__),
+                                            details=repr(e)) from None
     except Exception as e:  # onnx wraps some parse failures in its own or generic errors
-        raise ModelFormatError(
-            f"{path.name} could not be read as ONNX: {e}",
-            "Export the model again, or check it is really an ONNX file.",
-            details=repr(e),
-        ) from None
+        raise classcodes.MODEL_FORMAT.error(variant="unreadable", file=path.name, reason=str(e),
+                                            details=repr(e)) from None
 
 
 #: Name endings of external-data files (PyTorch writes model.onnx.data, onnx's own examples .bin / .onnx_data).

@@ -26,6 +26,7 @@ from typing import Any
 
 from onnx import ModelProto, TensorProto
 
+from .. import classcodes
 from ..errors import InternalError
 from ..progress import CancelToken, check_cancel
 from . import codes
@@ -208,5 +209,4 @@ def prove_same_model(
 
 
 def _internal(message: str) -> InternalError:
-    return InternalError(f"Internal error in the equality proof: {message}", "Please report this bug.",
-                         code="INTERNAL")
+    return classcodes.INTERNAL.error(variant="proof", detail=message)  # type: ignore[return-value]

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import errorcodes
+from .. import errorcodes, steps
 from ..atomic import (
     atomic_file,
     check_output_path,
@@ -193,10 +193,10 @@ def _build(plan: BundlePlan, checked: Checked, checker: CheckerGate, previous: d
             release = release_of(plan, previous, done.facts)
             parts = _parts(plan, done, release)
             done.watch.check()  # the hashes above describe what was read only if nothing moved
-            report(progress, "zip", 0, 2, "writing README.txt and manifest.json", unit=STEPS)
+            report(progress, "zip", 0, 2, steps.WRITING_MANIFEST, unit=STEPS)
             check_cancel(cancel)
             written = write_manifest(plan, parts, done.members, z)
-            report(progress, "zip", 2, 2, "done", unit=STEPS)
+            report(progress, "zip", 2, 2, steps.DONE, unit=STEPS)
             check_cancel(cancel)  # last chance: the ZIP is renamed into place only after this
     except InputError:
         if not run.zip_path.parent.is_dir():  # the output folder was removed under us: not a problem of the input

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InternalError
+from .. import classcodes
 from ..findings import Finding
 from . import codes
 from .checksums import CHECKSUMS_NAME, sha256sums
@@ -70,11 +70,7 @@ def write_manifest(plan: BundlePlan, parts: ManifestParts | Callable[[Sequence[M
     manifest = assemble_manifest(listed)
     problems = schema_errors(manifest)
     if problems:  # a bug in onnxpack, never the user's fault
-        raise InternalError(
-            "Internal error: the manifest does not match its schema: " + "; ".join(problems[:3]),
-            "Please report this bug.",
-            code="INTERNAL",
-        )
+        raise classcodes.INTERNAL.error(variant="manifest_schema", problems="; ".join(problems[:3]))
     manifest_member = Member(Role.MANIFEST, z.write_bytes(MANIFEST_NAME, dumps_manifest(manifest)))
     written = [*sorted(listed, key=lambda m: m.path), manifest_member]
     if plan.signed:  # last member: it signs every other one, manifest too

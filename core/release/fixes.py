@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import onnx
 
+from .. import steps
+from ..checks import codes as check_codes
 from ..checks.compat import OrtRelease
 from ..checks.validate import Validation
 from ..findings import Finding
@@ -64,9 +66,9 @@ def apply_fixes(plan: BundlePlan, val: Validation, progress: ProgressCallback | 
     if fix.new_ir is not None:
         fixes.append(
             {
-                "code": "IR_LOWERED",
-                "message": f"ir_version lowered from {model.ir_version} to {fix.new_ir} "
-                f"so that ONNX Runtime {plan.opts.target_ort} loads the model",
+                "code": check_codes.IR_LOWERED.name,
+                "message": check_codes.IR_LOWERED.message(before=model.ir_version, after=fix.new_ir,
+                                                          target=plan.opts.target_ort),
                 "before": int(model.ir_version),
                 "after": fix.new_ir,
             }
@@ -75,9 +77,8 @@ def apply_fixes(plan: BundlePlan, val: Validation, progress: ProgressCallback | 
     if plan.version_model is not None:
         fixes.append(
             {
-                "code": "MODEL_VERSION_SET",
-                "message": f"model_version set to {plan.version_model} "
-                f"(MAJOR*1000000 + MINOR*1000 + PATCH of {plan.opts.version})",
+                "code": check_codes.MODEL_VERSION_SET.name,
+                "message": check_codes.MODEL_VERSION_SET.message(after=plan.version_model, version=plan.opts.version),
                 "before": int(model.model_version),
                 "after": plan.version_model,
             }
@@ -107,7 +108,7 @@ def _retarget(model: onnx.ModelProto, rel: OrtRelease, progress: ProgressCallbac
     fixes."""
     from ..checks.retarget import retarget_model
 
-    report(progress, "validate", 0, 0, f"retargeting for ONNX Runtime {rel.version}", unit=STEPS)
+    report(progress, "validate", 0, 0, steps.RETARGETING, unit=STEPS, version=rel.version)
     res = retarget_model(model, rel.version, rel.ir, {"ai.onnx": rel.opset, "ai.onnx.ml": rel.ml_opset},
                          cancel=cancel)
     if not res.possible or res.model is None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .. import errorcodes
+from .. import errorcodes, steps
 from ..atomic import atomic_file, check_output_path
 from ..childproc import SMOKE_TARGET, ChildProcess, child_for
 from ..errors import Cancelled, InputError, OnnxpackError
@@ -73,7 +73,8 @@ def build_release(plan: BundlePlan, out_dir: Path, child: ChildProcess, progress
     plans = plan.model_plans()
     checked: list[Checked] = []
     for i, mp in enumerate(plans):
-        report(progress, "inspect", i, len(plans), f"model {i + 1} of {len(plans)}: {mp.entry}", unit=STEPS)
+        report(progress, "inspect", i, len(plans), steps.MODEL_OF, unit=STEPS, index=i + 1, count=len(plans),
+               entry=mp.entry)
         checked.append(_named(mp, lambda mp=mp: check_model(mp, progress, cancel)))  # type: ignore[misc]
     sources = [p for c in checked for p in source_files_of(c.val)]
     check_output_path(zip_path, [*plan.read_files, *sources], overwrite=opts.force)
@@ -141,7 +142,7 @@ def _write(plan: BundlePlan, prepared: _Prepared, work: Path, zip_path: Path, fi
         for d in done:
             d.watch.check()
         asset_watch.check()
-        report(progress, "zip", 0, 2, "writing README.txt and manifest.json", unit=STEPS)
+        report(progress, "zip", 0, 2, steps.WRITING_MANIFEST, unit=STEPS)
         check_cancel(cancel)
         created = plan.epoch if plan.epoch is not None else _newest_mtime(plan, done)
 
@@ -150,7 +151,7 @@ def _write(plan: BundlePlan, prepared: _Prepared, work: Path, zip_path: Path, fi
 
         payload = [m for d in done for m in d.members] + assets
         written = write_manifest(plan, assemble, payload, z)
-        report(progress, "zip", 2, 2, "done", unit=STEPS)
+        report(progress, "zip", 2, 2, steps.DONE, unit=STEPS)
         check_cancel(cancel)
     every = [*findings, *(x for d, mp in zip(done, plans, strict=True) for x in _of_model(mp, d))]
     first = done[0].proven
@@ -176,7 +177,7 @@ def _write_assets(assets: Sequence[AssetFile], z: DeterministicZip, progress: Pr
     done = 0
     for a in assets:
         check_cancel(cancel)
-        report(progress, "zip", done, max(total, 1), f"adding {a.member}")
+        report(progress, "zip", done, max(total, 1), steps.ADDING, member=a.member)
         try:
             with open(a.path, "rb") as src:
                 record = z.write_stream(a.member, a.size, full_reader(src, a.member), cancel=cancel)

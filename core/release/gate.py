@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import steps
 from ..checks.validate import VALIDATE_STEPS, CheckerRun, Validation, apply_checker, run_checker_child, validate_model
 from ..childproc import ChildProcess, start_method
 from ..findings import Finding
@@ -59,7 +60,7 @@ def check_model(plan: BundlePlan, progress: ProgressCallback | None, cancel: Can
     """Inspect and validate the model (without the onnx checker: it runs beside the merge), refuse it when it has
     error-level findings, check the labels against its outputs, ready --prove-ort's environments."""
     opts, loc = plan.opts, plan.location
-    report(progress, "inspect", 0, 1, f"reading {loc.model.name}", unit=STEPS)
+    report(progress, "inspect", 0, 1, steps.READING, unit=STEPS, file=loc.model.name)
     val = validate_model(
         loc.model,
         opts.data_dir,
@@ -68,7 +69,7 @@ def check_model(plan: BundlePlan, progress: ProgressCallback | None, cancel: Can
         progress=_until_checker(progress),
         cancel=cancel,
     )
-    report(progress, "inspect", 1, 1, "done", unit=STEPS)
+    report(progress, "inspect", 1, 1, steps.DONE, unit=STEPS)
     if val.inspection.model is None:
         raise model_codes.MODEL_IS_ORT.error(loc.model.name, variant="bundle", file=loc.model.name)
     gate(val, opts)
@@ -136,10 +137,10 @@ class CheckerGate:
         error. Waits for the checker the first time."""
         if self._gated is None:
             if self.background.running:
-                report(self.progress, "validate", VALIDATE_STEPS - 1, VALIDATE_STEPS, "waiting for the onnx checker",
+                report(self.progress, "validate", VALIDATE_STEPS - 1, VALIDATE_STEPS, steps.WAITING_CHECKER,
                        unit=STEPS)  # fmt: skip
             self._gated = gate_after_checker(self.checked, self.background.join(), self.opts)
-            report(self.progress, "validate", VALIDATE_STEPS, VALIDATE_STEPS, "done", unit=STEPS)
+            report(self.progress, "validate", VALIDATE_STEPS, VALIDATE_STEPS, steps.DONE, unit=STEPS)
         return self._gated
 
     def stop(self) -> None:

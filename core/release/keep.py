@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from .. import steps
 from ..childproc import ChildProcess
 from ..model.layout import Layout
 from ..model.proof import FILE_METHOD, WeightsProof
@@ -70,7 +71,7 @@ def keep_stage(plan: BundlePlan, checked: Checked, checker: CheckerGate, run: Ru
     copy_dir.mkdir()
     folder = posixpath.dirname(plan.model_entry)
     try:
-        report(progress, "merge", 0, len(sources), "copying the files as they are", unit=STEPS)
+        report(progress, "merge", 0, len(sources), steps.COPYING_AS_IS, unit=STEPS)
         model_copy = copy_dir / loc.model.name
         members = [Member(Role.MODEL, _copy_into(loc.model, plan.model_entry, z, model_copy, run))]
         for i, d in enumerate(data, 1):
@@ -78,7 +79,7 @@ def keep_stage(plan: BundlePlan, checked: Checked, checker: CheckerGate, run: Ru
             target = copy_dir / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             members.append(Member(Role.EXTERNAL_DATA, _copy_into(d, posixpath.join(folder, rel), z, target, run)))
-            report(progress, "merge", i, len(sources), rel, unit=STEPS)
+            report(progress, "merge", i, len(sources), steps.COPIED, unit=STEPS, file=rel)
         check_cancel(cancel)
         gated = checker.verdict()
         hashes = hasher.join()
@@ -97,7 +98,7 @@ def keep_stage(plan: BundlePlan, checked: Checked, checker: CheckerGate, run: Ru
                            cancel)  # fmt: skip
         equal = equality(loc.model.name, plan.model_entry, proof, smoked.rows)
         proven = Proven({**smoked.doc, "equal": equal}, equal, smoked.extra, smoked.findings)
-        report(progress, "smoke", 1, 1, "done", unit=STEPS)
+        report(progress, "smoke", 1, 1, steps.DONE, unit=STEPS)
     if opts.prove_ort:
         from .proveort import prove_ort
 

@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .. import classcodes, steps
 from ..atomic import (
     check_free_space,
     pending_path,
 )
 from ..childproc import ChildProcess
-from ..errors import Cancelled, InputError, InternalError, OnnxpackError, RuntimeFailure
+from ..errors import Cancelled, OnnxpackError, RuntimeFailure
 from ..filehash import sha256_file
 from ..findings import Finding
 from ..model.layout import KEEP, Layout
@@ -73,7 +74,7 @@ def hash_sources(paths: list[Path]) -> Callable[[CancelToken], dict[Path, tuple[
         try:
             _hash_files(paths, out, stop)
         except OSError as e:
-            raise InputError(f"Cannot read {e.filename} for hashing: {e.strerror}", "Check the model folder.") from None
+            raise classcodes.INPUT.error(variant="hash_unreadable", file=e.filename, reason=e.strerror) from None
         return out
 
     return run
@@ -253,8 +254,7 @@ def _smoke_target(plan: BundlePlan, merged: _Merged, f: BinaryIO, z: Determinist
     f.flush()
     rec = z.records[-1]
     if rec.name != plan.model_entry or rec.data_offset is None:
-        raise InternalError("Internal error: the model entry is not stored", "Please report this bug.",
-                            code="INTERNAL")  # fmt: skip
+        raise classcodes.INTERNAL.error(variant="entry_not_stored")
     return SmokeTarget(pending_path(f), (rec.data_offset, merged.plan.model_size), plan.model_entry, merged.copy_dir,
                        True, tuple(sources))  # fmt: skip (in place = the single-file layout)
 
@@ -322,9 +322,9 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
                 raise
             raise refusal from None
         if proof.running:
-            report(run.progress, "smoke", 1, 1, "comparing the tensor hashes", unit=STEPS)
+            report(run.progress, "smoke", 1, 1, steps.COMPARING_HASHES, unit=STEPS)
         weights = proof.join()
-        report(run.progress, "smoke", 1, 1, "done", unit=STEPS)
+        report(run.progress, "smoke", 1, 1, steps.DONE, unit=STEPS)
     finally:
         proof.stop()
     equal = equality(plan.location.model.name, plan.model_entry, weights, smoked.rows)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError
+from .. import errorcodes
 from ..model.layout import AUTO, BUNDLE_LAYOUTS
 from .flaggroups import BUNDLE_SPEC
 from .metadata import ReleaseInfo
@@ -86,18 +86,16 @@ class BundleOptions:
 
         version = parse_semver(self.version)
         if self.layout not in BUNDLE_LAYOUTS:
-            raise InputError(f"Unknown layout {self.layout!r}", "Use auto, single, external or keep.", code="USAGE")
+            raise errorcodes.USAGE.error(variant="bundle_layout", layout=self.layout)
         if self.fix_ir and self.target_ort is None:
-            raise InputError("--fix-ir needs --target-ort X.Y", "Say which ONNX Runtime must load the model.",
-                             code="USAGE")  # fmt: skip
+            raise errorcodes.USAGE.error(variant="fix_ir_needs_target")
         if self.run_smoke and self.smoke is not None:
             self.smoke.validate()
         about = self.about.normalized() if self.about is not None and not self.about.empty else None
         if self.sign_sigstore and self.sign_key is not None:
-            raise InputError("Choose one way to sign: --sign-key or --sign-sigstore", "Drop one of them.", code="USAGE")
+            raise errorcodes.USAGE.error(variant="two_signers")
         if self.sign_key is None and (self.sign_certificate is not None or self.sign_chain):
-            raise InputError("A signing certificate was given without its private key",
-                             "Add --sign-key KEY.pem (the key the certificate was issued for).", code="USAGE")
+            raise errorcodes.USAGE.error(variant="certificate_without_key")
         return ValidOptions(dataclasses.replace(self, about=about), version)
 
     # -- fields by name: what the CLI's spec and the GUI's form fill ------------------------------------------------

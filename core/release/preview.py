@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .. import steps
 from ..checks.validate import validate_model
 from ..filehash import sha256_file
 from ..model import codes as model_codes
@@ -43,10 +44,10 @@ def preview_release(
     done = 0
     hashes: list[dict[str, Any]] = []
     for p in files:
-        report(progress, "inspect", done, total, f"hashing {Path(p).name}")
+        report(progress, "inspect", done, total, steps.HASHING, file=Path(p).name)
         hashes.append({"path": Path(p).name, "sha256": sha256_file(p, cancel).hexdigest})
         done += Path(p).stat().st_size
-    report(progress, "inspect", total, total, "done")
+    report(progress, "inspect", total, total, steps.DONE)
     current = {
         "inspection": {
             "inputs": inputs,

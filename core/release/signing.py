@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .. import __version__, errorcodes
+from .. import __version__, classcodes, errorcodes
 from ..boundedread import read_bounded
-from ..errors import InputError, OutputError
+from ..errors import InputError
 from . import codes
 
 __all__ = [
@@ -128,8 +128,7 @@ def _password(env_var: str | None) -> bytes | None:
         return None
     value = os.environ.get(env_var)
     if value is None:
-        raise InputError(f"The environment variable {env_var} that should hold the key's password is not set",
-                         f"Set {env_var}, or drop the password option for an unencrypted key.")  # fmt: skip
+        raise classcodes.INPUT.error(variant="key_password_unset", env_var=env_var)
     return value.encode("utf-8")
 
 
@@ -145,8 +144,7 @@ def read_signing_key(path: Path | str, password_env: str | None = None, *, certi
     try:
         data = read_bounded(path, MAX_PEM_BYTES)
     except OSError as e:
-        raise InputError(f"Cannot read the signing key {path}: {e.strerror}",
-                         "Give the private key file (PEM) made by 'onnxpack keygen' or openssl.") from None  # fmt: skip
+        raise classcodes.INPUT.error(variant="signing_key_unreadable", path=str(path), reason=e.strerror) from None
     try:
         key = serialization.load_pem_private_key(data, _password(password_env))
     except TypeError:
@@ -160,8 +158,7 @@ def read_signing_key(path: Path | str, password_env: str | None = None, *, certi
     info = KeyInfo(path, _fingerprint(key.public_key()), key.curve.name, key_file_warning(path))
     if certificate is None:
         if chain:
-            raise InputError("A certificate chain was given without a signing certificate",
-                             "Add --sign-certificate CERT.pem, or drop --sign-chain.", code="USAGE")  # fmt: skip
+            raise errorcodes.USAGE.error(variant="chain_without_certificate")
         return info
     if password_env:  # model-signing's certificate signer loads the key without a password
         raise codes.SIGNING_KEY.error(variant="certificate", path=str(path))
@@ -219,8 +216,7 @@ def load_public_key(path: Path | str) -> str:
     try:
         key = serialization.load_pem_public_key(read_bounded(path, MAX_PEM_BYTES))
     except OSError as e:
-        raise InputError(f"Cannot read the public key {path}: {e.strerror}",
-                         "Give the publisher's public key file (NAME.pub).") from None  # fmt: skip
+        raise classcodes.INPUT.error(variant="public_key_unreadable", path=str(path), reason=e.strerror) from None
     except ValueError as e:
         raise codes.SIGNING_KEY.error(variant="public", path=str(path), reason=str(e)) from None
     if not isinstance(key, ec.EllipticCurvePublicKey):
@@ -297,9 +293,7 @@ def prepare_sigstore(identity_token_env: str | None = None) -> SigstoreSigner:
     if identity_token_env:
         token = os.environ.get(identity_token_env)
         if not token:
-            raise InputError(f"The environment variable {identity_token_env} that should hold the OIDC identity "
-                             "token is not set", "Set it, or drop --sigstore-identity-token-env to log in.",
-                             code="USAGE")  # fmt: skip
+            raise errorcodes.USAGE.error(variant="identity_token_unset", env_var=identity_token_env)
     _require_sigstore_network()
     from model_signing._signing import sign_sigstore
 
@@ -430,7 +424,7 @@ def generate_key_pair(out_dir: Path | str, name: str = "onnxpack-signing", *, fo
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise OutputError(f"Cannot create {out}: {e.strerror}", "Choose a folder you can write to.") from None
+        raise classcodes.OUTPUT.error(variant="create", path=str(out), reason=e.strerror) from None
     key = ec.generate_private_key(ec.SECP256R1())
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                             serialization.NoEncryption())  # fmt: skip
@@ -444,6 +438,6 @@ def generate_key_pair(out_dir: Path | str, name: str = "onnxpack-signing", *, fo
             os.replace(tmp, target)
         except OSError as e:
             tmp.unlink(missing_ok=True)
-            raise OutputError(f"Cannot write {target}: {e.strerror}", "Choose a folder you can write to.") from None
+            raise classcodes.OUTPUT.error(variant="write", path=str(target), reason=e.strerror) from None
     return private, public
 

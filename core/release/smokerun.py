@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import classcodes
 from ..childproc import ChildProcess
-from ..errors import RefusedError, RuntimeFailure
+from ..errors import RuntimeFailure
 from ..findings import Finding, Severity
 from ..model import codes as model_codes
 from ..model.layout import Layout
@@ -104,12 +105,8 @@ def _refuse_failed(run: SmokeResult, model: str) -> None:
         return
     why = run.error or "the smoke run failed"
     errs = [f for f in run.findings if f.severity is Severity.ERROR] or [codes.SMOKE_FAILED.finding(detail=why)]
-    raise RefusedError(
-        f"The smoke run of {model} failed: {errs[0].message}",
-        errs[0].hint or "Give the sizes/inputs the model needs with --dim/--input, or pass --no-smoke.",
-        code=errs[0].code,
-        params=errs[0].message_params(),
-    )
+    raise classcodes.REFUSED.error(variant="smoke_failed", model=model, message=errs[0].message,
+                                   hint=errs[0].hint or None, repeats=errs[0])
 
 
 def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, child: ChildProcess | None,

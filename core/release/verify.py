@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .. import classcodes
 from ..childproc import ChildProcess
-from ..errors import InputError
 from ..model.modelfile import is_torch_member, refuse_non_bundle, refuse_non_previous
 from ..progress import CancelToken, ProgressCallback, check_cancel
 from . import codes
@@ -207,7 +207,7 @@ def read_bundle_manifest(path: Path | str, *, cancel: CancelToken | None = None)
         if head != b"PK\x03\x04" and head != b"PK\x05\x06":
             refuse_non_previous(path)  # a model given as --previous: say what --previous takes
             if size > MAX_MANIFEST_BYTES:
-                raise InputError(f"{path} is neither a bundle ZIP nor a manifest.json", "Give OLD.zip or its manifest.")
+                raise classcodes.INPUT.error(variant="not_bundle_or_manifest", path=str(path))
             from .manifest import parse_manifest
 
             return parse_manifest(f.read(), path.name)
@@ -218,12 +218,8 @@ def read_bundle_manifest(path: Path | str, *, cancel: CancelToken | None = None)
         check_cancel(cancel)
         if doc is None:
             first = rep.problems[0] if rep.problems else codes.MANIFEST_MISSING.finding(MANIFEST_NAME)
-            raise InputError(
-                f"Cannot read the manifest of {path.name}: {first.message}",
-                "Run `onnxpack verify` on it for details.",
-                code=first.code,
-                params=first.message_params(),
-            )
+            raise classcodes.INPUT.error(variant="manifest_unreadable", file=path.name, message=first.message,
+                                         repeats=first)
         return doc
     finally:
         with contextlib.suppress(OSError):

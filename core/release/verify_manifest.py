@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .. import classcodes
 from ..errors import InputError
 from ..model.layout import Layout
 from ..model.modelfile import require_regular_file
@@ -24,7 +25,7 @@ from .manifest import (
     schema_errors,
 )
 from .signing import SIGNATURE_NAME
-from .verify_report import HINT_TAMPER, FileStatus, VerifyReport
+from .verify_report import FileStatus, VerifyReport
 from .zipcheck import ArchiveScan, Member, check_member_name, iter_member
 
 __all__ = [
@@ -53,11 +54,11 @@ ToHash = dict[str, tuple[FileStatus, Member]]
 
 def open_bundle(path: Path) -> tuple[BinaryIO, int]:
     """``path`` opened for reading (the caller closes it), and its size; a missing or odd file is an InputError."""
-    st = require_regular_file(path, "Bundle", "Give the path of a NAME-VERSION.zip bundle.")
+    st = require_regular_file(path, bundle=True)
     try:
         f = open(path, "rb")  # noqa: SIM115  (closed by the caller)
     except OSError as e:
-        raise InputError(f"Cannot open bundle {path}: {e.strerror}", "Check its permissions.") from None
+        raise classcodes.INPUT.error(variant="bundle_unopenable", path=str(path), reason=e.strerror) from None
     return f, st.st_size
 
 
@@ -274,7 +275,7 @@ class Extraction:
             return None
         target = (self.to / fs.path).resolve()
         if not target.is_relative_to(self.to.resolve()):  # names were validated; this is belt and braces
-            raise InputError(f"Member {fs.path!r} would extract outside the temporary folder", HINT_TAMPER)
+            raise classcodes.INPUT.error(variant="member_escapes", member=fs.path)
         return target
 
 

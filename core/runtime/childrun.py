@@ -5,9 +5,10 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from .. import classcodes, steps
 from ..childproc import SMOKE_TARGET, ChildProcess, target_name
 from ..errors import (
     Cancelled,
@@ -19,6 +20,7 @@ from ..errors import (
     RuntimeFailure,
 )
 from ..progress import STEPS, CancelToken, ProgressCallback, report
+from ..steps import Said
 from . import codes
 
 __all__ = ["ERRORS", "Target", "run_in_child", "start_child"]
@@ -90,7 +92,7 @@ def run_in_child(
     try:
         while True:
             if cancel is not None and cancel.cancelled:
-                raise Cancelled(f"Cancelled while {follower.current}.")
+                raise classcodes.CANCELLED.error(variant="while", current=str(follower.current))
             message = _receive(recv_conn)
             if message is not None:
                 value = follower.take(*message)
@@ -99,10 +101,10 @@ def run_in_child(
                 continue
             if not proc.is_alive():
                 proc.join(1)
-                raise codes.SMOKE_CRASH.error(current=follower.current, what=what, exit=_describe_exit(proc.exitcode),
-                                              details=f"exit code {proc.exitcode}")
+                raise codes.SMOKE_CRASH.error(current=str(follower.current), what=what,
+                                              exit=_describe_exit(proc.exitcode), details=f"exit code {proc.exitcode}")
             if time.monotonic() > deadline:
-                raise codes.SMOKE_TIMEOUT.error(what=what, timeout=f"{timeout:g}", current=follower.current)
+                raise codes.SMOKE_TIMEOUT.error(what=what, timeout=f"{timeout:g}", current=str(follower.current))
     finally:
         child.discard()
 
@@ -117,18 +119,18 @@ class _Follower:
 
     progress: ProgressCallback | None
     stage: str
-    current: str = "starting ONNX Runtime in a child process"
+    current: Said = field(default_factory=steps.CHILD_STARTING)
 
-    def report(self, done: int = 0, total: int = 0, message: str | None = None) -> None:
-        report(self.progress, self.stage, done, total, self.current if message is None else message, unit=STEPS)
+    def report(self, done: int = 0, total: int = 0, said: Said | None = None) -> None:
+        report(self.progress, self.stage, done, total, self.current if said is None else said, unit=STEPS)
 
     def take(self, kind: str, payload: Any) -> Any:
         """Act on one message; return the result's payload, else :data:`_NOTHING`; raise the child's error."""
         if kind == "stage":
-            self.current = str(payload)
+            self.current = payload  # a Said (core/steps.py)
             self.report()
         elif kind == "progress":
-            self.report(int(payload["done"]), int(payload["total"]), str(payload["message"]))
+            self.report(int(payload["done"]), int(payload["total"]), payload["said"])
         elif kind == "result":
             return payload
         elif kind == "error":

@@ -24,6 +24,10 @@ RECIPE_OUTSIDE_BUNDLE = define(
 RECIPE = define(
     "RECIPE", kind=InputError, text="The smoke recipe is not valid: {detail}", hint="Use a recipe written by onnxpack.",
     summary="The smoke recipe is not valid",
+    # cli/cmd_smoke.py --recipe FILE
+    variants={"unreadable": "Cannot read the recipe {path}: {reason}", "no_recipe": "{path} holds no recipe object"},
+    variant_hints={"unreadable": "Give a JSON file written by onnxpack {opt:json}.",
+                   "no_recipe": "Give a JSON file written by onnxpack {opt:json}."},
 )
 
 # childrun.py: the smoke child seen from the parent
@@ -79,7 +83,31 @@ SMOKE_INPUT_UNSUPPORTED = define(
     "Only tensor inputs of numeric, bool and string types, of at most 64 dimensions, can be generated or loaded.",
 )
 #: ``more``: the optional sentences (generated inputs, dims not given, the search), each after a space.
-SMOKE_RUN_FAILED = define("SMOKE_RUN_FAILED", ERROR, "{subject}: ONNX Runtime rejected the run: {detail}{more}")
+# What the run used, after ONNX Runtime's words: "g" generated inputs, "d" dims not given, "s" the size search tried
+_REJECTED = "{subject}: ONNX Runtime rejected the run: {detail}"
+_RUN_PARTS = {"g": " Generated inputs: {inputs}.", "d": " Dims not given: {dims}.",
+              "s": " The automatic search tried {attempts} more size(s) ({tried}) without success."}
+_SUPPLY = "or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb)"
+_SIZES = "ive real sizes, e.g. {opt:dim} {dim_arg}"
+_SCALARS = "ive real values for scalar inputs, e.g. {opt:input} {scalar}={example}"
+_NO_SEARCH = "; or drop {opt:no_search} to let onnxpack try common sizes"
+SMOKE_RUN_FAILED = define(
+    "SMOKE_RUN_FAILED", ERROR, _REJECTED,
+    variants={"_".join(k): _REJECTED + "".join(_RUN_PARTS[p] for p in k)
+              for k in ("g", "d", "s", "gd", "gs", "ds", "gds")},
+    # the flags to try (finding(hint_variant=...)): real sizes for the dims onnxpack guessed, real values for the
+    # scalar inputs it generated, the valid range of generated indices (an index out of bounds)
+    variant_hints={
+        "supply": _SUPPLY[:1].upper() + _SUPPLY[1:] + ".",
+        "sizes": "G" + _SIZES + "; " + _SUPPLY + ".",
+        "sizes_search": "G" + _SIZES + "; " + _SUPPLY + _NO_SEARCH + ".",
+        "scalars": "G" + _SCALARS + "; " + _SUPPLY + ".",
+        "sizes_scalars": "G" + _SIZES + "; g" + _SCALARS + "; " + _SUPPLY + ".",
+        "sizes_scalars_search": "G" + _SIZES + "; g" + _SCALARS + "; " + _SUPPLY + _NO_SEARCH + ".",
+        "index": "{capitalized} was generated as {distribution}; if it holds indices, give their valid range, e.g. "
+                 "{opt:range} {name}=0:N where N is the size of what they index; " + _SUPPLY + ".",
+    },
+)
 SMOKE_OUTPUT_NOT_TENSOR = define(
     "SMOKE_OUTPUT_NOT_TENSOR", INFO,
     "{model}: output {subject} is a {type}, not a tensor: only its SHA-256 is recorded (no .npy is saved, and a "
@@ -90,6 +118,9 @@ SMOKE_OUTPUT_NOT_TENSOR = define(
 SMOKE_NON_FINITE = define(
     "SMOKE_NON_FINITE", WARNING, "{model}: output {subject} has {nan} NaN and {inf} Inf value(s) out of {size}",
     "Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.",
+    # after the run tried other kinds of generated inputs (core/runtime/smokefindings.py)
+    variant_hints={"tried": "onnxpack tried {kinds} kinds of generated inputs ({seen}). Check the model with real "
+                              "inputs ({opt:input} NAME=FILE); generated random inputs can also overflow."},
 )
 SMOKE_CONSTANT_OUTPUT = define(
     "SMOKE_CONSTANT_OUTPUT", INFO, "{model}: output {subject} is constant everywhere ({value})",

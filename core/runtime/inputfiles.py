@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import classcodes, errorcodes
 from ..errors import InputError, OnnxpackError
 from ..filehash import sha256_file
 
@@ -36,7 +37,7 @@ def _split(text: str, flag: str, example: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     name = name.strip()
     if not sep or not name or not _NAME_RE.match(name):
-        raise InputError(f"{flag} {text!r} is not of the form NAME=VALUE", f"Example: {flag} {example}", code="USAGE")
+        raise errorcodes.USAGE.error(variant="name_value", flag=flag, text=text, example=example)
     return name, value.strip()
 
 
@@ -45,14 +46,9 @@ def parse_dim(text: str) -> tuple[str, int]:
     and prove nothing)."""
     name, value = _split(text, "--dim", "sequence=512")
     if value.isdigit() and int(value) > MAX_DIM:
-        raise InputError(f"--dim {text!r}: {value} is more than a dimension can be (ONNX dims are int64: at most "
-                         f"{MAX_DIM})", "Example: --dim sequence=512", code="USAGE")
+        raise errorcodes.USAGE.error(variant="dim_too_large", text=text, value=value, max=MAX_DIM)
     if not value.isdigit() or int(value) < 1:
-        raise InputError(
-            f"--dim {text!r}: {value!r} is not a positive integer (a size of 0 runs on empty tensors, which "
-            "proves nothing)",
-            "Example: --dim sequence=512", code="USAGE"
-        )
+        raise errorcodes.USAGE.error(variant="dim_not_positive", text=text, value=value)
     return name, int(value)
 
 
@@ -65,9 +61,7 @@ def parse_range(text: str) -> tuple[str, tuple[float, float]]:
     except ValueError:
         lo = hi = math.nan
     if not sep or not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
-        raise InputError(
-            f"--range {text!r}: expected LO:HI with finite numbers and LO ≤ HI", "Example: --range x=0:1", code="USAGE"
-        )
+        raise errorcodes.USAGE.error(variant="range_form", text=text)
     return name, (lo, hi)
 
 
@@ -104,7 +98,7 @@ class InputSpec:
 
             raise codes.INPUT_FILE_MISSING.error(name=name, file=candidates[0][0])
         if spec == "":
-            raise InputError(f"--input {name}= has no value", "Example: --input sr=16000", code="USAGE")
+            raise errorcodes.USAGE.error(variant="input_no_value", name=name)
         return cls(name, value=spec)
 
     def describe(self) -> str:
@@ -211,14 +205,13 @@ def load_input_file(spec: InputSpec) -> LoadedInput:
     assert spec.file is not None
     path = spec.file
     if not path.is_file():
-        raise InputError(f"--input {spec.name}: {path} is not a regular file", "Give a .npy, .npz or .pb file.")
+        raise classcodes.INPUT.error(variant="input_not_file", name=spec.name, path=str(path))
     try:
         digest = sha256_file(path).hexdigest
         fmt = _file_format(path)
     except OSError as e:
-        raise InputError(
-            f"--input {spec.name}: cannot read {path}: {e.strerror}", "Check the file permissions."
-        ) from None
+        raise classcodes.INPUT.error(variant="input_unreadable", name=spec.name, path=str(path),
+                                     reason=e.strerror) from None
     member = None
     if fmt == "npy":
         try:
@@ -230,11 +223,8 @@ def load_input_file(spec: InputSpec) -> LoadedInput:
     else:
         arr = _load_pb(spec, path)
     if spec.member is not None and fmt != "npz":
-        raise InputError(
-            f"--input {spec.name}: ':{spec.member}' selects an .npz member, but {path.name} is a {fmt} file",
-            "Remove the ':member' part.",
-            code="USAGE",
-        )
+        raise errorcodes.USAGE.error(variant="input_member", name=spec.name, member=spec.member, file=path.name,
+                                     format=fmt)
     return LoadedInput(spec.name, arr, path, fmt, member, digest)
 
 

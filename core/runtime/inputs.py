@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
-from ..errors import InputError
+from .. import errorcodes
 from ..units import format_bytes
 from .inputfiles import (
     MAX_DIM,
@@ -159,11 +159,8 @@ def _draw(meta: InputMeta, shape: list[int], dtype: np.dtype[Any], seed: int,
         lo, hi = rng_range
         top = float(np.finfo(dtype).max)
         if not (-top <= lo <= hi <= top):
-            raise InputError(
-                f"--range {meta.name}={lo:g}:{hi:g} goes beyond what {dtype} holds (±{top:g})",
-                f"Give a range within ±{top:g}, e.g. --range {meta.name}=-1:1.",
-                code="USAGE",
-            )
+            raise errorcodes.USAGE.error(variant="range_beyond", name=meta.name, lo=f"{lo:g}", hi=f"{hi:g}",
+                                         dtype=dtype, top=f"{top:g}")
         if not math.isfinite(hi - lo):  # [-1e308, 1e308] of float64: numpy's uniform refuses the width
             return (rng.uniform(lo / 2, hi / 2, shape) * 2).astype(dtype), f"uniform[{lo:g},{hi:g})"
         return rng.uniform(lo, hi, shape).astype(dtype), f"uniform[{lo:g},{hi:g})"
@@ -173,12 +170,9 @@ def _draw(meta: InputMeta, shape: list[int], dtype: np.dtype[Any], seed: int,
         info = np.iinfo(dtype)
         lo_i, hi_x = max(lo_i, int(info.min)), min(hi_x, int(info.max) + 1)
         if hi_x <= lo_i:
-            raise InputError(
-                f"--range {meta.name}={rng_range[0] if rng_range else 0:g}:{rng_range[1] if rng_range else 0:g} "
-                f"holds no {dtype} value (the range is [LO, HI): HI is excluded)",
-                f"Widen it, e.g. --range {meta.name}={lo_i}:{lo_i + 1} for the single value {lo_i}.",
-                code="USAGE",
-            )
+            lo_text, hi_text = (f"{rng_range[0]:g}", f"{rng_range[1]:g}") if rng_range else ("0", "0")
+            raise errorcodes.USAGE.error(variant="range_empty", name=meta.name, lo=lo_text, hi=hi_text, dtype=dtype,
+                                         low=lo_i, high=lo_i + 1)
         return rng.integers(lo_i, hi_x, shape, dtype=dtype), f"integers[{lo_i},{hi_x})"
     if dtype.kind == "b":
         return rng.random(shape) < 0.5, "bool(p=0.5)"

@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from .. import errorcodes
+from .. import classcodes, errorcodes, steps
 from ..atomic import atomic_dir, check_free_space, output_folder, refuse_inside_inputs
 from ..childproc import child_environ
-from ..errors import Cancelled, OnnxpackError
 from ..findings import Finding
 from ..model import codes as model_codes
 from ..model.layout import Layout
@@ -174,7 +173,7 @@ def _run_converter(src_dir: Path, out_dir: Path, style: str, target: str | None,
         try:
             while proc.poll() is None:
                 if cancel is not None and cancel.cancelled:
-                    raise Cancelled("Cancelled during the ORT-format conversion.")
+                    raise classcodes.CANCELLED.error(variant="ort_conversion")
                 if time.monotonic() > deadline:
                     raise codes.ORT_TIMEOUT.error(timeout=f"{timeout:g}")
                 time.sleep(0.05)
@@ -260,11 +259,9 @@ def convert_to_ort(
     exactly; the .ort bytes do not (see :data:`ORT_NONDETERMINISM`).
     """
     if optimization_style not in OPTIMIZATION_STYLES:
-        raise OnnxpackError(f"--optimization-style must be one of {', '.join(OPTIMIZATION_STYLES)}",
-                            "Use Fixed (CPU) or Runtime (NNAPI/CoreML).", code="USAGE")
+        raise errorcodes.USAGE.error(variant="optimization_style", choices=", ".join(OPTIMIZATION_STYLES))
     if target_platform not in (None, *TARGET_PLATFORMS):
-        raise OnnxpackError(f"--target-platform must be one of {', '.join(TARGET_PLATFORMS)}",
-                            "Use amd64 or arm.", code="USAGE")
+        raise errorcodes.USAGE.error(variant="target_platform", choices=", ".join(TARGET_PLATFORMS))
     progress, cancel = check.get("progress"), check.get("cancel")
     base = check.get("options") or SmokeOptions()
     smoke_opts = SmokeOptions(**{**base.__dict__, "atol": check.get("atol", DEFAULT_ATOL),
@@ -276,7 +273,7 @@ def convert_to_ort(
     out = Path(os.path.abspath(out_dir))
     _prepare_out_dir(out, loc.protected)
     stem = loc.model.stem or "model"
-    report(progress, _STAGE, 0, 4, "validating and copying the model", unit=STEPS)
+    report(progress, _STAGE, 0, 4, steps.ORT_COPYING, unit=STEPS)
     if out.exists():
         out.rmdir()  # empty (checked above): recreated atomically below
     with output_folder(out.parent), atomic_dir(out) as tmp:
@@ -285,7 +282,7 @@ def convert_to_ort(
         src.mkdir()
         _write_validated_copy(loc.model, loc.data_dir, src / f"{stem}.onnx", cancel)
         check_cancel(cancel)
-        report(progress, _STAGE, 1, 4, "converting with onnxruntime", unit=STEPS)
+        report(progress, _STAGE, 1, 4, steps.ORT_CONVERTING, unit=STEPS)
         log = _run_converter(src, conv, optimization_style, target_platform, smoke_opts.timeout, cancel, progress)
         suffix = ".with_runtime_opt" if optimization_style == "Runtime" else ""
         ort_name = Layout.ORT.model_name(f"{stem}{suffix}")
@@ -300,11 +297,11 @@ def convert_to_ort(
             config = out / config_name
         shutil.rmtree(src)
         shutil.rmtree(conv)
-        report(progress, _STAGE, 2, 4, "smoke-running the .ort against the .onnx", unit=STEPS)
+        report(progress, _STAGE, 2, 4, steps.ORT_SMOKE, unit=STEPS)
         cmp = compare_models(loc.model, tmp / ort_name, data_dir=loc.data_dir, options=smoke_opts, cancel=cancel,
                              progress=progress)
         files = [{"name": p.name, "size": p.stat().st_size} for p in sorted(tmp.iterdir())]
-        report(progress, _STAGE, 3, 4, "moving the results into place", unit=STEPS)
-    report(progress, _STAGE, 4, 4, "done", unit=STEPS)
+        report(progress, _STAGE, 3, 4, steps.ORT_MOVING, unit=STEPS)
+    report(progress, _STAGE, 4, 4, steps.DONE, unit=STEPS)
     return OrtConversion(cmp.ok, out, out / ort_name, config, files, optimization_style, target_platform, cmp, log,
                          list(cmp.findings))

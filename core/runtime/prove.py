@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
+from .. import errorcodes, steps
 from ..childproc import child_environ
-from ..errors import InputError
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from . import codes
 from .releaseenvs import ReleaseEnv, cache_dir, ensure_release, wait
@@ -60,8 +60,7 @@ def parse_prove_spec(text: str) -> list[str]:
     """``"1.16.3, 1.20.1"`` / ``"auto"`` / ``"1.16"`` → the items (validated; resolved by :func:`resolve_releases`)."""
     items = [t.strip() for t in text.split(",") if t.strip()]
     if not items:
-        raise InputError("--prove-ort needs at least one ONNX Runtime release",
-                         "Give releases like 1.16.3,1.20.1, a MAJOR.MINOR (its newest patch) or auto.", code="USAGE")
+        raise errorcodes.USAGE.error(variant="prove_ort_empty")
     for t in items:
         if t not in ("auto", "newest") and not (VERSION.fullmatch(t) or MINOR.fullmatch(t)):
             raise codes.BAD_PROVE_ORT.error(item=t)
@@ -304,7 +303,7 @@ def prove_model(model_path: Path, model: Any, releases: list[str], **run: Unpack
     """Run ``model_path`` (the model ``model`` describes) under the installed onnxruntime (the reference) and each of
     ``releases``; compare every output. ``run``: see :class:`ProveRun`."""
     if not releases:
-        raise InputError("--prove-ort names no release", "Give releases like 1.16.3,1.20.1.", code="USAGE")
+        raise errorcodes.USAGE.error(variant="prove_ort_none")
     progress, cancel = run.get("progress"), run.get("cancel")
     window, timeout = run.get("window"), run.get("timeout", RUN_TIMEOUT)
     # absolute: each run's child works in a folder of its own (a relative -o once made every run miss the model)
@@ -315,10 +314,10 @@ def prove_model(model_path: Path, model: Any, releases: list[str], **run: Unpack
         envs = []
         # One count of N releases from start to end (the reference run is none of them): "i of N" never changes its N.
         for i, v in enumerate(releases):  # every environment first: a missing wheel fails before any run
-            report(progress, _STAGE, i, len(releases), f"onnxruntime {v}: preparing", unit=STEPS)
+            report(progress, _STAGE, i, len(releases), steps.PROVE_PREPARING, unit=STEPS, version=v)
             envs.append(ensure_release(v, progress, cancel))
             check_cancel(cancel)
-        report(progress, _STAGE, 0, len(envs), "reference run (installed onnxruntime)", unit=STEPS)
+        report(progress, _STAGE, 0, len(envs), steps.PROVE_REFERENCE, unit=STEPS)
         ref_raw = _run_child(_reference_python(), model_path, window, inputs, tmp, "reference", cancel, timeout)
         from ..checks.compat import ort_package_version
 
@@ -328,13 +327,13 @@ def prove_model(model_path: Path, model: Any, releases: list[str], **run: Unpack
             raise codes.PROVE_REFERENCE.error(detail=str(reference.message))
         proofs = []
         for i, env in enumerate(envs):
-            report(progress, _STAGE, i, len(envs), f"running on onnxruntime {env.version}", unit=STEPS)
+            report(progress, _STAGE, i, len(envs), steps.PROVE_RUNNING, unit=STEPS, version=env.version)
             raw = _run_child(str(env.python), model_path, window, inputs, tmp, f"ort-{env.version}", cancel,
                              timeout)
             if raw.get("ort_version") and raw["ort_version"] != env.version and raw.get("loaded"):
                 raw["message"] = f"the environment runs onnxruntime {raw['ort_version']}, not {env.version}"
             proofs.append(_proof(env.version, env, raw, ref_raw))
-        report(progress, _STAGE, len(envs), len(envs), "done", unit=STEPS)
+        report(progress, _STAGE, len(envs), len(envs), steps.DONE, unit=STEPS)
         return ProveReport(reference, proofs, run.get("requested", ""), described, list(run.get("notes") or []))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -28,6 +28,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import steps
 from ..childproc import child_environ
 from ..filehash import sha256_file
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
@@ -119,7 +120,7 @@ def _fetch_wheel(wheel: KnownWheel, wheels: Path, progress: ProgressCallback | N
                 f.write(chunk)
                 h.update(chunk)
                 done += len(chunk)
-                report(progress, _STAGE, done, total or done, f"downloading {dest.name}")
+                report(progress, _STAGE, done, total or done, steps.DOWNLOADING, file=dest.name)
 
             fetch.download_to(url, index(), write, file=dest.name, cancel=cancel)
         if h.hexdigest() != wheel.sha256:
@@ -244,8 +245,7 @@ def ensure_release(version: str, progress: ProgressCallback | None = None,
         return cached
     if env.exists():  # changed since it was made (or half-removed): never used, made again
         shutil.rmtree(env, ignore_errors=True)
-    report(progress, _STAGE, 0, 0, f"fetching onnxruntime {version} and numpy {numpy.version} from {index()}",
-           unit=STEPS)
+    report(progress, _STAGE, 0, 0, steps.FETCHING, unit=STEPS, version=version, numpy=numpy.version, index=index())
     wheels = root / "wheels"
     paths = [_fetch_wheel(w, wheels, progress, cancel) for w in (ort, numpy)]
     check_cancel(cancel)
@@ -322,7 +322,7 @@ def _install(work: Path, version: str, wheels: list[tuple[KnownWheel, Path]], py
     """Make a virtual environment without pip in ``work`` and install ``wheels`` (onnxruntime and its numpy) into
     it with one ``pip --require-hashes`` run of the interpreter that made it; each wheel is hashed again first."""
     creator = python or _python_for_envs()
-    report(progress, _STAGE, 0, 0, f"creating the environment of onnxruntime {version}", unit=STEPS)
+    report(progress, _STAGE, 0, 0, steps.CREATING_ENV, unit=STEPS, version=version)
     _run([creator, "-m", "venv", "--without-pip", str(work)],
          f"Creating a virtual environment for onnxruntime {version}", _INSTALL_TIMEOUT, cancel)
     lines = []
@@ -335,7 +335,7 @@ def _install(work: Path, version: str, wheels: list[tuple[KnownWheel, Path]], py
     requirements = work / "onnxpack-requirements.txt"
     requirements.write_text("\n".join(lines) + "\n", encoding="utf-8")
     names = " and ".join(p.name for _, p in wheels)
-    report(progress, _STAGE, 0, 0, f"installing {names}", unit=STEPS)
+    report(progress, _STAGE, 0, 0, steps.INSTALLING, unit=STEPS, ort=wheels[0][1].name, numpy=wheels[1][1].name)
     # --no-deps: running a session needs numpy only (coloredlogs, sympy… serve onnxruntime's tools)
     _run([creator, "-m", "pip", "--python", str(_env_python(work)), "install", "--quiet", "--disable-pip-version-check",
           "--no-deps", "--no-index", "--only-binary", ":all:", "--require-hashes", "--no-compile", "--no-cache-dir",

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import classcodes
 from ..errors import OnnxpackError, RuntimeFailure
 from ..model import codes as model_codes
 from .inputs import InputMeta
@@ -223,7 +224,7 @@ def _external_data_bytes(path: Path, proto: Any, table: Any) -> _Given:
         given.maps = reader.mapped()
     for r in as_values:
         if not uses_external_data(r.ref.tensor):  # pragma: no cover - defensive
-            raise RuntimeFailure("internal: initializer lost its external marker")
+            raise classcodes.RUNTIME.error(variant="lost_marker")
     _drop_initializers(proto, unused)
     if proto.ByteSize() >= PROTOBUF_LIMIT:
         from . import codes  # (here, not at the top: the smoke child imports this module on every run)

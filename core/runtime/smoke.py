@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
+from .. import errorcodes
 from ..atomic import make_temp_dir
 from ..childproc import (
     SMOKE_TARGET,
@@ -24,7 +25,6 @@ from ..childproc import (
     target_name,  # noqa: F401 - tests/test_smoke.py reaches it through this module
 )
 from ..errors import (
-    InputError,
     ModelFormatError,  # noqa: F401 - tests/test_smoke.py reaches it through this module
 )
 from ..findings import Severity
@@ -136,7 +136,7 @@ def _prepare_model(path: Model, data_dir: str | os.PathLike[str] | None, label: 
     shown = name or loc.model.name
     if kind is FileKind.ORT:
         if window is not None:
-            raise InputError(f"{shown} is an ORT-format model inside an archive", "Extract it first.", code="USAGE")
+            raise errorcodes.USAGE.error(variant="ort_in_archive", model=shown)
         spec = _spec(loc, kind, shown, label)
     else:
         model = load_structure(loc.model, window)  # raises ModelFormatError for empty/text/zip/garbage
@@ -158,7 +158,8 @@ def _known(known: KnownModel, label: str) -> _Prepared:
 
 def _spec(loc: ModelLocation, kind: FileKind, shown: str, label: str, window: Window | None = None) -> dict[str, Any]:
     """The child's description of one model: where it is, what kind, its byte range, what messages call it."""
-    spec: dict[str, Any] = {"path": str(loc.model), "data_dir": str(loc.data_dir), "label": shown,
+    spec: dict[str, Any] = {"path": str(loc.model), "data_dir": str(loc.data_dir), "label": shown, "shown": shown,
+                            "role": label,
                             "kind": "ort" if kind is FileKind.ORT else "onnx", "file_name": shown.rsplit("/", 1)[-1]}
     if kind is not FileKind.ORT:
         spec["window"] = list(window) if window is not None else None
@@ -278,8 +279,7 @@ def compare_models(
         first = _prepare_model(original, data_dir, "original")
         second = _prepare_model(other, other_data_dir, "other", other_window, other_name)
         if first.location.model == second.location.model and first.location.data_dir == second.location.data_dir:
-            raise InputError(f"Both models are the same file: {first.location.model}",
-                             "Compare the original with a different file (e.g. the merged copy).", code="USAGE")
+            raise errorcodes.USAGE.error(variant="same_file", model=str(first.location.model))
         raw, loaded = _execute([first, second], options, return_outputs=save_to is not None,
                                progress=run.get("progress"), cancel=run.get("cancel"), child=child)
     orig = smoke_result(raw, 0, str(first.location.model), first.name, options, loaded)

@@ -18,7 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import steps
 from ..errors import OnnxpackError
+from ..steps import Said
 from ..units import format_bytes
 from .dimsearch import MAX_ATTEMPTS, is_batch_like, search
 from .inputs import RETRY_PROFILES, GeneratedInputs, InputMeta, generate_inputs
@@ -50,6 +52,11 @@ __all__ = [
 MAX_SEARCH_INPUT_BYTES = 1 << 30
 
 Send = Callable[[str, Any], None]
+
+
+def _model(spec: dict[str, Any]) -> Said:
+    """What progress calls a model: its name and its role (smoke.py ``_spec``)."""
+    return steps.MODEL(spec.get("role") or None, name=spec.get("shown", spec["label"]))
 
 
 def _elem_types(session: Any) -> dict[str, str]:
@@ -100,9 +107,9 @@ class _Runner:
         self.profile = self.fixed_profile or RETRY_PROFILES[0]
         self.bounds: dict[str, int] = {}  # integer inputs that index a table: their bound (inputhints)
 
-    def progress(self, msg: str) -> None:
+    def progress(self, said: Said) -> None:
         self.step += 1
-        self.send("progress", {"done": min(self.step, self.steps), "total": self.steps, "message": msg})
+        self.send("progress", {"done": min(self.step, self.steps), "total": self.steps, "said": said})
 
     def make(self, search_dims: dict[str, int] | None = None) -> GeneratedInputs:
         """The inputs for the primary model (``search_dims``: a candidate of the size search, capped in bytes)."""
@@ -129,9 +136,9 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
     ort.set_default_logger_severity(4)
     _hook(job, "start")
     r = _Runner(job, send)
-    send("stage", f"creating the ONNX Runtime session for {r.models[0]['label']}")
+    send("stage", steps.SESSION(model=_model(r.models[0])))
     primary = open_session(r.models[0], job["empty_dir"])
-    r.progress(f"session created ({primary.create_s:.2f} s)")
+    r.progress(steps.SESSION_CREATED(seconds=primary.create_s))
     _hook(job, "session")
     r.metas = input_metas(primary.session)
     r.read_bounds()
@@ -148,7 +155,7 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
     }
     if gen.problems or gen.too_large:
         return _inputs_failure(result, gen)
-    send("stage", f"running {r.models[0]['label']}")
+    send("stage", steps.RUNNING(model=_model(r.models[0])))
     ran = _first_run(r, primary, gen, result)
     if ran is None:
         return result
@@ -157,10 +164,10 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
         gen, outputs, first_s = _finite_inputs(r, primary, ran, result)
     result["inputs_profile"] = r.profile
     result.update(inputs=gen.recipe, dims=gen.dims, dim_sources=gen.dim_sources)
-    r.progress("first run done")
-    result["models"].append(_timed_runs(primary, outputs, first_s, gen.feeds, r.runs, r.progress, r.models[0]["label"]))
+    r.progress(steps.FIRST_RUN_DONE())
+    result["models"].append(_timed_runs(primary, outputs, first_s, gen.feeds, r.runs, r.progress, r.models[0]))
     if r.opts.get("load_matrix") and r.models[0]["kind"] == "onnx":
-        send("stage", f"loading {r.models[0]['label']} the ways apps load it")
+        send("stage", steps.LOADING_WAYS(model=_model(r.models[0])))
         result["loads"] = _loads(job, r.models[0], primary, gen.feeds, outputs)
     names = [o.name for o in primary.session.get_outputs()]
     if job.get("return_outputs"):
@@ -267,7 +274,7 @@ def _finite_inputs(r: _Runner, primary: OpenedSession, ran: _Ran, result: dict[s
         cand = r.make(sizes or None)
         if cand.problems or cand.too_large or cand.recipe == gen.recipe:
             continue  # nothing to feed, or the same inputs again
-        r.send("stage", f"outputs with NaN/Inf: trying other inputs ({profile})")
+        r.send("stage", steps.TRYING_INPUTS(profile=profile))
         try:
             again, secs = _run(primary.session, cand.feeds)
         except Exception as e:
@@ -284,7 +291,7 @@ def _finite_inputs(r: _Runner, primary: OpenedSession, ran: _Ran, result: dict[s
 def _search_sizes(r: _Runner, primary: OpenedSession, gen: GeneratedInputs, unresolved: list[str], first_error: str,
                   attempts: list[dict[str, Any]]) -> tuple[dict[str, int], _Ran] | None:
     """Sizes for the ``unresolved`` dims with which the run passes (dimsearch.search), and that run; else None."""
-    r.send("stage", f"searching sizes for {', '.join(unresolved)}")
+    r.send("stage", steps.SEARCHING_SIZES(dims=", ".join(unresolved)))
     passed: dict[str, Any] = {}
 
     def attempt(plan: dict[str, int]) -> str | None:
@@ -306,7 +313,7 @@ def _search_sizes(r: _Runner, primary: OpenedSession, gen: GeneratedInputs, unre
 
 def _timed_runs(
     opened: OpenedSession, outputs: list[Any], first_s: float, feeds: dict[str, Any], runs: int,
-    progress: Callable[[str], None], label: str,
+    progress: Callable[[Said], None], model: dict[str, Any],
 ) -> dict[str, Any]:
     session = opened.session
     names = [o.name for o in session.get_outputs()]
@@ -320,12 +327,12 @@ def _timed_runs(
         for n, v, d in zip(names, again, first_digests, strict=True):
             if digest(v) != d:
                 nondet.add(n)
-        progress(f"run {i + 1}/{runs} of {label}")
+        progress(steps.RUN_OF(run=i + 1, runs=runs, model=_model(model)))
     descs = []
     for n, v in zip(names, outputs, strict=True):
         descs.append(describe_output(n, v, _elem_name(types.get(n, ""))))
     return {
-        "label": label,
+        "label": model["label"],
         "load": opened.how,
         "create_s": opened.create_s,
         "first_run_s": first_s,
@@ -348,12 +355,12 @@ def _elem_name(ort_type: str) -> str:
 
 def _compare_other(
     job: dict[str, Any], model: dict[str, Any], gen: GeneratedInputs, first: dict[str, Any], runs: int,
-    progress: Callable[[str], None], send: Send,
+    progress: Callable[[Said], None], send: Send,
 ) -> dict[str, Any]:
     opts = job["options"]
-    send("stage", f"creating the ONNX Runtime session for {model['label']}")
+    send("stage", steps.SESSION(model=_model(model)))
     other = open_session(model, job["empty_dir"])
-    progress(f"session created ({other.create_s:.2f} s)")
+    progress(steps.SESSION_CREATED(seconds=other.create_s))
     metas = input_metas(other.session)
     wanted = {m.name for m in metas if not m.overridable and m.kind != "optional"}
     missing = sorted(wanted - set(gen.feeds))
@@ -364,7 +371,7 @@ def _compare_other(
                                          original=job["models"][0]["label"])
     names_other = {m.name for m in metas}
     feeds = {k: v for k, v in gen.feeds.items() if k in names_other}
-    send("stage", f"running {model['label']}")
+    send("stage", steps.RUNNING(model=_model(model)))
     try:
         outputs, first_s = _run(other.session, feeds)
     except Exception as e:
@@ -372,8 +379,8 @@ def _compare_other(
 
         raise codes.COMPARE_RUN.error(model=model["label"], original=job["models"][0]["label"],
                                       detail=clean_ort_message(e)) from None
-    progress("first run done")
-    desc = _timed_runs(other, outputs, first_s, feeds, runs, progress, model["label"])
+    progress(steps.FIRST_RUN_DONE())
+    desc = _timed_runs(other, outputs, first_s, feeds, runs, progress, model)
     names = [o.name for o in other.session.get_outputs()]
     theirs = dict(zip(names, outputs, strict=True))
     rows = []

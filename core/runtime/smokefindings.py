@@ -96,61 +96,52 @@ def _run_failed(raw: dict[str, Any], model_name: str, options: SmokeOptions) -> 
     guessed = {k: v for k, v in dims.items() if srcs.get(k) in ("default", "search")}
     gen_text = ", ".join(gen)
     guessed_text = ", ".join(f"{k}={v}" for k, v in guessed.items())
-    parts = []
-    if gen:
-        parts.append("Generated inputs: " + gen_text + ".")
-    if guessed:
-        parts.append("Dims not given: " + guessed_text + ".")
     attempts = raw.get("search", {}).get("attempts") or []
-    if attempts:
-        tried = sorted({v for a in attempts for v in a["dims"].values()})
-        parts.append(f"The automatic search tried {len(attempts)} more size(s) ({', '.join(map(str, tried))}) "
-                     "without success.")
-    hint = _run_failed_hint(fail, guessed, options)
-    return codes.SMOKE_RUN_FAILED.finding(model_name, hint=hint, detail=fail["message"],
-                                          more="".join(" " + p for p in parts), inputs=gen_text or "-",
-                                          dims=guessed_text or "-")
+    tried = sorted({v for a in attempts for v in a["dims"].values()})
+    variant = "_".join(p for p, present in (("g", gen), ("d", guessed), ("s", attempts)) if present) or None
+    hint_variant, values = _run_failed_hint(fail, guessed, options)
+    return codes.SMOKE_RUN_FAILED.finding(model_name, variant=variant, hint_variant=hint_variant,
+                                          detail=fail["message"], inputs=gen_text or "-", dims=guessed_text or "-",
+                                          attempts=len(attempts), tried=", ".join(map(str, tried)), **values)
 
 
-def _run_failed_hint(fail: dict[str, Any], guessed: dict[str, int], options: SmokeOptions) -> str:
-    """The flags to try after a failed run, as one sentence."""
+def _run_failed_hint(fail: dict[str, Any], guessed: dict[str, int],
+                     options: SmokeOptions) -> tuple[str, dict[str, str]]:
+    """The flags to try after a failed run: SMOKE_RUN_FAILED's remedy variant and the values it names."""
     inputs = fail.get("inputs") or {}
     message = str(fail["message"]).lower()
     int_generated = [n for n, e in inputs.items() if e.get("source") == "generated"
                      and str(e.get("dtype", "")).startswith(("int", "uint")) and n not in options.ranges]
-    index_failure = bool(int_generated) and any(w in message for w in _INDEX_WORDS)
-    if index_failure:
+    if int_generated and any(w in message for w in _INDEX_WORDS):
         # An index out of bounds: generated integers are small, but not small enough for this table. Sizes
         # and scalar values would not help; the valid range of the indices does.
         n = int_generated[0]
-        dist = inputs[n].get("distribution", "")
-        hints = [f"{n} was generated as {dist}; if it holds indices, give their valid range, e.g. "
-                 f"--range {n}=0:N where N is the size of what they index"]
-    else:
-        hints = _size_hints(inputs, guessed)
-    hints.append("or supply real data with --input NAME=FILE.npy (.npz, .pb)")
-    if not options.search and guessed and not index_failure:
-        hints.append("or drop --no-search to let onnxpack try common sizes")
-    hint = "; ".join(hints)
-    return hint[:1].upper() + hint[1:] + "."
+        return "index", {"name": n, "capitalized": n[:1].upper() + n[1:],  # the remedy's first word
+                         "distribution": str(inputs[n].get("distribution", ""))}
+    values = _size_hints(inputs, guessed)
+    parts = ["sizes"] * ("dim_arg" in values) + ["scalars"] * ("scalar" in values)
+    if not options.search and guessed:
+        parts.append("search")
+    return "_".join(parts) or "supply", values
 
 
-def _size_hints(inputs: dict[str, Any], guessed: dict[str, int]) -> list[str]:
-    """Real sizes for the dims onnxpack guessed, real values for the scalar inputs it generated."""
+def _size_hints(inputs: dict[str, Any], guessed: dict[str, int]) -> dict[str, str]:
+    """Real sizes for the dims onnxpack guessed (``dim_arg``), real values for the scalar inputs it generated
+    (``scalar``, ``example``): what SMOKE_RUN_FAILED's remedy names."""
     from .dimsearch import is_batch_like
 
-    hints = []
+    values: dict[str, str] = {}
     named = sorted((k for k in guessed if not k.endswith("]")), key=is_batch_like)  # non-batch dims first
     if guessed:
         k = named[0] if named else next(iter(guessed))
-        hints.append(f"give real sizes, e.g. --dim {k}=512" if named else f'give real sizes, e.g. --dim "{k}=512"')
+        values["dim_arg"] = f"{k}=512" if named else f'"{k}=512"'
     scalars = sorted((n for n, e in inputs.items() if e.get("source") == "generated"
                       and isinstance(e.get("shape"), list) and math.prod(e["shape"]) <= 1
                       and len(e["shape"]) <= 1), key=lambda n: len(inputs[n]["shape"]))  # 0-d ones first
     if scalars:
-        hints.append(f"give real values for scalar inputs, e.g. --input {scalars[0]}="
-                     + _example_value(str(inputs[scalars[0]].get("dtype", ""))))
-    return hints
+        values["scalar"] = scalars[0]
+        values["example"] = _example_value(str(inputs[scalars[0]].get("dtype", "")))
+    return values
 
 
 def _constant_text(o: dict[str, Any]) -> str:
@@ -165,16 +156,15 @@ def _constant_text(o: dict[str, Any]) -> str:
     return "not a finite number"
 
 
-def _non_finite_hint(tried: list[dict[str, Any]], name: str) -> str | None:
-    """The remedy of SMOKE_NON_FINITE after the run tried other inputs: which, then the usual remedy."""
+def _non_finite_tried(tried: list[dict[str, Any]]) -> dict[str, Any]:
+    """SMOKE_NON_FINITE's remedy after the run tried other inputs ("tried": which, then the usual remedy)."""
     if len(tried) < 2:
-        return None
+        return {}
     seen = "; ".join(f"{_PROFILE_WORDS.get(str(t.get('profile')), t.get('profile'))}: "
                      + (f"failed ({t['error']})" if t.get("error") else
                         "NaN/Inf in " + (", ".join(t.get("non_finite") or []) or "no output"))
                      for t in tried)
-    return f"onnxpack tried {len(tried)} kinds of generated inputs ({seen}). " + codes.SMOKE_NON_FINITE.remedy(
-        subject=name)
+    return {"hint_variant": "tried", "kinds": len(tried), "seen": seen}
 
 
 def _output_findings(desc: dict[str, Any], model_name: str, *, primary: bool = True,
@@ -187,7 +177,7 @@ def _output_findings(desc: dict[str, Any], model_name: str, *, primary: bool = T
         if o.get("finite") is False:
             out.append(codes.SMOKE_NON_FINITE.finding(o["name"], model=model_name, nan=o["nan_count"],
                                                       inf=o["inf_count"], size=o["size"],
-                                                      hint=_non_finite_hint(tried or [], o["name"])))
+                                                      **_non_finite_tried(tried or [])))
         if o.get("constant"):
             out.append(codes.SMOKE_CONSTANT_OUTPUT.finding(o["name"], model=model_name, value=_constant_text(o)))
     for name in desc.get("nondeterministic") or []:

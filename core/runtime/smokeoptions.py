@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from ..errorcodes import USAGE
+from ..errors import OnnxpackError
 from ..findings import Finding
 from . import codes
 from .inputfiles import MAX_DIM, parse_dim, parse_input, parse_range
@@ -61,42 +62,39 @@ class SmokeOptions:
         for check in (self._run_problem, self._tolerance_problem, self._dims_problem, self._range_problem):
             problem = check()
             if problem is not None:
-                what, hint = problem
-                raise InputError(what, hint, code="USAGE")
+                raise problem
 
-    def _run_problem(self) -> tuple[str, str] | None:
+    def _run_problem(self) -> OnnxpackError | None:
         if not isinstance(self.runs, int) or self.runs < 1 or self.runs > 10000:
-            return f"--runs must be between 1 and 10000 (got {self.runs})", "Example: --runs 5"
+            return USAGE.error(variant="runs", value=self.runs)
         if self.compare_runs is not None and not (isinstance(self.compare_runs, int) and self.compare_runs >= 1):
-            return f"compare_runs must be at least 1 (got {self.compare_runs})", "Leave it unset to run both alike."
+            return USAGE.error(variant="compare_runs", value=self.compare_runs)
         if not isinstance(self.seed, int) or self.seed < 0:
-            return f"--seed must be a non-negative integer (got {self.seed})", "Example: --seed 0"
+            return USAGE.error(variant="seed", value=self.seed)
         if not (isinstance(self.timeout, (int, float)) and math.isfinite(self.timeout) and self.timeout > 0):
-            return f"--timeout must be a positive number of seconds (got {self.timeout})", "Example: --timeout 600"
+            return USAGE.error(variant="timeout", value=self.timeout)
         return None
 
-    def _tolerance_problem(self) -> tuple[str, str] | None:
-        for name, v in (("--atol", self.atol), ("--rtol", self.rtol)):
+    def _tolerance_problem(self) -> OnnxpackError | None:
+        for name, v in (("atol", self.atol), ("rtol", self.rtol)):
             if not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
-                return f"{name} must be a finite number ≥ 0 (got {v})", f"Example: {name} 1e-5"
+                return USAGE.error(variant=name, value=v)
         return None
 
-    def _dims_problem(self) -> tuple[str, str] | None:
+    def _dims_problem(self) -> OnnxpackError | None:
         for k, d in self.dims.items():
             if not isinstance(d, int) or isinstance(d, bool) or d < 1:
-                return (f"--dim {k}={d}: the value must be an integer ≥ 1 (a size of 0 runs on empty tensors)",
-                        "Example: --dim sequence=512")
+                return USAGE.error(variant="dim_small", name=k, value=d)
             if d > MAX_DIM:
-                return (f"--dim {k}={d}: more than a dimension can be (ONNX dims are int64: at most {MAX_DIM})",
-                        "Example: --dim sequence=512")
+                return USAGE.error(variant="dim_large", name=k, value=d, max=MAX_DIM)
         if not isinstance(self.default_dim, int) or not 0 <= self.default_dim <= MAX_DIM:
-            return f"default dim must be an integer ≥ 0 (got {self.default_dim})", "Use 1."
+            return USAGE.error(variant="default_dim", value=self.default_dim)
         return None
 
-    def _range_problem(self) -> tuple[str, str] | None:
+    def _range_problem(self) -> OnnxpackError | None:
         for k, (lo, hi) in self.ranges.items():
             if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
-                return f"--range {k}={lo}:{hi}: need finite LO ≤ HI", "Example: --range x=0:1"
+                return USAGE.error(variant="range_finite", name=k, lo=lo, hi=hi)
         return None
 
     @classmethod

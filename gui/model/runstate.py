@@ -3,10 +3,9 @@ time left, and where a failed run is shown."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from onnxpack.core.errors import OnnxpackError, OutputError
@@ -42,8 +41,6 @@ PART_UNITS = {"prove": BYTES}
 #: A release of several files (core/release/folderbundle.py) runs the stages once per model; these stages run once for
 #: the whole release (its ZIP: the assets, README.txt and the manifest).
 PER_RUN = frozenset({"zip"})
-#: The inspect stage's report that the release's model N of M (at PATH) is being inspected.
-_MODEL_OF = re.compile(r"model (\d+) of (\d+): (.+)")
 
 
 def skipped_stages(options: BundleOptions | None) -> list[str]:
@@ -123,14 +120,14 @@ class RunState:
         ("model N of M: PATH" first), then writes each in turn, from its merge (or copy) on: a model's first merge
         report (nothing done yet) after a report of another stage begins the next model, or its retargeting
         (--fix-ir), which comes before its merge."""
-        m = _MODEL_OF.fullmatch(ev.message or "") if ev.stage == "inspect" else None
+        m = ev.values if ev.stage == "inspect" and ev.step == "MODEL_OF" else None  # core/steps.py MODEL_OF
         if m is not None:
-            self.model, self.models = int(m[1]), int(m[2])
-            self.entries[self.model] = m[3]
-            return ProgressEvent(ev.stage, 0, 1, ev.message, STEPS)  # this model's own inspection begins
+            self.model, self.models = int(m["index"]), int(m["count"])
+            self.entries[self.model] = str(m["entry"])
+            return replace(ev, done=0, total=1, unit=STEPS)  # this model's own inspection begins
         if not self.release:
             return ev
-        retargets = ev.stage == "validate" and (ev.message or "").startswith("retargeting for ")  # --fix-ir: first
+        retargets = ev.stage == "validate" and ev.step == "RETARGETING"  # --fix-ir: first
         merges = ev.stage == "merge" and ev.done == 0 and self.current != "merge"
         if retargets or (merges and not self._retargeted):
             self._written = min(self._written + 1, self.models)
@@ -161,7 +158,7 @@ class RunState:
         if ev.total <= 0:  # a message without an amount: keep the last amount of the same unit, show the message
             last = self.last.get(ev.stage)
             if last is not None and last.unit == ev.unit and same_model:  # never the amount of the model before
-                ev = ProgressEvent(ev.stage, last.done, last.total, ev.message, ev.unit)
+                ev = replace(ev, done=last.done, total=last.total)
             # else another kind of work of the stage begins (a wheel downloaded, its environment being made): the
             # bytes of the download are not this step's amount
             if self.state[ev.stage] != "done":

@@ -312,7 +312,7 @@ class RunPanel(Retranslatable, QWidget):
         if stage is None:
             return ""
         ev = run.last.get(stage)
-        detail = stage_detail(ev.message) if ev is not None and ev.message and ev.message != "done" else ""
+        detail = stage_detail(ev) if ev is not None and ev.message and ev.step != "DONE" else ""
         text = (self.tr("Now: %1 — %2").replace("%1", self.stage_name(stage)).replace("%2", detail) if detail
                 else self.tr("Now: %1").replace("%1", self.stage_name(stage)))
         if run.release and run.model and stage not in PER_RUN:  # which model of the release, on a line of its own
@@ -370,7 +370,7 @@ class RunPanel(Retranslatable, QWidget):
         elif ev.total <= 0:
             bar.setValue(1000 if state == "done" else 0)
             bar.setFormat(self.state_text(state))
-            detail.setText(stage_detail(ev.message) if state == "running" else "")
+            detail.setText(stage_detail(ev) if state == "running" else "")
         else:
             fraction = self.run.fraction(stage) or 0.0
             bar.setValue(int(fraction * 1000))
@@ -388,7 +388,7 @@ class RunPanel(Retranslatable, QWidget):
                 if left is not None:
                     text += " · " + self.tr("about %1 left").replace("%1", format_duration(left))
             if ev.message and state == "running":  # a finished stage keeps its amount, not its last message
-                text += f" · {stage_detail(ev.message)}"
+                text += f" · {stage_detail(ev)}"
             detail.setText(text)
         detail.setToolTip(detail.text())
         detail.setAccessibleName(detail.text())
@@ -429,8 +429,8 @@ class RunPanel(Retranslatable, QWidget):
         if state != "running":
             detail.setText(self.tr("at model %1 of %2").replace("%1", str(which)).replace("%2", str(run.models)))
             return
-        if ev.message.startswith(f"model {which} of "):  # the report that names the model: "model 1 of 2: en/a.onnx"
-            detail.setText(stage_detail(ev.message))
+        if ev.step == "MODEL_OF" and ev.values.get("index") == which:  # the report naming the model (core/steps.py)
+            detail.setText(stage_detail(ev))
             return
         parts = [self.tr("model %1 of %2").replace("%1", str(which)).replace("%2", str(run.models))]
         if ev.total > 1 or (ev.total > 0 and ev.unit != STEPS):  # a count of one step says nothing
@@ -439,7 +439,7 @@ class RunPanel(Retranslatable, QWidget):
             if left is not None:
                 parts.append(self.tr("about %1 left").replace("%1", format_duration(left)))
         if ev.message:
-            parts.append(stage_detail(ev.message))
+            parts.append(stage_detail(ev))
         detail.setText(" · ".join(parts))
 
     def stage_state(self, stage: str) -> str:

@@ -282,7 +282,7 @@
     </message>
     <message>
         <source>Retarget for the target runtime (lower the IR version and opset where exact)</source>
-        <extracomment>The Linguist context of each kind of registry text. The options the Bundle tab has a checkbox for (each sets one option: issue 26 item 3, replacing a bundle never also lets a version go backwards); a remedy naming one of them names the box the user sees.</extracomment>
+        <extracomment>The Linguist context of each kind of registry text (a progress step&apos;s template: &quot;Stages&quot;). The options the Bundle tab has a checkbox for (each sets one option: replacing a bundle never also lets a version go backwards); a remedy naming one of them names the box the user sees.</extracomment>
         <translation>対象ランタイム向けに変換する (正確に行える場合は IR バージョンと opset を下げる)</translation>
     </message>
     <message>
@@ -338,81 +338,6 @@
     <message>
         <source>Drop area</source>
         <translation>ドロップ領域</translation>
-    </message>
-</context>
-<context>
-    <name>ErrorHints</name>
-    <message>
-        <source>Check the model folder.</source>
-        <translation>モデルのフォルダーを確認してください。</translation>
-    </message>
-    <message>
-        <source>Give a .npy, .npz or .pb file.</source>
-        <translation>.npy、.npz、.pb のいずれかのファイルを指定してください。</translation>
-    </message>
-    <message>
-        <source>Check the file permissions.</source>
-        <translation>ファイルのアクセス許可を確認してください。</translation>
-    </message>
-    <message>
-        <source>Check the path and its permissions.</source>
-        <translation>パスとそのアクセス許可を確認してください。</translation>
-    </message>
-    <message>
-        <source>Check the path; quote it if it contains spaces.</source>
-        <translation>パスを確認してください。空白を含む場合は引用符で囲んでください。</translation>
-    </message>
-    <message>
-        <source>The export or copy was probably interrupted; export the model again.</source>
-        <translation>エクスポートまたはコピーが途中で中断されたようです。モデルをもう一度エクスポートしてください。</translation>
-    </message>
-    <message>
-        <source>This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); export the model again.</source>
-        <translation>これは ONNX モデルではありません (無関係なバイト列が空の protobuf として読めてしまうことがあります)。モデルをもう一度エクスポートしてください。</translation>
-    </message>
-    <message>
-        <source>Give the model file itself, or a folder that contains one .onnx file.</source>
-        <translation>モデルファイルそのもの、または .onnx ファイルを 1 つだけ含むフォルダーを指定してください。</translation>
-    </message>
-    <message>
-        <source>Give the path of the one you mean.</source>
-        <translation>目的のファイルのパスを指定してください。</translation>
-    </message>
-    <message>
-        <source>--data-dir must name the folder that holds the external data files.</source>
-        <translation>データファイルの場所には、外部データファイルを含むフォルダーを指定してください。</translation>
-    </message>
-    <message>
-        <source>The file may be truncated, corrupted, or nested deeper than protobuf allows; export it again.</source>
-        <translation>ファイルが途中で切れているか、壊れているか、protobuf の許す深さを超えて入れ子になっている可能性があります。もう一度エクスポートしてください。</translation>
-    </message>
-    <message>
-        <source>Export the model again, or check it is really an ONNX file.</source>
-        <translation>モデルをもう一度エクスポートするか、本当に ONNX ファイルかどうか確認してください。</translation>
-    </message>
-    <message>
-        <source>Give the private key file (PEM) made by &apos;onnxpack keygen&apos; or openssl.</source>
-        <translation>&apos;onnxpack keygen&apos; または openssl で作った秘密鍵ファイル (PEM) を指定してください。</translation>
-    </message>
-    <message>
-        <source>Give the publisher&apos;s public key file (NAME.pub).</source>
-        <translation>発行元の公開鍵ファイル (NAME.pub) を指定してください。</translation>
-    </message>
-    <message>
-        <source>Choose a folder you can write to.</source>
-        <translation>書き込みできるフォルダーを選んでください。</translation>
-    </message>
-    <message>
-        <source>Check its permissions.</source>
-        <translation>アクセス許可を確認してください。</translation>
-    </message>
-    <message>
-        <source>Run `onnxpack verify` on it for details.</source>
-        <translation>詳しくは `onnxpack verify` で検証してください。</translation>
-    </message>
-    <message>
-        <source>Give OLD.zip or its manifest.</source>
-        <translation>前回のバンドル (.zip) またはそのマニフェストを指定してください。</translation>
     </message>
 </context>
 <context>
@@ -656,6 +581,10 @@
     <message>
         <source>The output cannot be written</source>
         <translation>出力を書き込めません</translation>
+    </message>
+    <message>
+        <source>It is unclear what -o names: a folder or a file</source>
+        <translation>-o がフォルダーとファイルのどちらを指すのか分かりません</translation>
     </message>
     <message>
         <source>The output name cannot be used for the data file</source>
@@ -1173,9 +1102,24 @@
         <translation>{model} の初期化子 {names} はどのノードにも読まれていません。ONNX Runtime は読み込み時にこれを取り除きます</translation>
     </message>
     <message>
+        <source>{count} item(s) of IR {ir} that ONNX Runtime {target} does not know and that change nothing the model computes were removed or moved</source>
+        <comment>IR_FEATURES_DROPPED</comment>
+        <translation>ONNX Runtime {target} が知らない IR {ir} の項目のうち、モデルの計算に影響しない {count} 個を削除または移動しました</translation>
+    </message>
+    <message>
+        <source>{count} item(s) of IR {ir} that ONNX Runtime {target} does not know and that change nothing the model computes were removed or moved; the first {listed} are listed, the other {others} by key: {by_key}</source>
+        <comment>IR_FEATURES_DROPPED</comment>
+        <translation>ONNX Runtime {target} が知らない IR {ir} の項目のうち、モデルの計算に影響しない {count} 個を削除または移動しました。最初の {listed} 個を一覧にし、残りの {others} 個はキーごとに数えています: {by_key}</translation>
+    </message>
+    <message>
         <source>{model} uses nothing newer than IR {min_ir}: lowering ir_version from {ir} to {lowered} would let ONNX Runtime {version} (and newer) load it</source>
         <comment>IR_LOWERABLE</comment>
         <translation>{model} は IR {min_ir} より新しい機能を使っていません。ir_version を {ir} から {lowered} に下げると ONNX Runtime {version} 以降で読み込めます</translation>
+    </message>
+    <message>
+        <source>ir_version lowered from {before} to {after} so that ONNX Runtime {target} loads the model</source>
+        <comment>IR_LOWERED</comment>
+        <translation>ONNX Runtime {target} がモデルを読み込めるよう ir_version を {before} から {after} に下げました</translation>
     </message>
     <message>
         <source>{model} has IR version {ir}; ONNX Runtime needs IR 3 or newer</source>
@@ -1303,6 +1247,11 @@
         <translation>{what} は {bytes:,} バイトになり、protobuf の 2 GiB 上限（{limit:,} バイト）以上です</translation>
     </message>
     <message>
+        <source>model_version set to {after} (MAJOR*1000000 + MINOR*1000 + PATCH of {version})</source>
+        <comment>MODEL_VERSION_SET</comment>
+        <translation>model_version を {after} に設定しました ({version} の MAJOR*1000000 + MINOR*1000 + PATCH)</translation>
+    </message>
+    <message>
         <source>model_version {model_version} cannot carry the pre-release/build part of {version}</source>
         <comment>MODEL_VERSION_TAGS</comment>
         <translation>model_version {model_version} には {version} のプレリリース／ビルドの部分を入れられません</translation>
@@ -1316,6 +1265,16 @@
         <source>{model} imports operator set {domain!r} twice (versions {first} and {second})</source>
         <comment>OPSET_DUPLICATE</comment>
         <translation>{model} は演算子セット &apos;{subject}&apos; を 2 回インポートしています（バージョン {first} と {second}）</translation>
+    </message>
+    <message>
+        <source>opsets lowered for ONNX Runtime {target}: every operator has the same schema version at the lower opset, so only opset_import was rewritten</source>
+        <comment>OPSET_LOWERED</comment>
+        <translation>ONNX Runtime {target} 向けに opset を下げました: 低い opset でもすべての演算子のスキーマ バージョンが同じなので、opset_import だけを書き換えました</translation>
+    </message>
+    <message>
+        <source>opsets lowered for ONNX Runtime {target}: onnx.version_converter rewrote the operators that changed</source>
+        <comment>OPSET_LOWERED</comment>
+        <translation>ONNX Runtime {target} 向けに opset を下げました: 変わった演算子は onnx.version_converter が書き換えました</translation>
     </message>
     <message>
         <source>{model} uses operators of domain {domain!r} but does not import that operator set</source>
@@ -1653,9 +1612,44 @@
         <translation>{model}: 出力 {subject} はテンソルではなく {type} です。記録されるのは SHA-256 だけで（.npy は保存されず、バンドルにも参照値は入りません）、onnxruntime-node（JavaScript）はこのような出力を返せません</translation>
     </message>
     <message>
-        <source>{subject}: ONNX Runtime rejected the run: {detail}{more}</source>
+        <source>{subject}: ONNX Runtime rejected the run: {detail}</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Generated inputs: {inputs}.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Dims not given: {dims}.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。指定のない次元: {dims}。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} The automatic search tried {attempts} more size(s) ({tried}) without success.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。自動探索でさらに {attempts} 通りの大きさ ({tried}) を試しましたが成功しませんでした。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Generated inputs: {inputs}. Dims not given: {dims}.</source>
         <comment>SMOKE_RUN_FAILED</comment>
         <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。指定のない次元: {dims}。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Generated inputs: {inputs}. The automatic search tried {attempts} more size(s) ({tried}) without success.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。自動探索でさらに {attempts} 通りの大きさ ({tried}) を試しましたが成功しませんでした。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Dims not given: {dims}. The automatic search tried {attempts} more size(s) ({tried}) without success.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。指定のない次元: {dims}。自動探索でさらに {attempts} 通りの大きさ ({tried}) を試しましたが成功しませんでした。</translation>
+    </message>
+    <message>
+        <source>{subject}: ONNX Runtime rejected the run: {detail} Generated inputs: {inputs}. Dims not given: {dims}. The automatic search tried {attempts} more size(s) ({tried}) without success.</source>
+        <comment>SMOKE_RUN_FAILED</comment>
+        <translation>{subject}: ONNX Runtime が実行を拒否しました: {detail}。生成した入力: {inputs}。指定のない次元: {dims}。自動探索でさらに {attempts} 通りの大きさ ({tried}) を試しましたが成功しませんでした。</translation>
     </message>
     <message>
         <source>The smoke run was skipped because the bundle failed verification</source>
@@ -2408,6 +2402,70 @@
         <translation>リリースには含まれたままです。小さくするには、これを除いてモデルをエクスポートしてください（onnx.utils.extract_model や onnxsim など）。</translation>
     </message>
     <message>
+        <source>Check the path; quote it if it contains spaces.</source>
+        <translation>パスを確認してください。空白を含む場合は引用符で囲んでください。</translation>
+    </message>
+    <message>
+        <source>Check the path and its permissions.</source>
+        <translation>パスとそのアクセス許可を確認してください。</translation>
+    </message>
+    <message>
+        <source>Give the path of a .onnx/.ort file or of the folder that holds it.</source>
+        <translation>.onnx/.ort ファイル、またはそれを含むフォルダーのパスを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the path of a NAME-VERSION.zip bundle.</source>
+        <translation>NAME-VERSION.zip バンドルのパスを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the model file itself, or a folder that contains one .onnx file.</source>
+        <translation>モデルファイルそのもの、または .onnx ファイルを 1 つだけ含むフォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the path of the one you mean.</source>
+        <translation>目的のファイルのパスを指定してください。</translation>
+    </message>
+    <message>
+        <source>{opt:data_dir} must name the folder that holds the external data files.</source>
+        <translation>{opt:data_dir} には、外部データファイルを含むフォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>Check the model folder.</source>
+        <translation>モデルのフォルダーを確認してください。</translation>
+    </message>
+    <message>
+        <source>Set {env_var}, or drop the password option for an unencrypted key.</source>
+        <translation>{env_var} を設定するか、暗号化されていない鍵ならパスワードのオプションを外してください。</translation>
+    </message>
+    <message>
+        <source>Give the private key file (PEM) made by &apos;onnxpack keygen&apos; or openssl.</source>
+        <translation>&apos;onnxpack keygen&apos; または openssl で作った秘密鍵ファイル (PEM) を指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the publisher&apos;s public key file (NAME.pub).</source>
+        <translation>発行元の公開鍵ファイル (NAME.pub) を指定してください。</translation>
+    </message>
+    <message>
+        <source>Give OLD.zip or its manifest.</source>
+        <translation>前回のバンドル (.zip) またはそのマニフェストを指定してください。</translation>
+    </message>
+    <message>
+        <source>Run `onnxpack verify` on it for details.</source>
+        <translation>詳しくは `onnxpack verify` で検証してください。</translation>
+    </message>
+    <message>
+        <source>Check its permissions.</source>
+        <translation>アクセス許可を確認してください。</translation>
+    </message>
+    <message>
+        <source>Give a .npy, .npz or .pb file.</source>
+        <translation>.npy、.npz、.pb のいずれかのファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Check the file permissions.</source>
+        <translation>ファイルのアクセス許可を確認してください。</translation>
+    </message>
+    <message>
         <source>The input file changed since the recorded run; use the original file.</source>
         <translation>記録された実行の後に入力ファイルが変わりました。元のファイルを使ってください。</translation>
     </message>
@@ -2484,6 +2542,18 @@
         <translation>{name} が保持できる値を指定してください。</translation>
     </message>
     <message>
+        <source>This is a bug in onnxpack; please report it with the command you ran (set ONNXPACK_DEBUG=1 to see the traceback).</source>
+        <translation>onnxpack の不具合です。実行したコマンドを添えて報告してください (ONNXPACK_DEBUG=1 を設定するとトレースバックが表示されます)。</translation>
+    </message>
+    <message>
+        <source>This is a bug in onnxpack; please report it with the model&apos;s structure (no weights needed).</source>
+        <translation>onnxpack の不具合です。モデルの構造を添えて報告してください (重みは不要です)。</translation>
+    </message>
+    <message>
+        <source>Please report this bug.</source>
+        <translation>この不具合を報告してください。</translation>
+    </message>
+    <message>
         <source>`onnxpack bundle --fix-ir` lowers ir_version in the released copy.</source>
         <translation>`onnxpack bundle --fix-ir` でリリースするコピーの ir_version を下げられます。</translation>
     </message>
@@ -2542,6 +2612,22 @@
     <message>
         <source>The file is corrupted or was not written by an ONNX exporter; export the model again.</source>
         <translation>ファイルが壊れているか、ONNX のエクスポーターで書かれたものではありません。モデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>This is not an ONNX model (random or foreign bytes can parse as an empty protobuf); export the model again.</source>
+        <translation>これは ONNX モデルではありません (無関係なバイト列が空の protobuf として読めてしまうことがあります)。モデルをもう一度エクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>The export or copy was probably interrupted; export the model again.</source>
+        <translation>エクスポートまたはコピーが途中で中断されたようです。モデルをもう一度エクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>The file may be truncated, corrupted, or nested deeper than protobuf allows; export it again.</source>
+        <translation>ファイルが途中で切れているか、壊れているか、protobuf の許す深さを超えて入れ子になっている可能性があります。もう一度エクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>Export the model again, or check it is really an ONNX file.</source>
+        <translation>モデルをもう一度エクスポートするか、本当に ONNX ファイルかどうか確認してください。</translation>
     </message>
     <message>
         <source>Give the model file instead: {referrer}{others}; its data file is found beside it.</source>
@@ -2664,8 +2750,28 @@
         <translation>これほど大きなモデルは、ORT 形式ではなく外部データ付きの ONNX 形式で配布してください。</translation>
     </message>
     <message>
+        <source>Choose a folder you can write to.</source>
+        <translation>書き込みできるフォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>Give a folder (created if missing), e.g. -o dist.</source>
+        <translation>フォルダーを指定してください (なければ作成されます)。例: -o dist</translation>
+    </message>
+    <message>
+        <source>Give a folder (created if missing), e.g. -o dist, or the file to write, e.g. -o dist/NAME{ext}.</source>
+        <translation>フォルダー (なければ作成されます。例: -o dist) か、書き出すファイル (例: -o dist/NAME{ext}) を指定してください。</translation>
+    </message>
+    <message>
+        <source>Give a folder (created if missing), e.g. -o dist. The file names come from {opt:name}.</source>
+        <translation>フォルダーを指定してください (なければ作成されます)。例: -o dist。ファイル名は {opt:name} から決まります。</translation>
+    </message>
+    <message>
         <source>Choose an output name without &apos;..&apos; (the data file is named after it: NAME.onnx.data).</source>
         <translation>&apos;..&apos;、スラッシュ、&apos;:&apos; を含まない出力名を選んでください。</translation>
+    </message>
+    <message>
+        <source>Use a plain file name, e.g. -o dist/NAME-1.0.0{ext}.</source>
+        <translation>普通のファイル名を使ってください。例: -o dist/NAME-1.0.0{ext}</translation>
     </message>
     <message>
         <source>Rename the output.</source>
@@ -2746,6 +2852,26 @@
     <message>
         <source>Give the path of a regular file (or of a new one) for the merged model.</source>
         <translation>マージしたモデルの書き出し先として、通常のファイル（または新しいファイル）のパスを指定してください。</translation>
+    </message>
+    <message>
+        <source>Check the permissions of the file and its folder, or choose another.</source>
+        <translation>ファイルとそのフォルダーのアクセス許可を確認するか、別の場所を選んでください。</translation>
+    </message>
+    <message>
+        <source>Give the real path instead of a link.</source>
+        <translation>リンクではなく実際のパスを指定してください。</translation>
+    </message>
+    <message>
+        <source>Shorten the name: most file systems allow 255 bytes per name (a Japanese character takes 3).</source>
+        <translation>名前を短くしてください。多くのファイル システムでは 1 つの名前は 255 バイトまでです (日本語の 1 文字は 3 バイト)。</translation>
+    </message>
+    <message>
+        <source>Check the permissions of the file and its folder.</source>
+        <translation>ファイルとそのフォルダーのアクセス許可を確認してください。</translation>
+    </message>
+    <message>
+        <source>Choose an output folder on a writable disk.</source>
+        <translation>書き込み可能なディスク上の出力フォルダーを選んでください。</translation>
     </message>
     <message>
         <source>Give the NAME-VERSION.zip of the release before this one, e.g. {opt:previous} dist/NAME-1.0.0.zip.</source>
@@ -2836,8 +2962,16 @@
         <translation>onnxpack が書いた手順を使ってください。</translation>
     </message>
     <message>
+        <source>Give a JSON file written by onnxpack {opt:json}.</source>
+        <translation>onnxpack {opt:json} が書き出した JSON ファイルを指定してください。</translation>
+    </message>
+    <message>
         <source>A bundle&apos;s recipe may only name files inside it: the bundle was not made by onnxpack or was altered. Do not trust it.</source>
         <translation>このバンドルは onnxpack で作られたものでないか、改変されています。信頼しないでください。</translation>
+    </message>
+    <message>
+        <source>Give the sizes/inputs the model needs with {opt:dim}/{opt:input}, or pass {opt:no_smoke}.</source>
+        <translation>モデルに必要なサイズや入力を {opt:dim}/{opt:input} で指定するか、{opt:no_smoke} を付けてください。</translation>
     </message>
     <message>
         <source>Give files beside the model (or in folders below it), or bundle the whole folder: `onnxpack bundle DIR`.</source>
@@ -3064,12 +3198,44 @@
         <translation>バンドル タブの「入力データ」に実際の入力データ (.npy) を指定してください。生成値はモデルが想定する範囲外かもしれません。</translation>
     </message>
     <message>
+        <source>onnxpack tried {kinds} kinds of generated inputs ({seen}). Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.</source>
+        <translation>onnxpack は {kinds} 種類の生成入力を試しました ({seen})。実データ ({opt:input} NAME=FILE) でモデルを確認してください。ランダムに生成した入力ではオーバーフローすることもあります。</translation>
+    </message>
+    <message>
         <source>Rebuild the bundle without {opt:no_smoke} to record one.</source>
         <translation>スモーク実行をオンにしてバンドルを作り直すと、記録が残ります。</translation>
     </message>
     <message>
         <source>If an app reads it with onnxruntime-node, re-export the model with tensor outputs (scikit-learn classifiers: skl2onnx&apos;s option zipmap=False).</source>
         <translation>アプリが onnxruntime-node でこの出力を読む場合は、テンソルを出力するモデルとして再エクスポートしてください（scikit-learn の分類器なら skl2onnx のオプション zipmap=False）。</translation>
+    </message>
+    <message>
+        <source>Or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb).</source>
+        <translation>実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。</translation>
+    </message>
+    <message>
+        <source>Give real sizes, e.g. {opt:dim} {dim_arg}; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb).</source>
+        <translation>実際の大きさを指定するか (例: {opt:dim} {dim_arg})、実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。</translation>
+    </message>
+    <message>
+        <source>Give real sizes, e.g. {opt:dim} {dim_arg}; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb); or drop {opt:no_search} to let onnxpack try common sizes.</source>
+        <translation>実際の大きさを指定するか (例: {opt:dim} {dim_arg})、実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。または {opt:no_search} を外すと onnxpack がよく使われる大きさを試します。</translation>
+    </message>
+    <message>
+        <source>Give real values for scalar inputs, e.g. {opt:input} {scalar}={example}; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb).</source>
+        <translation>スカラー入力に実際の値を指定するか (例: {opt:input} {scalar}={example})、実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。</translation>
+    </message>
+    <message>
+        <source>Give real sizes, e.g. {opt:dim} {dim_arg}; give real values for scalar inputs, e.g. {opt:input} {scalar}={example}; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb).</source>
+        <translation>実際の大きさ (例: {opt:dim} {dim_arg}) とスカラー入力の実際の値 (例: {opt:input} {scalar}={example}) を指定するか、実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。</translation>
+    </message>
+    <message>
+        <source>Give real sizes, e.g. {opt:dim} {dim_arg}; give real values for scalar inputs, e.g. {opt:input} {scalar}={example}; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb); or drop {opt:no_search} to let onnxpack try common sizes.</source>
+        <translation>実際の大きさ (例: {opt:dim} {dim_arg}) とスカラー入力の実際の値 (例: {opt:input} {scalar}={example}) を指定するか、実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。または {opt:no_search} を外すと onnxpack がよく使われる大きさを試します。</translation>
+    </message>
+    <message>
+        <source>{capitalized} was generated as {distribution}; if it holds indices, give their valid range, e.g. {opt:range} {name}=0:N where N is the size of what they index; or supply real data with {opt:input} NAME=FILE.npy (.npz, .pb).</source>
+        <translation>{name} は {distribution} として生成されました。インデックスを表す入力なら、有効な範囲を指定してください (例: {opt:range} {name}=0:N。N は参照先の大きさ)。または実データを {opt:input} NAME=FILE.npy (.npz, .pb) で指定してください。</translation>
     </message>
     <message>
         <source>Fix the problems above first.</source>
@@ -3170,6 +3336,126 @@
     <message>
         <source>Keep the external-data layout for this model.</source>
         <translation>このモデルは外部データの形式のままにしてください。</translation>
+    </message>
+    <message>
+        <source>Run `{prog} --help` for usage.</source>
+        <translation>使い方は `{prog} --help` で確認してください。</translation>
+    </message>
+    <message>
+        <source>Prove the .onnx model it was converted from.</source>
+        <translation>変換元の .onnx モデルを検証してください。</translation>
+    </message>
+    <message>
+        <source>Give one of them.</source>
+        <translation>どちらか一方を指定してください。</translation>
+    </message>
+    <message>
+        <source>Use one of: {layouts}.</source>
+        <translation>次のいずれかを使ってください: {layouts}</translation>
+    </message>
+    <message>
+        <source>Use e.g. {opt:align} 65536 (the default; Windows and POSIX can map such offsets) or 4096.</source>
+        <translation>例えば {opt:align} 65536 (既定値。Windows と POSIX がこのオフセットでマップできます) か 4096 を使ってください。</translation>
+    </message>
+    <message>
+        <source>Use auto, single, external or keep.</source>
+        <translation>auto、single、external、keep のいずれかを使ってください。</translation>
+    </message>
+    <message>
+        <source>Say which ONNX Runtime must load the model.</source>
+        <translation>モデルを読み込む ONNX Runtime を指定してください。</translation>
+    </message>
+    <message>
+        <source>Add {opt:sign_key} KEY.pem (the key the certificate was issued for).</source>
+        <translation>{opt:sign_key} KEY.pem (証明書の発行対象の鍵) を追加してください。</translation>
+    </message>
+    <message>
+        <source>Add {opt:sign_certificate} CERT.pem, or drop {opt:sign_chain}.</source>
+        <translation>{opt:sign_certificate} CERT.pem を追加するか、{opt:sign_chain} を外してください。</translation>
+    </message>
+    <message>
+        <source>Set it, or drop {opt:sigstore_identity_token_env} to log in.</source>
+        <translation>その環境変数を設定するか、{opt:sigstore_identity_token_env} を外してログインしてください。</translation>
+    </message>
+    <message>
+        <source>Example: {flag} {example}</source>
+        <translation>例: {flag} {example}</translation>
+    </message>
+    <message>
+        <source>Example: {opt:dim} sequence=512</source>
+        <translation>例: {opt:dim} sequence=512</translation>
+    </message>
+    <message>
+        <source>Example: {opt:range} x=0:1</source>
+        <translation>例: {opt:range} x=0:1</translation>
+    </message>
+    <message>
+        <source>Example: {opt:input} sr=16000</source>
+        <translation>例: {opt:input} sr=16000</translation>
+    </message>
+    <message>
+        <source>Remove the &apos;:member&apos; part.</source>
+        <translation>&apos;:member&apos; の部分を取り除いてください。</translation>
+    </message>
+    <message>
+        <source>Give a range within ±{top}, e.g. {opt:range} {name}=-1:1.</source>
+        <translation>±{top} 以内の範囲を指定してください。例: {opt:range} {name}=-1:1</translation>
+    </message>
+    <message>
+        <source>Widen it, e.g. {opt:range} {name}={low}:{high} for the single value {low}.</source>
+        <translation>範囲を広げてください。例えば値 {low} だけなら {opt:range} {name}={low}:{high}</translation>
+    </message>
+    <message>
+        <source>Example: {opt:runs} 5</source>
+        <translation>例: {opt:runs} 5</translation>
+    </message>
+    <message>
+        <source>Leave it unset to run both alike.</source>
+        <translation>両方を同じ回数実行するには指定しないでください。</translation>
+    </message>
+    <message>
+        <source>Example: {opt:seed} 0</source>
+        <translation>例: {opt:seed} 0</translation>
+    </message>
+    <message>
+        <source>Example: {opt:timeout} 600</source>
+        <translation>例: {opt:timeout} 600</translation>
+    </message>
+    <message>
+        <source>Example: {opt:atol} 1e-5</source>
+        <translation>例: {opt:atol} 1e-5</translation>
+    </message>
+    <message>
+        <source>Example: {opt:rtol} 1e-5</source>
+        <translation>例: {opt:rtol} 1e-5</translation>
+    </message>
+    <message>
+        <source>Use 1.</source>
+        <translation>1 を使ってください。</translation>
+    </message>
+    <message>
+        <source>Use Fixed (CPU) or Runtime (NNAPI/CoreML).</source>
+        <translation>Fixed (CPU) または Runtime (NNAPI/CoreML) を使ってください。</translation>
+    </message>
+    <message>
+        <source>Use amd64 or arm.</source>
+        <translation>amd64 または arm を使ってください。</translation>
+    </message>
+    <message>
+        <source>Give releases like 1.16.3,1.20.1, a MAJOR.MINOR (its newest patch) or auto.</source>
+        <translation>1.16.3,1.20.1 のようなリリース、MAJOR.MINOR (その最新パッチ)、または auto を指定してください。</translation>
+    </message>
+    <message>
+        <source>Give releases like 1.16.3,1.20.1.</source>
+        <translation>1.16.3,1.20.1 のようにリリースを指定してください。</translation>
+    </message>
+    <message>
+        <source>Extract it first.</source>
+        <translation>先に展開してください。</translation>
+    </message>
+    <message>
+        <source>Compare the original with a different file (e.g. the merged copy).</source>
+        <translation>元のモデルは別のファイル (例えば統合したコピー) と比較してください。</translation>
     </message>
     <message>
         <source>Use {suggested} ({why}), or pass {opt:allow_version_not_greater} to release it anyway.</source>
@@ -5041,24 +5327,32 @@ Qt %1、Python %2</translation>
         <translation>調査中</translation>
     </message>
     <message>
-        <source>checking the structure</source>
-        <translation>構造を確認中</translation>
-    </message>
-    <message>
-        <source>running the onnx checker</source>
-        <translation>onnx チェッカーを実行中</translation>
-    </message>
-    <message>
-        <source>reading %1</source>
-        <translation>%1 を読み込み中</translation>
-    </message>
-    <message>
-        <source>hashing %1</source>
-        <translation>%1 のハッシュを計算中</translation>
-    </message>
-    <message>
         <source>waiting for the onnx checker</source>
         <translation>onnx チェッカーを待っています</translation>
+    </message>
+    <message>
+        <source>onnxruntime {version}: preparing</source>
+        <translation>onnxruntime {version}: 準備中</translation>
+    </message>
+    <message>
+        <source>running on onnxruntime {version}</source>
+        <translation>onnxruntime {version} で実行中</translation>
+    </message>
+    <message>
+        <source>fetching onnxruntime {version} and numpy {numpy} from {index}</source>
+        <translation>{index} から onnxruntime {version} と numpy {numpy} を取得中</translation>
+    </message>
+    <message>
+        <source>downloading {file}</source>
+        <translation>{file} をダウンロード中</translation>
+    </message>
+    <message>
+        <source>creating the environment of onnxruntime {version}</source>
+        <translation>onnxruntime {version} の環境を作成中</translation>
+    </message>
+    <message>
+        <source>installing {ort} and {numpy}</source>
+        <translation>{ort} と {numpy} をインストール中</translation>
     </message>
     <message>
         <source>comparing the tensor hashes</source>
@@ -5073,6 +5367,70 @@ Qt %1、Python %2</translation>
         <translation>モデルを検証してコピー中</translation>
     </message>
     <message>
+        <source>reading {file}</source>
+        <translation>{file} を読み込み中</translation>
+    </message>
+    <message>
+        <source>hashing {file}</source>
+        <translation>{file} のハッシュを計算中</translation>
+    </message>
+    <message>
+        <source>{name}</source>
+        <translation>{name}</translation>
+    </message>
+    <message>
+        <source>original {name}</source>
+        <translation>元の {name}</translation>
+    </message>
+    <message>
+        <source>other {name}</source>
+        <translation>比較対象の {name}</translation>
+    </message>
+    <message>
+        <source>bundled {name}</source>
+        <translation>バンドルされた {name}</translation>
+    </message>
+    <message>
+        <source>structure</source>
+        <translation>構造を確認中</translation>
+    </message>
+    <message>
+        <source>checker</source>
+        <translation>onnx チェッカーを実行中</translation>
+    </message>
+    <message>
+        <source>retargeting for ONNX Runtime {version}</source>
+        <translation>ONNX Runtime {version} 向けに変換中</translation>
+    </message>
+    <message>
+        <source>creating the ONNX Runtime session for {model}</source>
+        <translation>{model} の ONNX Runtime セッションを作成中</translation>
+    </message>
+    <message>
+        <source>session created ({seconds:.2f} s)</source>
+        <translation>セッションを作成しました（{seconds:.2f} 秒）</translation>
+    </message>
+    <message>
+        <source>running {model}</source>
+        <translation>{model} を実行中</translation>
+    </message>
+    <message>
+        <source>run {run}/{runs} of {model}</source>
+        <translation>{model} の実行 {run}/{runs}</translation>
+    </message>
+    <message>
+        <source>loading {model} the ways apps load it</source>
+        <translation>{model} をアプリと同じ方法で読み込んでいます</translation>
+    </message>
+    <message>
+        <source>outputs with NaN/Inf: trying other inputs ({profile})</source>
+        <translation>出力に NaN/Inf: 別の入力を試しています（{profile}）</translation>
+    </message>
+    <message>
+        <source>searching sizes for {dims}</source>
+        <translation>{dims} の大きさを探索中</translation>
+    </message>
+    <message>
         <source>converting with onnxruntime</source>
         <translation>onnxruntime で変換中</translation>
     </message>
@@ -5085,88 +5443,32 @@ Qt %1、Python %2</translation>
         <translation>結果を所定の場所へ移動中</translation>
     </message>
     <message>
+        <source>{file}</source>
+        <translation>{file} をコピー中</translation>
+    </message>
+    <message>
+        <source>model {index} of {count}: {entry}</source>
+        <translation>モデル {index}/{count}: {entry}</translation>
+    </message>
+    <message>
+        <source>adding {member}</source>
+        <translation>{member} を追加しています</translation>
+    </message>
+    <message>
         <source>starting ONNX Runtime in a child process</source>
         <translation>子プロセスで ONNX Runtime を起動中</translation>
-    </message>
-    <message>
-        <source>creating the ONNX Runtime session for %1</source>
-        <translation>%1 の ONNX Runtime セッションを作成中</translation>
-    </message>
-    <message>
-        <source>looking up onnxruntime %1 on %2</source>
-        <translation>%2 で onnxruntime %1 を探しています</translation>
-    </message>
-    <message>
-        <source>downloading %1</source>
-        <translation>%1 をダウンロード中</translation>
-    </message>
-    <message>
-        <source>creating the environment of onnxruntime %1</source>
-        <translation>onnxruntime %1 の環境を作成中</translation>
-    </message>
-    <message>
-        <source>installing onnxruntime %1 and %2</source>
-        <translation>onnxruntime %1 と %2 をインストール中</translation>
-    </message>
-    <message>
-        <source>onnxruntime %1: preparing</source>
-        <translation>onnxruntime %1: 準備中</translation>
     </message>
     <message>
         <source>reference run (installed onnxruntime)</source>
         <translation>基準の実行 (インストール済みの onnxruntime)</translation>
     </message>
     <message>
-        <source>running on onnxruntime %1</source>
-        <translation>onnxruntime %1 で実行中</translation>
-    </message>
-    <message>
-        <source>loading %1 the ways apps load it</source>
-        <translation>%1 をアプリと同じ方法で読み込んでいます</translation>
-    </message>
-    <message>
-        <source>model %1 of %2: %3</source>
-        <translation>モデル %1/%2: %3</translation>
-    </message>
-    <message>
         <source>copying the files as they are</source>
         <translation>ファイルをそのままコピーしています</translation>
     </message>
     <message>
-        <source>adding %1</source>
-        <translation>%1 を追加しています</translation>
-    </message>
-    <message>
-        <source>running %1</source>
-        <translation>%1 を実行中</translation>
-    </message>
-    <message>
-        <source>searching sizes for %1</source>
-        <translation>%1 の大きさを探索中</translation>
-    </message>
-    <message>
-        <source>session created (%1 s)</source>
-        <translation>セッションを作成しました（%1 秒）</translation>
-    </message>
-    <message>
         <source>first run done</source>
         <translation>1 回目の実行が完了</translation>
-    </message>
-    <message>
-        <source>run %1/%2 of %3</source>
-        <translation>%3 の実行 %1/%2</translation>
-    </message>
-    <message>
-        <source>bundled %1</source>
-        <translation>バンドルされた %1</translation>
-    </message>
-    <message>
-        <source>original %1</source>
-        <translation>元の %1</translation>
-    </message>
-    <message>
-        <source>compared %1</source>
-        <translation>比較対象の %1</translation>
     </message>
 </context>
 </TS>

@@ -22,7 +22,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-__all__ = ["LANGS", "gui_sources", "main", "registry_strings", "tool", "untranslated"]
+__all__ = ["LANGS", "SOURCES", "gui_sources", "main", "registry_keys", "registry_strings", "sources_json", "tool",
+           "untranslated"]
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -60,18 +61,39 @@ def untranslated(ts: Path) -> list[str]:
     return missing
 
 
-def registry_strings() -> list[tuple[str, str, str]]:
-    """(context, source text, code) of every text in the engine's registry of codes (onnxpack.core.codes) that the
-    app shows: a finding's message template and variants ("Findings"), every remedy ("Hints") and an error's
-    general words ("Errors"; the app shows those with the engine's exact English message in the details)."""
+def registry_keys() -> list[tuple[str, str, str, str]]:
+    """(context, code, variant, source text) of every text in the engine's registries that the app shows: a
+    finding's message template and variants ("Findings"), every remedy ("Hints"), an error's general words
+    ("Errors"; the app shows those with the engine's exact English message in the details), and every progress
+    step's template ("Stages", onnxpack.core.steps). Variant "" is the main text."""
     from onnxpack.core import registry
+    from onnxpack.core.steps import BY_NAME
 
     out = []
     for name, code in registry().items():
-        out += [("Findings", text, name) for text in code.messages()] if code.severity is not None else []
-        out += [("Hints", hint, name) for hint in code.remedies()]
-        out += [("Errors", code.summary, name)] if code.summary else []
+        if code.severity is not None:
+            out += [("Findings", name, v, t) for v, t in (("", code.text), *code.variants.items()) if t]
+        out += [("Hints", name, v, h) for v, h in (("", code.hint), *code.variant_hints.items()) if h]
+        out += [("Errors", name, "", code.summary)] if code.summary else []
+    for name, step in BY_NAME.items():
+        out += [("Stages", name, v, t) for v, t in (("", step.text), *step.variants.items())]
     return out
+
+
+def registry_strings() -> list[tuple[str, str, str]]:
+    """(context, source text, code) of every registry text the app translates (:func:`registry_keys`)."""
+    return [(ctx, text, code) for ctx, code, _, text in registry_keys()]
+
+
+#: The app's record of what each registry text was when it was extracted (gui/catalog.py looks translations up by
+#: code and variant through it, never by the engine's current English); shipped beside the .qm files.
+SOURCES = HERE / "registry_sources.json"
+
+
+def sources_json() -> str:
+    """The text of registry_sources.json for the registry as it is now: [context, code, variant, source text] rows."""
+    rows = [json.dumps(list(row), ensure_ascii=False) for row in sorted(set(registry_keys()))]
+    return "[\n" + ",\n".join(rows) + "\n]\n"
 
 
 def _registry_source(folder: Path) -> Path:
@@ -104,6 +126,13 @@ def _lupdate(ts: Path, lang: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     status = 0
+    current = SOURCES.read_text(encoding="utf-8") if SOURCES.exists() else ""
+    if current != sources_json():
+        if "--check" in args:
+            print(f"{SOURCES.name} is out of date: the registry changed (run this script)")
+            status = 1
+        else:
+            SOURCES.write_text(sources_json(), encoding="utf-8")
     for lang in (*LANGS, "en"):
         ts = HERE / f"onnxpack_{lang}.ts"
         if "--check" in args:
