@@ -62,6 +62,7 @@ def registry() -> dict[str, Any]:
     from .release import codes as _release  # noqa: F401
     from .release import foldercodes as _folder  # noqa: F401
     from .runtime import codes as _runtime  # noqa: F401
+    from .runtime import loadcost as _loadcost  # noqa: F401
 
     return dict(sorted(codes.CODES.items()))
 

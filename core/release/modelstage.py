@@ -33,6 +33,7 @@ from ..model.merge import MergePlan, plan_merge
 from ..model.proof import RangeKey, TensorHasher, WeightsProof, prove_same_model
 from ..model.streamhash import SequentialHasher, read_in_order
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
+from ..runtime import loadcost
 from . import codes
 from .background import Background
 from .fixes import Fixed, apply_fixes
@@ -45,7 +46,7 @@ from .manifest_build import (
 from .members import Member, Role
 from .ortvariant import OrtVariant, add_ort_variant
 from .plan import BundlePlan
-from .smokerun import SmokeTarget, equality, run_smoke, same_file_proof, smoke_or_retarget_refusal
+from .smokerun import Smoked, SmokeTarget, equality, run_smoke, same_file_proof, smoke_or_retarget_refusal
 from .sources import SourceWatch, source_files_of
 from .zipwriter import DeterministicZip
 
@@ -310,7 +311,10 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
                                 target.window)  # fmt: skip
 
     proof = Background(prove, run.cancel, "onnxpack-proof")
+    cost = contextlib.ExitStack()
     try:
+        # the end user's load cost: its processes import onnxruntime while the smoke run goes on (loadcost.py)
+        measured = cost.enter_context(loadcost.started(2)) if opts.load_cost else None
         auto = same is None and merge.total_size <= COMPARE_AUTO_BYTES
         compare = opts.compare_outputs if opts.compare_outputs is not None else auto
         try:  # a converted model is never shipped unproven: its outputs are compared, whatever its size
@@ -324,11 +328,38 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
         if proof.running:
             report(run.progress, "smoke", 1, 1, "comparing the tensor hashes", unit=STEPS)
         weights = proof.join()
+        if measured is not None:
+            smoked = _load_cost(plan, merge.layout, target, run, measured, smoked)
         report(run.progress, "smoke", 1, 1, "done", unit=STEPS)
     finally:
         proof.stop()
+        cost.close()
     equal = equality(plan.location.model.name, plan.model_entry, weights, smoked.rows)
     return Proven({**smoked.doc, "equal": equal}, equal, smoked.extra, smoked.findings)
+
+
+def _load_cost(plan: BundlePlan, layout: Layout, target: SmokeTarget, run: Run, cost: loadcost.LoadCost,
+               smoked: Smoked) -> Smoked:
+    """``smoked`` with the end user's load cost (``load_cost``) and its finding: the shipped model loaded by path
+    (extracted from its stored entry into the work folder when it was run in place) against the source by its own
+    path, which the bundle validated (security.md rule 1) before; None for a source whose data lies elsewhere."""
+    report(run.progress, "smoke", 1, 1, "measuring the end user's load time and memory", unit=STEPS)
+    shipped = target.path
+    if target.window is not None:
+        folder = run.work / "loadcost"
+        folder.mkdir()
+        shipped = loadcost.extracted(target.path, target.window, folder / posixpath.basename(plan.model_entry))
+    loc = plan.location
+    loadable = loc.data_dir.resolve() == loc.model.parent.resolve()
+    source_layout = Layout.EXTERNAL if any(p != loc.model for p in target.source_files) else Layout.SINGLE
+    layouts = loadcost.Layouts(shipped, layout.value, loc.model if loadable else None, source_layout.value)
+    try:
+        doc = loadcost.measure(cost, layouts, str(smoked.doc.get("ort_version", "")), run.cancel)
+    finally:
+        if shipped != target.path:
+            shipped.unlink(missing_ok=True)
+    found = loadcost.heavier(doc, posixpath.basename(plan.model_entry))
+    return dataclasses.replace(smoked, doc={**smoked.doc, "load_cost": doc}, findings=(*smoked.findings, *found))
 
 
 def _provenance(plan: BundlePlan, checked: Checked, sources: list[Path], merged: _Merged,

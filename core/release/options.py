@@ -74,6 +74,9 @@ class BundleOptions:
     #: Also run the source model and compare outputs bitwise (a second ONNX Runtime session) on top of the
     #: tensor-hash proof: True, False, or None = only when that is cheap (weights up to COMPARE_AUTO_BYTES).
     compare_outputs: bool | None = None
+    #: Measure the end user's load cost of the shipped and the source layout (core/runtime/loadcost.py; machine
+    #: timings in the manifest, so the ZIP's bytes differ per run); --no-load-cost leaves it out.
+    load_cost: bool = True
     source_date_epoch: int | None = None  # None: read SOURCE_DATE_EPOCH from the environment
     layout: str = AUTO  # an option value of LAYOUTS: AUTO (single file below 2 GiB), or a Layout's value
     about: ReleaseInfo | None = None  # licence, authors, homepage, class labels (the manifest's "about")
@@ -416,6 +419,9 @@ BUNDLE_RUN_FLAGS = FlagGroup(None, (
     Flag(("--compare-outputs",), "compare_outputs", "besides the tensor-hash proof, also run the source model and "
          "compare outputs bitwise (auto: for models up to 256 MiB)", "compare_outputs", Kind.CHOICE, TRISTATE,
          choices=("auto", "always", "never"), default="auto", when=_RUN),
+    Flag(("--no-load-cost",), "no_load_cost", "do not measure the end user's load time and memory of the shipped "
+         "and the source layout (the ZIP then repeats byte for byte)", "load_cost", Kind.SWITCH, NOT, default=False,
+         when=_RUN),
     Flag(("--force",), "force", "replace an existing bundle of the same name", "force", Kind.SWITCH, default=False),
     Flag(("--allow-version-not-greater",), "allow_version_not_greater", "release a version that is not greater "
          "than --previous's (a warning in the manifest)", "allow_version_not_greater", Kind.SWITCH, default=False),

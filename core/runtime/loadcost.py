@@ -1,0 +1,260 @@
+"""The end user's load cost: how long ``InferenceSession(path)`` takes and how much memory its process peaks at, for the
+layout a bundle ships and for the layout its source came in, each in a fresh process of its own.
+
+Why a fresh process per layout: a process's peak resident memory (Linux ``VmHWM``, ``ru_maxrss``, Windows'
+``PeakWorkingSetSize``) only grows, and memory an earlier session freed may stay in the allocator and be reused
+unseen, so two loads in one process, or a load in the smoke child (which holds the model mapped, its inputs and
+outputs), would understate or overstate it. A process that imports onnxruntime and creates one session is what an
+app's process does; its peak is the app's. The import's own memory (``baseline_bytes``) is recorded beside it.
+
+The processes are started before the smoke run (they import onnxruntime while it runs) and given their layout one
+after the other once the smoke run and the proof are done, so that nothing else of the bundle runs beside a load.
+Each session has plain options and the CPU provider, as an app's; no inference is run (loading is what differs
+between layouts).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..codes import define
+from ..findings import Finding, Severity
+
+__all__ = [
+    "LOAD_COST_HEAVY",
+    "LOAD_COST_TARGET",
+    "MARGIN",
+    "MIN_MEMORY_BYTES",
+    "MIN_SECONDS",
+    "Layouts",
+    "LoadCost",
+    "child_main",
+    "heavier",
+    "measure",
+    "peak_resident_bytes",
+    "started",
+]
+
+#: The load-cost child's entry point.
+LOAD_COST_TARGET = "onnxpack.core.runtime.loadcost:child_main"
+#: The shipped layout costs the end user "more" beyond this ratio of the source layout's time or peak memory ...
+MARGIN = 1.25
+#: ... and by at least this much (a small model's loads take milliseconds, whose ratio is noise).
+MIN_SECONDS = 0.25
+MIN_MEMORY_BYTES = 64 * 2**20
+#: A load that takes longer than this is stopped and recorded as not measured.
+TIMEOUT_S = 600.0
+
+_ = define
+LOAD_COST_HEAVY = _(
+    "LOAD_COST_HEAVY", Severity.WARNING,
+    "{subject}: the shipped single file costs the end user {time_ratio}x the load time and {memory_ratio}x the "
+    "peak memory of the source's external-data layout ({shipped_s} s, {shipped_mem} against {source_s} s, "
+    "{source_mem}; InferenceSession(path), ONNX Runtime {ort_version})",
+    "To ship the layout that loads cheaper, bundle with {opt:layout} external (or {opt:layout} keep for the "
+    "source's own files).",
+)
+
+
+def peak_resident_bytes() -> int | None:
+    """This process's peak resident memory so far, in bytes; None where it cannot be read."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    if os.name == "nt":
+        return _windows_peak()
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - every POSIX Python has it
+        return None
+    peak = int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    return peak if sys.platform == "darwin" else peak * 1024  # macOS counts bytes, the others KiB
+
+
+def _windows_peak() -> int | None:  # pragma: no cover - Windows only
+    import ctypes
+    from ctypes import wintypes
+
+    class Counters(ctypes.Structure):
+        _fields_ = [("cb", wintypes.DWORD), ("PageFaultCount", wintypes.DWORD),
+                    ("PeakWorkingSetSize", ctypes.c_size_t), ("WorkingSetSize", ctypes.c_size_t),
+                    ("QuotaPeakPagedPoolUsage", ctypes.c_size_t), ("QuotaPagedPoolUsage", ctypes.c_size_t),
+                    ("QuotaPeakNonPagedPoolUsage", ctypes.c_size_t), ("QuotaNonPagedPoolUsage", ctypes.c_size_t),
+                    ("PagefileUsage", ctypes.c_size_t), ("PeakPagefileUsage", ctypes.c_size_t)]
+
+    try:
+        counters = Counters()
+        counters.cb = ctypes.sizeof(Counters)
+        process = ctypes.windll.kernel32.GetCurrentProcess()  # type: ignore[attr-defined]
+        if not ctypes.windll.psapi.GetProcessMemoryInfo(process, ctypes.byref(counters),  # type: ignore[attr-defined]
+                                                        counters.cb):
+            return None
+        return int(counters.PeakWorkingSetSize)
+    except (OSError, AttributeError):
+        return None
+
+
+def child_main(conn: Any, job: dict[str, Any]) -> None:
+    """In a fresh process that has imported onnxruntime: create one session from ``job["path"]`` and send
+    ``("result", {"load_s", "peak_bytes", "baseline_bytes"})``, or ``{"error": text}`` when ONNX Runtime refuses."""
+    try:
+        import onnxruntime as ort
+
+        ort.set_default_logger_severity(4)
+        baseline = peak_resident_bytes()
+        so = ort.SessionOptions()
+        so.log_severity_level = 4
+        t0 = time.perf_counter()
+        try:
+            session = ort.InferenceSession(str(job["path"]), sess_options=so, providers=["CPUExecutionProvider"])
+        except Exception as e:  # ONNX Runtime refuses this layout: recorded, not a failure of the bundle
+            text = " ".join(str(e).split())[:300] or type(e).__name__
+            conn.send(("result", {"error": text}))
+            return
+        load_s = time.perf_counter() - t0
+        peak = peak_resident_bytes()
+        del session
+        conn.send(("result", {"load_s": round(load_s, 3), "peak_bytes": peak, "baseline_bytes": baseline}))
+    finally:
+        with contextlib.suppress(Exception):
+            conn.close()
+
+
+@dataclass(frozen=True)
+class Layouts:
+    """The two files to load by path: ``shipped`` (the model as the bundle ships it, its data files beside it, in a
+    private folder) and ``source`` (the source model in its own folder, None when ONNX Runtime cannot find its data
+    from its path: a --data-dir elsewhere), with what each layout is ("single", "external")."""
+
+    shipped: Path
+    shipped_layout: str
+    source: Path | None
+    source_layout: str
+
+
+def extracted(path: Path, window: tuple[int, int], dest: Path) -> Path:
+    """The byte range ``window`` of ``path`` (a stored ZIP entry) as the file ``dest``, copied in the kernel where it
+    can (``os.copy_file_range``): the file the end user extracts and loads."""
+    offset, size = window
+    with open(path, "rb") as src, open(dest, "xb") as out:
+        copied = 0
+        if hasattr(os, "copy_file_range"):
+            with contextlib.suppress(OSError):
+                while copied < size:
+                    n = os.copy_file_range(src.fileno(), out.fileno(), size - copied, offset + copied)
+                    if n <= 0:
+                        break
+                    copied += n
+        if copied < size:
+            src.seek(offset + copied)
+            out.seek(copied)
+            while copied < size:
+                chunk = src.read(min(size - copied, 8 << 20))
+                if not chunk:
+                    raise OSError(f"{path.name} ended early")
+                out.write(chunk)
+                copied += len(chunk)
+    return dest
+
+
+@dataclass
+class LoadCost:
+    """The load-cost children, started early (:func:`started`); :meth:`measure` gives them their layouts."""
+
+    children: list[Any]
+
+    def discard(self) -> None:
+        for child in self.children:
+            if child is not None:
+                child.discard()
+        self.children = []
+
+
+@contextlib.contextmanager
+def started(count: int = 2) -> Iterator[LoadCost]:
+    """``count`` load-cost children started now (their onnxruntime import overlaps the caller's work)."""
+    from ..childproc import ChildProcess
+
+    cost = LoadCost([])
+    try:
+        for _i in range(count):
+            try:
+                cost.children.append(ChildProcess(LOAD_COST_TARGET, preload=("onnxruntime",), fork=False))
+            except OSError:  # no process can be started: the loads are run without a head start, or not at all
+                cost.children.append(None)
+        yield cost
+    finally:
+        cost.discard()
+
+
+def _load(cost: LoadCost, index: int, path: Path, cancel: Any) -> dict[str, Any]:
+    """One layout loaded by path in its own process: ``{"load_s", "peak_bytes", "baseline_bytes"}`` or
+    ``{"error"}``."""
+    from ..errors import Cancelled, OnnxpackError
+    from .childrun import run_in_child
+
+    child = cost.children[index] if index < len(cost.children) else None
+    try:
+        raw = run_in_child(LOAD_COST_TARGET, {"path": os.path.abspath(path)}, timeout=TIMEOUT_S,
+                           what=f"Loading {path.name} by its path", cancel=cancel, progress=None, child=child)
+    except Cancelled:
+        raise
+    except OnnxpackError as e:  # a crash or a time-out: the end user's load of this layout is not measured
+        return {"error": e.message[:300]}
+    finally:
+        if child is not None:
+            cost.children[index] = None
+    return dict(raw)
+
+
+def measure(cost: LoadCost, layouts: Layouts, ort_version: str, cancel: Any = None) -> dict[str, Any]:
+    """The manifest's ``smoke.load_cost``: each layout's time and peak memory (None when it was not measured, with
+    the reason), and the shipped layout's ratios to the source's."""
+    shipped = {"layout": layouts.shipped_layout, **_load(cost, 0, layouts.shipped, cancel)}
+    if layouts.source is None:
+        source: dict[str, Any] = {"layout": layouts.source_layout,
+                                  "error": "its external data is not beside it: ONNX Runtime cannot load it by path"}
+    else:
+        source = {"layout": layouts.source_layout, **_load(cost, 1, layouts.source, cancel)}
+    doc: dict[str, Any] = {"method": "InferenceSession(path), a fresh process per layout, peak resident memory",
+                           "ort_version": ort_version, "shipped": shipped, "source": source}
+    if "error" not in shipped and "error" not in source:
+        doc["time_ratio"] = round(shipped["load_s"] / max(source["load_s"], 1e-3), 2)
+        if shipped.get("peak_bytes") and source.get("peak_bytes"):
+            doc["memory_ratio"] = round(shipped["peak_bytes"] / source["peak_bytes"], 2)
+    return doc
+
+
+def heavier(doc: dict[str, Any] | None, subject: str) -> list[Finding]:
+    """LOAD_COST_HEAVY when the shipped single file costs the end user more than :data:`MARGIN` times the time or
+    memory of the source's external-data layout (and by at least :data:`MIN_SECONDS` / :data:`MIN_MEMORY_BYTES`)."""
+    from ..units import format_bytes
+
+    if not doc or doc["shipped"].get("layout") != "single" or doc["source"].get("layout") != "external":
+        return []
+    shipped, source = doc["shipped"], doc["source"]
+    if "time_ratio" not in doc:
+        return []
+    slower = doc["time_ratio"] > MARGIN and shipped["load_s"] - source["load_s"] >= MIN_SECONDS
+    mem_ratio = doc.get("memory_ratio")
+    larger = (mem_ratio is not None and mem_ratio > MARGIN
+              and shipped["peak_bytes"] - source["peak_bytes"] >= MIN_MEMORY_BYTES)
+    if not (slower or larger):
+        return []
+    return [LOAD_COST_HEAVY.finding(subject, time_ratio=f"{doc['time_ratio']:.2f}",
+                                    memory_ratio=f"{mem_ratio:.2f}" if mem_ratio is not None else "?",
+                                    shipped_s=f"{shipped['load_s']:.2f}", source_s=f"{source['load_s']:.2f}",
+                                    shipped_mem=format_bytes(shipped.get("peak_bytes") or 0),
+                                    source_mem=format_bytes(source.get("peak_bytes") or 0),
+                                    ort_version=doc["ort_version"])]
