@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO, cast
 
-from ..atomic import atomic_file
+from ..atomic import scratch_file
 from ..childproc import SMOKE_TARGET, ChildProcess, child_for
 from ..errors import Cancelled, InternalError
 from ..progress import BYTES, CancelToken, ProgressCallback, ProgressEvent, check_cancel
@@ -127,7 +127,7 @@ def write_models_in_parallel(plans: list[BundlePlan], checked: list[Checked], wo
             mwork.mkdir()
             part = mwork / "part.zip"
             run = Run(mine, stop, zip_path, mwork)
-            with atomic_file(part) as pf, DeterministicZip(pf, epoch=mp.epoch, compress=opts.compress) as pz:
+            with scratch_file(part) as pf, DeterministicZip(pf, epoch=mp.epoch, compress=opts.compress) as pz:
                 done = named(mp, lambda: model_stage(mp, ch, checker, run, pf, pz, child if opts.run_smoke else None))
             return done, part
         except BaseException:

@@ -315,7 +315,7 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
     cost = contextlib.ExitStack()
     try:
         # the end user's load cost: its processes import onnxruntime while the smoke run goes on (loadcost.py)
-        measured = cost.enter_context(loadcost.started(2)) if opts.load_cost else None
+        measured = cost.enter_context(loadcost.started()) if opts.load_cost else None
         auto = same is None and merge.total_size <= COMPARE_AUTO_BYTES
         compare = opts.compare_outputs if opts.compare_outputs is not None else auto
         try:  # a converted model is never shipped unproven: its outputs are compared, whatever its size
