@@ -103,7 +103,7 @@ def _ours(model: Path, out: Path, i: int, extra: list[str],
             if name:
                 doc = json.loads(zf.read(name))
                 models = doc.get("models") or []
-                smoke = (models[0].get("smoke") or {}) if models else {}
+                smoke = (models[0].get("smoke") or {}) if models else (doc.get("smoke") or {})
     shutil.rmtree(out, ignore_errors=True)
     return m, m.tree_peak_mb, smoke
 
