@@ -142,7 +142,9 @@ def _place(plan: BundlePlan, fixed: Fixed, run: Run) -> _Placement:
     need_copy = opts.ort_format or (opts.run_smoke and not in_place) or bool(opts.prove_ort)
     if opts.ort_format and not merge.fits_single_file:
         raise codes.ORT_FORMAT_TOO_LARGE.error()
-    check_free_space(run.zip_path.parent, merge.total_size * (2 if need_copy else 1) + (1 << 20))
+    # a copy beside the ZIP: the work copy, or the file the end user's load is measured on (loadcost.extracted)
+    copies = 2 if need_copy or (in_place and opts.load_cost) else 1
+    check_free_space(run.zip_path.parent, merge.total_size * copies + (1 << 20))
     return _Placement(merge, in_place, need_copy)
 
 
