@@ -150,6 +150,8 @@ def _stage_texts() -> list[tuple[re.Pattern[str], str]]:
         (r"hashing (.+)", QCoreApplication.translate("Stages", "hashing %1")),
         (r"waiting for the onnx checker", QCoreApplication.translate("Stages", "waiting for the onnx checker")),
         (r"comparing the tensor hashes", QCoreApplication.translate("Stages", "comparing the tensor hashes")),
+        (r"measuring the end user's load time and memory",
+         QCoreApplication.translate("Stages", "measuring the end user's load time and memory")),
         (
             r"writing README\.txt and manifest\.json",
             QCoreApplication.translate("Stages", "writing README.txt and manifest.json"),

@@ -5099,6 +5099,10 @@ Qt %1、Python %2</translation>
         <translation>テンソルのハッシュを比較中</translation>
     </message>
     <message>
+        <source>measuring the end user&apos;s load time and memory</source>
+        <translation>利用者の読み込み時間とメモリーを計測中</translation>
+    </message>
+    <message>
         <source>writing README.txt and manifest.json</source>
         <translation>README.txt と manifest.json を書き込み中</translation>
     </message>
