@@ -5,8 +5,10 @@ Order: every model is inspected and validated, and the label maps checked agains
 ZIP is opened (a broken model costs no merge of the others); then each model is retargeted, merged into its entry
 (its path in the folder), smoke-run and proven in turn, as a single-model bundle does (bundle.model_stage); then the
 assets are streamed in and the manifest, README.txt and SHA256SUMS written. An error names its model and stops the
-release; nothing is left behind. Models run one after another: each smoke run, proof and merge already uses the
-machine's memory for its own model, and a release's models are often of one size (an encoder and decoders).
+release; nothing is left behind. A release of small models (:data:`PARALLEL_MAX_BYTES` in all) runs two models at a
+time, one per core (core/release/folderparallel.py: the bytes are the same); a larger one runs them one after
+another: each smoke run, proof and merge already uses the machine's memory for its own model, and a release's models
+are often of one size (an encoder and decoders).
 """
 
 from __future__ import annotations
