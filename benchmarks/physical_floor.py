@@ -103,7 +103,7 @@ def _ours(model: Path, out: Path, i: int, extra: list[str],
             if name:
                 doc = json.loads(zf.read(name))
                 models = doc.get("models") or []
-                smoke = (models[0].get("smoke") or {}) if models else {}
+                smoke = (models[0].get("smoke") or {}) if models else (doc.get("smoke") or {})
     shutil.rmtree(out, ignore_errors=True)
     return m, m.tree_peak_mb, smoke
 
@@ -120,13 +120,22 @@ def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str],
     floors, orts, cps, ours, trees = [], [], [], [], []
     olds: list[tuple[Measurement, float]] = []
     for i in range(pairs):
+        avg = Path("/proc/loadavg")
+        if avg.exists():
+            print(f"  pair {i + 1}: load average {' '.join(avg.read_text().split()[:3])}")
         ort, cp, floor = _floor(model, files, work)
         if before is not None:
             old, old_tree, _ = _ours(model, work / "out", i, extra, before)
             olds.append((old, old_tree))
             print(f"  pair {i + 1}: before: bundle {old.seconds:6.2f} s, largest process {old.peak_rss_mb:7.0f} MB, "
                   f"tree {old_tree:7.0f} MB | ratio {old.seconds / floor.seconds:.2f}x")
-        m, tree, _smoke = _ours(model, work / "out", i, extra)
+        m, tree, smoke = _ours(model, work / "out", i, extra)
+        cost = smoke.get("load_cost") if isinstance(smoke, dict) else None
+        if isinstance(cost, dict):  # the end user's load of each layout, as the bundle measured it
+            sides = [(k, cost.get(k) or {}) for k in ("shipped", "source")]
+            print(f"  pair {i + 1}: end user's load by path: " + ", ".join(
+                f"{k} ({v.get('layout')}) {v.get('load_s', '?')} s, {(v.get('peak_bytes') or 0) / 2**20:.0f} MiB"
+                for k, v in sides))
         floors.append(floor)
         orts.append(ort)
         cps.append(cp)

@@ -53,37 +53,71 @@ def handwritten(folder: str, out_zip: str) -> None:
                 z.write(path, rel)
 
 
+def _before_tree(commit: str, work: str) -> Path:
+    """onnxpack as of ``commit`` (git archive) in ``work``/before, to be put first on PYTHONPATH."""
+    import compileall
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    before = Path(work) / "before"
+    (before / "onnxpack").mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(root), "archive", commit], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(before / "onnxpack")], input=archive, check=True)
+    compileall.compile_dir(str(before / "onnxpack"), quiet=1)
+    return before
+
+
+def _option(argv: list[str], name: str, default: str | None = None) -> tuple[list[str], str | None]:
+    if name not in argv:
+        return argv, default
+    i = argv.index(name)
+    return argv[:i] + argv[i + 2:], argv[i + 1]
+
+
 def main(argv: list[str]) -> int:
+    """``FOLDER... [--pairs N] [--before COMMIT] [--bundle-arg ARG]``: per folder, in alternating rounds, onnxpack
+    (and onnxpack as of COMMIT) beside the hand-written script; medians, and the load average before each round."""
     if argv[:1] == ["--handwritten"]:
         handwritten(argv[1], argv[2])
         return 0
-    pairs = 5
-    if "--pairs" in argv:
-        i = argv.index("--pairs")
-        pairs = int(argv[i + 1])
-        argv = argv[:i] + argv[i + 2:]
+    argv, pairs_text = _option(argv, "--pairs", "5")
+    argv, commit = _option(argv, "--before")
+    extra: list[str] = []
+    while "--bundle-arg" in argv:
+        argv, arg = _option(argv, "--bundle-arg")
+        extra.append(str(arg))
+    pairs = int(pairs_text or 5)
     print(ensure_bytecode())
-    exe = str(Path(sys.executable).with_name("onnxpack"))
-    for folder in argv:
-        ours: list[float] = []
-        ref: list[float] = []
-        rss_ours: list[float] = []
-        rss_ref: list[float] = []
-        with tempfile.TemporaryDirectory() as tmp:
+    py = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        before = _before_tree(commit, tmp) if commit else None
+        for folder in argv:
+            times: dict[str, list[float]] = {"now": [], "before": [], "hand-written": []}
+            rss: dict[str, list[float]] = {"now": [], "before": [], "hand-written": []}
             for i in range(pairs):
-                a = measure("onnxpack bundle DIR", [exe, "bundle", folder, "-o", f"{tmp}/o{i}", "--version", "1.0.0"])
-                b = measure("hand-written", [sys.executable, "-m", "benchmarks.release_folder", "--handwritten", folder,
-                                             f"{tmp}/h{i}.zip"])  # fmt: skip
-                if a.returncode or b.returncode:
-                    print(f"{folder}: exit {a.returncode} / {b.returncode}")
-                    return 1
-                ours.append(a.seconds)
-                ref.append(b.seconds)
-                rss_ours.append(a.peak_rss_mb)
-                rss_ref.append(b.peak_rss_mb)
-        mo, mr = statistics.median(ours), statistics.median(ref)
-        print(f"{folder}: onnxpack bundle DIR {mo:.2f} s ({max(rss_ours):.0f} MB), hand-written {mr:.2f} s "
-              f"({max(rss_ref):.0f} MB): {mo / mr:.2f}x time, median of {pairs} alternating pairs")
+                avg = Path("/proc/loadavg")
+                load = " ".join(avg.read_text().split()[:3]) if avg.exists() else "?"
+                runs = {"now": measure("onnxpack bundle DIR", [py, "-m", "onnxpack.cli", "bundle", folder, "-o",
+                                                                f"{tmp}/o{i}", "--version", "1.0.0", *extra])}
+                if before is not None:
+                    runs["before"] = measure("onnxpack bundle DIR (before)",
+                                             [py, "-m", "onnxpack.cli", "bundle", folder, "-o", f"{tmp}/b{i}",
+                                              "--version", "1.0.0"], env={**os.environ, "PYTHONPATH": str(before)})
+                runs["hand-written"] = measure("hand-written", [py, "-m", "benchmarks.release_folder",
+                                                                "--handwritten", folder, f"{tmp}/h{i}.zip"])
+                for key, m in runs.items():
+                    if m.returncode:
+                        print(f"{folder}: {key} exit {m.returncode}")
+                        return 1
+                    times[key].append(m.seconds)
+                    rss[key].append(m.peak_rss_mb)
+                print(f"  round {i + 1} (load average {load}): "
+                      + ", ".join(f"{k} {m.seconds:.2f} s" for k, m in runs.items()), flush=True)
+            med = {k: statistics.median(v) for k, v in times.items() if v}
+            ref = med["hand-written"]
+            print(f"{folder}: " + "; ".join(f"{k} {v:.2f} s ({max(rss[k]):.0f} MB, {v / ref:.2f}x the script)"
+                                             for k, v in med.items())
+                  + f"; median of {pairs} alternating rounds")
     return 0
 
 

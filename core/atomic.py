@@ -39,6 +39,7 @@ __all__ = [
     "refuse_inside_inputs",
     "remove_stale_temporaries",
     "replace_with_retry",
+    "scratch_file",
     "temp_name",
 ]
 
@@ -323,6 +324,21 @@ def atomic_file(dest: Path, *, overwrite: bool = True) -> Iterator[BinaryIO]:
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        raise
+
+
+@contextlib.contextmanager
+def scratch_file(path: Path) -> Iterator[BinaryIO]:
+    """A new binary file in a private work folder, readable back through :func:`pending_path` while it is written:
+    no fsync, no rename (the work folder goes at the end); removed on any exception."""
+    f = open(path, "xb")  # noqa: SIM115 - closed below
+    _PENDING[f] = path
+    try:
+        with f:
+            yield f
+    except BaseException:
+        with contextlib.suppress(OSError):
+            path.unlink()
         raise
 
 

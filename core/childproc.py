@@ -300,10 +300,11 @@ class ChildProcess:
     :meth:`discard`; if the parent dies, the job pipe closes and the waiting child exits on its own.
 
     ``preload``: the modules the child imports before it waits (default onnx and onnxruntime). ``target`` ``""``:
-    a child for tasks only (the onnx checker of ``onnxpack check``).
+    a child for tasks only (the onnx checker of ``onnxpack check``). ``fork=False``: never a copy of this process
+    (exec or spawn), for a child whose own memory is measured (core/runtime/loadcost.py).
     """
 
-    def __init__(self, target: str, preload: tuple[str, ...] = PRELOAD) -> None:
+    def __init__(self, target: str, preload: tuple[str, ...] = PRELOAD, *, fork: bool = True) -> None:
         _reap_dying()  # the ones an earlier run stopped (a long-lived GUI starts many)
         self.target = target
         self._lock = threading.Lock()
@@ -314,6 +315,8 @@ class ChildProcess:
         #: The secret variables hidden from this child (see :func:`hide_from_children`).
         self.hidden = hidden_vars()
         method = start_method()
+        if method == "fork" and not fork:  # a fresh process, not a copy of this one (its memory is measured)
+            method = "exec"
         if method == "fork":
             self.proc, self._job_send, self.recv_conn = _fork_child(target, self.tmp, preload)
             return

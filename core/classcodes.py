@@ -112,6 +112,8 @@ INTERNAL = _class_code("INTERNAL", InternalError, "Internal error in onnxpack", 
     "proof": ("Internal error in the equality proof: {detail}", _REPORT),
     "manifest_schema": ("Internal error: the manifest does not match its schema: {problems}", _REPORT),
     "entry_not_stored": ("Internal error: the model entry is not stored", _REPORT),
+    # core/release/folderparallel.py: a model's entry copied from its part ZIP into the release's
+    "part_changed": ("Internal error: {member} changed when copied into the bundle", _REPORT),
 })
 RUNTIME = _class_code("RUNTIME", RuntimeFailure, "ONNX Runtime failed", {
     # core/runtime/session.py (defensive)

@@ -122,6 +122,7 @@ INSTALLING = step("INSTALLING", "installing {ort} and {numpy}")
 
 # --- the bundle (core/release/*) -------------------------------------------------------------------------------------
 COMPARING_HASHES = step("COMPARING_HASHES", "comparing the tensor hashes")
+MEASURING_LOAD_COST = step("MEASURING_LOAD_COST", "measuring the end user's load time and memory")
 WRITING_MANIFEST = step("WRITING_MANIFEST", "writing README.txt and manifest.json")
 COPYING_AS_IS = step("COPYING_AS_IS", "copying the files as they are")
 COPIED = step("COPIED", "{file}")

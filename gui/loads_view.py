@@ -37,7 +37,8 @@ def load_rows_of(manifest: Mapping[str, Any] | None) -> list[tuple[str, Mapping[
     out = []
     for view in views:
         smoke = view.get("smoke") if isinstance(view, Mapping) else None
-        if isinstance(smoke, Mapping) and isinstance(smoke.get("loads"), list) and smoke["loads"]:
+        if isinstance(smoke, Mapping) and ((isinstance(smoke.get("loads"), list) and smoke["loads"])
+                                           or isinstance(smoke.get("load_cost"), Mapping)):
             model = view.get("model")
             entry = model.get("entry") if isinstance(model, Mapping) else None
             out.append((str(entry or "?"), smoke))
@@ -171,16 +172,45 @@ class LoadsBox(Retranslatable, QGroupBox):
         if not models:
             self.note.clear()
             return
-        versions = sorted({str(s.get("ort_version") or "?") for _, s in models})
-        passed = kinds.count("ok")
-        note = self.tr("Loaded the ways apps load a model, in the smoke run (onnxruntime %1): %n way(s) passed, each "
-                       "giving the reference outputs bit for bit.", "", passed).replace("%1", ", ".join(versions))
+        self.note.setText(self.note_text(models, kinds, recorded))
+
+    def note_text(self, models: Sequence[tuple[str, Mapping[str, Any]]], kinds: list[str], recorded: bool) -> str:
+        """The note above the table: how many ways passed, what a refusal or failure means, each model's load cost."""
+        versions = sorted({str(s.get("ort_version") or "?") for _, s in models if s.get("loads")})
+        note = ""
+        if versions:
+            note = self.tr("Loaded the ways apps load a model, in the smoke run (onnxruntime %1): %n way(s) passed, "
+                           "each giving the reference outputs bit for bit.", "", kinds.count("ok")).replace(
+                "%1", ", ".join(versions))
         if "expected" in kinds:
             note += " " + self.tr("A refusal marked as expected is how ONNX Runtime works, not a fault of the "
                                   "bundle: load that model another way.")
         if "failed" in kinds:
             note += " " + self.tr("%n way(s) FAILED: an app loading the model that way fails too; see how to fix "
                                   "each.", "", kinds.count("failed"))
+        for entry, smoke in models:
+            note += self.cost_text(entry, smoke.get("load_cost"))
         if recorded:
             note += " " + self.tr("Recorded when the bundle was made.")
-        self.note.setText(note)
+        return note.strip()
+
+    def cost_text(self, entry: str, cost: Any) -> str:
+        """The end user's load of ``entry`` by its path, as shipped and as it came (the manifest's
+        ``smoke.load_cost``, measured when it was bundled); "" when it was not measured."""
+        if not isinstance(cost, Mapping):
+            return ""
+
+        def side(key: str) -> str:
+            one = cost.get(key)
+            if not isinstance(one, Mapping) or "load_s" not in one:
+                return self.tr("not measured")
+            peak = one.get("peak_bytes")
+            mib = f"{peak / 2**20:.0f}" if isinstance(peak, int) else "?"
+            return self.tr("%1 s, %2 MiB at most").replace("%1", f"{float(one['load_s']):.2f}").replace("%2", mib)
+
+        text = self.tr("Loading %1 by its path costs the end user %2 as shipped, %3 as it came.").replace(
+            "%1", entry).replace("%2", side("shipped")).replace("%3", side("source"))
+        if "time_ratio" in cost and "memory_ratio" in cost:
+            text += " " + self.tr("The shipped layout takes %1x the time and %2x the memory.").replace(
+                "%1", f"{float(cost['time_ratio']):.2f}").replace("%2", f"{float(cost['memory_ratio']):.2f}")
+        return " " + text

@@ -228,6 +228,11 @@ COMPUTED_OUTPUT_KEYS = {"sha256", "recorded_sha256", "min", "max", "mean", "std"
 # their hashes, the manifest also the ORT/onnxpack versions): their sha256 varies by CPU. Their sizes are kept: hashes
 # have a fixed length, and so have the version strings of a lock (ORT 1.24.4 and 1.32.0 alike).
 COMPUTED_MEMBER_ROLES = {"smoke-output", "checksums", "manifest"}
+# Keys holding the end user's load cost measured on this machine (smoke.load_cost): time, memory and their ratios.
+MEASURED_KEYS = {"load_s", "peak_bytes", "baseline_bytes", "time_ratio", "memory_ratio"}
+# Bundle members that say those measured numbers (README.txt, manifest.json): their size and sha256 vary run to run,
+# and so does the bundle's size.
+MEASURED_MEMBER_ROLES = {"readme", "manifest"}
 # Keys holding text another tool printed (the ORT converter's log): varies with that tool's release.
 TOOL_LOG_KEYS = {"converter_log"}
 # Keys holding what a fresh random key pair hashes to: new on each keygen.
@@ -257,6 +262,16 @@ def normalise(doc: Any, replacements: list[tuple[str, str]]) -> Any:
                     out[k] = dropped(x, "tool version")
                 elif key == "outputs" and k in COMPUTED_OUTPUT_KEYS:
                     out[k] = dropped(x, "computed by ORT")
+                elif k in MEASURED_KEYS:
+                    out[k] = dropped(x, "measured on this machine")
+                elif key == "load_cost" and k == "method":  # one process for both layouts on Linux, two elsewhere
+                    out[k] = dropped(x, "how this OS measures")
+                elif v.get("role") in MEASURED_MEMBER_ROLES and (
+                        k in ("size", "actual_size") or (k in ("sha256", "actual_sha256") and v["role"] == "readme")):
+                    out[k] = dropped(x, "says measured load times")
+                elif k == "size" and ((isinstance(v.get("bundle"), str) and v.get("schema") == "onnxpack.bundle/1")
+                                      or (key == "archive" and parent_key is None)):  # the ZIP's size (verify's too)
+                    out[k] = dropped(x, "holds measured load times")
                 elif k in ("sha256", "actual_sha256") and v.get("role") in COMPUTED_MEMBER_ROLES:
                     out[k] = dropped(x, "embeds ORT-computed outputs")
                 elif ort_bytes and k in ("size", "sha256", "actual_size", "actual_sha256", "total_size",
@@ -398,6 +413,7 @@ def test_normaliser_keeps_what_is_deterministic() -> None:
     assert got["findings"][0] == {**doc["findings"][0], "message": "<TMP>/m/a.onnx: bad"}  # type: ignore[index]
     assert got["files"][0] == doc["files"][0]  # type: ignore[index]
     assert got["files"][1]["sha256"] == "<dropped str: embeds ORT-computed outputs>"
+    assert got["files"][1]["size"] == "<dropped int: says measured load times>"  # smoke.load_cost's numbers
     assert got["outputs"][0] == {"name": "Y", "sha256": "<dropped str: computed by ORT>",
                                  "min": "<dropped float: computed by ORT>", "shape": [1, 2], "finite": True}
     assert got["timings"] == {"runs": 3, "run_times_s": ["<dropped float: timing>"] * 2}

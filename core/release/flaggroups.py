@@ -279,6 +279,9 @@ BUNDLE_RUN_FLAGS = FlagGroup(None, (
     Flag(("--compare-outputs",), "compare_outputs", "besides the tensor-hash proof, also run the source model and "
          "compare outputs bitwise (auto: for models up to 256 MiB)", "compare_outputs", Kind.CHOICE, TRISTATE,
          choices=("auto", "always", "never"), default="auto", when=_RUN),
+    Flag(("--no-load-cost",), "no_load_cost", "do not measure the end user's load time and memory of the shipped "
+         "and the source layout (the ZIP then repeats byte for byte)", "load_cost", Kind.SWITCH, NOT, default=False,
+         when=_RUN),
 ))  # fmt: skip
 
 #: What `bundle` may do that it otherwise refuses (besides --force).

@@ -5,8 +5,10 @@ Order: every model is inspected and validated, and the label maps checked agains
 ZIP is opened (a broken model costs no merge of the others); then each model is retargeted, merged into its entry
 (its path in the folder), smoke-run and proven in turn, as a single-model bundle does (bundle.model_stage); then the
 assets are streamed in and the manifest, README.txt and SHA256SUMS written. An error names its model and stops the
-release; nothing is left behind. Models run one after another: each smoke run, proof and merge already uses the
-machine's memory for its own model, and a release's models are often of one size (an encoder and decoders).
+release; nothing is left behind. A release of small models (:data:`PARALLEL_MAX_BYTES` in all) runs two models at a
+time, one per core (core/release/folderparallel.py: the bytes are the same); a larger one runs them one after
+another: each smoke run, proof and merge already uses the machine's memory for its own model, and a release's models
+are often of one size (an encoder and decoders).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ __all__ = ["build_release"]
 _T = TypeVar("_T")
 
 
-def _named(plan: BundlePlan, step: Callable[[], _T]) -> _T:
+def named(plan: BundlePlan, step: Callable[[], _T]) -> _T:
     """``step()`` for one model of the release; its error names the model by its path in the bundle."""
     try:
         return step()
@@ -75,7 +77,7 @@ def build_release(plan: BundlePlan, out_dir: Path, child: ChildProcess, progress
     for i, mp in enumerate(plans):
         report(progress, "inspect", i, len(plans), steps.MODEL_OF, unit=STEPS, index=i + 1, count=len(plans),
                entry=mp.entry)
-        checked.append(_named(mp, lambda mp=mp: check_model(mp, progress, cancel)))  # type: ignore[misc]
+        checked.append(named(mp, lambda mp=mp: check_model(mp, progress, cancel)))  # type: ignore[misc]
     sources = [p for c in checked for p in source_files_of(c.val)]
     check_output_path(zip_path, [*plan.read_files, *sources], overwrite=opts.force)
     outputs = {mp.model_entry: interface_of(c.val.inspection.model)[1] for mp, c in zip(plans, checked, strict=True)
@@ -107,32 +109,17 @@ def _write(plan: BundlePlan, prepared: _Prepared, work: Path, zip_path: Path, fi
     tree = plan.tree
     assert tree is not None
     opts = plan.opts
-    done: list[ModelDone] = []
     asset_watch = SourceWatch.of([a.path for a in tree.assets])
     with (
         atomic_file(zip_path, overwrite=opts.force) as f,
         DeterministicZip(f, epoch=plan.epoch, compress=opts.compress) as z,
     ):
-        children = [first_child]
-        try:
-            for i, (mp, ch) in enumerate(zip(plans, checked, strict=True)):
-                if i + 1 < len(plans):  # the next model's child imports onnxruntime while this model runs
-                    children.append(child_for(SMOKE_TARGET, None, opts.sign_key_password_env,
-                                              opts.sigstore_identity_token_env))  # fmt: skip
-                child = children[i]
-                checker = start_checker(mp, ch, child, progress, cancel)
-                try:
-                    mwork = work / f"model-{i}"
-                    mwork.mkdir()
-                    run = Run(progress, cancel, zip_path, mwork)
-                    smoke_child = child if opts.run_smoke else None
-                    done.append(_named(mp, lambda: model_stage(mp, ch, checker, run, f, z, smoke_child)))  # noqa: B023
-                finally:
-                    checker.stop()
-                    child.discard()
-        finally:
-            for c in children:
-                c.discard()
+        if _in_parallel(plans, checked):
+            from .folderparallel import write_models_in_parallel
+
+            done = write_models_in_parallel(plans, checked, work, zip_path, z, first_child, progress, cancel)
+        else:
+            done = _write_models(prepared, work, zip_path, f, z, first_child, progress, cancel)
         assets = _write_assets(tree.assets, z, progress, cancel)
         views = [_model_view(mp, d) for mp, d in zip(plans, done, strict=True)]
         asset_docs = [{"path": a.member, "role": a.role, "size": m.record.size, "sha256": m.record.sha256}
@@ -159,6 +146,49 @@ def _write(plan: BundlePlan, prepared: _Prepared, work: Path, zip_path: Path, fi
                if d.proven.prove is not None}  # fmt: skip
     return BundleResult(zip_path, written.manifest, [m.to_dict() for m in written.members], first.smoke,
                         first.equal, release.doc, every, zip_path.stat().st_size, timings or None)
+
+
+#: A release whose models (with their data) are at most this large in all runs them two at a time, one per core
+#: (core/release/folderparallel.py); a larger one one after another, each using the machine's memory for its own.
+PARALLEL_MAX_BYTES = 256 * 2**20
+
+
+def _in_parallel(plans: list[BundlePlan], checked: list[Checked]) -> bool:
+    """Two models at once: several models, two cores or more, all of them small (:data:`PARALLEL_MAX_BYTES`)."""
+    if len(plans) < 2 or (os.cpu_count() or 1) < 2:
+        return False
+    return sum(c.val.inspection.total_size for c in checked) <= PARALLEL_MAX_BYTES
+
+
+def _write_models(prepared: _Prepared, work: Path, zip_path: Path, f: Any, z: DeterministicZip,
+                  first_child: ChildProcess, progress: ProgressCallback | None,
+                  cancel: CancelToken | None) -> list[ModelDone]:
+    """Each model retargeted, merged into ``z``, smoke-run and proven, one after another (the next model's child
+    imports onnxruntime while this model runs)."""
+    plans, checked = prepared.plans, prepared.checked
+    opts = plans[0].opts
+    done: list[ModelDone] = []
+    children = [first_child]
+    try:
+        for i, (mp, ch) in enumerate(zip(plans, checked, strict=True)):
+            if i + 1 < len(plans):
+                children.append(child_for(SMOKE_TARGET, None, opts.sign_key_password_env,
+                                          opts.sigstore_identity_token_env))  # fmt: skip
+            child = children[i]
+            checker = start_checker(mp, ch, child, progress, cancel)
+            try:
+                mwork = work / f"model-{i}"
+                mwork.mkdir()
+                run = Run(progress, cancel, zip_path, mwork)
+                smoke_child = child if opts.run_smoke else None
+                done.append(named(mp, lambda: model_stage(mp, ch, checker, run, f, z, smoke_child)))  # noqa: B023
+            finally:
+                checker.stop()
+                child.discard()
+    finally:
+        for c in children:
+            c.discard()
+    return done
 
 
 def _of_model(plan: BundlePlan, d: ModelDone) -> list[Finding]:

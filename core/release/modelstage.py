@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import io
 import posixpath
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,7 @@ from ..model.merge import MergePlan, plan_merge
 from ..model.proof import RangeKey, TensorHasher, WeightsProof, prove_same_model
 from ..model.streamhash import SequentialHasher, read_in_order
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
+from ..runtime import loadcost
 from . import codes
 from .background import Background
 from .fixes import Fixed, apply_fixes
@@ -46,7 +48,7 @@ from .manifest_build import (
 from .members import Member, Role
 from .ortvariant import OrtVariant, add_ort_variant
 from .plan import BundlePlan
-from .smokerun import SmokeTarget, equality, run_smoke, same_file_proof, smoke_or_retarget_refusal
+from .smokerun import Smoked, SmokeTarget, equality, run_smoke, same_file_proof, smoke_or_retarget_refusal
 from .sources import SourceWatch, source_files_of
 from .zipwriter import DeterministicZip
 
@@ -141,7 +143,9 @@ def _place(plan: BundlePlan, fixed: Fixed, run: Run) -> _Placement:
     need_copy = opts.ort_format or (opts.run_smoke and not in_place) or bool(opts.prove_ort)
     if opts.ort_format and not merge.fits_single_file:
         raise codes.ORT_FORMAT_TOO_LARGE.error()
-    check_free_space(run.zip_path.parent, merge.total_size * (2 if need_copy else 1) + (1 << 20))
+    # a copy beside the ZIP: the work copy, or the file the end user's load is measured on (loadcost.extracted)
+    copies = 2 if need_copy or (in_place and opts.load_cost) else 1
+    check_free_space(run.zip_path.parent, merge.total_size * copies + (1 << 20))
     return _Placement(merge, in_place, need_copy)
 
 
@@ -310,7 +314,10 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
                                 target.window)  # fmt: skip
 
     proof = Background(prove, run.cancel, "onnxpack-proof")
+    cost = contextlib.ExitStack()
     try:
+        # the end user's load cost: its processes import onnxruntime while the smoke run goes on (loadcost.py)
+        measured = cost.enter_context(loadcost.started()) if opts.load_cost else None
         auto = same is None and merge.total_size <= COMPARE_AUTO_BYTES
         compare = opts.compare_outputs if opts.compare_outputs is not None else auto
         try:  # a converted model is never shipped unproven: its outputs are compared, whatever its size
@@ -324,11 +331,43 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
         if proof.running:
             report(run.progress, "smoke", 1, 1, steps.COMPARING_HASHES, unit=STEPS)
         weights = proof.join()
+        if measured is not None:
+            smoked = _load_cost(plan, merge.layout, target, run, measured, smoked)
         report(run.progress, "smoke", 1, 1, steps.DONE, unit=STEPS)
     finally:
         proof.stop()
+        cost.close()
     equal = equality(plan.location.model.name, plan.model_entry, weights, smoked.rows)
     return Proven({**smoked.doc, "equal": equal}, equal, smoked.extra, smoked.findings)
+
+
+#: The end user's loads are measured one at a time in this process.
+_ONE_LOAD_AT_A_TIME = threading.Lock()
+
+
+def _load_cost(plan: BundlePlan, layout: Layout, target: SmokeTarget, run: Run, cost: loadcost.LoadCost,
+               smoked: Smoked) -> Smoked:
+    """``smoked`` with the end user's load cost (``load_cost``) and its finding: the shipped model loaded by path
+    (extracted from its stored entry into the work folder when it was run in place) against the source by its own
+    path, which the bundle validated (security.md rule 1) before; None for a source whose data lies elsewhere."""
+    report(run.progress, "smoke", 1, 1, steps.MEASURING_LOAD_COST, unit=STEPS)
+    shipped = target.path
+    if target.window is not None:
+        folder = run.work / "loadcost"
+        folder.mkdir()
+        shipped = loadcost.extracted(target.path, target.window, folder / posixpath.basename(plan.model_entry))
+    loc = plan.location
+    loadable = loc.data_dir.resolve() == loc.model.parent.resolve()
+    source_layout = Layout.EXTERNAL if any(p != loc.model for p in target.source_files) else Layout.SINGLE
+    layouts = loadcost.Layouts(shipped, layout.value, loc.model if loadable else None, source_layout.value)
+    try:
+        with _ONE_LOAD_AT_A_TIME:  # a release's models run two at a time (folderparallel.py): their loads do not
+            doc = loadcost.measure(cost, layouts, str(smoked.doc.get("ort_version", "")), run.cancel)
+    finally:
+        if shipped != target.path:
+            shipped.unlink(missing_ok=True)
+    found = loadcost.heavier(doc, posixpath.basename(plan.model_entry))
+    return dataclasses.replace(smoked, doc={**smoked.doc, "load_cost": doc}, findings=(*smoked.findings, *found))
 
 
 def _provenance(plan: BundlePlan, checked: Checked, sources: list[Path], merged: _Merged,

@@ -60,6 +60,9 @@ class BundleOptions:
     #: Also run the source model and compare outputs bitwise (a second ONNX Runtime session) on top of the
     #: tensor-hash proof: True, False, or None = only when that is cheap (weights up to COMPARE_AUTO_BYTES).
     compare_outputs: bool | None = None
+    #: Measure the end user's load cost of the shipped and the source layout (core/runtime/loadcost.py; machine
+    #: timings in the manifest, so the ZIP's bytes differ per run); --no-load-cost leaves it out.
+    load_cost: bool = True
     source_date_epoch: int | None = None  # None: read SOURCE_DATE_EPOCH from the environment
     layout: str = AUTO  # an option value of LAYOUTS: AUTO (single file below 2 GiB), or a Layout's value
     about: ReleaseInfo | None = None  # licence, authors, homepage, class labels (the manifest's "about")

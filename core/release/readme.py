@@ -55,6 +55,7 @@ def _release_readme(manifest: dict[str, Any]) -> str:
         lines += _examples(view)
         lines += _layout(view)
         lines += _loads(view)
+        lines += _load_cost(view)
     lines += _files(manifest)
     named = {**views[0], "model": {**views[0]["model"], "name": b["name"], "version": b["version"]}}
     lines += _checking(named)
@@ -224,6 +225,30 @@ def _loads(manifest: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _mib(n: Any) -> str:
+    return f"{n / 2**20:.0f} MiB" if isinstance(n, int) else "?"
+
+
+def _load_cost(manifest: dict[str, Any]) -> list[str]:
+    """What loading the shipped layout costs against the source's layout (measured when it was bundled)."""
+    cost = (manifest.get("smoke") or {}).get("load_cost")
+    if not cost:
+        return []
+    lines = ["", f"Loading {manifest['model']['entry']} by its path (InferenceSession(path), ONNX Runtime "
+                 f"{cost['ort_version']}, a fresh process; measured when it was bundled):"]
+    for key, what in (("shipped", "as shipped"), ("source", "as it came")):
+        side = cost[key]
+        if "error" in side:
+            lines.append(f"  {what} ({side['layout']}): not measured ({side['error']})")
+        else:
+            lines.append(f"  {what} ({side['layout']}): {side['load_s']:.2f} s, process peak "
+                         f"{_mib(side.get('peak_bytes'))}")
+    if "time_ratio" in cost:
+        lines.append(f"  the shipped layout: {cost['time_ratio']:.2f}x the time, "
+                     f"{cost.get('memory_ratio', 0):.2f}x the memory of the source's")
+    return lines
+
+
 def _checking(manifest: dict[str, Any]) -> list[str]:
     """How to check the bundle, with onnxpack and without; how to check its signature."""
     m = manifest["model"]
@@ -259,4 +284,5 @@ def _made_by(manifest: dict[str, Any]) -> list[str]:
 
 
 #: The README's sections, in order.
-_SECTIONS = (_heading, _proven, _about, _interface, _files, _examples, _layout, _loads, _checking, _made_by)
+_SECTIONS = (_heading, _proven, _about, _interface, _files, _examples, _layout, _loads, _load_cost, _checking,
+             _made_by)

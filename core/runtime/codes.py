@@ -462,3 +462,14 @@ SMOKE_LOAD_FROM_BYTES = define(
 SMOKE_LOADS_OK = define(
     "SMOKE_LOADS_OK", Severity.INFO, "{model} loads and gives the reference outputs bit for bit: {modes}",
 )
+
+# core/runtime/loadcost.py: the end user's load of the shipped single file against the source's external layout
+LOAD_COST_HEAVY = define(
+    "LOAD_COST_HEAVY", Severity.WARNING,
+    "{subject}: the shipped single file costs the end user {time_ratio}x the load time and {memory_ratio}x the "
+    "peak memory of the source's external-data layout ({shipped_s} s, {shipped_mem} against {source_s} s, "
+    "{source_mem}; InferenceSession(path), ONNX Runtime {ort_version})",
+    "To ship the layout that loads cheaper, bundle with {opt:layout} external (or {opt:layout} keep for the "
+    "source's own files).",
+)
+

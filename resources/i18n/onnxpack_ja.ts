@@ -1127,6 +1127,11 @@
         <translation>{model} の IR バージョンは {ir} です。ONNX Runtime には IR 3 以降が必要です</translation>
     </message>
     <message>
+        <source>{subject}: the shipped single file costs the end user {time_ratio}x the load time and {memory_ratio}x the peak memory of the source&apos;s external-data layout ({shipped_s} s, {shipped_mem} against {source_s} s, {source_mem}; InferenceSession(path), ONNX Runtime {ort_version})</source>
+        <comment>LOAD_COST_HEAVY</comment>
+        <translation>{subject}: 同梱した単一ファイルの読み込みは、元の外部データ形式と比べて利用者に {time_ratio} 倍の時間と {memory_ratio} 倍のピークメモリーを要します（{shipped_s} 秒・{shipped_mem} 対 {source_s} 秒・{source_mem}。InferenceSession(path)、ONNX Runtime {ort_version}）</translation>
+    </message>
+    <message>
         <source>The manifest lists a path outside the bundle: {path!r} {why}</source>
         <comment>MANIFEST_BAD_PATH</comment>
         <translation>マニフェストがバンドルの外のパスを載せています: {subject}</translation>
@@ -2570,6 +2575,10 @@
         <translation>どちらか一方を外してください。</translation>
     </message>
     <message>
+        <source>To ship the layout that loads cheaper, bundle with {opt:layout} external (or {opt:layout} keep for the source&apos;s own files).</source>
+        <translation>読み込みの軽い形式で配布するには {opt:layout} external でバンドルしてください（元のファイルのままなら {opt:layout} keep）。</translation>
+    </message>
+    <message>
         <source>The manifest was damaged or edited by hand; rebuild the bundle with `onnxpack bundle`.</source>
         <translation>マニフェストが壊れたか手で編集されています。`onnxpack bundle` でバンドルを作り直してください。</translation>
     </message>
@@ -3583,6 +3592,22 @@
     <message>
         <source>Recorded when the bundle was made.</source>
         <translation>バンドル作成時の記録です。</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>未計測</translation>
+    </message>
+    <message>
+        <source>%1 s, %2 MiB at most</source>
+        <translation>%1 秒・最大 %2 MiB</translation>
+    </message>
+    <message>
+        <source>Loading %1 by its path costs the end user %2 as shipped, %3 as it came.</source>
+        <translation>%1 をパスで読み込むと、利用者の負担は配布した形式で %2、元の形式で %3 です。</translation>
+    </message>
+    <message>
+        <source>The shipped layout takes %1x the time and %2x the memory.</source>
+        <translation>配布した形式は %1 倍の時間と %2 倍のメモリーを要します。</translation>
     </message>
 </context>
 <context>
@@ -5357,6 +5382,10 @@ Qt %1、Python %2</translation>
     <message>
         <source>comparing the tensor hashes</source>
         <translation>テンソルのハッシュを比較中</translation>
+    </message>
+    <message>
+        <source>measuring the end user&apos;s load time and memory</source>
+        <translation>利用者の読み込み時間とメモリーを計測中</translation>
     </message>
     <message>
         <source>writing README.txt and manifest.json</source>

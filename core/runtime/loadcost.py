@@ -1,0 +1,293 @@
+"""The end user's load cost: how long ``InferenceSession(path)`` takes and how much memory its process peaks at, for the
+layout a bundle ships and for the layout its source came in, each in a fresh process of its own.
+
+Why a fresh process: a process's peak resident memory (Linux ``VmHWM``, ``ru_maxrss``, Windows'
+``PeakWorkingSetSize``) only grows, and the smoke child holds the model mapped, its inputs and outputs, so a load
+there would misstate it. A process that imports onnxruntime and creates one session is what an app's process does;
+its peak is the app's. The import's own memory (``baseline_bytes``) is recorded beside it. On Linux the same process
+then loads the source layout after handing the first session's freed memory back (``malloc_trim``) and resetting
+its peak to what it holds (``clear_refs`` 5): GPT-2 medium measured so, either order, within 65 MB (2.5 %) of a fresh
+process (source 1610 MB both ways; shipped 2599 MB second against 2534 MB first), which is why the shipped layout,
+the one judged, loads first. Elsewhere the source gets a fresh process of its own.
+
+The process(es) are started before the smoke run (they import onnxruntime while it runs) and given their layout one
+after the other once the smoke run and the proof are done, so that nothing else of the bundle runs beside a load.
+Each session has plain options and the CPU provider, as an app's; no inference is run (loading is what differs
+between layouts).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..findings import Finding
+from .codes import LOAD_COST_HEAVY
+
+__all__ = [
+    "LOAD_COST_HEAVY",
+    "LOAD_COST_TARGET",
+    "MARGIN",
+    "MIN_MEMORY_BYTES",
+    "MIN_SECONDS",
+    "Layouts",
+    "LoadCost",
+    "child_main",
+    "heavier",
+    "measure",
+    "peak_resident_bytes",
+    "started",
+]
+
+#: The load-cost child's entry point.
+LOAD_COST_TARGET = "onnxpack.core.runtime.loadcost:child_main"
+#: The shipped layout costs the end user "more" beyond this ratio of the source layout's time or peak memory ...
+MARGIN = 1.25
+#: ... and by at least this much (a small model's loads take milliseconds, whose ratio is noise).
+MIN_SECONDS = 0.25
+MIN_MEMORY_BYTES = 64 * 2**20
+#: A load that takes longer than this is stopped and recorded as not measured.
+TIMEOUT_S = 600.0
+
+def peak_resident_bytes() -> int | None:
+    """This process's peak resident memory so far, in bytes; None where it cannot be read."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    if os.name == "nt":
+        return _windows_peak()
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - every POSIX Python has it
+        return None
+    peak = int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    return peak if sys.platform == "darwin" else peak * 1024  # macOS counts bytes, the others KiB
+
+
+def _windows_peak() -> int | None:  # pragma: no cover - Windows only
+    import ctypes
+    from ctypes import wintypes
+
+    class Counters(ctypes.Structure):
+        _fields_ = [("cb", wintypes.DWORD), ("PageFaultCount", wintypes.DWORD),
+                    ("PeakWorkingSetSize", ctypes.c_size_t), ("WorkingSetSize", ctypes.c_size_t),
+                    ("QuotaPeakPagedPoolUsage", ctypes.c_size_t), ("QuotaPagedPoolUsage", ctypes.c_size_t),
+                    ("QuotaPeakNonPagedPoolUsage", ctypes.c_size_t), ("QuotaNonPagedPoolUsage", ctypes.c_size_t),
+                    ("PagefileUsage", ctypes.c_size_t), ("PeakPagefileUsage", ctypes.c_size_t)]
+
+    try:
+        counters = Counters()
+        counters.cb = ctypes.sizeof(Counters)
+        process = ctypes.windll.kernel32.GetCurrentProcess()  # type: ignore[attr-defined]
+        if not ctypes.windll.psapi.GetProcessMemoryInfo(process, ctypes.byref(counters),  # type: ignore[attr-defined]
+                                                        counters.cb):
+            return None
+        return int(counters.PeakWorkingSetSize)
+    except (OSError, AttributeError):
+        return None
+
+
+_CLEAR_REFS = "/proc/self/clear_refs"
+
+
+def can_reset_peak() -> bool:
+    """Linux: a process can hand freed memory back (``malloc_trim``) and reset its peak to what it holds now
+    (``clear_refs`` 5), so one process measures both layouts one after the other."""
+    return sys.platform.startswith("linux") and os.access(_CLEAR_REFS, os.W_OK)
+
+
+def _reset_peak() -> None:
+    """Hand the memory the last session freed back to the system and start the peak from what is held now."""
+    import ctypes
+    import ctypes.util
+    import gc
+
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    with open(_CLEAR_REFS, "w", encoding="ascii") as f:
+        f.write("5")
+
+
+def _load_one(ort: Any, path: str) -> dict[str, Any]:
+    baseline = peak_resident_bytes()
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    t0 = time.perf_counter()
+    try:
+        session = ort.InferenceSession(path, sess_options=so, providers=["CPUExecutionProvider"])
+    except Exception as e:  # ONNX Runtime refuses this layout: recorded, not a failure of the bundle
+        return {"error": " ".join(str(e).split())[:300] or type(e).__name__}
+    load_s = time.perf_counter() - t0
+    peak = peak_resident_bytes()
+    del session
+    return {"load_s": round(load_s, 3), "peak_bytes": peak, "baseline_bytes": baseline}
+
+
+def child_main(conn: Any, job: dict[str, Any]) -> None:
+    """In a fresh process that has imported onnxruntime: create a session from each of ``job["paths"]`` in turn (the
+    peak reset between them: :func:`can_reset_peak`) and send ``("result", [{"load_s", "peak_bytes",
+    "baseline_bytes"} or {"error": text}, ...])``."""
+    try:
+        import onnxruntime as ort
+
+        ort.set_default_logger_severity(4)
+        out = []
+        for i, path in enumerate(job["paths"]):
+            if i:
+                _reset_peak()
+            out.append(_load_one(ort, str(path)))
+        conn.send(("result", out))
+    finally:
+        with contextlib.suppress(Exception):
+            conn.close()
+
+
+@dataclass(frozen=True)
+class Layouts:
+    """The two files to load by path: ``shipped`` (the model as the bundle ships it, its data files beside it, in a
+    private folder) and ``source`` (the source model in its own folder, None when ONNX Runtime cannot find its data
+    from its path: a --data-dir elsewhere), with what each layout is ("single", "external")."""
+
+    shipped: Path
+    shipped_layout: str
+    source: Path | None
+    source_layout: str
+
+
+def extracted(path: Path, window: tuple[int, int], dest: Path) -> Path:
+    """The byte range ``window`` of ``path`` (a stored ZIP entry) as the file ``dest``, copied in the kernel where it
+    can (``os.copy_file_range``): the file the end user extracts and loads."""
+    offset, size = window
+    with open(path, "rb") as src, open(dest, "xb") as out:
+        copied = 0
+        if hasattr(os, "copy_file_range"):
+            with contextlib.suppress(OSError):
+                while copied < size:
+                    n = os.copy_file_range(src.fileno(), out.fileno(), size - copied, offset + copied)
+                    if n <= 0:
+                        break
+                    copied += n
+        if copied < size:
+            src.seek(offset + copied)
+            out.seek(copied)
+            while copied < size:
+                chunk = src.read(min(size - copied, 8 << 20))
+                if not chunk:
+                    raise OSError(f"{path.name} ended early")
+                out.write(chunk)
+                copied += len(chunk)
+    return dest
+
+
+@dataclass
+class LoadCost:
+    """The load-cost children, started early (:func:`started`); :meth:`measure` gives them their layouts."""
+
+    children: list[Any]
+
+    def discard(self) -> None:
+        for child in self.children:
+            if child is not None:
+                child.discard()
+        self.children = []
+
+
+@contextlib.contextmanager
+def started(count: int | None = None) -> Iterator[LoadCost]:
+    """``count`` load-cost children started now (their onnxruntime import overlaps the caller's work); None: one
+    where a process can measure both layouts (:func:`can_reset_peak`), else two."""
+    from ..childproc import ChildProcess
+
+    cost = LoadCost([])
+    if count is None:
+        count = 1 if can_reset_peak() else 2
+    try:
+        for _i in range(count):
+            try:
+                cost.children.append(ChildProcess(LOAD_COST_TARGET, preload=("onnxruntime",), fork=False))
+            except OSError:  # no process can be started: the loads are run without a head start, or not at all
+                cost.children.append(None)
+        yield cost
+    finally:
+        cost.discard()
+
+
+def _loads(cost: LoadCost, index: int, paths: list[Path], cancel: Any) -> list[dict[str, Any]]:
+    """Each of ``paths`` loaded in turn in load-cost child ``index``: ``{"load_s", "peak_bytes", "baseline_bytes"}``
+    or ``{"error"}`` each."""
+    from ..errors import Cancelled, OnnxpackError
+    from .childrun import run_in_child
+
+    child = cost.children[index] if index < len(cost.children) else None
+    try:
+        raw = run_in_child(LOAD_COST_TARGET, {"paths": [os.path.abspath(p) for p in paths]}, timeout=TIMEOUT_S,
+                           what=f"Loading {paths[0].name} by its path", cancel=cancel, progress=None, child=child)
+    except Cancelled:
+        raise
+    except OnnxpackError as e:  # a crash or a time-out: the end user's load of these layouts is not measured
+        return [{"error": e.message[:300]} for _ in paths]
+    finally:
+        if child is not None:
+            cost.children[index] = None
+    return [dict(r) for r in raw]
+
+
+def measure(cost: LoadCost, layouts: Layouts, ort_version: str, cancel: Any = None) -> dict[str, Any]:
+    """The manifest's ``smoke.load_cost``: each layout's time and peak memory (None when it was not measured, with
+    the reason), and the shipped layout's ratios to the source's. The shipped layout is loaded first, in a fresh
+    process; the source then in the same one after its peak was reset (Linux), else in a fresh one of its own."""
+    together = len(cost.children) == 1
+    if layouts.source is None:
+        shipped = {"layout": layouts.shipped_layout, **_loads(cost, 0, [layouts.shipped], cancel)[0]}
+        source: dict[str, Any] = {"layout": layouts.source_layout,
+                                  "error": "its external data is not beside it: ONNX Runtime cannot load it by path"}
+    elif together:
+        first, second = _loads(cost, 0, [layouts.shipped, layouts.source], cancel)
+        shipped, source = {"layout": layouts.shipped_layout, **first}, {"layout": layouts.source_layout, **second}
+    else:
+        shipped = {"layout": layouts.shipped_layout, **_loads(cost, 0, [layouts.shipped], cancel)[0]}
+        source = {"layout": layouts.source_layout, **_loads(cost, 1, [layouts.source], cancel)[0]}
+    method = ("InferenceSession(path), peak resident memory of the process: the shipped layout first in a fresh "
+              "process, " + ("then the source in it, its freed memory handed back and the peak reset"
+                             if together else "the source in another"))
+    doc: dict[str, Any] = {"method": method, "ort_version": ort_version, "shipped": shipped, "source": source}
+    if "error" not in shipped and "error" not in source:
+        doc["time_ratio"] = round(shipped["load_s"] / max(source["load_s"], 1e-3), 2)
+        if shipped.get("peak_bytes") and source.get("peak_bytes"):
+            doc["memory_ratio"] = round(shipped["peak_bytes"] / source["peak_bytes"], 2)
+    return doc
+
+
+def heavier(doc: dict[str, Any] | None, subject: str) -> list[Finding]:
+    """LOAD_COST_HEAVY when the shipped single file costs the end user more than :data:`MARGIN` times the time or
+    memory of the source's external-data layout (and by at least :data:`MIN_SECONDS` / :data:`MIN_MEMORY_BYTES`)."""
+    from ..units import format_bytes
+
+    if not doc or doc["shipped"].get("layout") != "single" or doc["source"].get("layout") != "external":
+        return []
+    shipped, source = doc["shipped"], doc["source"]
+    if "time_ratio" not in doc:
+        return []
+    slower = doc["time_ratio"] > MARGIN and shipped["load_s"] - source["load_s"] >= MIN_SECONDS
+    mem_ratio = doc.get("memory_ratio")
+    larger = (mem_ratio is not None and mem_ratio > MARGIN
+              and shipped["peak_bytes"] - source["peak_bytes"] >= MIN_MEMORY_BYTES)
+    if not (slower or larger):
+        return []
+    return [LOAD_COST_HEAVY.finding(subject, time_ratio=f"{doc['time_ratio']:.2f}",
+                                    memory_ratio=f"{mem_ratio:.2f}" if mem_ratio is not None else "?",
+                                    shipped_s=f"{shipped['load_s']:.2f}", source_s=f"{source['load_s']:.2f}",
+                                    shipped_mem=format_bytes(shipped.get("peak_bytes") or 0),
+                                    source_mem=format_bytes(source.get("peak_bytes") or 0),
+                                    ort_version=doc["ort_version"])]

@@ -1,0 +1,183 @@
+"""The end user's load cost (core/runtime/loadcost.py): each layout loaded by path in a fresh process, its time and
+peak memory in the manifest, README.txt and the app; a warning when the shipped single file costs more.
+
+Timings and memory are machine-dependent: tests check what is recorded and how it is judged, never the values."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import onnx
+import pytest
+
+from onnxpack.core.release.bundle import BundleOptions, build_bundle
+from onnxpack.core.release.manifest import load_schema
+from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.runtime import loadcost
+from tests import factory
+
+
+def _doc(shipped_s: float, source_s: float, shipped_mib: int, source_mib: int,
+         layouts: tuple[str, str] = ("single", "external")) -> dict[str, Any]:
+    mib = 2**20
+    doc: dict[str, Any] = {
+        "method": "m", "ort_version": "1.32.0",
+        "shipped": {"layout": layouts[0], "load_s": shipped_s, "peak_bytes": shipped_mib * mib,
+                    "baseline_bytes": 50 * mib},
+        "source": {"layout": layouts[1], "load_s": source_s, "peak_bytes": source_mib * mib,
+                   "baseline_bytes": 50 * mib},
+    }
+    doc["time_ratio"] = round(shipped_s / source_s, 2)
+    doc["memory_ratio"] = round(shipped_mib / source_mib, 2)
+    return doc
+
+
+def test_heavier_warns_when_the_single_file_costs_more_and_names_the_layout_option() -> None:
+    found = loadcost.heavier(_doc(4.8, 2.4, 2533, 1609), "model.onnx")
+    assert [f.code for f in found] == ["LOAD_COST_HEAVY"]
+    assert "--layout external" in found[0].hint and "--layout keep" in found[0].hint
+    assert "2.00x the load time" in found[0].message and "1.57x the peak memory" in found[0].message
+    # memory alone over the line is enough
+    assert [f.code for f in loadcost.heavier(_doc(2.5, 2.4, 2533, 1609), "m")] == ["LOAD_COST_HEAVY"]
+
+
+@pytest.mark.parametrize("doc", [
+    _doc(2.5, 2.4, 1700, 1609),  # within 1.25x both
+    _doc(0.03, 0.01, 61, 60),  # 3x the time of a small model, but by milliseconds: noise, not a cost
+    _doc(0.3, 0.1, 60, 60),  # 3x, but 0.2 s
+    _doc(0.2, 0.1, 100, 60),  # 1.67x the memory, but 40 MiB
+    _doc(4.8, 2.4, 2533, 1609, ("external", "single")),  # not the merged layout
+    _doc(4.8, 2.4, 2533, 1609, ("single", "single")),
+])
+def test_heavier_stays_quiet(doc: dict[str, Any]) -> None:
+    assert loadcost.heavier(doc, "m") == []
+
+
+def test_heavier_without_a_measure_of_both_sides() -> None:
+    doc = _doc(4.8, 2.4, 2533, 1609)
+    doc["source"] = {"layout": "external", "error": "refused"}
+    del doc["time_ratio"], doc["memory_ratio"]
+    assert loadcost.heavier(doc, "m") == []
+    assert loadcost.heavier(None, "m") == []
+
+
+def test_extracted_copies_exactly_the_window(tmp_path: Path) -> None:
+    src = tmp_path / "archive"
+    data = bytes(range(256)) * 4096
+    src.write_bytes(data)
+    out = loadcost.extracted(src, (1000, 300_000), tmp_path / "model.onnx")
+    assert out.read_bytes() == data[1000:301_000]
+
+
+def test_the_peak_is_reset_between_two_loads_in_one_process(tmp_path: Path) -> None:
+    """A large session first, a small one after it: the second's peak is its own, not the first's (Linux)."""
+    if not loadcost.can_reset_peak():
+        pytest.skip("a process cannot reset its peak here")
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    def model(path: Path, n: int) -> Path:
+        w = numpy_helper.from_array(np.ones((n, n), dtype=np.float32), "W")
+        graph = helper.make_graph([helper.make_node("MatMul", ["X", "W"], ["Y"])], "g",
+                                  [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, n])],
+                                  [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, n])], [w])
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+        return path
+
+    big, small = model(tmp_path / "big.onnx", 4096), model(tmp_path / "small.onnx", 8)  # 64 MiB of weights
+    with loadcost.started(1) as cost:
+        doc = loadcost.measure(cost, loadcost.Layouts(big, "single", small, "single"), "x")
+    assert doc["shipped"]["peak_bytes"] - doc["source"]["peak_bytes"] > 48 * 2**20
+
+
+def test_peak_resident_bytes_reads_this_process() -> None:
+    first = loadcost.peak_resident_bytes()
+    assert first is not None and first > 1 << 20
+    statm = Path("/proc/self/statm")
+    held = int(statm.read_text().split()[1]) * 4096 if statm.exists() else first
+    block = bytearray(first - held + (64 << 20))  # touched: resident, 64 MiB beyond the peak so far
+    block[::4096] = b"x" * len(block[::4096])
+    second = loadcost.peak_resident_bytes()
+    assert second is not None and second >= first + (48 << 20)
+
+
+@pytest.mark.parametrize("processes", [2, 1])
+def test_measure_loads_each_layout_by_path(tmp_path: Path, processes: int) -> None:
+    """Each in a fresh process (2), or the source after the shipped one in the same process, its peak reset (1:
+    Linux)."""
+    if processes == 1 and not loadcost.can_reset_peak():
+        pytest.skip("a process cannot reset its peak here")
+    source = factory.external_model(tmp_path / "src")
+    single = tmp_path / "single" / "model.onnx"
+    single.parent.mkdir()
+    onnx.save(onnx.load(str(source)), str(single))
+    with loadcost.started(processes) as cost:
+        doc = loadcost.measure(cost, loadcost.Layouts(single, "single", source, "external"), "1.32.0")
+    assert ("then the source in it" in doc["method"]) == (processes == 1)
+    for key, layout in (("shipped", "single"), ("source", "external")):
+        side = doc[key]
+        assert side["layout"] == layout and "error" not in side, side
+        assert side["load_s"] >= 0 and side["peak_bytes"] >= side["baseline_bytes"] > 0
+    assert doc["time_ratio"] >= 0 and doc["memory_ratio"] > 0
+    jsonschema.validate(doc, {**load_schema()["$defs"]["smoke"]["properties"]["load_cost"],
+                              "$defs": load_schema()["$defs"]})
+
+
+def test_measure_records_a_layout_onnx_runtime_refuses(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    with loadcost.started(1) as cost:
+        doc = loadcost.measure(cost, loadcost.Layouts(bad, "single", None, "external"), "1.32.0")
+    assert doc["shipped"]["error"] and doc["source"]["error"]
+    assert "time_ratio" not in doc and loadcost.heavier(doc, "m") == []
+
+
+def _bundle(model: Path, out: Path, **kw: Any) -> Any:
+    return build_bundle(BundleOptions(model=model, out_dir=out, version="1.0.0", source_date_epoch=1_700_000_000,
+                                      **kw))
+
+
+def test_bundle_records_the_load_cost_in_manifest_readme_and_verifies(tmp_path: Path) -> None:
+    model = factory.external_model(tmp_path / "src")
+    r = _bundle(model, tmp_path / "out")
+    cost = r.manifest["smoke"]["load_cost"]
+    assert (cost["shipped"]["layout"], cost["source"]["layout"]) == ("single", "external")
+    assert all("load_s" in cost[k] and "error" not in cost[k] for k in ("shipped", "source"))
+    jsonschema.validate(r.manifest, load_schema(), cls=jsonschema.Draft202012Validator)
+    with zipfile.ZipFile(r.zip_path) as zf:
+        assert json.loads(zf.read("manifest.json"))["smoke"]["load_cost"] == cost
+        readme = zf.read("README.txt").decode()
+        assert not any(n.startswith("loadcost") for n in zf.namelist())
+    assert "Loading model.onnx by its path" in readme and "as it came (external)" in readme
+    report = verify_bundle(r.zip_path)
+    assert report.ok, report.problems
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["model-1.0.0.zip"]
+
+
+def test_no_load_cost_leaves_it_out_and_repeats_byte_for_byte(tmp_path: Path) -> None:
+    model = factory.external_model(tmp_path / "src")
+    a = _bundle(model, tmp_path / "a", load_cost=False)
+    b = _bundle(model, tmp_path / "b", load_cost=False)
+    assert "load_cost" not in a.manifest["smoke"]
+    assert a.zip_path.read_bytes() == b.zip_path.read_bytes()
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_the_app_says_the_load_cost(qapp: Any) -> None:
+    from onnxpack.gui import i18n
+    from onnxpack.gui.loads_view import LoadsBox, load_rows_of
+
+    i18n.install_translators(qapp, "en")
+
+    manifest = {"model": {"entry": "gpt2.onnx"}, "smoke": {"ort_version": "1.32.0",
+                                                          "load_cost": _doc(4.8, 2.4, 2533, 1609)}}
+    rows = load_rows_of(manifest)
+    assert [e for e, _ in rows] == ["gpt2.onnx"]  # shown although no load matrix was recorded (a large model)
+    box = LoadsBox()
+    box.show_loads(rows, recorded=True)
+    text = box.note.text()
+    assert "gpt2.onnx" in text and "4.80 s" in text and "2533 MiB" in text and "2.00x" in text
