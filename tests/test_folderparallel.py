@@ -13,6 +13,7 @@ from unittest import mock
 import onnx
 import pytest
 
+from onnxpack.core import steps
 from onnxpack.core.errors import Cancelled, OnnxpackError
 from onnxpack.core.progress import CancelToken, ProgressEvent, report
 from onnxpack.core.release import folderbundle, folderparallel
@@ -44,11 +45,11 @@ def _slow_first(seconds: float) -> Any:
 
     def stage(plan: Any, *args: Any) -> Any:
         run = args[2]
-        report(run.progress, "merge", 0, 1, f"begin {plan.model_entry}")
+        report(run.progress, "merge", 0, 1, steps.COPIED, file=f"begin {plan.model_entry}")
         if plan.model_entry.endswith("a.onnx"):
             time.sleep(seconds)
         done = real(plan, *args)
-        report(run.progress, "merge", 1, 1, f"end {plan.model_entry}")
+        report(run.progress, "merge", 1, 1, steps.COPIED, file=f"end {plan.model_entry}")
         return done
 
     return stage
