@@ -55,12 +55,17 @@ if TYPE_CHECKING:
 
 
 def registry() -> dict[str, Any]:
-    """Every finding and error code (name → onnxpack.core.codes.Code): imports each floor's ``codes`` module."""
-    from . import classcodes, codes, errorcodes  # noqa: F401
+    """Every finding and error code (name → onnxpack.core.codes.Code): imports each floor's ``codes`` module, and its
+    ``apphints`` (the desktop app's own remedies, Code.app_hint)."""
+    from . import apphints, classcodes, codes, errorcodes  # noqa: F401
+    from .checks import apphints as _checks_app  # noqa: F401
     from .checks import codes as _checks  # noqa: F401  (each import registers its floor's codes)
+    from .model import apphints as _model_app  # noqa: F401
     from .model import codes as _model  # noqa: F401
+    from .release import apphints as _release_app  # noqa: F401
     from .release import codes as _release  # noqa: F401
     from .release import foldercodes as _folder  # noqa: F401
+    from .runtime import apphints as _runtime_app  # noqa: F401
     from .runtime import codes as _runtime  # noqa: F401
 
     return dict(sorted(codes.CODES.items()))

@@ -5,7 +5,9 @@ A :class:`Code` is defined once, in the ``codes.py`` of the floor that produces 
 templates in :meth:`str.format` syntax: ``{name}`` is a value the call site passes by name (``{name!r}`` quotes it
 as Python does), and ``{opt:NAME}`` names an option of onnxpack as data (a structured remedy), which each front end
 words its own way: the command line and JSON say the flag (:data:`OPTION_FLAGS`), the desktop app names its
-control. Call sites do not write English::
+control. Where the desktop app has a better way than a flag, a code also has the app's own remedy (:func:`app_remedy`,
+in the floor's ``apphints.py``), which may name an action of the app with ``{act:NAME}`` (:data:`APP_ACTIONS`); the
+command line and JSON never show it. Call sites do not write English::
 
     raise codes.NO_SUCH_THING.error(subject=path.name, file=path.name)
     findings.append(codes.DUPLICATE_INITIALIZER.finding(name, count=n, model=label))
@@ -27,7 +29,8 @@ from typing import Any
 from .errors import OnnxpackError
 from .findings import Finding, Severity
 
-__all__ = ["CODES", "OPTION_FLAGS", "Code", "define", "fields", "main", "markdown", "options", "render"]
+__all__ = ["APP_ACTIONS", "APP_HINTS", "CODES", "OPTION_FLAGS", "Code", "actions", "app_remedy", "define", "fields",
+           "main", "markdown", "options", "render"]
 
 class _OptionFlags(Mapping[str, str]):
     """An option of onnxpack (named after its flag) → its command-line flag: how a remedy's ``{opt:NAME}`` reads on
@@ -57,33 +60,43 @@ class _OptionFlags(Mapping[str, str]):
 #: tests/test_codes.py checks every flag here is one the command line has.
 OPTION_FLAGS: Mapping[str, str] = _OptionFlags()
 
+#: The desktop app's actions an app remedy can name with ``{act:NAME}`` → the option that does the same on the command
+#: line (so the command line and docs/codes.md word the action as that option's flag; the app words it as its menu
+#: says, gui/catalog.py action_label).
+APP_ACTIONS: Mapping[str, str] = MappingProxyType({"locate_data_file": "data_dir"})
+
 #: Every code, by name (filled by :func:`define` as each floor's ``codes`` module is imported;
 #: ``onnxpack.core.registry()`` imports them all).
 CODES: dict[str, Code] = {}
 
 
-class _Opt:
-    """The value of the ``opt`` field: ``{opt:NAME}`` is rendered by the front end's option wording."""
+class _Named:
+    """The value of the ``opt`` and ``act`` fields: ``{opt:NAME}`` and ``{act:NAME}`` are rendered by the front end's
+    wording of options and of the app's actions."""
 
 
-_OPT = _Opt()
+_OPT, _ACT = _Named(), _Named()
 
 
 class _Formatter(string.Formatter):
-    """str.format with ``{opt:NAME}`` worded by ``option`` (NAME → text) instead of a format spec."""
+    """str.format with ``{opt:NAME}`` worded by ``option`` and ``{act:NAME}`` by ``action`` (NAME → text) instead of a
+    format spec."""
 
-    def __init__(self, option: Callable[[str], str]) -> None:
+    def __init__(self, option: Callable[[str], str], action: Callable[[str], str]) -> None:
         super().__init__()
         self.option = option
+        self.action = action
 
     def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
-        if key == "opt":
-            return _OPT
+        if key in ("opt", "act"):
+            return _OPT if key == "opt" else _ACT
         return super().get_value(key, args, kwargs)
 
     def format_field(self, value: Any, format_spec: str) -> Any:
         if value is _OPT:
             return self.option(format_spec)
+        if value is _ACT:
+            return self.action(format_spec)
         return super().format_field(value, format_spec)
 
 
@@ -91,19 +104,31 @@ def _flag(name: str) -> str:
     return OPTION_FLAGS[name]
 
 
-_ENGLISH = _Formatter(_flag)
+def _action_flag(name: str) -> str:
+    """An app action as the command line words it: the flag of the option that does the same."""
+    return OPTION_FLAGS[APP_ACTIONS[name]]
 
 
-def render(template: str, params: Mapping[str, Any], option: Callable[[str], str] | None = None) -> str:
-    """``template`` filled with ``params``; options are worded by ``option`` (default: the command-line flag)."""
-    formatter = _ENGLISH if option is None else _Formatter(option)
+_ENGLISH = _Formatter(_flag, _action_flag)
+
+
+def render(template: str, params: Mapping[str, Any], option: Callable[[str], str] | None = None,
+           action: Callable[[str], str] | None = None) -> str:
+    """``template`` filled with ``params``; options are worded by ``option`` and the app's actions by ``action``
+    (default: the command-line flag, of the option that does the action's job for an action)."""
+    formatter = _ENGLISH if option is None and action is None else _Formatter(option or _flag, action or _action_flag)
     return formatter.vformat(template, (), params)
 
 
 def fields(template: str) -> set[str]:
-    """The names of the values ``template`` needs (``opt`` excluded)."""
+    """The names of the values ``template`` needs (``opt`` and ``act`` excluded)."""
     names = {f for _, f, _, _ in string.Formatter().parse(template) if f}
-    return {n.split(".")[0].split("[")[0] for n in names} - {"opt"}
+    return {n.split(".")[0].split("[")[0] for n in names} - {"opt", "act"}
+
+
+def actions(template: str) -> set[str]:
+    """The app actions a template names with ``{act:NAME}``."""
+    return {spec for _, f, spec, _ in string.Formatter().parse(template) if f == "act" and spec}
 
 
 def options(template: str) -> set[str]:
@@ -131,6 +156,11 @@ class Code:
     summary: str = ""
     #: Remedies of the variants whose remedy differs from ``hint``, by variant.
     variant_hints: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def app_hint(self) -> str:
+        """The desktop app's own remedy (a template, :func:`app_remedy`), or "" when the app words ``hint``."""
+        return APP_HINTS.get(self.name, "")
 
     def template(self, variant: str | None = None) -> str:
         """The message template of ``variant`` (the main text when None or empty)."""
@@ -213,6 +243,25 @@ def define(
 
 
 
+#: The desktop app's own remedy of a code, by code name (filled by :func:`app_remedy` as each floor's ``apphints``
+#: module is imported; ``onnxpack.core.registry()`` imports them all).
+APP_HINTS: dict[str, str] = {}
+
+
+def app_remedy(code: Code, template: str) -> Code:
+    """Register the desktop app's remedy of ``code`` (once), for a problem the app has a better way to fix than a
+    flag: a template like ``hint``, naming options (``{opt:NAME}``, which the app words as its control) and the app's
+    actions (``{act:NAME}``, one of :data:`APP_ACTIONS`) as data. The command line and JSON show ``hint``."""
+    if CODES.get(code.name) is not code:
+        raise ValueError(f"code {code.name} is not registered")
+    if code.name in APP_HINTS:
+        raise ValueError(f"code {code.name} has two app remedies")
+    if unknown := actions(template) - set(APP_ACTIONS):
+        raise ValueError(f"code {code.name}: no such app action {sorted(unknown)}")
+    APP_HINTS[code.name] = template
+    return code
+
+
 # The error classes' own codes (ERROR, INPUT, ...) and their variants: core/classcodes.py.
 
 
@@ -246,17 +295,23 @@ def markdown(codes: Mapping[str, Code]) -> str:
         status = c.kind.exit_status if c.kind is not None else ""
         out.append(f"| `{c.name}` | {status} | {cell(c.summary)} | {cell(_shown(c.messages()))} | "
                    f"{cell(_shown(c.remedies()))} |")  # fmt: skip
+    own = [c for c in codes.values() if c.app_hint]
+    out += ["", f"## Remedies in the desktop app ({len(own)})", "",
+            "Where the app has a better way than a flag it shows its own remedy instead (its controls and actions",
+            "named as data; here an option or an action is written as the flag that does the same).", "",
+            "| code | remedy in the app |", "|---|---|"]  # fmt: skip
+    out += [f"| `{c.name}` | {cell(_shown((c.app_hint,)))} |" for c in own]
     return "\n".join(out) + "\n"
 
 
 def _shown(templates: tuple[str, ...]) -> str:
-    """Templates as the docs show them, joined by " / ": options as their flags, values as ``{name}`` (no conversion
-    or format)."""
+    """Templates as the docs show them, joined by " / ": options (and the app's actions) as their flags, values as
+    ``{name}`` (no conversion or format)."""
     parts = []
     for literal, name, spec, _conv in string.Formatter().parse(" / ".join(templates)):
         parts.append(literal)
-        if name == "opt":
-            parts.append(_flag(spec or ""))
+        if name in ("opt", "act"):
+            parts.append((_flag if name == "opt" else _action_flag)(spec or ""))
         elif name is not None:
             parts.append("{" + name + "}")
     return "".join(parts)

@@ -5,7 +5,9 @@ Every text comes from ``onnxpack.core.codes`` (one entry per code); Qt Linguist 
 ``resources/i18n/update_translations.py`` extracts them from the registry. A message has its code as the
 disambiguation (the same words, e.g. ``{detail}``, mean another thing under another code); a remedy or a summary is
 translated once per wording, whichever codes give it (the same sentence, one translation).
-A remedy naming an option (``{opt:fix_ir}``) names the app's own control here; the command line names the flag."""
+A remedy naming an option (``{opt:fix_ir}``) names the app's own control here; the command line names the flag.
+A code's app remedy (Code.app_hint, where the app has a better way than a flag) is translated in "Hints" too, its
+options worded as what to do with the control (:func:`tick`) and its actions (``{act:NAME}``) as the menu reads."""
 
 from __future__ import annotations
 
@@ -24,8 +26,11 @@ from onnxpack.core.steps import Said
 from .i18n import current_language, i18n_dir
 
 __all__ = [
+    "APP_REMEDY",
     "CHECKBOX_OPTIONS",
     "CONTEXTS",
+    "action_label",
+    "app_remedy_text",
     "code_of",
     "disambiguation",
     "gui_option",
@@ -34,11 +39,15 @@ __all__ = [
     "source_of",
     "step_text",
     "summary_text",
+    "tick",
     "translated_message",
 ]
 
 #: The Linguist context of each kind of registry text (a progress step's template: "Stages").
 CONTEXTS = {"text": "Findings", "hint": "Hints", "summary": "Errors", "step": "Stages"}
+
+# The variant key of a code's app remedy in resources/i18n/registry_sources.json (no message variant is named so).
+APP_REMEDY = ":app"
 
 #: The options the Bundle tab has a checkbox for (each sets one option: replacing a bundle never
 #: also lets a version go backwards); a remedy naming one of them names the box the user sees.
@@ -79,9 +88,52 @@ def gui_option(name: str) -> str:
     return OPTION_FLAGS.get(name, name)
 
 
-def _fill(template: str, values: Mapping[str, Any], option: Callable[[str], str] = gui_option) -> str | None:
+def tick(name: str) -> str:
+    """'tick "<the box>" in the Bundle tab', in the app's language: how an app remedy names a checkbox option."""
+    return QCoreApplication.translate("Hints", 'tick "%1" in the Bundle tab').replace("%1", option_label(name))
+
+
+def _app_option(name: str) -> str:
+    """How an app remedy names option ``name``: what to do with its checkbox, else as any remedy does."""
+    return tick(name) if name in CHECKBOX_OPTIONS else gui_option(name)
+
+
+def _plain(text: str) -> str:
+    """A menu text without its mnemonic ("&File" → "File", "ファイル(&F)" → "ファイル")."""
+    start = text.find("(&")
+    if start >= 0 and text[start + 3 : start + 4] == ")":
+        text = text[:start] + text[start + 4 :]
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+
+
+def action_label(name: str) -> str:
+    """An action of the app (``{act:NAME}``, onnxpack.core.codes APP_ACTIONS) as its menu reads, in the app's language:
+    "File → Locate data file…" (KeyError: the app has no such action)."""
+    menu, item = {
+        "locate_data_file": (QCoreApplication.translate("MainWindow", "&File"),
+                             QCoreApplication.translate("MainWindow", "Locate &data file…")),
+    }[name]  # fmt: skip
+    return f"{_plain(menu)} → {_plain(item)}"
+
+
+def app_remedy_text(code: Code, values: Mapping[str, Any]) -> str | None:
+    """``code``'s app remedy (Code.app_hint) in the app's language, its options as what to do with the controls and
+    its actions as the menus read (the registry's English in English or when the catalog lacks it; None: no app
+    remedy, or a value it names is missing). An option or action that begins it begins with a capital."""
+    if not code.app_hint:
+        return None
+    english = current_language() == "en"
+    text = (None if english else _translated("Hints", code.app_hint, code, APP_REMEDY)) or code.app_hint
+    filled = _fill(text, values, _app_option, action_label)
+    if filled and text.startswith("{"):
+        filled = filled[:1].upper() + filled[1:]
+    return filled
+
+
+def _fill(template: str, values: Mapping[str, Any], option: Callable[[str], str] = gui_option,
+          action: Callable[[str], str] | None = None) -> str | None:
     try:
-        return render(template, values, option)
+        return render(template, values, option, action or action_label)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):  # made without every value
         return None
 

@@ -103,3 +103,25 @@ def test_a_front_end_words_options_its_own_way():
     assert render("pass {opt:force}", {}) == "pass --force"
     assert fields("a {x!r} {y:,} {opt:force} {z.attr}") == {"x", "y", "z"}
     assert options("a {opt:force} {opt:fix_ir} {x}") == {"force", "fix_ir"}
+
+
+def test_the_apps_own_remedies_name_options_and_actions_as_data():
+    """A code's app remedy (Code.app_hint, each floor's apphints.py) names the app's controls ({opt:NAME}) and actions
+    ({act:NAME}) as data; the command line would word an action as the flag of the option that does its job."""
+    from onnxpack.core.codes import APP_ACTIONS, APP_HINTS, actions, app_remedy
+
+    codes = registry()
+    assert len(APP_HINTS) >= 60 and set(APP_HINTS) <= set(codes)
+    for name, template in APP_HINTS.items():
+        assert codes[name].app_hint == template and not fields(template), name
+        assert options(template) <= set(OPTION_FLAGS) and actions(template) <= set(APP_ACTIONS), name
+        render(template, {})  # every front end can word it, the command line too
+    assert set(APP_ACTIONS.values()) <= set(OPTION_FLAGS)
+    assert render("choose it with {act:locate_data_file}", {}) == "choose it with --data-dir"
+    assert render("{act:locate_data_file}", {}, action=str.upper) == "LOCATE_DATA_FILE"
+    assert actions("a {act:locate_data_file} {opt:force}") == {"locate_data_file"}
+    with pytest.raises(ValueError, match="two app remedies"):
+        app_remedy(codes["EXTDATA_MISSING"], "again")
+    with pytest.raises(ValueError, match="no such app action"):
+        app_remedy(codes["BAD_VERSION"], "{act:nothing}")
+    assert "## Remedies in the desktop app" in markdown(codes)

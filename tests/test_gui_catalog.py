@@ -268,3 +268,50 @@ def test_the_apps_own_hints_are_for_registered_codes():
     from onnxpack.gui.hints import GUI_HINT_CODES
 
     assert not sorted(set(GUI_HINT_CODES) - set(_registry()))
+
+
+def test_the_apps_own_remedies_read_as_before_they_moved_into_the_registry(qapp):
+    """Issue 38: gui/hints.py's hand-written table of the app's remedies became the registry's app remedies
+    (Code.app_hint). tests/fixtures/gui_app_hints.json is what that table showed for each of its codes, in English and
+    Japanese, captured before it went: the registry's app remedies read the same, whatever hint and values the engine
+    gave."""
+    import json
+
+    from onnxpack.core.codes import fields
+    from onnxpack.gui import i18n
+    from onnxpack.gui.hints import GUI_HINT_CODES, gui_hint
+
+    before = json.loads((Path(__file__).parent / "fixtures" / "gui_app_hints.json").read_text(encoding="utf-8"))
+    assert sorted(before) == list(GUI_HINT_CODES)
+    try:
+        for lang in ("en", "ja"):
+            i18n.install_translators(qapp, lang)
+            for name, texts in before.items():
+                code = _registry()[name]
+                assert gui_hint(name, "engine hint") == texts[lang], (lang, name)
+                values = _dummy((fields(code.template()) | fields(code.hint)) - _NOT_VALUES)
+                made = code.finding("SUBJ", **values) if code.severity is not None else None
+                if made is not None:
+                    assert gui_hint(name, made.hint, made.message_params()) == texts[lang], (lang, name)
+    finally:
+        i18n.install_translators(qapp, "en")
+
+
+def test_an_app_remedy_reworded_in_english_keeps_its_japanese(qapp, monkeypatch):
+    """The app finds an app remedy's translation by its code (resources/i18n/registry_sources.json), not by its
+    English: rewording it in the registry keeps the Japanese until the translations are refreshed (English shows the
+    new words at once)."""
+    from onnxpack.core import codes as registry_codes
+    from onnxpack.gui import i18n
+    from onnxpack.gui.hints import gui_hint
+
+    try:
+        i18n.install_translators(qapp, "ja")
+        japanese = gui_hint("EXTDATA_MISSING", "engine hint")
+        assert "「ファイル → データファイルの場所を指定…」" in japanese
+        monkeypatch.setitem(registry_codes.APP_HINTS, "EXTDATA_MISSING", "Choose it with {act:locate_data_file}.")
+        assert gui_hint("EXTDATA_MISSING", "engine hint") == japanese
+        i18n.install_translators(qapp, "en")
+        assert gui_hint("EXTDATA_MISSING", "engine hint") == "Choose it with File → Locate data file…."
+    finally:
+        i18n.install_translators(qapp, "en")

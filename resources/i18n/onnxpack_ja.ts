@@ -1939,10 +1939,6 @@
         <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
     </message>
     <message>
-        <source>Put the .data file next to the .onnx file (same folder, same name as written in the model), or choose where it is with File → Locate data file…</source>
-        <translation>.data ファイルを .onnx ファイルの隣 (同じフォルダー、モデルに書かれたとおりの名前) に置くか、「ファイル → データファイルの場所を指定…」で場所を選んでください。</translation>
-    </message>
-    <message>
         <source>Harmless: the bundle&apos;s own data file (used above 2 GiB) is written 64 KiB-aligned.</source>
         <translation>問題ありません。バンドル自体のデータファイル (2 GiB を超える場合に使用) は 64 KiB 境界に揃えて書き出されます。</translation>
     </message>
@@ -1957,18 +1953,6 @@
     <message>
         <source>Above 2 GiB the bundle keeps the weights in one aligned .onnx.data beside the model; nothing to do.</source>
         <translation>2 GiB を超えると、バンドルは重みをモデルの隣の境界揃えされた .onnx.data 1 つに保持します。操作は不要です。</translation>
-    </message>
-    <message>
-        <source>Choose another version or output folder, or %1.</source>
-        <translation>別のバージョンか出力フォルダーを選ぶか、%1。</translation>
-    </message>
-    <message>
-        <source>Use the suggested version, or %1.</source>
-        <translation>提案されたバージョンを使うか、%1。</translation>
-    </message>
-    <message>
-        <source>Give one class label per output class, in order, under Class labels in the Bundle tab (or %1 to keep them).</source>
-        <translation>バンドル タブの「クラスラベル」に出力クラスごとに 1 つずつ順番に入力してください (そのまま使うには %1)。</translation>
     </message>
     <message>
         <source>Type an SPDX identifier under License in the Bundle tab, e.g. MIT, Apache-2.0 or CC-BY-4.0.</source>
@@ -2047,10 +2031,6 @@
         <translation>バンドル タブの「%1」にチェックを入れてください</translation>
     </message>
     <message>
-        <source>Tick &quot;%1&quot; in the Bundle tab.</source>
-        <translation>バンドル タブの「%1」にチェックを入れてください。</translation>
-    </message>
-    <message>
         <source>Connect to the internet (each release is downloaded once, then cached), or do not prove on ONNX Runtime releases.</source>
         <translation>インターネットに接続してください（各リリースは初回だけダウンロードされ、以後はキャッシュされます）。または ONNX Runtime リリースでの検証をやめてください。</translation>
     </message>
@@ -2113,10 +2093,6 @@
     <message>
         <source>Re-export the model for the opset of the target runtime, or choose a newer target runtime.</source>
         <translation>目標ランタイムの opset でモデルをエクスポートし直すか、より新しい目標ランタイムを選んでください。</translation>
-    </message>
-    <message>
-        <source>Re-export for a lower opset or IR, choose a newer Target ONNX Runtime in the Bundle tab, or %1.</source>
-        <translation>より低い opset または IR で再エクスポートするか、バンドル タブでより新しい対象 ONNX Runtime を選ぶか、%1。</translation>
     </message>
     <message>
         <source>Open the NAME-VERSION.zip that onnxpack made to verify it; open a model file to inspect the model.</source>
@@ -2251,6 +2227,10 @@
         <translation>バンドルが作成後に変更されています。配布元から取得し直すか、作り直してください。</translation>
     </message>
     <message>
+        <source>Give one class label per output class, in order, under Class labels in the Bundle tab (or {opt:allow_unmatched_labels} to keep them).</source>
+        <translation>バンドル タブの「クラスラベル」に出力クラスごとに 1 つずつ順番に入力してください (そのまま使うには {opt:allow_unmatched_labels})。</translation>
+    </message>
+    <message>
         <source>Give the model&apos;s path (is a variable such as $MODEL unset?); with no argument at all, onnxpack bundles its built-in sample.</source>
         <translation>モデルのパスを指定してください ($MODEL などの変数が未設定ではありませんか?)。引数をまったく指定しない場合、onnxpack は組み込みのサンプルをバンドルします。</translation>
     </message>
@@ -2341,6 +2321,10 @@
     <message>
         <source>If one of them is this model&apos;s data file, rename it back to {file!r} (the name the model records); else put the .data file next to the .onnx file, or give its folder with {opt:data_dir}.</source>
         <translation>どれかがこのモデルのデータファイルなら、名前をモデルに記録された「{file}」に戻してください。そうでなければ .data ファイルを .onnx ファイルの隣に置くか、{opt:data_dir} でそのフォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>Put the .data file next to the .onnx file (same folder, same name as written in the model), or choose where it is with {act:locate_data_file}</source>
+        <translation>.data ファイルを .onnx ファイルの隣 (同じフォルダー、モデルに書かれたとおりの名前) に置くか、「{act:locate_data_file}」で場所を選んでください。</translation>
     </message>
     <message>
         <source>External data must be an ordinary file.</source>
@@ -2563,6 +2547,10 @@
         <translation>`onnxpack bundle --fix-ir` でリリースするコピーの ir_version を下げられます。</translation>
     </message>
     <message>
+        <source>{opt:fix_ir}.</source>
+        <translation>{opt:fix_ir}。</translation>
+    </message>
+    <message>
         <source>Convert the model with a current exporter or onnx.version_converter.</source>
         <translation>最新のエクスポーターか onnx.version_converter でモデルを変換してください。</translation>
     </message>
@@ -2751,6 +2739,10 @@
         <translation>`onnxpack bundle --target-ort {version} --fix-ir` で ir_version {ir} として書き出せます。</translation>
     </message>
     <message>
+        <source>Re-export for a lower opset or IR, choose a newer Target ONNX Runtime in the Bundle tab, or {opt:fix_ir}.</source>
+        <translation>より低い opset または IR で再エクスポートするか、バンドル タブでより新しい対象 ONNX Runtime を選ぶか、{opt:fix_ir}。</translation>
+    </message>
+    <message>
         <source>Raise the limit with {opt:timeout} SECONDS.</source>
         <translation>より速いマシンで試すか、ORT 形式の版なしでバンドルしてください。</translation>
     </message>
@@ -2805,6 +2797,10 @@
     <message>
         <source>Give a new or empty folder; onnxpack does not mix its output with other files.</source>
         <translation>新しいフォルダーか空のフォルダーを指定してください。onnxpack は出力をほかのファイルと混ぜません。</translation>
+    </message>
+    <message>
+        <source>Choose another version or output folder, or {opt:force}.</source>
+        <translation>別のバージョンか出力フォルダーを選ぶか、{opt:force}。</translation>
     </message>
     <message>
         <source>Write the output beside the folder (e.g. -o ../dist), or give the model file itself instead of its folder.</source>
@@ -3473,6 +3469,10 @@
     <message>
         <source>The suggested version is {suggested}.</source>
         <translation>推奨するバージョンは {suggested} です。</translation>
+    </message>
+    <message>
+        <source>Use the suggested version, or {opt:allow_version_not_greater}.</source>
+        <translation>提案されたバージョンを使うか、{opt:allow_version_not_greater}。</translation>
     </message>
     <message>
         <source>{changes}</source>

@@ -63,17 +63,20 @@ def untranslated(ts: Path) -> list[str]:
 
 def registry_keys() -> list[tuple[str, str, str, str]]:
     """(context, code, variant, source text) of every text in the engine's registries that the app shows: a
-    finding's message template and variants ("Findings"), every remedy ("Hints"), an error's general words
-    ("Errors"; the app shows those with the engine's exact English message in the details), and every progress
-    step's template ("Stages", onnxpack.core.steps). Variant "" is the main text."""
+    finding's message template and variants ("Findings"), every remedy ("Hints"; a code's app remedy, Code.app_hint,
+    too, as variant gui/catalog.py APP_REMEDY), an error's general words ("Errors"; the app shows those with the
+    engine's exact English message in the details), and every progress step's template ("Stages",
+    onnxpack.core.steps). Variant "" is the main text."""
     from onnxpack.core import registry
     from onnxpack.core.steps import BY_NAME
+    from onnxpack.gui.catalog import APP_REMEDY
 
     out = []
     for name, code in registry().items():
         if code.severity is not None:
             out += [("Findings", name, v, t) for v, t in (("", code.text), *code.variants.items()) if t]
         out += [("Hints", name, v, h) for v, h in (("", code.hint), *code.variant_hints.items()) if h]
+        out += [("Hints", name, APP_REMEDY, code.app_hint)] if code.app_hint else []
         out += [("Errors", name, "", code.summary)] if code.summary else []
     for name, step in BY_NAME.items():
         out += [("Stages", name, v, t) for v, t in (("", step.text), *step.variants.items())]
