@@ -1,4 +1,4 @@
-"""A release's models two at a time, one per core (issue 40 item 5): each model's stage (retarget, merge, smoke run,
+"""A release's models two at a time, one per core: each model's stage (retarget, merge, smoke run,
 proof) writes into a ZIP of its own in the work folder; the release's ZIP then takes each model's entries in the
 release's order, read back and hashed again (their SHA-256 must be what the model's stage recorded).
 

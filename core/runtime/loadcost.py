@@ -6,9 +6,9 @@ Why a fresh process: a process's peak resident memory (Linux ``VmHWM``, ``ru_max
 there would misstate it. A process that imports onnxruntime and creates one session is what an app's process does;
 its peak is the app's. The import's own memory (``baseline_bytes``) is recorded beside it. On Linux the same process
 then loads the source layout after handing the first session's freed memory back (``malloc_trim``) and resetting
-its peak to what it holds (``clear_refs`` 5): GPT-2 medium measured so, either order, within 65 MB (2.5 %) of a fresh
-process (source 1610 MB both ways; shipped 2599 MB second against 2534 MB first), which is why the shipped layout,
-the one judged, loads first. Elsewhere the source gets a fresh process of its own.
+its peak to what it holds (``clear_refs`` 5): measured so, either order, a load's peak is within a few percent of a
+fresh process's (docs/performance.md); the shipped layout, the one judged, loads first, so the second load's small
+excess never falls on it. Elsewhere the source gets a fresh process of its own.
 
 The process(es) are started before the smoke run (they import onnxruntime while it runs) and given their layout one
 after the other once the smoke run and the proof are done, so that nothing else of the bundle runs beside a load.
