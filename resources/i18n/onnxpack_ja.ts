@@ -2744,7 +2744,7 @@
     </message>
     <message>
         <source>Raise the limit with {opt:timeout} SECONDS.</source>
-        <translation>より速いマシンで試すか、ORT 形式の版なしでバンドルしてください。</translation>
+        <translation>{opt:timeout} SECONDS で上限を引き上げてください。</translation>
     </message>
     <message>
         <source>Ship models this large in ONNX format with external data instead of the ORT format.</source>
@@ -2804,7 +2804,7 @@
     </message>
     <message>
         <source>Write the output beside the folder (e.g. -o ../dist), or give the model file itself instead of its folder.</source>
-        <translation>モデルのフォルダーの外にある出力フォルダーを選んでください。onnxpack は入力を変更しません。</translation>
+        <translation>出力はフォルダーの外に書き出すか (例: -o ../dist)、フォルダーではなくモデル ファイルそのものを指定してください。</translation>
     </message>
     <message>
         <source>Give a file path.</source>
@@ -3176,7 +3176,7 @@
     </message>
     <message>
         <source>Give smaller sizes, e.g. {opt:dim} {dim}=1 (or real data with {opt:input} NAME=FILE.npy).</source>
-        <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
+        <translation>より小さいサイズを指定してください。例: {opt:dim} {dim}=1 (または {opt:input} NAME=FILE.npy で実データを指定)。</translation>
     </message>
     <message>
         <source>The model fixes these sizes: it cannot be smoke-run here; bundle it with {opt:no_smoke}, or run it on a machine with more memory.</source>
@@ -3188,7 +3188,7 @@
     </message>
     <message>
         <source>Use smaller {opt:dim} values or run on a machine with more memory.</source>
-        <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
+        <translation>{opt:dim} の値を小さくするか、メモリーの多いマシンで実行してください。</translation>
     </message>
     <message>
         <source>Re-run with the recorded ONNX Runtime version for an exact comparison.</source>
@@ -3248,7 +3248,7 @@
     </message>
     <message>
         <source>Raise the limit with {opt:timeout} SECONDS (loading a large model can take minutes), or use smaller sizes with {opt:dim} NAME=VALUE.</source>
-        <translation>バンドル タブの「シンボリック次元」でより小さいサイズを指定するか、スモーク実行のチェックを外してください。</translation>
+        <translation>{opt:timeout} SECONDS で上限を引き上げるか (大きなモデルの読み込みには数分かかることがあります)、{opt:dim} NAME=VALUE でより小さいサイズを指定してください。</translation>
     </message>
     <message>
         <source>Large tensors inside subgraphs or Constant nodes cannot be smoke-run in memory; move them to main-graph initializers.</source>
@@ -3476,7 +3476,7 @@
     </message>
     <message>
         <source>{changes}</source>
-        <translation>より大きな上げ幅が必要な変更は、［結果］タブのリリースの比較に一覧があります。</translation>
+        <translation>{changes}</translation>
     </message>
     <message>
         <source>Re-export the model with a released exporter and opset. If a newer ONNX has been released since, update onnxpack.</source>
