@@ -17,7 +17,7 @@ from .env import Environment, ExitStatus
 from .output import emit_error
 
 if TYPE_CHECKING:
-    from onnxpack.core.childproc import ChildProcess
+    from onnxpack.core.child.childproc import ChildProcess
 
 __all__ = ["Environment", "ExitStatus", "build_parser", "configure_process", "main", "run"]
 
@@ -25,7 +25,7 @@ __all__ = ["Environment", "ExitStatus", "build_parser", "configure_process", "ma
 #: starts it once the arguments are parsed, before the command's module and the engine are imported, so that its
 #: imports overlap theirs (a child forked that early is a copy of a process that has imported little); the command
 #: finds it as ``args.early_child`` and is the only one to start it.
-#: (core.childproc's SMOKE_TARGET and PRELOAD, spelled out: `inspect` need not pay for importing it;
+#: (core.child.childproc's SMOKE_TARGET and PRELOAD, spelled out: `inspect` need not pay for importing it;
 #: tests/test_cli_main.py checks they are the same.)
 _SMOKE_CHILD = ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime"))
 EARLY_CHILDREN = {"bundle": _SMOKE_CHILD, "smoke": _SMOKE_CHILD, "verify": _SMOKE_CHILD}  # verify: with --smoke
@@ -33,7 +33,7 @@ EARLY_CHILDREN = {"bundle": _SMOKE_CHILD, "smoke": _SMOKE_CHILD, "verify": _SMOK
 #: after the inspection has onnx imported already is as quick, and costs less CPU: docs/performance.md).
 _EARLY_CHECKER = ("check",)
 #: Flags naming environment variables that hold secrets: a command given one starts its child itself, once those
-#: variables are hidden from children (core.childproc.hide_from_children; never forked with them).
+#: variables are hidden from children (core.child.childproc.hide_from_children; never forked with them).
 _SECRET_VARIABLE_FLAGS = ("sign_key_password_env", "sigstore_identity_token_env")
 
 
@@ -143,7 +143,7 @@ def _early_child(args: argparse.Namespace) -> ChildProcess | None:
         return None
     if command not in EARLY_CHILDREN and command not in _EARLY_CHECKER:
         return None
-    from onnxpack.core.childproc import ChildProcess, start_method
+    from onnxpack.core.child.childproc import ChildProcess, start_method
 
     if command in _EARLY_CHECKER:
         return ChildProcess("", ("onnx",)) if start_method() != "fork" else None
@@ -166,9 +166,10 @@ def _silence_stdout(env: Environment) -> None:
 def configure_process() -> None:
     """What the console script sets for its own process (and its children), unless the user set it: numpy's BLAS
     starts no thread pool when onnx imports it (a process of one thread can fork its children: see
-    onnxpack.core.childproc.start_method; nothing here multiplies matrices), and ONNX Runtime's telemetry (1.29+: a
-    device id and an event store in the user's cache folder, uploads) stays off (core.childproc.ORT_TELEMETRY_VAR,
-    not imported here). :func:`main` leaves the environment of a process that calls it alone."""
+    onnxpack.core.child.childproc.start_method; nothing here multiplies matrices), and ONNX Runtime's telemetry (1.29+:
+    a device id and an event store in the user's cache folder, uploads) stays off
+    (core.child.childproc.ORT_TELEMETRY_VAR, not imported here). :func:`main` leaves the environment of a process that
+    calls it alone."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
@@ -177,7 +178,7 @@ def run() -> None:
     """Console-script entry point: the exit status of :func:`main`, once every child process is reaped."""
     configure_process()
     status = int(main())
-    from onnxpack.core.childproc import reap_children
+    from onnxpack.core.child.childproc import reap_children
 
     reap_children()
     import gc

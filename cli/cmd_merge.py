@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from onnxpack.core.model.layout import Layout
-from onnxpack.core.model.merge import merge_model
+from onnxpack.core.model.merge.merge import merge_model
 
 from .env import Environment, ExitStatus
 from .output import (

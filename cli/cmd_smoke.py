@@ -123,7 +123,7 @@ def _findings(env: Environment, findings: list[Finding]) -> None:
 
 
 def _smoke(args: argparse.Namespace, env: Environment) -> int:
-    from onnxpack.core.childproc import SMOKE_TARGET, ChildProcess
+    from onnxpack.core.child.childproc import SMOKE_TARGET, ChildProcess
 
     child = getattr(args, "early_child", None) or ChildProcess(SMOKE_TARGET)  # main() started it
     try:

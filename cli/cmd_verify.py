@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from onnxpack.core.release.verify import VerifyReport, verify_bundle
+from onnxpack.core.release.verify.verify import VerifyReport, verify_bundle
 
 from .env import Environment, ExitStatus
 from .output import emit_json, format_bytes, plural, print_findings, print_table, progress_reporter

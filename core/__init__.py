@@ -27,11 +27,11 @@ _API: dict[str, str] = {
     **dict.fromkeys(("CancelToken", "ProgressCallback", "ProgressEvent"), "progress"),
     **dict.fromkeys(("Inspection", "inspect_model"), "checks.inspection"),
     **dict.fromkeys(("Validation", "validate_model"), "checks.validate"),
-    "merge_model": "model.merge",
+    "merge_model": "model.merge.merge",
     **dict.fromkeys(("SmokeOptions", "SmokeResult", "compare_models", "smoke_test"), "runtime.smoke"),
     "convert_to_ort": "runtime.ortformat",
     **dict.fromkeys(("BundleOptions", "BundleResult", "build_bundle"), "release.bundle"),
-    **dict.fromkeys(("VerifyReport", "verify_bundle"), "release.verify"),
+    **dict.fromkeys(("VerifyReport", "verify_bundle"), "release.verify.verify"),
 }
 
 __all__ = [
@@ -46,10 +46,10 @@ if TYPE_CHECKING:
     from .checks.validate import Validation, validate_model
     from .errors import Cancelled, InputError, InternalError, OnnxpackError, OutputError
     from .findings import Finding, Severity
-    from .model.merge import merge_model
+    from .model.merge.merge import merge_model
     from .progress import CancelToken, ProgressCallback, ProgressEvent
     from .release.bundle import BundleOptions, BundleResult, build_bundle
-    from .release.verify import VerifyReport, verify_bundle
+    from .release.verify.verify import VerifyReport, verify_bundle
     from .runtime.ortformat import convert_to_ort
     from .runtime.smoke import SmokeOptions, SmokeResult, compare_models, smoke_test
 

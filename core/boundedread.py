@@ -2,9 +2,10 @@
 
 For the files a user names besides the model (``--target-app``, ``--sign-key``, ``--labels-file``, certificates):
 ``/dev/zero`` must not fill memory, a FIFO must not block the run, a folder or a 1 GB file must be refused by its
-name. As the model (core/model/modelfile.py ``require_regular_file``) and external data (core/model/extreader.py)
-are: ``os.stat`` before opening, ``O_NONBLOCK`` so that a FIFO swapped in meanwhile cannot block the open, ``fstat``
-of what was opened, and a read that stops one byte past the limit (a file growing meanwhile).
+name. As the model (core/model/modelfile.py ``require_regular_file``) and external data
+(core/model/extdata/extreader.py) are: ``os.stat`` before opening, ``O_NONBLOCK`` so that a FIFO swapped in meanwhile
+cannot block the open, ``fstat`` of what was opened, and a read that stops one byte past the limit (a file growing
+meanwhile).
 
 A refusal is a :class:`BoundedReadError`, an :class:`OSError` whose ``strerror`` says why in words that follow
 "Cannot read FILE: ": the callers already turn an ``OSError`` into their own error with its ``strerror``.

@@ -57,7 +57,7 @@ INPUT = _class_code("INPUT", InputError, "A file or setting given cannot be used
                                "Give the private key file (PEM) made by 'onnxpack keygen' or openssl."),
     "public_key_unreadable": ("Cannot read the public key {path}: {reason}",
                               "Give the publisher's public key file (NAME.pub)."),
-    # core/release/verify.py, verify_manifest.py
+    # core/release/verify/verify.py, verify_manifest.py
     "not_bundle_or_manifest": ("{path} is neither a bundle ZIP nor a manifest.json", "Give OLD.zip or its manifest."),
     "manifest_unreadable": ("Cannot read the manifest of {file}: {message}",
                             "Run `onnxpack verify` on it for details."),
@@ -82,10 +82,10 @@ MODEL_FORMAT = _class_code("MODEL_FORMAT", ModelFormatError, "The file is not a 
 )
 _REEXPORT = "Re-export the model, or fix the external data file next to it."
 EXTERNAL_DATA = _class_code("EXTERNAL_DATA", ExternalDataError, "The model's external data cannot be used safely", {
-        # core/model/extreader.py
+        # core/model/extdata/extreader.py
         "invalid_tensor": ("Tensor {tensor} has invalid external data", _REEXPORT),
         "not_validated": ("{path} is not a validated external data file of this model", _REEXPORT),
-        # core/model/extref.py: the first of the external data's errors (its own remedy), and how many more
+        # core/model/extdata/extref.py: the first of the external data's errors (its own remedy), and how many more
         "first": ("{message}", ""),
         "first_of_many": ("{message} (and {more} more problem(s); run `onnxpack check` for all)", ""),
     },
@@ -106,7 +106,7 @@ INTERNAL = _class_code("INTERNAL", InternalError, "Internal error in onnxpack", 
     "unexpected": ("Internal error: {exception}: {error}",
                    "This is a bug in onnxpack; please report it with the command you ran (set ONNXPACK_DEBUG=1 to see "
                    "the traceback)."),
-    # core/model/mergeparts.py, proof.py, core/release/finish.py, modelstage.py
+    # core/model/merge/mergeparts.py, proof.py, core/release/finish.py, modelstage.py
     "merge": ("Internal error in merge: {detail}",
               "This is a bug in onnxpack; please report it with the model's structure (no weights needed)."),
     "proof": ("Internal error in the equality proof: {detail}", _REPORT),

@@ -19,7 +19,7 @@ _USAGE: dict[str, tuple[str, str]] = {
     # core/checks/targetapp.py
     "target_app_disagrees": ("{opt:target_ort} {target_ort} and {opt:target_app} ({app}) disagree",
                              "Give one of them."),
-    # core/model/mergeplan.py
+    # core/model/merge/mergeplan.py
     "merge_layout": ("Unknown layout {layout!r}", "Use one of: {layouts}."),
     "align": ("Alignment {align!r} is not a power of two between 1 and {max}",
               "Use e.g. {opt:align} 65536 (the default; Windows and POSIX can map such offsets) or 4096."),
@@ -105,7 +105,7 @@ OUTPUT_IS_INPUT = define(
     "OUTPUT_IS_INPUT", kind=OutputError,
     text="Output {output} is the same file as the input {input}",
     hint="Choose another output path; onnxpack never modifies its inputs.",
-    # the merge's output is a hard link to an input (core/model/merge.py)
+    # the merge's output is a hard link to an input (core/model/merge/merge.py)
     variants={"hard_link": "Output {output} is the same file as the input {input} (a hard link)"},
     summary="The output is the same file as the input",
 )
@@ -119,7 +119,7 @@ OUTPUT_INSIDE_INPUT = define(
 )
 OUTPUT_IS_DIR = define(
     "OUTPUT_IS_DIR", kind=OutputError, text="Output {output} is an existing folder", hint="Give a file path.",
-    # the merge's output (core/model/merge.py)
+    # the merge's output (core/model/merge/merge.py)
     variants={"merge": "Output {output} is a folder"},
     summary="The output is an existing folder",
     variant_hints={"merge": "Give the path of the .onnx file to write."},
@@ -166,13 +166,13 @@ OUTPUT_WRITE = define(
     "OUTPUT_WRITE", kind=OutputError,
     text="Cannot write {output}: {reason}", hint="Check the folder exists and is writable.",
     variants={
-        # the merge's output folder (or its file) was removed while the merge ran (core/model/merge.py) ...
+        # the merge's output folder (or its file) was removed while the merge ran (core/model/merge/merge.py) ...
         "merge_vanished": "Cannot write {output}: the output folder (or the file being written) was removed while the "
                           "merge ran; nothing was written",
         # ... the bundle's, while the bundle was made (core/release/bundle.py)
         "bundle_vanished": "Cannot write {output}: the output folder was removed while the bundle was made; nothing "
                            "was written",
-        # the merge's output folder cannot be written into (core/model/merge.py)
+        # the merge's output folder cannot be written into (core/model/merge/merge.py)
         "read_only": "Cannot write into {folder}: the folder {why}",
         # the merge's output exists and is no regular file: --force replaces files only
         "not_regular": "Output {output} exists and is not a regular file (a FIFO, device or socket); it is never "

@@ -97,7 +97,7 @@ def run(argv: Sequence[str] | None = None, *, started_at: float | None = None) -
         QTimer.singleShot(0, window.warm_up)
     code = app.exec()
     del hook_owner
-    from onnxpack.core.childproc import reap_children
+    from onnxpack.core.child.childproc import reap_children
 
     reap_children()  # no zombie python3 left behind by the checker and smoke children
     return int(code)

@@ -25,7 +25,7 @@ __all__ = [
 
 #: What the jobs below import; the window shows without them (tests/test_architecture.py checks it).
 ENGINE_MODULES = (
-    "onnxpack.core.checks.validate", "onnxpack.core.release.verify", "onnxpack.core.release.bundle",
+    "onnxpack.core.checks.validate", "onnxpack.core.release.verify.verify", "onnxpack.core.release.bundle",
     "onnxpack.core.runtime.smoke",
     "onnxpack.core.release.metadata", "onnxpack.core.release.preview",
 )  # not onnxruntime: it runs in child processes only, and importing it holds the GIL (a GUI stall)
@@ -91,7 +91,7 @@ def verify_job(path: Path, smoke: bool = False) -> JobFunction:
     """Verify a bundle (optionally re-running its smoke recipe)."""
 
     def run(progress: ProgressCallback, cancel: CancelToken) -> Any:
-        from onnxpack.core.release.verify import verify_bundle
+        from onnxpack.core.release.verify.verify import verify_bundle
 
         return verify_bundle(path, smoke=smoke, progress=progress, cancel=cancel)
 

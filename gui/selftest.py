@@ -263,7 +263,7 @@ def _bundle_round_trip(tmp: Path) -> dict[str, Any]:
         raise _CheckFailed(f"the embedded sample model is missing: {sample}")
     try:
         from onnxpack.core.release.bundle import BundleOptions, build_bundle
-        from onnxpack.core.release.verify import verify_bundle
+        from onnxpack.core.release.verify.verify import verify_bundle
     except ImportError:  # only while core.bundle/core.verify are not written yet
         return _pipeline_without_bundle(sample, tmp)
     out = tmp / "out"
@@ -290,7 +290,7 @@ def _pipeline_without_bundle(sample: Path, tmp: Path) -> dict[str, Any]:
 
         done["inspect"] = inspect_model(sample).layout
     with contextlib.suppress(ImportError):
-        from onnxpack.core.model.merge import merge_model
+        from onnxpack.core.model.merge.merge import merge_model
 
         merged = tmp / "merged.onnx"
         merge_model(sample, merged)

@@ -16,7 +16,7 @@ from .model.state import ItemState, QueueItem
 from .widgets.model_panel import finding_hint, release_counts
 
 if TYPE_CHECKING:
-    from onnxpack.core.release.verify import VerifyReport
+    from onnxpack.core.release.verify.verify import VerifyReport
 
     from .main_window import MainWindow
 

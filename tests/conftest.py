@@ -23,7 +23,7 @@ from tests import factory  # noqa: E402
 def _no_hidden_variables(monkeypatch: pytest.MonkeyPatch) -> None:
     """Variables hidden from children (a signing test's password variable) stay hidden for the process, by design:
     each test starts without any, so that a signed bundle earlier in the run does not stop later tests forking."""
-    from onnxpack.core import childproc
+    from onnxpack.core.child import childproc
 
     monkeypatch.setattr(childproc, "_HIDDEN", set())
 

@@ -14,9 +14,9 @@ import pytest
 from onnx import helper
 
 import onnxpack.core.atomic as atomic
-import onnxpack.core.model.mergewrite as mergewrite
+import onnxpack.core.model.merge.mergewrite as mergewrite
 from onnxpack.core.atomic import WritebackPacer, atomic_file, plain_file_fd
-from onnxpack.core.model.merge import merge_model
+from onnxpack.core.model.merge.merge import merge_model
 from onnxpack.core.release.zipwriter import DeterministicZip
 from tests import factory
 

@@ -19,7 +19,7 @@ from onnxpack.core.errors import Cancelled, InputError, OnnxpackError, RefusedEr
 from onnxpack.core.progress import CancelToken, ProgressEvent
 from onnxpack.core.release.bundle import BundleOptions, build_bundle, cli_command
 from onnxpack.core.release.manifest import load_schema, schema_errors
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 from onnxpack.core.runtime.smoke import SmokeOptions
 from tests import factory
 

@@ -16,11 +16,12 @@ from onnx.external_data_helper import set_external_data
 
 import onnxpack.core.release.modelstage
 from onnxpack.core.errors import ExternalDataError
-from onnxpack.core.model.extdata import ExternalDataReader, resolve_external_data
+from onnxpack.core.model.extdata.extreader import ExternalDataReader
+from onnxpack.core.model.extdata.extresolve import resolve_external_data
+from onnxpack.core.model.merge.streamhash import SequentialHasher, read_in_order
 from onnxpack.core.model.modelfile import load_structure
-from onnxpack.core.model.streamhash import SequentialHasher, read_in_order
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 from tests import factory
 
 NAMES = ["W1", "W2", "W3", "W4"]

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-import onnxpack.core.childproc as childproc
+import onnxpack.core.child.childproc as childproc
 from onnxpack.cli import Environment, main
 from onnxpack.core.checks.checker_child import run_in_child
-from onnxpack.core.childproc import ChildProcess, child_environ, hide_from_children
+from onnxpack.core.child.childproc import ChildProcess, child_environ, hide_from_children
 
 SECRET = "ONNXPACK_TEST_SECRET"
 METHODS = ["spawn"] + (["exec"] if os.name == "posix" else []) + (["fork"] if sys.platform.startswith("linux") else [])
@@ -122,7 +122,7 @@ def test_a_signed_bundle_starts_no_child_that_holds_the_key_password(
 def test_a_callers_child_started_before_the_secret_was_named_is_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sample_model: Path
 ) -> None:
-    from onnxpack.core.childproc import SMOKE_TARGET
+    from onnxpack.core.child.childproc import SMOKE_TARGET
     from onnxpack.core.release.bundle import BundleOptions, build_bundle
     from onnxpack.core.runtime.loadcost import LOAD_COST_TARGET
 

@@ -121,7 +121,7 @@ def test_the_command_child_starts_before_the_command_and_is_always_stopped(
 ) -> None:
     """bundle, smoke, check and verify --smoke get their child process first thing (it imports onnx while the engine
     is imported); the command adopts it; it is stopped however the run ends, and --help starts none."""
-    from onnxpack.core import childproc
+    from onnxpack.core.child import childproc
 
     monkeypatch.setattr(childproc, "START_METHOD", "exec")  # check's child is started early where children exec
     made: list[Any] = []
@@ -149,16 +149,16 @@ def test_the_command_child_starts_before_the_command_and_is_always_stopped(
 
 def test_the_early_smoke_child_is_the_engines() -> None:
     from onnxpack.cli import EARLY_CHILDREN
-    from onnxpack.core.childproc import PRELOAD, SMOKE_TARGET
+    from onnxpack.core.child.childproc import PRELOAD, SMOKE_TARGET
 
     assert set(EARLY_CHILDREN.values()) == {(SMOKE_TARGET, PRELOAD)}
 
 
 def test_the_command_line_turns_off_the_telemetry_the_engine_names(monkeypatch: Any) -> None:
-    """The console script (run) spells ORT_DISABLE_TELEMETRY itself (importing core.childproc costs `inspect` ~20 ms):
-    the same name; main() itself leaves the environment alone (see test_hermetic_cli.py)."""
+    """The console script (run) spells ORT_DISABLE_TELEMETRY itself (importing core.child.childproc costs `inspect` ~20
+    ms): the same name; main() itself leaves the environment alone (see test_hermetic_cli.py)."""
     from onnxpack.cli import configure_process
-    from onnxpack.core.childproc import ORT_TELEMETRY_VAR
+    from onnxpack.core.child.childproc import ORT_TELEMETRY_VAR
 
     monkeypatch.delenv(ORT_TELEMETRY_VAR, raising=False)
     monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)

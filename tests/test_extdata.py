@@ -12,7 +12,9 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from onnxpack.core.errors import ExternalDataError, InputError, ModelFormatError
-from onnxpack.core.model.extdata import ExternalDataReader, resolve_external_data, sha1_file
+from onnxpack.core.model.extdata.extreader import ExternalDataReader
+from onnxpack.core.model.extdata.extref import sha1_file
+from onnxpack.core.model.extdata.extresolve import resolve_external_data
 from onnxpack.core.model.modelfile import FileKind, load_structure, locate_model, sniff
 from onnxpack.core.model.tensors import expected_nbytes, iter_graphs, iter_tensors, uses_external_data
 from onnxpack.core.progress import CancelToken

@@ -7,7 +7,7 @@ from pathlib import Path
 
 def test_ort_memory_address_marker_is_rejected(tmp_path: Path) -> None:
     """ORT reads '*/_ORT_MEM_ADDR_/*' locations as process memory: never accept them from a file."""
-    from onnxpack.core.model.extdata import resolve_external_data
+    from onnxpack.core.model.extdata.extresolve import resolve_external_data
     from onnxpack.core.model.modelfile import load_structure
     from tests.factory import add_model, save_with_external
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from onnxpack.cli import Environment, main
-from onnxpack.core.model.extdata import resolve_external_data
-from onnxpack.core.model.extlocation import renamed_candidates
+from onnxpack.core.model.extdata.extlocation import renamed_candidates
+from onnxpack.core.model.extdata.extresolve import resolve_external_data
 from onnxpack.core.model.modelfile import load_structure
 from tests.factory import add_model, save_with_external
 

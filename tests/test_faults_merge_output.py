@@ -17,7 +17,7 @@ import pytest
 from onnx import helper, numpy_helper
 
 from onnxpack.cli import Environment, main
-from onnxpack.core.model import merge as merge_mod
+from onnxpack.core.model.merge import merge as merge_mod
 
 
 def _model(folder: Path) -> Path:

@@ -16,10 +16,10 @@ import numpy as np
 import onnx
 import pytest
 
-from onnxpack.core.release import verify as verify_mod
-from onnxpack.core.release import verify_recipe
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify import verify as verify_mod
+from onnxpack.core.release.verify import verify_recipe
+from onnxpack.core.release.verify.verify import verify_bundle
 from onnxpack.core.release.zipwriter import DeterministicZip
 from tests import factory
 

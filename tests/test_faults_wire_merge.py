@@ -14,8 +14,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 from onnxpack.cli import Environment, main
 from onnxpack.core.errors import InternalError, RuntimeFailure
-from onnxpack.core.model.extdata import resolve_external_data
-from onnxpack.core.model.merge import merge_model, plan_merge
+from onnxpack.core.model.extdata.extresolve import resolve_external_data
+from onnxpack.core.model.merge.merge import merge_model, plan_merge
 from onnxpack.core.model.modelfile import load_structure
 from onnxpack.core.model.skeleton import INLINE_KEY, read_skeleton
 from onnxpack.core.model.tensors import iter_tensors, tensor_fields
@@ -148,7 +148,7 @@ def test_merge_refuses_to_publish_the_private_marker(tmp_path: Path) -> None:
 
 def test_merge_output_is_proven_before_it_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A merge whose written bytes are not the source fails (MERGE_NOT_EQUAL, exit 1) and leaves nothing."""
-    from onnxpack.core.model import merge as merge_mod
+    from onnxpack.core.model.merge import merge as merge_mod
 
     path = tmp_path / "m.onnx"
     onnx.save(helper.make_model(helper.make_graph([], "g", [], [], [numpy_helper.from_array(

@@ -39,7 +39,7 @@ def test_no_other_whole_file_hasher_in_the_engine() -> None:
 
 
 def test_sha1_for_onnx_checksums(tmp_path: Path) -> None:
-    from onnxpack.core.model.extdata import sha1_file
+    from onnxpack.core.model.extdata.extref import sha1_file
 
     p = tmp_path / "w.bin"
     p.write_bytes(b"weights" * 1000)

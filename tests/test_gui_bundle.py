@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 from tests import factory
 from tests.gui_helpers import close_dialogs, make_window, wait_state
 

@@ -143,7 +143,7 @@ def test_stage_details_of_a_real_bundle_and_verification_read_in_japanese(qapp, 
     """Every progress detail the engine reports while bundling and verifying the sample is worded in Japanese."""
     from onnxpack.core.progress import ProgressEvent
     from onnxpack.core.release.bundle import BundleOptions, build_bundle
-    from onnxpack.core.release.verify import verify_bundle
+    from onnxpack.core.release.verify.verify import verify_bundle
     from onnxpack.core.resources import SAMPLE_MODEL, resource_path
     from onnxpack.gui.messages import stage_detail
 

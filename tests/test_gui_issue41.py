@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from onnxpack.core.findings import Finding
 from onnxpack.core.progress import STEPS, ProgressEvent
-from onnxpack.core.release.verify_report import VerifyReport
+from onnxpack.core.release.verify.verify_report import VerifyReport
 from onnxpack.gui import i18n
 from onnxpack.gui.model.runstate import STAGES
 from onnxpack.gui.widgets.queue_view import display_names, distinct_elide

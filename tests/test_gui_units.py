@@ -115,7 +115,7 @@ def test_event_loop_keeps_turning_during_long_job(qtbot):
 def test_event_loop_keeps_turning_during_real_merge(qtbot, tmp_path):
     """The window stays responsive while core.merge merges a 96 MiB external-data model on a worker."""
     from benchmarks.common import make_external_model
-    from onnxpack.core.model.merge import merge_model
+    from onnxpack.core.model.merge.merge import merge_model
 
     model = make_external_model(tmp_path / "big", 96 * 2**20, tensor_bytes=16 * 2**20)
     w = make_window(qtbot, tmp_path)

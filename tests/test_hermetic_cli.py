@@ -13,7 +13,7 @@ import pytest
 
 from onnxpack import cli
 from onnxpack.cli import Environment, ExitStatus, main
-from onnxpack.core import childproc
+from onnxpack.core.child import childproc
 from onnxpack.core.runtime.loadcost import LOAD_COST_TARGET
 
 

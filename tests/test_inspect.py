@@ -15,8 +15,14 @@ from onnx import TensorProto, helper, numpy_helper
 
 from onnxpack.core.checks.inspection import inspect_model
 from onnxpack.core.errors import Cancelled, InputError, ModelFormatError
-from onnxpack.core.model.extdata import resolve_external_data
-from onnxpack.core.model.mergesize import MergedSizer, external_lengths, inline_tensor, single_file_size, varint_size
+from onnxpack.core.model.extdata.extresolve import resolve_external_data
+from onnxpack.core.model.merge.mergesize import (
+    MergedSizer,
+    external_lengths,
+    inline_tensor,
+    single_file_size,
+    varint_size,
+)
 from onnxpack.core.model.modelfile import load_structure
 from onnxpack.core.model.tensors import iter_tensors, uses_external_data
 from onnxpack.core.progress import CancelToken

@@ -16,7 +16,7 @@ import pytest
 
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
 from onnxpack.core.release.manifest import load_schema
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 from onnxpack.core.runtime import loadcost
 from tests import factory
 

@@ -1,4 +1,4 @@
-"""onnxpack.core.model.merge: the oracle (merged == original with its external data loaded, byte for byte), sizes,
+"""onnxpack.core.model.merge.merge: the oracle (merged == original with its external data loaded, byte for byte), sizes,
 safety."""
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-import onnxpack.core.model.merge as merge_mod
+import onnxpack.core.model.merge.merge as merge_mod
 from onnxpack.core.errors import Cancelled, ExternalDataError, InputError, ModelFormatError, OutputError
-from onnxpack.core.model import mergesize, mergewrite
-from onnxpack.core.model.extdata import ExternalDataReader, resolve_external_data
-from onnxpack.core.model.merge import MergePlan, merge_model, plan_merge
+from onnxpack.core.model.extdata.extreader import ExternalDataReader
+from onnxpack.core.model.extdata.extresolve import resolve_external_data
+from onnxpack.core.model.merge import mergesize, mergewrite
+from onnxpack.core.model.merge.merge import MergePlan, merge_model, plan_merge
 from onnxpack.core.model.modelfile import PROTOBUF_LIMIT
 from onnxpack.core.model.tensors import expected_nbytes, iter_tensors, uses_external_data
 from onnxpack.core.progress import CancelToken, ProgressEvent

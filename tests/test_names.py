@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from onnxpack.core.errors import InputError
-from onnxpack.core.model.extdata import resolve_external_data
+from onnxpack.core.model.extdata.extresolve import resolve_external_data
 from onnxpack.core.names import check_bundle_name as _check_name
 from onnxpack.core.names import component_problem
 from onnxpack.core.release.zipcheck import scan_archive

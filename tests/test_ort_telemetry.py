@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-import onnxpack.core.childproc as childproc
+import onnxpack.core.child.childproc as childproc
 from onnxpack.cli import Environment, main
 from onnxpack.core.checks.checker_child import run_in_child
-from onnxpack.core.childproc import ORT_TELEMETRY_VAR, ChildProcess, child_environ
+from onnxpack.core.child.childproc import ORT_TELEMETRY_VAR, ChildProcess, child_environ
 
 METHODS = ["spawn"] + (["exec"] if os.name == "posix" else []) + (["fork"] if sys.platform.startswith("linux") else [])
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 from onnxpack.core.runtime.ortformat import ORT_NONDETERMINISM, convert_to_ort
 from tests import factory
 

@@ -13,13 +13,13 @@ import onnx
 import pytest
 
 from onnxpack.core.errors import InputError, ModelFormatError, OnnxpackError
-from onnxpack.core.model import proof
-from onnxpack.core.model.extdata import resolve_external_data
-from onnxpack.core.model.merge import plan_merge
+from onnxpack.core.model.extdata.extresolve import resolve_external_data
+from onnxpack.core.model.merge import proof
+from onnxpack.core.model.merge.merge import plan_merge
 from onnxpack.core.model.modelfile import load_structure
 from onnxpack.core.release import modelstage as bundle_mod
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 from onnxpack.core.runtime.smoke_child import _pages_released
 from tests import factory
 

@@ -19,7 +19,7 @@ from onnxpack.cli import main
 from onnxpack.core.errors import InputError, OnnxpackError, RuntimeFailure
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
 from onnxpack.core.release.manifest import schema_errors
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 from onnxpack.core.runtime import wheels, wheeltable
 from onnxpack.core.runtime.prove import ensure_release, parse_prove_spec, resolve_releases
 from tests.test_prove_index import FakeIndex, loosen, make_wheel

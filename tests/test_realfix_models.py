@@ -17,7 +17,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 import onnxpack.core.runtime.smoke as smoke_mod
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 from onnxpack.core.runtime.smoke import SmokeOptions, smoke_test
 from tests import factory
 from tests.test_smoke import _in_process

@@ -19,7 +19,7 @@ from onnxpack.core.release import folderbundle
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
 from onnxpack.core.release.folder import MAX_RELEASE_PATH, asset_role, scan_folder
 from onnxpack.core.release.manifest import RELEASE_SCHEMA, load_release_schema, load_schema, schema_errors
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 
 from .factory import add_model, save_with_external
 

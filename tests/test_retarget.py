@@ -20,7 +20,7 @@ from onnxpack.core.checks.validate import validate_model
 from onnxpack.core.errors import RefusedError
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
 from onnxpack.core.release.manifest import schema_errors
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 
 EPOCH = 1_700_000_000
 

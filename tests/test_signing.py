@@ -20,7 +20,7 @@ from onnxpack.core.errors import InputError
 from onnxpack.core.release import signing
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
 from onnxpack.core.release.metadata import ReleaseInfo, check_labels
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 from onnxpack.core.release.zipwriter import DeterministicZip
 from tests import factory
 
@@ -394,7 +394,7 @@ def test_a_signed_bundle_never_forks_its_checker(tmp_path: Path, keys: dict[str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A forked child is a copy of the process that read the private key: the checker of a signed bundle runs in a
     child that was not forked from it."""
-    import onnxpack.core.childproc as childproc
+    import onnxpack.core.child.childproc as childproc
     import onnxpack.core.release.gate as gate_mod
 
     monkeypatch.setattr(childproc, "START_METHOD", "fork")

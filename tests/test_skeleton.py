@@ -16,7 +16,7 @@ from onnx import TensorProto, helper, numpy_helper
 from onnxpack.cli import Environment, main
 from onnxpack.core.checks.inspection import inspect_model
 from onnxpack.core.errors import ModelFormatError
-from onnxpack.core.model.extdata import resolve_external_data
+from onnxpack.core.model.extdata.extresolve import resolve_external_data
 from onnxpack.core.model.modelfile import load_structure
 from onnxpack.core.model.skeleton import INLINE_KEY, SKELETON_MIN_BYTES, had_default_location, read_skeleton
 from onnxpack.core.model.tensors import iter_tensors

@@ -211,7 +211,7 @@ def test_external_data_is_fed_from_validated_bytes_and_merge_is_bitwise_equal(tm
     c = compare_models(ext, single, options=SmokeOptions(runs=1))
     assert c.ok and c.bitwise_equal, c.findings
     assert "in-memory initializer" in c.original.load
-    from onnxpack.core.model.merge import merge_model
+    from onnxpack.core.model.merge.merge import merge_model
 
     merged = tmp_path / "merged" / "model.onnx"
     merged.parent.mkdir()

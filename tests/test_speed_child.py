@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 import onnxpack.core.checks.checker_child as checker_mod
-import onnxpack.core.childproc as childproc
+import onnxpack.core.child.childproc as childproc
 from onnxpack.core.checks.checker_child import check_structure, run_in_child
-from onnxpack.core.childproc import SMOKE_TARGET, ChildProcess
+from onnxpack.core.child.childproc import SMOKE_TARGET, ChildProcess
 from onnxpack.core.errors import Cancelled, RefusedError
 from onnxpack.core.progress import CancelToken
 from onnxpack.core.release.bundle import BundleOptions, build_bundle

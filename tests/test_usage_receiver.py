@@ -21,7 +21,7 @@ from onnx import TensorProto, helper, numpy_helper
 from onnxpack.cli import Environment, main
 from onnxpack.core.release import readme, snippets
 from onnxpack.core.release.checksums import sha256sums_problems
-from onnxpack.core.release.verify import verify_bundle
+from onnxpack.core.release.verify.verify import verify_bundle
 from tests import factory
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -91,7 +91,7 @@ def test_bundle_progress_reads_in_order(tmp_path: Path) -> None:
 def test_bundle_says_validate_continues_when_it_waits_for_the_checker(tmp_path: Path, monkeypatch: Any) -> None:
     """The checker held until the bundle asks for its verdict after the merge (a slow machine, a large model): the
     wait reads "validate, continued", between the merge and the smoke run. Held by an event, not by timing."""
-    from onnxpack.core import childproc
+    from onnxpack.core.child import childproc
     from onnxpack.core.release import gate
 
     monkeypatch.setattr(childproc, "START_METHOD", "exec")  # the sample's checker shares the smoke child

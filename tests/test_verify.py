@@ -16,7 +16,7 @@ import pytest
 
 from onnxpack.core.errors import InputError
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
-from onnxpack.core.release.verify import read_bundle_manifest, verify_bundle
+from onnxpack.core.release.verify.verify import read_bundle_manifest, verify_bundle
 from onnxpack.core.release.zipcheck import Member, iter_member, scan_archive
 from onnxpack.core.release.zipwriter import DeterministicZip
 from tests import factory

@@ -18,8 +18,8 @@ from onnxpack.core.findings import Finding
 from onnxpack.core.release.bundle import BundleOptions, build_bundle
 from onnxpack.core.release.checksums import MAX_LISTED_PER_KIND, sha256sums_problems
 from onnxpack.core.release.manifest import schema_errors
-from onnxpack.core.release.verify import verify_bundle
-from onnxpack.core.release.verify_report import MAX_FINDINGS_PER_CODE, BoundedFindings
+from onnxpack.core.release.verify.verify import verify_bundle
+from onnxpack.core.release.verify.verify_report import MAX_FINDINGS_PER_CODE, BoundedFindings
 from onnxpack.core.release.zipwriter import DeterministicZip
 
 
@@ -85,7 +85,7 @@ def test_sha256sums_problems_are_bounded_per_kind() -> None:
 
 def test_oversized_sha256sums_is_not_read(bundle: Path, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    from onnxpack.core.release import verify_manifest
+    from onnxpack.core.release.verify import verify_manifest
 
     monkeypatch.setattr(verify_manifest, "MAX_SUMS_BYTES", 1000)
     crafted = _rewrite(bundle, tmp_path / "b.zip", sums=b"y" * 2000)

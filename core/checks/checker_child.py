@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..atomic import make_temp_dir
-from ..childproc import ChildProcess, enter_child, hidden_vars, start_method, target_name
+from ..child.childproc import ChildProcess, enter_child, hidden_vars, start_method, target_name
 from ..errors import Cancelled
 from ..progress import CancelToken
 

@@ -15,10 +15,11 @@ from onnx import ModelProto, TensorProto, TypeProto, ValueInfoProto
 from .. import __version__, classcodes
 from ..errors import InputError
 from ..findings import Finding, Severity
-from ..model.extdata import ExternalTable, resolve_external_data
+from ..model.extdata.extref import ExternalTable
+from ..model.extdata.extresolve import resolve_external_data
 from ..model.layout import Layout
 from ..model.loaded import LoadedModel
-from ..model.mergesize import single_file_size
+from ..model.merge.mergesize import single_file_size
 from ..model.modelfile import PROTOBUF_LIMIT, FileKind, ModelLocation, load_structure, locate_model, sniff
 from ..model.tensors import (
     WalkCache,

@@ -13,9 +13,9 @@ from onnx import ModelProto
 
 from .. import __version__
 from .. import steps as step_codes
-from ..childproc import ChildProcess
+from ..child.childproc import ChildProcess
 from ..findings import FIXED_BY_RETARGET, Finding, Severity
-from ..model.extdata import raw_data_size_finding
+from ..model.extdata.extresolve import raw_data_size_finding
 from ..model.layout import Layout
 from ..model.modelfile import PROTOBUF_LIMIT
 from ..model.tensors import cached_walks, iter_graphs, iter_tensors, uses_external_data

@@ -19,7 +19,7 @@ _INLINE = "Re-export the model from its source framework."
 _TRUNCATED = "The data file is truncated or belongs to another model; export again."
 
 # extdata: a tensor's external_data entries and its location, checked before any file is opened
-# (core/model/extresolve.py, extlocation.py)
+# (core/model/extdata/extresolve.py, extlocation.py)
 EXTDATA_IGNORED = define(
     "EXTDATA_IGNORED", WARNING,
     "Tensor {label} has external_data entries but data_location is not EXTERNAL; they are ignored",
@@ -73,14 +73,14 @@ EXTDATA_OUTSIDE_DIR = define(
     variants={"resolved": "External data file {file!r} resolves outside the model folder ({real})"},
     variant_hints={"resolved": "Keep external data inside the model folder."},
 )
-# extdata: the data file on disk (core/model/extlocation.py)
+# extdata: the data file on disk (core/model/extdata/extlocation.py)
 EXTDATA_MISSING = define(
     "EXTDATA_MISSING", ERROR, "External data file {file!r} was not found (looked for {looked_for})",
     "Put the .data file next to the .onnx file (same folder, same name as written in the model), or give its "
     "folder with {opt:data_dir}.",
     variants={
         "component": "External data file {file!r} has a non-folder component {part!r}",
-        # core/model/extlocation.py FileCheck.suggest_renamed: data-like files lie where it was looked for
+        # core/model/extdata/extlocation.py FileCheck.suggest_renamed: data-like files lie where it was looked for
         "renamed": "External data file {file!r} was not found (looked for {looked_for}), but {found!r} beside it "
                    "has the size the model needs ({size}): was it renamed from {file!r}?",
         "renamed_maybe": "External data file {file!r} was not found (looked for {looked_for}); data files beside "
@@ -95,7 +95,7 @@ EXTDATA_MISSING = define(
     },
 )
 #: EXTDATA_UNREADABLE, EXTDATA_NOT_REGULAR and EXTDATA_OUT_OF_RANGE are also errors: a file checked before that
-#: changed while it was read (core/model/extreader.py: the "open", "changed" and "shrunk" variants).
+#: changed while it was read (core/model/extdata/extreader.py: the "open", "changed" and "shrunk" variants).
 _CHANGED = "Make sure nothing else modifies the model folder while onnxpack runs."
 EXTDATA_UNREADABLE = define(
     "EXTDATA_UNREADABLE", ERROR, "External data file {file!r} cannot be examined: {detail}", "Check file permissions.",
@@ -124,7 +124,7 @@ EXTDATA_HARDLINK = define(
     "External data file {file!r} has {links} hard links; it may be a link to a file outside the model folder",
     "Replace the hard link with a real copy of the file (e.g. `{copy}`).",
 )
-# extdata: a tensor's byte range in its file, its length and its checksum (core/model/extresolve.py)
+# extdata: a tensor's byte range in its file, its length and its checksum (core/model/extdata/extresolve.py)
 EXTDATA_OUT_OF_RANGE = define(
     "EXTDATA_OUT_OF_RANGE", ERROR,
     "Tensor {label}: bytes {start}..{end} lie beyond the end of {file!r} ({size:,} bytes)", _TRUNCATED,
@@ -266,7 +266,7 @@ PREVIOUS_NOT_BUNDLE = define(
     summary="The previous bundle is not a bundle .zip (or the manifest.json from one)",
 )
 
-# merge: the consolidated data file's name (core/model/mergeplan.py)
+# merge: the consolidated data file's name (core/model/merge/mergeplan.py)
 OUTPUT_BAD_NAME = define(
     "OUTPUT_BAD_NAME", kind=OutputError,
     text="Cannot name the data file {name!r}: external data locations must be a plain file name without '..', "
@@ -279,7 +279,7 @@ OUTPUT_BAD_NAME = define(
 )
 # merge: the single-file size against protobuf's limit; a finding of the checks (core/checks/validate.py, which
 # re-exports it from core/checks/codes.py; variant "approx": the size is an estimate) and the merge's error (its
-# variant "merge": core/model/mergeparts.py)
+# variant "merge": core/model/merge/mergeparts.py)
 MERGE_TOO_LARGE = define(
     "MERGE_TOO_LARGE", INFO,
     "Merged into one file, {model} would be {readable} ({bytes:,} bytes), above protobuf's 2 GiB limit; it must keep "
@@ -294,7 +294,7 @@ MERGE_TOO_LARGE = define(
                             "it."},
 )
 
-# proof: the merged model is the source (core/model/proof.py)
+# proof: the merged model is the source (core/model/merge/proof.py)
 MERGE_NOT_EQUAL = define(
     "MERGE_NOT_EQUAL", kind=RuntimeFailure, text="The merged model is not the source model: {what}",
     hint="This is a bug in onnxpack's merge (or a source file changed while it was read); please report it. Nothing "

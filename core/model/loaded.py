@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from onnx import ModelProto
 
-from .extdata import ExternalTable
+from .extdata.extref import ExternalTable
 from .modelfile import ModelLocation
 
 __all__ = ["LoadedModel"]

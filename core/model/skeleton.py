@@ -3,11 +3,11 @@
 A self-contained model keeps its weights in ``raw_data`` fields. Parsing the file with protobuf copies every
 weight into Python memory (and ``SerializeToString`` copies them again). Here the file is read on demand and
 its wire format walked along the fields that can hold a tensor (derived from the onnx descriptors, the walk
-core/model/merge.py shares); each ``raw_data`` of at least :data:`SKELETON_MIN_BYTES` bytes is replaced, in the bytes
-handed to protobuf, by external-data entries that point back into the model file itself (``location`` = the
+core/model/merge/merge.py shares); each ``raw_data`` of at least :data:`SKELETON_MIN_BYTES` bytes is replaced, in the
+bytes handed to protobuf, by external-data entries that point back into the model file itself (``location`` = the
 model's name, ``offset``/``length`` = the payload's range) plus a private key whose value is a token known only to
 this process (:func:`inline_source`). The payloads are never read. From then on such a tensor is an
-external reference like any other: core/model/extdata.py validates its range and length (security.md rule 1) and
+external reference like any other: core/model/extdata/ validates its range and length (security.md rule 1) and
 every stage reads its bytes through the one validated reader.
 
 Why hand-written: protobuf-python (upb) has no lazy or partial parsing of ``bytes`` fields, and onnx_ir's lazy

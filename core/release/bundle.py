@@ -38,7 +38,7 @@ from ..atomic import (
     output_folder,
     refuse_inside_inputs,
 )
-from ..childproc import SMOKE_TARGET, ChildProcess, child_for
+from ..child.childproc import SMOKE_TARGET, ChildProcess, child_for
 from ..errors import InputError
 from ..findings import Finding
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
@@ -165,7 +165,7 @@ def _pipeline(plan: BundlePlan, out_dir: Path, child: ChildProcess, progress: Pr
     check_output_path(zip_path, plan.read_files, overwrite=opts.force)  # fail fast, before any work
     previous: dict[str, Any] | None = None
     if opts.previous is not None:
-        from .verify import read_bundle_manifest
+        from .verify.verify import read_bundle_manifest
 
         previous = read_bundle_manifest(opts.previous, cancel=cancel)
     # 1-2. inspect + validate. The onnx checker (a child process) runs in the background while the merge

@@ -116,7 +116,7 @@ ABOUT_LABELS = define(
     },
 )
 # core/release/manifest.py: reading a manifest (verify reports these as findings under the same names)
-# (Also findings: verify reports a bundle's manifest under the same codes, core/release/verify_manifest.py: the
+# (Also findings: verify reports a bundle's manifest under the same codes, core/release/verify/verify_manifest.py: the
 # variants "declared", "read", "verify_foreign", "violation" and "more".)
 MANIFEST_TOO_LARGE = define(
     "MANIFEST_TOO_LARGE", ERROR, kind=InputError,

@@ -14,7 +14,7 @@ from ..checks import codes as check_codes
 from ..checks.compat import OrtRelease
 from ..checks.validate import Validation
 from ..findings import Finding
-from ..model.extdata import resolve_external_data
+from ..model.extdata.extresolve import resolve_external_data
 from ..model.loaded import LoadedModel
 from ..progress import STEPS, CancelToken, ProgressCallback, report
 from . import codes

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from .. import errorcodes, steps
 from ..atomic import atomic_file, check_output_path
-from ..childproc import SMOKE_TARGET, ChildProcess, child_for
+from ..child.childproc import SMOKE_TARGET, ChildProcess, child_for
 from ..errors import Cancelled, InputError, OnnxpackError
 from ..findings import Finding
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
@@ -69,7 +69,7 @@ def build_release(plan: BundlePlan, out_dir: Path, child: ChildProcess, progress
     check_output_path(zip_path, plan.read_files, overwrite=opts.force)
     previous: dict[str, Any] | None = None
     if opts.previous is not None:
-        from .verify import read_bundle_manifest
+        from .verify.verify import read_bundle_manifest
 
         previous = read_bundle_manifest(opts.previous, cancel=cancel)
     plans = plan.model_plans()

@@ -21,7 +21,7 @@ from typing import BinaryIO, cast
 
 from .. import classcodes
 from ..atomic import scratch_file
-from ..childproc import SMOKE_TARGET, ChildProcess, child_for
+from ..child.childproc import SMOKE_TARGET, ChildProcess, child_for
 from ..errors import Cancelled
 from ..progress import BYTES, CancelToken, ProgressCallback, ProgressEvent, check_cancel
 from .gate import Checked, start_checker

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .. import steps
 from ..checks.validate import VALIDATE_STEPS, CheckerRun, Validation, apply_checker, run_checker_child, validate_model
-from ..childproc import ChildProcess, start_method
+from ..child.childproc import ChildProcess, start_method
 from ..findings import Finding
 from ..model import codes as model_codes
 from ..progress import STEPS, CancelToken, ProgressCallback, ProgressEvent, report

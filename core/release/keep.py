@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .. import steps
-from ..childproc import ChildProcess
+from ..child.childproc import ChildProcess
 from ..model.layout import Layout
-from ..model.proof import FILE_METHOD, WeightsProof
+from ..model.merge.proof import FILE_METHOD, WeightsProof
 from ..progress import STEPS, check_cancel, report
 from . import codes, foldercodes
 from .background import Background

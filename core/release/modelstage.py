@@ -26,14 +26,14 @@ from ..atomic import (
     check_free_space,
     pending_path,
 )
-from ..childproc import ChildProcess
+from ..child.childproc import ChildProcess
 from ..errors import Cancelled, OnnxpackError, RuntimeFailure
 from ..filehash import sha256_file
 from ..findings import Finding
 from ..model.layout import KEEP, Layout
-from ..model.merge import MergePlan, plan_merge
-from ..model.proof import RangeKey, TensorHasher, WeightsProof, prove_same_model
-from ..model.streamhash import SequentialHasher, read_in_order
+from ..model.merge.merge import MergePlan, plan_merge
+from ..model.merge.proof import RangeKey, TensorHasher, WeightsProof, prove_same_model
+from ..model.merge.streamhash import SequentialHasher, read_in_order
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from ..runtime import loadcost
 from . import codes

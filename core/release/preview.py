@@ -31,7 +31,7 @@ def preview_release(
     """The release diff ``build_bundle`` would record for ``model`` against ``previous`` (OLD.zip or its
     manifest.json): the same interface, runtime and content rules, so ``.suggested`` is the version the
     bundle would accept without ``--force``. Reads the source files once to hash them; writes nothing."""
-    from .verify import read_bundle_manifest
+    from .verify.verify import read_bundle_manifest
 
     prev = read_bundle_manifest(Path(previous), cancel=cancel)
     val = validate_model(model, data_dir, target_ort=target_ort, run_checker=False, cancel=cancel)

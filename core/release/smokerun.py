@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import classcodes
-from ..childproc import ChildProcess
+from ..child.childproc import ChildProcess
 from ..errors import RuntimeFailure
 from ..findings import Finding, Severity
 from ..model import codes as model_codes
 from ..model.layout import Layout
+from ..model.merge.proof import FILE_METHOD, WeightsProof
 from ..model.modelfile import ModelLocation, Window
-from ..model.proof import FILE_METHOD, WeightsProof
 from ..progress import CancelToken, ProgressCallback
 from . import codes
 from .fixes import Fixed

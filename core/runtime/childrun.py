@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import classcodes, steps
-from ..childproc import SMOKE_TARGET, ChildProcess, target_name
+from ..child.childproc import SMOKE_TARGET, ChildProcess, target_name
 from ..errors import (
     Cancelled,
     ExternalDataError,

@@ -207,7 +207,7 @@ class LoadCost:
 def started(count: int | None = None) -> Iterator[LoadCost]:
     """``count`` load-cost children started now (their onnxruntime import overlaps the caller's work); None: one
     where a process can measure both layouts (:func:`can_reset_peak`), else two."""
-    from ..childproc import ChildProcess
+    from ..child.childproc import ChildProcess
 
     cost = LoadCost([])
     if count is None:

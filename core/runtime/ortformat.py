@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from .. import classcodes, errorcodes, steps
 from ..atomic import atomic_dir, check_free_space, output_folder, refuse_inside_inputs
-from ..childproc import child_environ
+from ..child.childproc import child_environ
 from ..findings import Finding
 from ..model import codes as model_codes
 from ..model.layout import Layout
@@ -99,7 +99,8 @@ def _write_validated_copy(model_path: Path, data_dir: Path, dest: Path, cancel: 
     """
     import onnx
 
-    from ..model.extdata import ExternalDataReader, resolve_external_data
+    from ..model.extdata.extreader import ExternalDataReader
+    from ..model.extdata.extresolve import resolve_external_data
 
     model = load_structure(model_path)  # our own fresh object: safe to modify
     table = resolve_external_data(model, data_dir, cancel=cancel)

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 
 from .. import errorcodes, steps
-from ..childproc import child_environ
+from ..child.childproc import child_environ
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from . import codes
 from .releaseenvs import ReleaseEnv, cache_dir, ensure_release, wait
@@ -382,7 +382,7 @@ def prove_file(model_path: Path, data_dir: Path | None, model: Any, spec: str, o
     """``check --prove-ort``: prove the model as it is. It is first merged into a private folder (onnxpack's own
     reader and its external-data rules), so no ONNX Runtime ever resolves a path the model names. ``target``: the
     release --target-ort/--target-app named (``auto`` proves it too)."""
-    from ..model.merge import merge_model
+    from ..model.merge.merge import merge_model
 
     notes: list[str] = []
     releases = resolve_releases(parse_prove_spec(spec), oldest_claimed, cancel, notes, target=target)

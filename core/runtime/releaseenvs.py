@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import steps
-from ..childproc import child_environ
+from ..child.childproc import child_environ
 from ..filehash import sha256_file
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from . import codes, fetch, wheeltable

@@ -58,7 +58,8 @@ class OpenedSession:
 def _session_options(empty_dir: str) -> Any:
     import onnxruntime as ort
 
-    ort.disable_telemetry_events()  # Windows: ORT's ETW events (elsewhere ORT_DISABLE_TELEMETRY, core/childproc.py)
+    # Windows: ORT's ETW events (elsewhere ORT_DISABLE_TELEMETRY, core/child/childproc.py)
+    ort.disable_telemetry_events()
     so = ort.SessionOptions()
     so.log_severity_level = 4  # errors reach the user through our messages, not ORT's console log
     # Anything ORT might still try to resolve on disk is looked up in this EMPTY folder, never next to
@@ -176,7 +177,7 @@ def _onnx_bytes(path: Path, data_dir: Path, window: tuple[int, int] | None, inli
 
     ``inline``: the parent wrote the file itself with no external data, so it is not parsed to find some, unless it
     is large (:data:`MAPPED_INLINE_BYTES`): then its tensors are mapped from the file, never read into bytes."""
-    from ..model.extdata import resolve_external_data
+    from ..model.extdata.extresolve import resolve_external_data
     from ..model.modelfile import load_structure
 
     if inline and (window[1] if window is not None else path.stat().st_size) < MAPPED_INLINE_BYTES:
@@ -194,7 +195,7 @@ def _external_data_bytes(path: Path, proto: Any, table: Any) -> _Given:
     import onnx
     import onnxruntime as ort
 
-    from ..model.extdata import ExternalDataReader
+    from ..model.extdata.extreader import ExternalDataReader
     from ..model.modelfile import PROTOBUF_LIMIT
     from ..model.tensors import uses_external_data
 

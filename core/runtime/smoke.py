@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import errorcodes
 from ..atomic import make_temp_dir
-from ..childproc import (
+from ..child.childproc import (
     SMOKE_TARGET,
     ChildProcess,
     target_name,  # noqa: F401 - tests/test_smoke.py reaches it through this module
@@ -126,7 +126,7 @@ def _prepare_model(path: Model, data_dir: str | os.PathLike[str] | None, label: 
     ``window``: the model is that byte range of ``path`` (a stored ZIP entry named ``name``), read in place. A
     :class:`KnownModel` is taken as its caller validated it.
     """
-    from ..model.extdata import resolve_external_data
+    from ..model.extdata.extresolve import resolve_external_data
 
     if isinstance(path, KnownModel):
         return _known(path, label)

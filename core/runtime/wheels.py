@@ -13,7 +13,7 @@ import sys
 from typing import Any
 from urllib.parse import urljoin
 
-from ..childproc import child_environ
+from ..child.childproc import child_environ
 from ..progress import CancelToken, check_cancel
 from . import codes, fetch, wheeltable
 from .wheeltable import KnownWheel

@@ -35,7 +35,7 @@ from .state import (
 if TYPE_CHECKING:  # for mypy only (importing them loads onnx)
     from onnxpack.core.checks.validate import Validation
     from onnxpack.core.release.bundle import BundleResult
-    from onnxpack.core.release.verify import VerifyReport
+    from onnxpack.core.release.verify.verify import VerifyReport
 
 __all__ = ["Session", "SessionView"]
 

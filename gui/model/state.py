@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the engine's result types, for mypy only (importing them lo
     from onnxpack.core.checks.validate import Validation
     from onnxpack.core.release.bundle import BundleOptions, BundleResult
     from onnxpack.core.release.folder import ReleaseTree
-    from onnxpack.core.release.verify import VerifyReport
+    from onnxpack.core.release.verify.verify import VerifyReport
 
 __all__ = [
     "BATCH_SETTINGS",

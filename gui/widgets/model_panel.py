@@ -25,7 +25,7 @@ from onnxpack.core.model.layout import Layout
 if TYPE_CHECKING:  # the engine's result types, for mypy only: importing them would load onnx at start-up
     from onnxpack.core.checks.compat import CompatResult
     from onnxpack.core.checks.validate import Validation
-    from onnxpack.core.release.verify import VerifyReport
+    from onnxpack.core.release.verify.verify import VerifyReport
 
     from ..model.state import Gate, ReleaseScan
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..wire import LEN, WireField, iter_fields, varint, varint_size
 from .mergeparts import MergeItem, merge_bug
 from .mergesize import RAW_DATA_FIELD
-from .wire import LEN, WireField, iter_fields, varint, varint_size
 
 __all__ = ["Op", "splice"]
 

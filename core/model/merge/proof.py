@@ -7,7 +7,7 @@ nor anything else in the model. So the merged model is the source model exactly 
   storage (``raw_data``, ``external_data``, ``data_location``) replaced by the SHA-256 of the tensor's bytes,
   serialized deterministically; and
 * the digests are honest: the source's are computed from the chunks the merge itself reads (one read,
-  :class:`TensorHasher` as an :class:`~core.extdata.ExternalDataReader` tensor observer), the merged model's by
+  :class:`TensorHasher` as an :class:`ExternalDataReader` tensor observer), the merged model's by
   parsing the written file again on its own (its skeleton and validated ranges, not the merge's bookkeeping)
   and hashing each of its tensors.
 
@@ -26,13 +26,15 @@ from typing import Any
 
 from onnx import ModelProto, TensorProto
 
-from .. import classcodes
-from ..errors import InternalError
-from ..progress import CancelToken, check_cancel
-from . import codes
-from .extdata import CHUNK, ExternalDataReader, ExternalRef, ExternalTable, resolve_external_data
+from ... import classcodes
+from ...errors import InternalError
+from ...progress import CancelToken, check_cancel
+from .. import codes
+from ..extdata.extreader import ExternalDataReader
+from ..extdata.extref import CHUNK, ExternalRef, ExternalTable
+from ..extdata.extresolve import resolve_external_data
+from ..modelfile import Window, load_structure
 from .mergeparts import tensor_paths
-from .modelfile import Window, load_structure
 from .streamhash import HashWorker
 
 __all__ = [

@@ -22,10 +22,10 @@ from onnx import (
     TensorProto,
 )
 
-from .extdata import ExternalTable
-from .skeleton import INLINE_KEY, had_default_location
-from .tensors import tensor_fields, uses_external_data
-from .wire import varint_size
+from ..extdata.extref import ExternalTable
+from ..skeleton import INLINE_KEY, had_default_location
+from ..tensors import tensor_fields, uses_external_data
+from ..wire import varint_size
 
 __all__ = [
     "RAW_DATA_FIELD",

@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .. import classcodes
-from ..progress import CancelToken, check_cancel
-from . import codes
+from ... import classcodes
+from ...progress import CancelToken, check_cancel
+from .. import codes
 from .extref import CHUNK, ExternalRef, ExternalTable
 
 __all__ = ["ExternalDataReader"]
@@ -37,7 +37,7 @@ class ExternalDataReader:
         #: :meth:`copy_to_fd` (its bytes never leave the kernel) nor :meth:`read_range`.
         self.observer = observer
         #: Called as ``tensor_observer(ref, position, data)`` with the same chunks, ``position`` counted from the
-        #: tensor's first byte (core/model/proof.py hashes each tensor from the one read a merge does).
+        #: tensor's first byte (core/model/merge/proof.py hashes each tensor from the one read a merge does).
         self.tensor_observer: Callable[[ExternalRef, int, bytes], Any] | None = None
 
     def __enter__(self) -> ExternalDataReader:

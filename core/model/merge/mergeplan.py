@@ -23,21 +23,21 @@ from typing import Any
 
 from onnx import ModelProto, TensorProto
 
-from .. import errorcodes
-from ..progress import CancelToken, ProgressCallback, check_cancel
-from . import codes
-from .extreader import ExternalDataReader
-from .extref import CHUNK, ExternalRef, ExternalTable
-from .extresolve import resolve_external_data
-from .layout import AUTO, DEFAULT_ALIGN, LAYOUTS, Layout
-from .loaded import LoadedModel
+from ... import errorcodes
+from ...progress import CancelToken, ProgressCallback, check_cancel
+from .. import codes
+from ..extdata.extreader import ExternalDataReader
+from ..extdata.extref import CHUNK, ExternalRef, ExternalTable
+from ..extdata.extresolve import resolve_external_data
+from ..layout import AUTO, DEFAULT_ALIGN, LAYOUTS, Layout
+from ..loaded import LoadedModel
+from ..modelfile import PROTOBUF_LIMIT, ModelLocation, load_structure, locate_model
+from ..skeleton import INLINE_KEY, inline_source
+from ..tensors import uses_external_data
 from .mergeparts import MergeItem, merge_bug, tensor_paths, too_large
 from .mergesize import inline_tensor, inlined_tensor_size, single_file_size
 from .mergewrite import Sink, Writer
-from .modelfile import PROTOBUF_LIMIT, ModelLocation, load_structure, locate_model
-from .skeleton import INLINE_KEY, inline_source
 from .splice import splice
-from .tensors import uses_external_data
 
 __all__ = ["DEFAULT_ALIGN", "MergeOutput", "MergePlan", "plan_merge"]
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from .. import errorcodes
-from ..atomic import (
+from ... import errorcodes
+from ...atomic import (
     atomic_file,
     check_free_space,
     check_output_path,
@@ -23,9 +23,9 @@ from ..atomic import (
     pending_path,
     refuse_inside_inputs,
 )
-from ..errors import ExternalDataError, InputError
-from ..progress import CancelToken, ProgressCallback, check_cancel
-from .layout import AUTO, LAYOUTS, Layout
+from ...errors import ExternalDataError, InputError
+from ...progress import CancelToken, ProgressCallback, check_cancel
+from ..layout import AUTO, LAYOUTS, Layout
 from .mergeparts import WirePath, tensor_paths
 from .mergeplan import DEFAULT_ALIGN, MergePlan, plan_merge
 
@@ -130,8 +130,8 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], run:
     from .proof import hash_model_tensors, prove_same_model
 
     def prove(written: Any) -> None:
-        """The output is the source (same structure, every tensor's SHA-256: core/model/proof.py) before it takes its
-        final name. The tensors are copied in the kernel, so the source's digests come from a read of their own."""
+        """The output is the source (same structure, every tensor's SHA-256: core/model/merge/proof.py) before it takes
+        its final name. The tensors are copied in the kernel, so the source's digests come from a read of their own."""
         written.flush()
         check_cancel(cancel)
         pending = pending_path(written)

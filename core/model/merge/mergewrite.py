@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..atomic import WritebackPacer, plain_file_fd
-from ..progress import CancelToken, ProgressCallback, check_cancel, report
-from .extreader import ExternalDataReader
-from .extref import ExternalRef
+from ...atomic import WritebackPacer, plain_file_fd
+from ...progress import CancelToken, ProgressCallback, check_cancel, report
+from ..extdata.extreader import ExternalDataReader
+from ..extdata.extref import ExternalRef
 from .mergeparts import merge_bug
 
 __all__ = ["STAGE", "Sink", "Writer"]

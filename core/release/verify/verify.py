@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .. import classcodes
-from ..childproc import ChildProcess
-from ..model.modelfile import is_torch_member, refuse_non_bundle, refuse_non_previous
-from ..progress import CancelToken, ProgressCallback, check_cancel
-from . import codes
-from .manifest import MANIFEST_NAME, MAX_MANIFEST_BYTES, RELEASE_SCHEMA, model_views
+from ... import classcodes
+from ...child.childproc import ChildProcess
+from ...model.modelfile import is_torch_member, refuse_non_bundle, refuse_non_previous
+from ...progress import CancelToken, ProgressCallback, check_cancel
+from .. import codes
+from ..manifest import MANIFEST_NAME, MAX_MANIFEST_BYTES, RELEASE_SCHEMA, model_views
+from ..zipcheck import ArchiveScan, scan_archive
 from .verify_manifest import SMOKE_ROLES, Extraction, ToHash, check_listing, check_sums, hash_members, open_bundle
 from .verify_manifest import read_manifest as _read_manifest
 from .verify_recipe import judge_recipe, recipe_files, recorded_recipe
@@ -36,7 +37,6 @@ from .verify_report import VERIFY_SCHEMA, FileStatus, VerifyReport
 from .verify_signed import TrustedSigners, check_signature, compare_signed, signature_declared
 from .verify_smoke import InPlace, Rerun, identity, in_place_model
 from .verify_smoke import rerun_smoke as _rerun_smoke
-from .zipcheck import ArchiveScan, scan_archive
 
 __all__ = [
     "VERIFY_SCHEMA",
@@ -152,11 +152,11 @@ class _Verification:
     def _prepare(self, to_hash: ToHash, has_inputs: bool, in_place: set[str]) -> Extraction:
         """Start the smoke run's child (it imports onnxruntime while the members are hashed) and make the folder
         the members are extracted to, when the bundle is sound so far; say what is extracted."""
-        from ..atomic import check_free_space, make_temp_dir
+        from ...atomic import check_free_space, make_temp_dir
 
         roles = SMOKE_ROLES if self.smoke else ("smoke-input",)
         if self.smoke and not self.rep.problems and self.child is None:
-            from ..runtime.smoke import start_child
+            from ...runtime.smoke import start_child
 
             self.child = start_child()
         if (self.smoke or has_inputs) and not self.rep.problems:
@@ -208,7 +208,7 @@ def read_bundle_manifest(path: Path | str, *, cancel: CancelToken | None = None)
             refuse_non_previous(path)  # a model given as --previous: say what --previous takes
             if size > MAX_MANIFEST_BYTES:
                 raise classcodes.INPUT.error(variant="not_bundle_or_manifest", path=str(path))
-            from .manifest import parse_manifest
+            from ..manifest import parse_manifest
 
             return parse_manifest(f.read(), path.name)
         rep = VerifyReport(path)

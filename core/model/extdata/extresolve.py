@@ -9,13 +9,13 @@ from pathlib import Path
 
 from onnx import ModelProto, TensorProto
 
-from ..findings import Finding
-from ..progress import CancelToken, check_cancel
-from . import codes
+from ...findings import Finding
+from ...progress import CancelToken, check_cancel
+from .. import codes
+from ..skeleton import INLINE_KEY, inline_source
+from ..tensors import TensorRef, dtype_name, expected_nbytes, iter_tensors, uses_external_data
 from .extlocation import FileCheck, check_location
 from .extref import KNOWN_KEYS, ExternalRef, ExternalTable
-from .skeleton import INLINE_KEY, inline_source
-from .tensors import TensorRef, dtype_name, expected_nbytes, iter_tensors, uses_external_data
 
 __all__ = ["raw_data_size_finding", "resolve_external_data"]
 

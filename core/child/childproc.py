@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .atomic import make_temp_dir
+from ..atomic import make_temp_dir
 from .childhandles import ExecProcess, ForkProcess
 
 __all__ = [
@@ -205,7 +205,7 @@ def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tupl
         # The parent's sys.path, as spawn gives it (relative entries made absolute: the child starts elsewhere).
         path = [os.path.abspath(p) for p in sys.path]
         argv = [sys.executable, *subprocess._args_from_interpreter_flags(),  # type: ignore[attr-defined]
-                "-c", "from onnxpack.core.childproc import _exec_main; _exec_main()",
+                "-c", "from onnxpack.core.child.childproc import _exec_main; _exec_main()",
                 str(job_r), str(res_w), private_tmp, target, ",".join(preload), json.dumps(path)]
         # Started in its private (empty) folder: "python -c" looks for modules in its current folder first, and
         # that must not be a model's folder (a hostile one could hold an onnxpack/ or numpy/ of its own).

@@ -8,18 +8,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..childproc import ChildProcess
-from ..errors import InputError
-from ..findings import Finding, Severity
-from ..model.layout import Layout
-from ..progress import CancelToken, ProgressCallback
-from . import codes
+from ...child.childproc import ChildProcess
+from ...errors import InputError
+from ...findings import Finding, Severity
+from ...model.layout import Layout
+from ...progress import CancelToken, ProgressCallback
+from .. import codes
 from .verify_manifest import ToHash
 from .verify_recipe import input_file_bytes
 from .verify_report import reported
 
 if TYPE_CHECKING:
-    from ..runtime.smoke import SmokeOptions, SmokeResult
+    from ...runtime.smoke import SmokeOptions, SmokeResult
 
 __all__ = ["CROSS_VERSION_ATOL", "CROSS_VERSION_RTOL", "InPlace", "Rerun", "identity", "in_place_model", "rerun_smoke"]
 
@@ -72,7 +72,7 @@ class Rerun:
         return str(self.doc["model"]["entry"])
 
     def run(self, options: SmokeOptions, save_outputs_to: Path | None = None) -> SmokeResult:
-        from ..runtime.smoke import smoke_test
+        from ...runtime.smoke import smoke_test
 
         at = self.in_place
         if at is None:
@@ -124,7 +124,7 @@ def rerun_smoke(rerun: Rerun, problems: list[Finding]) -> dict[str, Any]:
 
 def _unrecorded(rerun: Rerun, problems: list[Finding]) -> dict[str, Any]:
     """No recorded run: run with default inputs, with nothing to compare with."""
-    from ..runtime.smoke import SmokeOptions
+    from ...runtime.smoke import SmokeOptions
 
     problems.append(codes.SMOKE_NOT_RECORDED.finding())
     result = rerun.run(SmokeOptions())
@@ -142,7 +142,7 @@ def _unrecorded(rerun: Rerun, problems: list[Finding]) -> dict[str, Any]:
 
 def _repeat(rerun: Rerun, recorded: dict[str, Any], problems: list[Finding]) -> SmokeResult | None:
     """The recorded recipe run again (None when it cannot be: the problem is reported)."""
-    from ..runtime.smoke import SmokeOptions
+    from ...runtime.smoke import SmokeOptions
 
     try:
         options = SmokeOptions.from_recipe(recorded["recipe"], base_dir=rerun.root, members=rerun.members)
@@ -188,7 +188,7 @@ def _compare_reference(
     """Another ORT version: compare numerically with the reference output stored in the bundle."""
     import numpy as np
 
-    from ..runtime.smoke_child import compare_values
+    from ...runtime.smoke_child import compare_values
 
     if not rec.get("reference") or saved is None:
         problems.append(codes.SMOKE_MISMATCH.finding(name, variant="no_reference", name=name))

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..errors import InputError
-from . import codes
-from .signing import MAX_SIGNATURE_BYTES, SIGNATURE_NAME, verify_signature
+from ...errors import InputError
+from .. import codes
+from ..signing import MAX_SIGNATURE_BYTES, SIGNATURE_NAME, verify_signature
+from ..zipcheck import ArchiveScan, iter_member
 from .verify_manifest import ToHash
 from .verify_report import VerifyReport, reported
-from .zipcheck import ArchiveScan, iter_member
 
 __all__ = ["Signed", "TrustedSigners", "check_signature", "compare_signed", "signature_declared"]
 

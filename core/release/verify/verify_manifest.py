@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .. import classcodes
-from ..errors import InputError
-from ..model.layout import Layout
-from ..model.modelfile import require_regular_file
-from ..model.streamhash import HashWorker
-from ..progress import CancelToken, ProgressCallback, report
-from . import codes
-from .manifest import (
+from ... import classcodes
+from ...errors import InputError
+from ...model.layout import Layout
+from ...model.merge.streamhash import HashWorker
+from ...model.modelfile import require_regular_file
+from ...progress import CancelToken, ProgressCallback, report
+from .. import codes
+from ..manifest import (
     MANIFEST_NAME,
     MANIFEST_SCHEMA,
     MAX_MANIFEST_BYTES,
@@ -24,9 +24,9 @@ from .manifest import (
     model_views,
     schema_errors,
 )
-from .signing import SIGNATURE_NAME
+from ..signing import SIGNATURE_NAME
+from ..zipcheck import ArchiveScan, Member, check_member_name, iter_member
 from .verify_report import FileStatus, VerifyReport
-from .zipcheck import ArchiveScan, Member, check_member_name, iter_member
 
 __all__ = [
     "SMOKE_ROLES",
@@ -327,7 +327,7 @@ def _judge(fs: FileStatus, m: Member, sha256: str, damaged: str | None, rep: Ver
 def check_sums(f: BinaryIO, doc: dict[str, Any], to_hash: ToHash, rep: VerifyReport) -> None:
     """SHA256SUMS (core/release/checksums.py), when the manifest lists one and its bytes are the listed ones, must give
     every other listed file with the manifest's SHA-256: what `sha256sum -c` checks is what verify checks."""
-    from .checksums import CHECKSUMS_ROLE, sha256sums_problems
+    from ..checksums import CHECKSUMS_ROLE, sha256sums_problems
 
     for fs, member in to_hash.values():
         if fs.role != CHECKSUMS_ROLE or fs.status != "ok":

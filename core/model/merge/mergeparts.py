@@ -8,12 +8,12 @@ from typing import Any
 
 from onnx import ModelProto, TensorProto
 
-from .. import classcodes
-from ..errors import InternalError, OnnxpackError
-from . import codes
-from .extref import ExternalRef
-from .modelfile import PROTOBUF_LIMIT
-from .skeleton import TENSOR_HOLDERS
+from ... import classcodes
+from ...errors import InternalError, OnnxpackError
+from .. import codes
+from ..extdata.extref import ExternalRef
+from ..modelfile import PROTOBUF_LIMIT
+from ..skeleton import TENSOR_HOLDERS
 
 __all__ = ["MergeItem", "WirePath", "merge_bug", "tensor_paths", "too_large"]
 

@@ -8,14 +8,14 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from ..codes import Code
-from ..findings import Finding
-from ..names import component_problem
-from ..progress import CancelToken
-from ..units import format_bytes
-from . import codes
+from ...codes import Code
+from ...findings import Finding
+from ...names import component_problem
+from ...progress import CancelToken
+from ...units import format_bytes
+from .. import codes
+from ..tensors import TensorRef
 from .extref import sha1_file
-from .tensors import TensorRef
 
 __all__ = ["DATA_SUFFIXES", "FileCheck", "check_location", "renamed_candidates"]
 

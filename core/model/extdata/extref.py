@@ -6,18 +6,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import classcodes
-from ..filehash import hash_file
-from ..findings import Finding, Severity
-from ..progress import CancelToken
-from .layout import Layout
-from .tensors import TensorRef, dtype_name
+from ... import classcodes
+from ...filehash import hash_file
+from ...findings import Finding, Severity
+from ...progress import CancelToken
+from ..layout import Layout
+from ..tensors import TensorRef, dtype_name
 
 __all__ = ["CHUNK", "KNOWN_KEYS", "ExternalRef", "ExternalTable", "sha1_file"]
 
 #: The read size of external data (bytes).
 CHUNK = 8 * 1024 * 1024
-#: The external_data keys ONNX defines (any other is refused: core/model/extresolve.py).
+#: The external_data keys ONNX defines (any other is refused: core/model/extdata/extresolve.py).
 KNOWN_KEYS = frozenset({"location", "offset", "length", "checksum"})
 
 

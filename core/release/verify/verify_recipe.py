@@ -7,11 +7,11 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, OnnxpackError
-from . import codes
+from ...errors import InputError, OnnxpackError
+from .. import codes
+from ..zipcheck import iter_member, scan_archive
 from .verify_manifest import ToHash
 from .verify_report import VerifyReport, reported
-from .zipcheck import iter_member, scan_archive
 
 __all__ = [
     "MAX_RECIPE_INPUT_BYTES",
@@ -214,7 +214,7 @@ def judge_recipe(doc: dict[str, Any], archive: Path, to_hash: ToHash, tmp: Path 
     """Report a recorded recipe that could not be repeated safely (plain verify too): its values, the members it
     names, its input files' headers and the size of the inputs its dims make for the model's interface (read from
     the model itself when it is stored uncompressed or extracted, else from the manifest's inspection)."""
-    from ..runtime.smoke import SmokeOptions
+    from ...runtime.smoke import SmokeOptions
 
     recipe = recorded_recipe(doc)
     assert recipe is not None
@@ -235,7 +235,7 @@ def judge_recipe(doc: dict[str, Any], archive: Path, to_hash: ToHash, tmp: Path 
 def _stored_interface(entry: str, archive: Path, to_hash: ToHash, tmp: Path | None) -> Interface | None:
     """The model's inputs read from the model itself: extracted into ``tmp``, or in place in the archive when it
     is stored uncompressed (None when neither, or when it cannot be read)."""
-    from ..model.modelfile import load_structure
+    from ...model.modelfile import load_structure
 
     stored = to_hash.get(entry)
     with contextlib.suppress(OnnxpackError):

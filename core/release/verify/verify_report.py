@@ -1,4 +1,4 @@
-"""What :func:`~onnxpack.core.release.verify.verify_bundle` found: each file's status and the report."""
+"""What :func:`~onnxpack.core.release.verify.verify.verify_bundle` found: each file's status and the report."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, SupportsIndex
 
-from ..errors import OnnxpackError
-from ..findings import Finding, Severity
-from . import codes
-from .codes import HINT_TAMPER
+from ...errors import OnnxpackError
+from ...findings import Finding, Severity
+from .. import codes
+from ..codes import HINT_TAMPER
 
 __all__ = ["HINT_TAMPER", "MAX_FINDINGS_PER_CODE", "VERIFY_SCHEMA", "BoundedFindings", "FileStatus", "VerifyReport",
            "reported"]

@@ -1,6 +1,6 @@
 """SHA-256 of whole external data files, computed from the chunks a merge reads anyway (one read, not two).
 
-:class:`SequentialHasher` is an :class:`~core.extdata.ExternalDataReader` observer: it receives every
+:class:`SequentialHasher` is an :class:`ExternalDataReader` observer: it receives every
 chunk the reader reads, hashes a file's chunks while they arrive in increasing offset order, reads the
 bytes between them (alignment padding, unreferenced regions) itself through the same reader, and the
 tail after the last tensor in :meth:`SequentialHasher.finish`. A file whose chunks go backwards
@@ -18,8 +18,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..progress import CancelToken, check_cancel
-from .extdata import ExternalDataReader, ExternalRef
+from ...progress import CancelToken, check_cancel
+from ..extdata.extreader import ExternalDataReader
+from ..extdata.extref import ExternalRef
 
 __all__ = ["HashWorker", "SequentialHasher", "read_in_order"]
 

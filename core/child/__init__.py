@@ -1,0 +1,3 @@
+"""Child processes started ahead of their job, and the process handles they run under."""
+
+__all__: list[str] = []

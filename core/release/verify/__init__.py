@@ -1,0 +1,3 @@
+"""Verifying a release bundle: its listing and hashes, recipe, signature, smoke run, and the report."""
+
+__all__: list[str] = []
