@@ -11,6 +11,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QLabel, QStyle, QVBoxLayout, QWidget
 
+from onnxpack.core.runtime.loadcost import noticeable
+
 from .hints import gui_hint
 from .icons import severity_icon, status_icon
 from .widgets import DataTable, Retranslatable
@@ -210,7 +212,10 @@ class LoadsBox(Retranslatable, QGroupBox):
 
         text = self.tr("Loading %1 by its path costs the end user %2 as shipped, %3 as it came.").replace(
             "%1", entry).replace("%2", side("shipped")).replace("%3", side("source"))
-        if "time_ratio" in cost and "memory_ratio" in cost:
+        if "time_ratio" in cost and "memory_ratio" in cost and noticeable(cost):
             text += " " + self.tr("The shipped layout takes %1x the time and %2x the memory.").replace(
                 "%1", f"{float(cost['time_ratio']):.2f}").replace("%2", f"{float(cost['memory_ratio']):.2f}")
+        elif "time_ratio" in cost:
+            text += " " + self.tr("The shipped layout loads as the source does (the difference is within the "
+                                  "measurement's noise).")
         return " " + text

@@ -215,3 +215,30 @@ def test_a_verified_bundle_shows_the_ways_to_load_it_recorded_in_its_manifest(qt
     assert w.act_bundle.text() == "&Bundle selected release"
     w._select(item)
     assert w.act_bundle.text() == "&Bundle selected model"
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_load_cost_states_ratios_only_beyond_the_noise(qtbot: Any, qapp: Any, language: str) -> None:
+    """A small model's loads (milliseconds apart) are said to be alike, not "2.00x the time"; a large one's ratios
+    are stated, in either language."""
+    from onnxpack.gui.loads_view import LoadsBox
+
+    def doc(shipped: tuple[float, int], source: tuple[float, int]) -> dict[str, Any]:
+        return {"ort_version": "1.32.0", "time_ratio": round(shipped[0] / source[0], 2),
+                "memory_ratio": round(shipped[1] / source[1], 2),
+                "shipped": {"layout": "single", "load_s": shipped[0], "peak_bytes": shipped[1] * 2**20},
+                "source": {"layout": "external", "load_s": source[0], "peak_bytes": source[1] * 2**20}}
+
+    i18n.install_translators(qapp, language)
+    try:
+        box = LoadsBox()
+        qtbot.addWidget(box)
+        small = box.cost_text("m.onnx", doc((0.02, 59), (0.01, 59)))
+        large = box.cost_text("m.onnx", doc((5.06, 2551), (2.36, 1611)))
+        alike = box.tr("The shipped layout loads as the source does (the difference is within the measurement's "
+                       "noise).")
+    finally:
+        i18n.install_translators(qapp, "en")
+    assert "2.00" not in small and alike in small and alike not in large
+    assert "2.14" in large and "1.58" in large
+    assert (alike.isascii()) is (language == "en")

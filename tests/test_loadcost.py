@@ -181,3 +181,22 @@ def test_the_app_says_the_load_cost(qapp: Any) -> None:
     box.show_loads(rows, recorded=True)
     text = box.note.text()
     assert "gpt2.onnx" in text and "4.80 s" in text and "2533 MiB" in text and "2.00x" in text
+
+
+@pytest.mark.parametrize(("doc", "said"), [
+    (_doc(4.8, 2.4, 2533, 1609), True),  # seconds and hundreds of MiB apart
+    (_doc(2.5, 2.4, 1700, 1609), True),  # 0.1 s, but 91 MiB apart
+    (_doc(0.03, 0.01, 61, 60), False),  # a small model: milliseconds and 1 MiB, whatever the ratio
+    (_doc(0.3, 0.1, 60, 60), False),  # 3x, but 0.2 s
+])
+def test_ratios_are_said_only_beyond_the_noise(doc: dict[str, Any], said: bool) -> None:
+    """README.txt and the app state the ratios only where the loads differ by more than the measurement's noise
+    (MIN_SECONDS, MIN_MEMORY_BYTES); otherwise they say the layouts load alike."""
+    from onnxpack.core.release.readme import _load_cost
+
+    assert loadcost.noticeable(doc) is said
+    text = "\n".join(_load_cost({"model": {"entry": "m.onnx"}, "smoke": {"load_cost": doc}}))
+    assert ("x the time" in text) is said
+    assert ("loads as the source's does" in text) is not said
+    half = {k: v for k, v in doc.items() if k != "source"} | {"source": {"layout": "external", "error": "refused"}}
+    assert not loadcost.noticeable(half)

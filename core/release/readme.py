@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.layout import Layout
+from ..runtime.loadcost import MIN_MEMORY_BYTES, MIN_SECONDS, noticeable
 from . import snippets
 from .checksums import CHECKSUMS_NAME
 from .manifest import MANIFEST_NAME, RELEASE_SCHEMA, model_views
@@ -243,9 +244,12 @@ def _load_cost(manifest: dict[str, Any]) -> list[str]:
         else:
             lines.append(f"  {what} ({side['layout']}): {side['load_s']:.2f} s, process peak "
                          f"{_mib(side.get('peak_bytes'))}")
-    if "time_ratio" in cost:
+    if "time_ratio" in cost and noticeable(cost):
         lines.append(f"  the shipped layout: {cost['time_ratio']:.2f}x the time, "
                      f"{cost.get('memory_ratio', 0):.2f}x the memory of the source's")
+    elif "time_ratio" in cost:
+        lines.append(f"  the shipped layout loads as the source's does (within {MIN_SECONDS} s and "
+                     f"{MIN_MEMORY_BYTES // 2**20} MiB, the measurement's noise)")
     return lines
 
 

@@ -22,7 +22,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ __all__ = [
     "child_main",
     "heavier",
     "measure",
+    "noticeable",
     "peak_resident_bytes",
     "started",
 ]
@@ -267,6 +268,20 @@ def measure(cost: LoadCost, layouts: Layouts, ort_version: str, cancel: Any = No
         if shipped.get("peak_bytes") and source.get("peak_bytes"):
             doc["memory_ratio"] = round(shipped["peak_bytes"] / source["peak_bytes"], 2)
     return doc
+
+
+def noticeable(doc: Any) -> bool:
+    """Whether the two layouts' measured loads differ by more than noise: by :data:`MIN_SECONDS` in time or by
+    :data:`MIN_MEMORY_BYTES` in peak memory (a small model's ratios, of milliseconds, say nothing)."""
+    if not isinstance(doc, Mapping):
+        return False
+    shipped, source = doc.get("shipped") or {}, doc.get("source") or {}
+    if "load_s" not in shipped or "load_s" not in source:
+        return False
+    if abs(float(shipped["load_s"]) - float(source["load_s"])) >= MIN_SECONDS:
+        return True
+    a, b = shipped.get("peak_bytes"), source.get("peak_bytes")
+    return isinstance(a, int) and isinstance(b, int) and abs(a - b) >= MIN_MEMORY_BYTES
 
 
 def heavier(doc: dict[str, Any] | None, subject: str) -> list[Finding]:

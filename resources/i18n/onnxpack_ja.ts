@@ -3609,6 +3609,10 @@
         <source>The shipped layout takes %1x the time and %2x the memory.</source>
         <translation>配布した形式は %1 倍の時間と %2 倍のメモリーを要します。</translation>
     </message>
+    <message>
+        <source>The shipped layout loads as the source does (the difference is within the measurement&apos;s noise).</source>
+        <translation>配布した形式の読み込みは元の形式と変わりません (差は計測の誤差の範囲内です)。</translation>
+    </message>
 </context>
 <context>
     <name>LogPane</name>
