@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..filecopy import copy_range
 from ..findings import Finding
 from .codes import LOAD_COST_HEAVY
 
@@ -168,26 +169,11 @@ class Layouts:
 
 def extracted(path: Path, window: tuple[int, int], dest: Path) -> Path:
     """The byte range ``window`` of ``path`` (a stored ZIP entry) as the file ``dest``, copied in the kernel where it
-    can (``os.copy_file_range``): the file the end user extracts and loads."""
+    can (core/filecopy.copy_range): the file the end user extracts and loads."""
     offset, size = window
     with open(path, "rb") as src, open(dest, "xb") as out:
-        copied = 0
-        if hasattr(os, "copy_file_range"):
-            with contextlib.suppress(OSError):
-                while copied < size:
-                    n = os.copy_file_range(src.fileno(), out.fileno(), size - copied, offset + copied)
-                    if n <= 0:
-                        break
-                    copied += n
-        if copied < size:
-            src.seek(offset + copied)
-            out.seek(copied)
-            while copied < size:
-                chunk = src.read(min(size - copied, 8 << 20))
-                if not chunk:
-                    raise OSError(f"{path.name} ended early")
-                out.write(chunk)
-                copied += len(chunk)
+        if copy_range(src, out.fileno(), offset, size) < size:
+            raise OSError(f"{path.name} ended early")
     return dest
 
 

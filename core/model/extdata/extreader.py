@@ -6,12 +6,12 @@ import contextlib
 import mmap
 import os
 import stat
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from ... import classcodes
+from ...filecopy import copy_range
 from ...progress import CancelToken, check_cancel
 from .. import codes
 from .extref import CHUNK, ExternalRef, ExternalTable
@@ -177,37 +177,8 @@ class ExternalDataReader:
         """
         if not ref.ok or ref.path is None or ref.data_length is None:
             raise classcodes.EXTERNAL_DATA.error(variant="invalid_tensor", tensor=ref.ref.label)
-        f = self._open(ref.path)
-        src = f.fileno()
-        pos = ref.offset or 0
-        remaining = ref.data_length
-        kernel_copy = getattr(os, "copy_file_range", None)
-        while remaining > 0:
-            check_cancel(cancel)
-            n = min(chunk, remaining)
-            done = 0
-            if kernel_copy is not None:
-                try:
-                    done = kernel_copy(src, fd, n, pos)
-                except OSError:  # EXDEV on old kernels, ENOSYS, EOPNOTSUPP...: use the next method
-                    kernel_copy = None
-            if kernel_copy is None and hasattr(os, "sendfile") and sys.platform.startswith("linux"):
-                try:
-                    done = os.sendfile(fd, src, pos, n)
-                except OSError:
-                    done = 0
-            if done <= 0:
-                f.seek(pos)
-                data = f.read(n)
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                done = len(data)
-            if done <= 0:
-                raise codes.EXTDATA_OUT_OF_RANGE.error(variant="shrunk", path=ref.path,
-                                                       what=f"tensor {ref.ref.name!r}")
-            pos += done
-            remaining -= done
-            if on_chunk is not None:
-                on_chunk(done)
+        copied = copy_range(self._open(ref.path), fd, ref.offset or 0, ref.data_length, chunk, cancel, on_chunk)
+        if copied < ref.data_length:
+            raise codes.EXTDATA_OUT_OF_RANGE.error(variant="shrunk", path=ref.path,
+                                                   what=f"tensor {ref.ref.name!r}")
         return ref.data_length
