@@ -68,15 +68,21 @@ def _files(model: Path) -> list[Path]:
     return [model, *sorted(model.parent / n for n in names)]
 
 
-def _floor(model: Path, files: list[Path], work: Path) -> tuple[Measurement, Measurement, Measurement]:
-    """(ORT session + run, cp + sync, their sum with ORT's peak)."""
-    py = sys.executable
-    ort = measure("bare ORT session + run", [py, "-c", BARE, str(model)])
+def _cp_sync(files: list[Path], work: Path) -> Measurement:
+    """``cp`` + ``sync`` of the model's files into a fresh folder: what writing them once costs."""
     dst = work / "cp"
     shutil.rmtree(dst, ignore_errors=True)
     dst.mkdir()
     cp = measure("cp + sync", ["sh", "-c", 'cp "$@" && sync', "cp", *map(str, files), str(dst)])
     shutil.rmtree(dst, ignore_errors=True)
+    return cp
+
+
+def _floor(model: Path, files: list[Path], work: Path) -> tuple[Measurement, Measurement, Measurement]:
+    """(ORT session + run, cp + sync, their sum with ORT's peak)."""
+    py = sys.executable
+    ort = measure("bare ORT session + run", [py, "-c", BARE, str(model)])
+    cp = _cp_sync(files, work)
     total = Measurement("floor", ort.seconds + cp.seconds, ort.peak_rss_mb, max(ort.returncode, cp.returncode))
     return ort, cp, total
 
@@ -108,7 +114,43 @@ def _ours(model: Path, out: Path, i: int, extra: list[str],
     return m, m.tree_peak_mb, smoke
 
 
-def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str], before: Path | None = None) -> None:
+def _merge(model: Path, out: Path, before: Path | None = None) -> Measurement:
+    """``onnxpack merge MODEL -o OUT/NAME`` (the default layout: one file under 2 GiB), as installed or ``before``."""
+    import os
+
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(before)} if before is not None else None
+    m = measure("onnxpack merge", [sys.executable, "-m", "onnxpack.cli", "merge", str(model), "-o",
+                                   str(out / model.name)], env=env)  # fmt: skip
+    if m.returncode:
+        print(f"[merge] exit {m.returncode}: {m.stderr[-3000:]}", file=sys.stderr)
+    shutil.rmtree(out, ignore_errors=True)
+    return m
+
+
+def _merge_rows(model: Path, files: list[Path], pairs: int, work: Path, before: Path | None) -> None:
+    """``merge`` against ``cp`` + ``sync`` of the same files, alternating (and ``before`` when given)."""
+    cps, ours, olds = [], [], []
+    for i in range(pairs):
+        cp = _cp_sync(files, work)
+        old = _merge(model, work / "merged", before) if before is not None else None
+        m = _merge(model, work / "merged")
+        cps.append(cp.seconds)
+        ours.append(m.seconds)
+        if old is not None:
+            olds.append(old.seconds)
+        print(f"  merge pair {i + 1}: cp/sync {cp.seconds:.2f} s | merge {m.seconds:.2f} s "
+              f"({m.seconds / cp.seconds:.2f}x)"
+              + (f" | before {old.seconds:.2f} s ({old.seconds / cp.seconds:.2f}x)" if old is not None else ""))
+    med = statistics.median
+    c = med(cps)
+    print(f"  merge median: cp/sync {c:.2f} s, merge {med(ours):.2f} s -> {med(ours) / c:.2f}x"
+          + (f"; before {med(olds):.2f} s -> {med(olds) / c:.2f}x" if olds else ""))
+
+
+def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str], before: Path | None = None,
+              merge: bool = False) -> None:
     files = _files(model)
     size = sum(f.stat().st_size for f in files)
     print(f"\n{label}: {model} ({size / 1e9:.3f} GB in {len(files)} file(s)); {pairs} alternating pairs"
@@ -158,6 +200,8 @@ def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str],
         print(f"  before: bundle {b_s:.2f} s -> time {b_s / f_s:.2f}x the floor; memory: largest process "
               f"{b_big:.0f} MB = {b_big / ort_mb:.2f}x, tree {b_tree:.0f} MB = {b_tree / ort_mb:.2f}x; "
               f"now / before {o_s / b_s:.2f}x")
+    if merge and len(files) > 1:
+        _merge_rows(model, files, pairs, work, before)
 
 
 def main() -> None:
@@ -171,6 +215,8 @@ def main() -> None:
     ap.add_argument("--synthetic-gb", type=float, default=0.0, help="add pipeline.py's MatMul chain of this size")
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--bundle-arg", action="append", default=[], help="extra argument for bundle (repeatable)")
+    ap.add_argument("--merge", action="store_true", help="also time `onnxpack merge` of each model with external "
+                    "data against cp + sync of its files")
     ap.add_argument("--before", metavar="COMMIT", help="also bundle with onnxpack as of COMMIT (git archive into a "
                     "temporary folder put first on PYTHONPATH), in the same alternating rounds")
     args = ap.parse_args()
@@ -201,7 +247,7 @@ def main() -> None:
 
             models.append((f"synthetic {args.synthetic_gb} GB", build_external(work / "synthetic", args.synthetic_gb)))
         for label, model in models:
-            run_model(label, model, args.pairs, work, args.bundle_arg, before)
+            run_model(label, model, args.pairs, work, args.bundle_arg, before, args.merge)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -8,6 +8,7 @@ import errno
 import hashlib
 import io
 import os
+import threading
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -499,6 +500,27 @@ def test_cancel_mid_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.Mon
     assert 0 < events[-1].done < events[-1].total
     assert files_in(out) == []
     assert factory.snapshot(tmp_path / "m") == before
+    # the source's tensors are hashed on a thread beside the write: it ends with the merge, not after it
+    assert [t.name for t in threading.enumerate() if t.name == "onnxpack-source-tensors"] == []
+
+
+def test_source_digests_hashed_beside_the_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The source's tensor digests come from a thread started before the write, and the proof uses them."""
+    from onnxpack.core.model.merge import proof
+
+    p = factory.external_model(tmp_path / "m")
+    seen: list[str] = []
+    real = proof.hash_model_tensors
+
+    def spy(table, cancel=None, chunk=proof.CHUNK):  # type: ignore[no-untyped-def]
+        seen.append(threading.current_thread().name)
+        return real(table, cancel, chunk)
+
+    monkeypatch.setattr(proof, "hash_model_tensors", spy)
+    res = merge_model(p, tmp_path / "o.onnx")
+    assert res.model_path.exists()
+    # the source's on its own thread; the written file's (prove_same_model's own call) on the caller's
+    assert seen[0] == "onnxpack-source-tensors" and len(seen) == 2 and seen[1] != seen[0]
 
 
 def test_cancel_before_start(tmp_path: Path) -> None:

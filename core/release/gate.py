@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import steps
+from ..background import Background
 from ..checks.validate import VALIDATE_STEPS, CheckerRun, Validation, apply_checker, run_checker_child, validate_model
 from ..child.childproc import ChildProcess, start_method
 from ..findings import Finding
 from ..model import codes as model_codes
 from ..progress import STEPS, CancelToken, ProgressCallback, ProgressEvent, report
 from . import codes
-from .background import Background
 from .manifest_build import interface_of
 from .metadata import check_labels
 from .options import BundleOptions

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .. import steps
+from ..background import Background
 from ..child.childproc import ChildProcess
 from ..model.layout import Layout
 from ..model.merge.proof import FILE_METHOD, WeightsProof
 from ..progress import STEPS, check_cancel, report
 from . import codes, foldercodes
-from .background import Background
 from .fixes import apply_fixes
 from .gate import Checked, CheckerGate
 from .manifest_build import Provenance, model_facts

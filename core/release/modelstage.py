@@ -26,6 +26,7 @@ from ..atomic import (
     check_free_space,
     pending_path,
 )
+from ..background import Background
 from ..child.childproc import ChildProcess
 from ..errors import Cancelled, OnnxpackError, RuntimeFailure
 from ..filehash import sha256_file
@@ -37,7 +38,6 @@ from ..model.merge.streamhash import SequentialHasher, read_in_order
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from ..runtime import loadcost
 from . import codes
-from .background import Background
 from .fixes import Fixed, apply_fixes
 from .gate import Checked, CheckerGate
 from .manifest_build import (

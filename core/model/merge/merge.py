@@ -10,6 +10,7 @@ import contextlib
 import os
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -23,6 +24,7 @@ from ...atomic import (
     pending_path,
     refuse_inside_inputs,
 )
+from ...background import Background
 from ...errors import ExternalDataError, InputError
 from ...progress import CancelToken, ProgressCallback, check_cancel
 from ..layout import AUTO, LAYOUTS, Layout
@@ -122,27 +124,40 @@ def merge_model(
 
 def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], run: MergeRun,
                   start: float) -> MergeResult:
-    force, progress, cancel = run.get("force", False), run.get("progress"), run.get("cancel")
+    force, cancel = run.get("force", False), run.get("cancel")
     dests = [_check_target(t, inputs, force) for t in targets]
     _check_writable(dests[0].parent)
     check_free_space(dests[0].parent, plan.total_size)
-    digest: str | None = None
     from .proof import hash_model_tensors, prove_same_model
+
+    # The tensors are copied in the kernel, so the source's digests come from a read of their own: on a thread of its
+    # own while the copy goes on (the copy is the kernel's work, the hashing this process's; benchmarks/merge.py).
+    source_digests = Background(lambda stop: hash_model_tensors(plan.table, stop), cancel, "onnxpack-source-tensors")
 
     def prove(written: Any) -> None:
         """The output is the source (same structure, every tensor's SHA-256: core/model/merge/proof.py) before it takes
-        its final name. The tensors are copied in the kernel, so the source's digests come from a read of their own."""
+        its final name."""
         written.flush()
         check_cancel(cancel)
         pending = pending_path(written)
         try:
-            prove_same_model(plan.model, plan.table, hash_model_tensors(plan.table, cancel), pending,
-                             dests[0].parent, cancel)
+            prove_same_model(plan.model, plan.table, source_digests.join(), pending, dests[0].parent, cancel)
         except (InputError, ExternalDataError):
             if not pending.exists():  # not a problem of the input: the output vanished under us
                 raise errorcodes.OUTPUT_WRITE.error(variant="merge_vanished", output=dests[0]) from None
             raise
 
+    try:
+        return _write_and_prove(plan, dests, run, prove, start)
+    finally:
+        if source_digests.running:
+            source_digests.stop()  # the write failed or was cancelled: the hashing ends with it
+
+
+def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun, prove: Callable[[Any], None],
+                     start: float) -> MergeResult:
+    force, progress, cancel = run.get("force", False), run.get("progress"), run.get("cancel")
+    digest: str | None = None
     if plan.layout is Layout.SINGLE:
         with atomic_file(dests[0], overwrite=force) as f:
             plan.write_single(f, progress, cancel)

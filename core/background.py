@@ -1,4 +1,4 @@
-"""Work a bundle runs in a thread beside the merge (the onnx checker, hashing, the equality proof), cancellable."""
+"""Work run in a thread beside the main one (the onnx checker, hashing, the equality proof), cancellable."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from ..progress import CancelToken, check_cancel
+from .progress import CancelToken, check_cancel
 
 __all__ = ["Background"]
 
