@@ -376,7 +376,7 @@ def prove_model(model_path: Path, model: Any, releases: list[str], **run: Unpack
 
 
 def release_env(version: str, notes: list[str], progress: ProgressCallback | None,
-                 cancel: CancelToken | None) -> ReleaseEnv | None:
+                cancel: CancelToken | None) -> ReleaseEnv | None:
     """The environment of release ``version`` (see :func:`ensure_release`); None in a frozen app for the onnxruntime
     it carries, which it runs itself (said in ``notes``). A frozen app makes environments only with the CPython
     ONNXPACK_PYTHON names: without it, it refuses another release here, before any run."""
