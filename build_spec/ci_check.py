@@ -12,6 +12,9 @@
 5. ``onnxpack --version`` prints the version, and the self-test's onnx/onnxruntime/numpy/PySide6 versions are the
    ones pinned in requirements/dev.txt (so the size budget is always measured on the locked versions);
 6. the copied CLI bundles the sample model and ``verify --smoke`` accepts the bundle (same scrubbed environment);
+   it converts the sample it ships to ORT format (``ort``: onnxruntime's converter, whose flatbuffers code the
+   spec ships as files, and a smoke run of the .ort), proves the sample on the onnxruntime it carries
+   (``check --prove-ort VERSION``: no Python, no download) and refuses another release with PROVE_NO_PYTHON;
 7. on Windows the VC++ runtime DLLs sit at the top of ``_internal/``, and under Wine the GUI self-test passes again
    with Wine's own VC++ runtime disabled (a Windows without the redistributable);
 8. optionally the folder is zipped (sorted, deterministic) with a ``.sha256`` file beside it.
@@ -40,8 +43,8 @@ import freeze_config as cfg
 from version_info import package_version
 
 __all__ = [
-    "folder_size", "forbidden_files", "locked_versions", "main", "scrubbed_env", "windows_file_version",
-    "wine_version", "zip_folder",
+    "check_ort", "check_prove", "folder_size", "forbidden_files", "locked_versions", "main", "other_release",
+    "scrubbed_env", "shipped_sample", "windows_file_version", "wine_version", "zip_folder",
 ]  # fmt: skip
 
 MIB = 1024 * 1024
@@ -180,11 +183,68 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float) -> tupl
 
 
 def _json_of(output: str) -> dict:
+    """The JSON document the command printed (stdout comes first; the progress lines on stderr follow it)."""
     try:
-        doc = json.loads(output[output.index("{") :])
+        doc, _end = json.JSONDecoder().raw_decode(output, output.index("{"))
     except ValueError:
         return {}
     return doc if isinstance(doc, dict) else {}
+
+
+def shipped_sample(folder: Path) -> Path | None:
+    """The sample model's folder the built app ships (``_internal/resources/sample``), None when it is missing."""
+    for candidate in [*sorted(folder.glob("*/resources/sample")), folder / "resources" / "sample"]:
+        if (candidate / "victory.onnx").is_file():
+            return candidate
+    return None
+
+
+def other_release(carried: str) -> str:
+    """A release of onnxruntime the frozen app does not carry (it must refuse to prove on it by itself)."""
+    return "1.20.1" if carried != "1.20.1" else "1.20.0"
+
+
+def check_ort(c: _Checks, cli: list[str], sample: Path, parent: Path, env: dict[str, str], timeout: float) -> dict:
+    """``onnxpack ort SAMPLE``: onnxruntime's converter writes a .ort, which then runs like the .onnx."""
+    out = parent / "ort out 出力"
+    shutil.rmtree(out, ignore_errors=True)
+    start = time.perf_counter()
+    rc, output = _run([*cli, "ort", str(sample), "-o", str(out), "--json"], env, parent, timeout)
+    doc = _json_of(output)
+    names = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    if not c.check(rc == 0 and doc.get("ok") is True and any(n.endswith(".ort") for n in names),
+                   f"onnxpack ort (the sample) exit {rc}, ok={doc.get('ok')} -> {names}, "
+                   f"{time.perf_counter() - start:.1f} s"):  # fmt: skip
+        print(output[-4000:], flush=True)
+    shutil.rmtree(out, ignore_errors=True)
+    return doc
+
+
+def check_prove(c: _Checks, cli: list[str], sample: Path, carried: str | None, parent: Path, env: dict[str, str],
+                timeout: float) -> dict:
+    """``onnxpack check SAMPLE --prove-ort CARRIED`` proves the sample on the onnxruntime the app carries (without
+    Python or a download); another release is refused, naming the carried one (``env`` has no ONNXPACK_PYTHON)."""
+    if not c.check(bool(carried), f"the frozen CLI names the onnxruntime it carries ({carried})"):
+        return {}
+    assert carried is not None
+    start = time.perf_counter()
+    rc, output = _run([*cli, "check", str(sample), "--prove-ort", carried, "--json"], env, parent, timeout)
+    doc = _json_of(output)
+    proven = [f for f in doc.get("findings") or [] if isinstance(f, dict) and f.get("code") == "PROVE_ORT_OK"
+              and f.get("subject") == f"ORT {carried}"]  # fmt: skip
+    if not c.check(rc == 0 and doc.get("ok") is True and len(proven) == 1,
+                   f"onnxpack check --prove-ort {carried} (the sample, on the carried onnxruntime) exit {rc}, "
+                   f"{len(proven)} PROVE_ORT_OK, {time.perf_counter() - start:.1f} s"):  # fmt: skip
+        print(output[-4000:], flush=True)
+    other = other_release(carried)
+    rc, output = _run([*cli, "check", str(sample), "--prove-ort", other, "--json"], env, parent, timeout)
+    error = _json_of(output).get("error") or {}
+    if not c.check(rc == 2 and error.get("code") == "PROVE_NO_PYTHON" and f"--prove-ort {carried}" in str(
+                       error.get("hint")),
+                   f"onnxpack check --prove-ort {other} (not carried) exit {rc}: {error.get('code')}, the hint names "
+                   f"--prove-ort {carried}"):  # fmt: skip
+        print(output[-4000:], flush=True)
+    return doc
 
 
 def _self_test(exe: Path, report: Path, env: dict[str, str], cwd: Path, timeout: float) -> tuple[int, dict, str]:
@@ -321,6 +381,16 @@ def main(argv: list[str] | None = None) -> int:
                 for name, doc in (("bundle.json", bundle_doc), ("verify.json", verify_doc)):
                     (reports / name).write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")
         shutil.rmtree(out, ignore_errors=True)
+        # The sample the app ships, converted to ORT format and proven on the onnxruntime the app carries.
+        sample = shipped_sample(copy)
+        if c.check(sample is not None, f"the app ships the sample model ({sample})"):
+            assert sample is not None
+            ort_doc = check_ort(c, [cli_copy], sample, parent, env, args.timeout)
+            prove_doc = check_prove(c, [cli_copy], sample, frozen_versions.get("onnxruntime"), parent, env,
+                                    args.timeout)
+            if reports is not None:
+                for name, doc in (("ort.json", ort_doc), ("check-prove.json", prove_doc)):
+                    (reports / name).write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")
 
         if wine is not None:  # a Windows without the VC++ redistributable: Wine's built-in copies switched off
             report = parent / "self-test no-vcruntime.json"

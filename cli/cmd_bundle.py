@@ -123,7 +123,8 @@ def _print_proofs(env: Environment, smoke: dict[str, Any] | None, equal: dict[st
         env.stdout.write(f"\n  proven on ONNX Runtime releases (reference {proven['reference_ort']}):\n")
         for p in proven["releases"]:
             same = "bitwise-equal outputs" if p["outputs_bitwise_equal"] else f"max abs diff {p['max_abs_diff']:.3g}"
-            env.stdout.write(f"    {p['version']}: loaded, {same} ({p['wheel']})\n")
+            wheel = p["wheel"] or "carried by this frozen onnxpack"  # no wheel: core/runtime/prove.py
+            env.stdout.write(f"    {p['version']}: loaded, {same} ({wheel})\n")
 
 
 def _print_loads(env: Environment, loads: list[dict[str, Any]] | None) -> None:

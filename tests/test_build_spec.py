@@ -424,6 +424,90 @@ def test_folder_size_forbidden_and_zip(tmp_path: Path) -> None:
     assert again == digest  # deterministic
 
 
+def test_json_of_takes_the_document_before_the_progress_lines() -> None:
+    """ci_check joins stdout and stderr: the --json document comes first, the progress lines after it."""
+    out = '{"ok": true, "files": [{"name": "a.ort"}]}\nonnxpack [   0.0 s] ort: validating {x}\n'
+    assert ci_check._json_of(out) == {"ok": True, "files": [{"name": "a.ort"}]}
+    assert ci_check._json_of("[1, 2]") == {}
+
+
+def test_shipped_sample_is_found_in_the_folder(tmp_path: Path) -> None:
+    assert ci_check.shipped_sample(tmp_path) is None
+    sample = tmp_path / "_internal" / "resources" / "sample"
+    sample.mkdir(parents=True)
+    assert ci_check.shipped_sample(tmp_path) is None  # no model in it
+    (sample / "victory.onnx").write_bytes(b"")
+    assert ci_check.shipped_sample(tmp_path) == sample
+    assert ci_check.other_release("1.32.0") == "1.20.1" and ci_check.other_release("1.20.1") == "1.20.0"
+
+
+def test_spec_ships_the_ort_converters_flatbuffers_code_and_ort_metadata() -> None:
+    """`onnxpack ort` in the frozen app: onnxruntime.tools.ort_format_model imports ``ort_flatbuffers_py`` from its
+    own folder (put on sys.path) and its fbs package globs that folder for its modules, so the spec ships them as
+    files where the wheel has them, with their ``flatbuffers`` import; ``--prove-ort`` reads the carried onnxruntime's
+    version from its metadata. ci_check runs both on the built app (test_ci_check_runs_ort_and_prove_*)."""
+    spec = (SPEC_DIR / "onnxpack.spec").read_text(encoding="utf-8")
+    assert "resource_datas() + ort_flatbuffers_datas() + ort_metadata_datas()" in spec
+    assert 'ORT_FLATBUFFERS_IMPORTS = ["flatbuffers", "flatbuffers.compat"]' in spec
+    assert "HIDDEN += ORT_FLATBUFFERS_IMPORTS" in spec
+    import onnxruntime.tools.ort_format_model as ofm
+
+    folder = Path(ofm.__file__).parent
+    init = (folder / "__init__.py").read_text(encoding="utf-8")
+    assert '"ort_flatbuffers_py"' in init and "sys.path.append" in init  # what the shipped files' place relies on
+    fbs = (folder / "ort_flatbuffers_py" / "fbs" / "__init__.py").read_text(encoding="utf-8")
+    assert "glob" in fbs  # why a PYZ (no files to glob) cannot hold them
+    imported = _imported_modules(folder / "ort_flatbuffers_py")
+    # beside the stdlib, only the flatbuffers runtime (its __init__ imports the rest of it: compat, table, ...)
+    assert {m.split(".")[0] for m in imported} - {"os", "glob", "ort_flatbuffers_py"} == {"flatbuffers"}
+    assert not any(m == e or m.startswith(e + ".") for m in imported for e in cfg.EXCLUDED_MODULES)
+
+
+# Runs the pip-installed command line the way the frozen app proves: with the onnxruntime it carries, no environment.
+_FROZEN_LIKE_CLI = """import sys
+from onnxpack.core.runtime import prove
+prove._frozen = lambda: True
+from onnxpack.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_ci_check_runs_ort_and_prove_like_the_frozen_app(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The checks ci_check adds on the built app (``ort`` on the sample it ships, ``check --prove-ort`` on the
+    onnxruntime it carries, another release refused), here with the installed command line proving like it."""
+    script = tmp_path / "frozen_like_cli.py"
+    script.write_text(_FROZEN_LIKE_CLI, encoding="utf-8")
+    home = tmp_path / "home ホーム"
+    home.mkdir()
+    env = ci_check.scrubbed_env(home)
+    c = ci_check._Checks()
+    cli = [sys.executable, str(script)]
+    sample = ROOT / "resources" / "sample"
+    carried = importlib.metadata.version("onnxruntime")
+    doc = ci_check.check_ort(c, cli, sample, tmp_path, env, 600)
+    assert c.failed == [] and doc["ok"] is True and doc["compare"]["ok"] is True
+    assert [f["name"] for f in doc["files"]] == ["required_operators.config", "victory.ort"]
+    doc = ci_check.check_prove(c, cli, sample, carried, tmp_path, env, 600)
+    assert c.failed == [] and doc["ok"] is True
+    out = capsys.readouterr().out
+    assert out.count("PASS") == 4 and f"--prove-ort {carried}" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["frozen_like_cli.py", "home ホーム"]  # nothing left
+
+
+def test_ci_check_fails_when_ort_or_prove_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    env = ci_check.scrubbed_env(tmp_path)
+    c = ci_check._Checks()
+    broken = [sys.executable, "-c", "import sys; print('error: no module named ort_flatbuffers_py'); sys.exit(1)"]
+    sample = ROOT / "resources" / "sample"
+    assert ci_check.check_ort(c, broken, sample, tmp_path, env, 60) == {}
+    assert len(c.failed) == 1 and "onnxpack ort" in c.failed[0]
+    ci_check.check_prove(c, broken, sample, "1.32.0", tmp_path, env, 60)
+    assert len(c.failed) == 3 and "--prove-ort 1.32.0" in c.failed[1] and "--prove-ort 1.20.1" in c.failed[2]
+    ci_check.check_prove(c, broken, sample, None, tmp_path, env, 60)  # the self-test named no onnxruntime
+    assert len(c.failed) == 4 and "carries (None)" in c.failed[3]
+    assert "ort_flatbuffers_py" in capsys.readouterr().out  # the command's output is shown
+
+
 # --- the self-test, in this process ----------------------------------------------------------------------------
 def test_self_test_passes_in_process(qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from onnxpack.gui import selftest

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -200,3 +201,63 @@ def test_the_progress_counts_the_releases_from_start_to_end(tmp_path: Path, monk
     assert [p.version for p in rep.releases] == ["9.9.1", "9.9.2"]  # (each ran: its onnxruntime is not 9.9.x)
     counts = [(e.done, e.total) for e in events if e.stage == "prove" and e.unit == STEPS]
     assert counts == [(0, 2), (1, 2), (0, 2), (0, 2), (1, 2), (2, 2)], counts  # preparing; reference; runs; done
+
+
+def test_a_frozen_app_proves_on_the_onnxruntime_it_carries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frozen onnxpack has no Python to run the proof's script with: it runs it in a child of its own executable,
+    for the reference and for the release it carries, with no environment made (it once refused: "cannot tell which
+    onnxruntime it carries"). Another release needs ONNXPACK_PYTHON, refused before any run naming the carried one."""
+    from onnxpack.core.checks.compat import ort_package_version
+    from onnxpack.core.runtime import prove
+    from onnxpack.core.runtime.releaseenvs import ReleaseEnv
+
+    carried = ort_package_version()
+    assert carried is not None
+    made: list[str] = []
+
+    def made_env(version: str, *_: Any) -> ReleaseEnv:
+        made.append(version)
+        return ReleaseEnv(version, Path(sys.executable), "installed", "0" * 64, "x")
+
+    monkeypatch.setattr(prove, "_frozen", lambda: True)  # (sys.frozen would make multiprocessing run the app)
+    monkeypatch.setattr(prove, "ensure_release", made_env)
+    monkeypatch.delenv("ONNXPACK_PYTHON", raising=False)
+    model = ir10_model()
+    model.ir_version = 8
+    onnx.save(model, tmp_path / "m.onnx")
+    rep = prove.prove_model(tmp_path / "m.onnx", model, [carried], requested=carried)
+    assert made == []  # no environment, no download
+    assert rep.ok and rep.reference.version == carried
+    [proof] = rep.releases
+    assert proof.version == carried and proof.wheel is None and proof.equal
+    assert any("this frozen onnxpack carries" in n for n in rep.notes)
+    [finding] = prove.prove_findings(rep, "m.onnx")
+    assert finding.code == "PROVE_ORT_OK" and "the one this frozen onnxpack carries" in finding.message
+    # the same proof in a bundle's manifest is valid
+    doc = rep.to_dict()
+    assert doc["releases"][0]["wheel"] is None and doc["reference_ort"] == carried
+
+    with pytest.raises(InputError) as e:
+        prove.prove_model(tmp_path / "m.onnx", model, ["1.20.1", carried])
+    assert e.value.code == "PROVE_NO_PYTHON" and made == []
+    assert "1.20.1" in e.value.message and f"onnxruntime {carried} it carries" in e.value.message
+    assert f"--prove-ort {carried}" in (e.value.hint or "") and "ONNXPACK_PYTHON" in (e.value.hint or "")
+    # with ONNXPACK_PYTHON, the other release gets its environment; the carried one still needs none
+    monkeypatch.setenv("ONNXPACK_PYTHON", sys.executable)
+    rep = prove.prove_model(tmp_path / "m.onnx", model, ["1.20.1", carried])
+    assert made == ["1.20.1"] and [p.wheel for p in rep.releases] == ["installed", None]
+
+
+def test_a_frozen_apps_run_that_fails_is_that_runs_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frozen app's child that gives no result in time fails that run with the reason, like another interpreter's
+    (here the reference run: the proof stops there)."""
+    from onnxpack.core.checks.compat import ort_package_version
+    from onnxpack.core.runtime import prove
+
+    monkeypatch.setattr(prove, "_frozen", lambda: True)
+    model = ir10_model()
+    model.ir_version = 8
+    onnx.save(model, tmp_path / "m.onnx")
+    with pytest.raises(RuntimeFailure) as e:
+        prove.prove_model(tmp_path / "m.onnx", model, [str(ort_package_version())], timeout=0.001)
+    assert e.value.code == "PROVE_REFERENCE" and "The reference run did not finish within" in e.value.message

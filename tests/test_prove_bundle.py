@@ -110,3 +110,41 @@ def test_auto_proves_the_release_the_app_embeds(stand_ins: list[str], tmp_path: 
         readme = zf.read("README.txt").decode()
     assert f"{minor}.99" in proven and "99.0.0" in proven, proven
     assert f"{minor}.99" in readme
+
+
+def test_a_frozen_app_bundles_proven_on_the_onnxruntime_it_carries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`bundle --prove-ort` in the frozen app: the release it carries needs no environment (the gate once asked for
+    one first, and so for a Python), the manifest names no wheel for it and says why, README.txt too; another
+    release is refused before any work."""
+    from onnxpack.core.checks.compat import ort_package_version
+    from onnxpack.core.release.verify.verify import verify_bundle
+
+    def no_env(version: str, *_: Any, **__: Any) -> ReleaseEnv:
+        raise AssertionError(f"an environment of {version} was made")
+
+    monkeypatch.setattr(prove, "_frozen", lambda: True)
+    monkeypatch.setattr(prove, "ensure_release", no_env)
+    monkeypatch.delenv("ONNXPACK_PYTHON", raising=False)
+    carried = str(ort_package_version())
+    model = _model(tmp_path)
+    code = main(["bundle", str(model), "-o", str(tmp_path / "out"), "--version", "1.0.0", "--prove-ort", carried,
+                 "--no-load-cost", "-q"])
+    out = capsys.readouterr().out
+    assert code == 0 and f"    {carried}: loaded, bitwise-equal outputs (carried by this frozen onnxpack)" in out, out
+    zip_path = tmp_path / "out" / "m-1.0.0.zip"
+    with zipfile.ZipFile(zip_path) as zf:
+        manifest = json.loads(zf.read("manifest.json"))
+        readme = zf.read("README.txt").decode("utf-8")
+    section = manifest["prove_ort"]
+    assert section["ok"] is True and section["reference_ort"] == carried
+    assert [(r["version"], r["wheel"], r["wheel_sha256"]) for r in section["releases"]] == [(carried, None, None)]
+    assert len(section["notes"]) == 1 and "this frozen onnxpack carries" in section["notes"][0]
+    assert "carried by the frozen onnxpack" in readme and "each its official wheel" not in readme
+    assert verify_bundle(zip_path).ok
+
+    code = main(["bundle", str(model), "-o", str(tmp_path / "other"), "--version", "1.0.0", "--prove-ort", "1.20.1",
+                 "--no-load-cost", "-q"])
+    err = capsys.readouterr().err
+    assert code == 2 and "needs a Python interpreter" in err and f"--prove-ort {carried}" in err
+    assert not (tmp_path / "other").exists()

@@ -87,7 +87,7 @@ def _prepare_prove(opts: BundleOptions, val: Validation, notes: list[str], progr
                    cancel: CancelToken | None) -> list[str]:
     """--prove-ort's releases (``auto``: the oldest the bundled model will claim, the target, and the newest),
     each release's wheel downloaded, checked and installed into its cached environment."""
-    from ..runtime.prove import ensure_release, parse_prove_spec, resolve_releases
+    from ..runtime.prove import parse_prove_spec, release_env, resolve_releases
 
     assert opts.prove_ort is not None
     items = parse_prove_spec(opts.prove_ort)
@@ -95,7 +95,7 @@ def _prepare_prove(opts: BundleOptions, val: Validation, notes: list[str], progr
         val.compat.oldest.version if val.compat is not None and val.compat.oldest is not None else opts.target_ort)
     releases = resolve_releases(items, claimed, cancel, notes, target=opts.target_ort)  # auto proves the target too
     for v in releases:
-        ensure_release(v, progress, cancel)
+        release_env(v, [], progress, cancel)  # (a frozen app's own onnxruntime needs none: prove_model notes it)
     return releases
 
 

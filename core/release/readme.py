@@ -94,7 +94,10 @@ def _proven(manifest: dict[str, Any]) -> list[str]:
     proven = manifest.get("prove_ort")
     if not proven:
         return []
-    lines = [f"Proven on these ONNX Runtime releases (each its official wheel from PyPI, outputs compared with "
+    # a frozen onnxpack proves on the onnxruntime it carries by itself: no wheel (core/runtime/prove.py, its note)
+    source = ("each its official wheel from PyPI" if all(p.get("wheel") for p in proven["releases"])
+              else "from their official wheels on PyPI or carried by the frozen onnxpack")
+    lines = [f"Proven on these ONNX Runtime releases ({source}, outputs compared with "
              f"ONNX Runtime {proven['reference_ort']}):"]
     for p in proven["releases"]:
         same = ("bitwise-equal outputs" if p["outputs_bitwise_equal"]

@@ -328,9 +328,15 @@ PROVE_NO_PYTHON = define(
     text="{opt:prove_ort} needs a Python interpreter to create environments, and this is the frozen onnxpack "
          "executable",
     hint="Set ONNXPACK_PYTHON to a CPython 3.10+ executable, or run onnxpack installed with pip.",
-    variants={"tags": "Cannot ask {python} which wheels it installs: {error}"},
+    variants={"tags": "Cannot ask {python} which wheels it installs: {error}",
+              "carried": "Proving on onnxruntime {version} needs a Python interpreter to create that release's "
+                         "environment, and this is the frozen onnxpack executable: by itself it proves only on the "
+                         "onnxruntime {carried} it carries"},
     summary="Proving on ONNX Runtime releases needs a Python interpreter",
-    variant_hints={"tags": "Give a CPython interpreter with pip."},
+    variant_hints={"tags": "Give a CPython interpreter with pip.",
+                   "carried": "Prove on {carried} alone ({opt:prove_ort} {carried}), or set ONNXPACK_PYTHON to a "
+                              "CPython 3.10+ executable with pip (onnxpack makes the environments with it), or run "
+                              "onnxpack installed with pip."},
 )
 PROVE_NO_WHEEL = define(
     "PROVE_NO_WHEEL", kind=InputError,
@@ -384,10 +390,7 @@ PROVE_REFERENCE = define(
     "PROVE_REFERENCE", kind=RuntimeFailure,
     text="The reference run with the installed onnxruntime failed: {detail}",
     hint="Run `onnxpack smoke` on the model to see why.",
-    variants={"frozen": "The frozen onnxpack cannot tell which onnxruntime it carries, so it has no reference to "
-                        "prove against"},
     summary="The reference run with the installed ONNX Runtime failed",
-    variant_hints={"frozen": "Run onnxpack installed with pip."},
 )
 PROVE_ORT_NOT_LOADED = define(
     "PROVE_ORT_NOT_LOADED", ERROR, "ONNX Runtime {version} (its official wheel) cannot run {model}: {detail}",
@@ -404,6 +407,8 @@ PROVE_ORT_MISMATCH = define(
 PROVE_ORT_OK = define(
     "PROVE_ORT_OK", INFO,
     "ONNX Runtime {version} (its official wheel) runs {model}: {detail} with ONNX Runtime {reference}",
+    variants={"carried": "ONNX Runtime {version} (the one this frozen onnxpack carries) runs {model}: {detail} with "
+                         "ONNX Runtime {reference}"},
 )
 
 # ortformat.py: the ORT-format conversion

@@ -129,11 +129,13 @@ def _converter_child(conn: Any, job: dict[str, Any]) -> None:
     buf = io.StringIO()
     try:
         import onnxruntime as ort
-        from onnxruntime.tools import convert_onnx_models_to_ort as conv
 
         ort.set_default_logger_severity(3)
         os.environ.pop(_LEVEL_VAR, None)
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+            # imported here: its logger's handler (logging.basicConfig at import) then writes into the log too
+            from onnxruntime.tools import convert_onnx_models_to_ort as conv
+
             conv.convert_onnx_models_to_ort(
                 Path(job["src"]),
                 output_dir=Path(job["out"]),

@@ -13,6 +13,11 @@ installed onnxruntime; the outputs are compared bitwise, else within a tolerance
 How long each load and run took goes to :meth:`ProveReport.timings` (the JSON result), never into the manifest:
 a bundle is the same bytes whenever it is made.
 
+A frozen onnxpack (PyInstaller) has no Python to run the script with: it runs the script in a child of its own
+executable with the onnxruntime it carries, for the reference run and for that release when it is asked to prove it
+(no download, no environment). Other releases need environments, made with the CPython that ``ONNXPACK_PYTHON``
+names; without one they are refused before any run, saying so.
+
 Official wheels for CPython 3.11 exist from onnxruntime 1.15.0 on (3.10: 1.12.0; 3.12: 1.16.2; 3.13: 1.20.0), for
 Linux x86_64/aarch64, Windows x64 and macOS; a release without a wheel for this interpreter and platform is an
 error naming what exists, never a silent skip. No network, a failed download or a wrong hash are errors too.
@@ -34,8 +39,10 @@ import numpy as np
 
 from .. import errorcodes, steps
 from ..child.childproc import child_environ
+from ..errors import RuntimeFailure
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from . import codes
+from .childrun import run_in_child
 from .releaseenvs import ReleaseEnv, cache_dir, ensure_release, wait
 from .wheels import MINOR, VERSION, resolve_releases
 
@@ -46,7 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHILD_SCRIPT", "PROVE_SCHEMA", "ProveReport", "ProveRun", "ReleaseProof", "cache_dir", "ensure_release",
-    "parse_prove_spec", "prove_file", "prove_findings", "prove_model", "resolve_releases",
+    "parse_prove_spec", "prove_file", "prove_findings", "prove_model", "release_env", "resolve_releases",
 ]
 
 PROVE_SCHEMA = "onnxpack.prove/1"
@@ -179,8 +186,24 @@ class ProveReport:
                 "releases": [{"version": r.version, **r.timings()} for r in self.releases]}
 
 
-def _run_child(python: str, model: Path, window: tuple[int, int] | None, inputs: dict[str, Path], tmp: Path,
+def _frozen() -> bool:
+    """True in a PyInstaller-style frozen app, whose ``sys.executable`` is the app, not Python."""
+    return bool(getattr(sys, "frozen", False))
+
+
+def _carried_child(conn: Any, job: dict[str, Any]) -> None:
+    """Child entry of a frozen app (core.runtime.childrun): :data:`CHILD_SCRIPT` with the onnxruntime it carries."""
+    try:
+        sys.argv = ["prove_child.py", job["job"]]
+        exec(compile(CHILD_SCRIPT, "prove_child.py", "exec"), {"__name__": "__main__"})  # our own script, as a file
+        conn.send(("result", {}))
+    finally:
+        conn.close()
+
+
+def _run_child(python: str | None, model: Path, window: tuple[int, int] | None, inputs: dict[str, Path], tmp: Path,
                label: str, cancel: CancelToken | None, timeout: float) -> dict[str, Any]:
+    """Run :data:`CHILD_SCRIPT` with ``python`` (None: a frozen app's child, with the onnxruntime it carries)."""
     out = tmp / label
     out.mkdir()
     script = tmp / "prove_child.py"
@@ -189,6 +212,14 @@ def _run_child(python: str, model: Path, window: tuple[int, int] | None, inputs:
     job = {"model": str(model), "window": list(window) if window else None,
            "inputs": {k: str(v) for k, v in inputs.items()}, "out": str(out), "result": str(out / "result.json")}
     (out / "job.json").write_text(json.dumps(job), encoding="utf-8")
+    if python is None:
+        what = "The reference run" if label == "reference" else label.replace("ort-", "The run on onnxruntime ", 1)
+        try:
+            run_in_child(_carried_child, {"job": str(out / "job.json")}, timeout=timeout, what=what, cancel=cancel,
+                         stage=_STAGE)
+        except RuntimeFailure as e:  # a crash or a time-out: this run's result, as from another interpreter
+            return {"loaded": False, "message": e.message, "outputs": []}
+        return _result(out, "the child process ended without a result")
     env = child_environ()  # without a signing key's password or an identity token
     for var in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"):
         env.pop(var, None)
@@ -200,14 +231,17 @@ def _run_child(python: str, model: Path, window: tuple[int, int] | None, inputs:
                                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         if not wait(proc, timeout, cancel, poll=0.05):
             return {"loaded": False, "message": f"no answer within {timeout:g} s (stopped)", "outputs": []}
+    tail = (out / "log.txt").read_bytes()[-1500:].decode("utf-8", "replace").strip()
+    return _result(out, f"the process ended with status {proc.returncode} without a result"
+                        + (f": {tail.splitlines()[-1]}" if tail else ""))
+
+
+def _result(out: Path, missing: str) -> dict[str, Any]:
     try:
         result: dict[str, Any] = json.loads((out / "result.json").read_text(encoding="utf-8"))
         return result
     except (OSError, ValueError):
-        tail = (out / "log.txt").read_bytes()[-1500:].decode("utf-8", "replace").strip()
-        return {"loaded": False, "outputs": [],
-                "message": f"the process ended with status {proc.returncode} without a result"
-                           + (f": {tail.splitlines()[-1]}" if tail else "")}
+        return {"loaded": False, "outputs": [], "message": missing}
 
 
 def _compare(ref: dict[str, Any], got: dict[str, Any]) -> list[dict[str, Any]]:
@@ -311,14 +345,16 @@ def prove_model(model_path: Path, model: Any, releases: list[str], **run: Unpack
     tmp = Path(os.path.abspath(tempfile.mkdtemp(prefix=f"onnxpack-prove-{os.getpid()}-")))
     try:
         inputs, described = _inputs_for(model, run.get("dims"), run.get("seed", 0), tmp)
-        envs = []
+        notes = list(run.get("notes") or [])
+        envs: list[tuple[str, ReleaseEnv | None]] = []
         # One count of N releases from start to end (the reference run is none of them): "i of N" never changes its N.
         for i, v in enumerate(releases):  # every environment first: a missing wheel fails before any run
             report(progress, _STAGE, i, len(releases), steps.PROVE_PREPARING, unit=STEPS, version=v)
-            envs.append(ensure_release(v, progress, cancel))
+            envs.append((v, release_env(v, notes, progress, cancel)))
             check_cancel(cancel)
         report(progress, _STAGE, 0, len(envs), steps.PROVE_REFERENCE, unit=STEPS)
-        ref_raw = _run_child(_reference_python(), model_path, window, inputs, tmp, "reference", cancel, timeout)
+        ref_raw = _run_child(None if _frozen() else sys.executable, model_path, window, inputs, tmp, "reference",
+                             cancel, timeout)
         from ..checks.compat import ort_package_version
 
         reference = _proof(str(ref_raw.get("ort_version") or ort_package_version() or "installed"), None, ref_raw,
@@ -326,30 +362,35 @@ def prove_model(model_path: Path, model: Any, releases: list[str], **run: Unpack
         if not reference.ok:
             raise codes.PROVE_REFERENCE.error(detail=str(reference.message))
         proofs = []
-        for i, env in enumerate(envs):
-            report(progress, _STAGE, i, len(envs), steps.PROVE_RUNNING, unit=STEPS, version=env.version)
-            raw = _run_child(str(env.python), model_path, window, inputs, tmp, f"ort-{env.version}", cancel,
-                             timeout)
-            if raw.get("ort_version") and raw["ort_version"] != env.version and raw.get("loaded"):
-                raw["message"] = f"the environment runs onnxruntime {raw['ort_version']}, not {env.version}"
-            proofs.append(_proof(env.version, env, raw, ref_raw))
+        for i, (version, env) in enumerate(envs):
+            report(progress, _STAGE, i, len(envs), steps.PROVE_RUNNING, unit=STEPS, version=version)
+            raw = _run_child(None if env is None else str(env.python), model_path, window, inputs, tmp,
+                             f"ort-{version}", cancel, timeout)
+            if raw.get("ort_version") and raw["ort_version"] != version and raw.get("loaded"):
+                raw["message"] = f"the environment runs onnxruntime {raw['ort_version']}, not {version}"
+            proofs.append(_proof(version, env, raw, ref_raw))
         report(progress, _STAGE, len(envs), len(envs), steps.DONE, unit=STEPS)
-        return ProveReport(reference, proofs, run.get("requested", ""), described, list(run.get("notes") or []))
+        return ProveReport(reference, proofs, run.get("requested", ""), described, notes)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _reference_python() -> str:
-    """The interpreter of the reference run: this one (it has the installed onnxruntime); in a frozen executable,
-    which cannot run a script, the cached environment of the same onnxruntime release."""
-    if getattr(sys, "frozen", False):
+def release_env(version: str, notes: list[str], progress: ProgressCallback | None,
+                cancel: CancelToken | None) -> ReleaseEnv | None:
+    """The environment of release ``version`` (see :func:`ensure_release`); None in a frozen app for the onnxruntime
+    it carries, which it runs itself (said in ``notes``). A frozen app makes environments only with the CPython
+    ONNXPACK_PYTHON names: without it, it refuses another release here, before any run."""
+    if _frozen():
         from ..checks.compat import ort_package_version
 
-        version = ort_package_version()
-        if version is None or not VERSION.fullmatch(version):
-            raise codes.PROVE_REFERENCE.error(variant="frozen")
-        return str(ensure_release(version).python)
-    return sys.executable
+        carried = ort_package_version()
+        if version == carried:
+            notes.append(f"onnxruntime {version} is the one this frozen onnxpack carries: proven with it, not with the "
+                         "official wheel in an environment of its own")
+            return None
+        if carried is not None and not os.environ.get("ONNXPACK_PYTHON"):
+            raise codes.PROVE_NO_PYTHON.error(variant="carried", version=version, carried=carried)
+    return ensure_release(version, progress, cancel)
 
 
 def prove_findings(report_: ProveReport, name: str) -> list[Finding]:
@@ -371,8 +412,8 @@ def prove_findings(report_: ProveReport, name: str) -> list[Finding]:
         else:
             same = ("bitwise-equal outputs" if r.equal else
                     f"outputs within tolerance (largest difference {r.to_dict()['max_abs_diff']:.3g})")
-            out.append(codes.PROVE_ORT_OK.finding(subject, model=name, version=r.version,
-                                                  reference=report_.reference.version, detail=same))
+            out.append(codes.PROVE_ORT_OK.finding(subject, variant="carried" if r.wheel is None else None, model=name,
+                                                  version=r.version, reference=report_.reference.version, detail=same))
     return out
 
 

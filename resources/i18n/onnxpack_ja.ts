@@ -1362,6 +1362,11 @@
         <translation>ONNX Runtime {version}（公式ホイール）で {model} が動きました: ONNX Runtime {reference} との比較で {detail}</translation>
     </message>
     <message>
+        <source>ONNX Runtime {version} (the one this frozen onnxpack carries) runs {model}: {detail} with ONNX Runtime {reference}</source>
+        <comment>PROVE_ORT_OK</comment>
+        <translation>ONNX Runtime {version}（このフリーズ版 onnxpack に同梱のもの）で {model} が動きました: ONNX Runtime {reference} との比較で {detail}</translation>
+    </message>
+    <message>
         <source>{path} looks like external data, but no model of the release references it; it is left out</source>
         <comment>RELEASE_DATA_UNREFERENCED</comment>
         <translation>{path} は外部データのようですが、リリース内のどのモデルからも参照されていないため除外しました</translation>
@@ -2919,6 +2924,10 @@
         <translation>pip のある CPython インタープリターを指定してください。</translation>
     </message>
     <message>
+        <source>Prove on {carried} alone ({opt:prove_ort} {carried}), or set ONNXPACK_PYTHON to a CPython 3.10+ executable with pip (onnxpack makes the environments with it), or run onnxpack installed with pip.</source>
+        <translation>{carried} だけで検証するか（{opt:prove_ort} {carried}）、ONNXPACK_PYTHON に pip のある CPython 3.10 以降の実行ファイルを設定するか（onnxpack はそれで環境を作ります）、pip でインストールした onnxpack を使ってください。</translation>
+    </message>
+    <message>
         <source>Give a released version, e.g. 1.16.3 (see https://pypi.org/project/onnxruntime/#history).</source>
         <translation>リリース済みのバージョンを指定してください（例: 1.16.3）。</translation>
     </message>
@@ -2949,10 +2958,6 @@
     <message>
         <source>Run `onnxpack smoke` on the model to see why.</source>
         <translation>モデルをスモーク実行して、失敗する理由を確認してください。</translation>
-    </message>
-    <message>
-        <source>Run onnxpack installed with pip.</source>
-        <translation>pip でインストールした onnxpack を実行してください。</translation>
     </message>
     <message>
         <source>Try again (a proxy may have altered it); if it repeats, do not trust that network path.</source>
