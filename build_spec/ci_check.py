@@ -43,8 +43,8 @@ import freeze_config as cfg
 from version_info import package_version
 
 __all__ = [
-    "check_ort", "check_prove", "folder_size", "forbidden_files", "locked_versions", "main", "other_release",
-    "scrubbed_env", "shipped_sample", "windows_file_version", "wine_version", "zip_folder",
+    "check_load_cost", "check_ort", "check_prove", "folder_size", "forbidden_files", "locked_versions", "main",
+    "other_release", "scrubbed_env", "shipped_sample", "windows_file_version", "wine_version", "zip_folder",
 ]  # fmt: skip
 
 MIB = 1024 * 1024
@@ -180,6 +180,16 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float) -> tupl
     except subprocess.TimeoutExpired:
         return -1, f"timed out after {timeout:.0f} s"
     return proc.returncode, proc.stdout + proc.stderr
+
+
+def check_load_cost(c: _Checks, bundle_doc: dict) -> bool:
+    """The bundle measured the end user's load of both layouts: the frozen app started its load-cost process(es) (a
+    spawned re-run of its own executable; on Windows one per layout) and each loaded the model by path."""
+    cost = (bundle_doc.get("smoke") or {}).get("load_cost") or {}
+    sides = [cost.get(k) or {} for k in ("shipped", "source")]
+    measured = all(isinstance(s.get("load_s"), (int, float)) and (s.get("peak_bytes") or 0) > 0 for s in sides)
+    return c.check(measured, "onnxpack bundle measured the end user's load of the shipped and the source layout"
+                   + ("" if measured else f": {json.dumps(cost)[:400]}"))
 
 
 def _json_of(output: str) -> dict:
@@ -370,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
                      f"{time.perf_counter() - start:.1f} s")  # fmt: skip
         if not ok:
             print(output[-4000:], flush=True)
+        if ok:
+            check_load_cost(c, bundle_doc)
         if zips:
             start = time.perf_counter()
             rc, output = _run([cli_copy, "verify", str(zips[0]), "--smoke", "--json"], env, parent, args.timeout)

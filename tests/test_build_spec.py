@@ -599,3 +599,17 @@ def test_strip_only_touches_libraries_auditwheel_did_not_edit(tmp_path: Path) ->
 
     own = next(Path(onnx.__file__).parent.glob("onnx_cpp2py_export*.so"))
     assert slim._strip_mode(str(own)) in (None, "debug")  # never --strip-unneeded on a wheel's file
+
+
+def test_ci_check_load_cost_needs_both_layouts_measured(tmp_path: Path) -> None:
+    """ci_check's bundle check: the frozen bundle measured the end user's load of both layouts (its load-cost
+    processes ran), with the installed command line bundling the sample as the frozen one does."""
+    r = subprocess.run([sys.executable, "-m", "onnxpack.cli", "bundle", "-o", str(tmp_path / "out"), "--version",
+                        "1.0.0", "--json"], capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert r.returncode == 0, r.stderr[-2000:]
+    doc = ci_check._json_of(r.stdout)
+    c = ci_check._Checks()
+    assert ci_check.check_load_cost(c, doc) and c.failed == []
+    unmeasured = {**doc, "smoke": {**doc["smoke"], "load_cost": {**doc["smoke"]["load_cost"], "source": None}}}
+    assert not ci_check.check_load_cost(c, unmeasured) and len(c.failed) == 1
+    assert not ci_check.check_load_cost(c, {**doc, "smoke": {}}) and len(c.failed) == 2
