@@ -56,6 +56,35 @@ def test_runtime_style_frozen_path_and_ort_smoke(tmp_path: Path, monkeypatch: py
     assert r.ok and r.load == "ort-format bytes" and r.outputs[0]["shape"] == [1, 64]
 
 
+def test_frozen_converter_writes_its_config_in_utf8(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The frozen app's converter child makes the converter's text files UTF-8: under Windows' locale encoding its
+    config, which lists the converted files' paths, could not be written in a folder named in Japanese."""
+    import builtins
+    import multiprocessing
+
+    from onnxruntime.tools.ort_format_model import utils as ort_utils
+
+    monkeypatch.setattr(ort_utils, "open", builtins.open, raising=False)  # (the child sets it: undone after the test)
+    folder = tmp_path / "フリーズ テスト"
+    src, out = folder / "src", folder / "出力"
+    src.mkdir(parents=True)
+    onnx.save(onnx.load(str(factory.external_model(tmp_path / "m"))), str(src / "モデル.onnx"))
+    parent, child = multiprocessing.Pipe()
+    job = {"src": str(src), "out": str(out), "style": "Fixed", "target": None}
+    ortformat._converter_child(child, job)  # what the frozen app's spawned child runs, here in this process
+    kind, result = parent.recv()
+    assert kind == "result" and result["returncode"] == 0, result["log"]
+    assert ort_utils.open is ortformat._utf8_text_open
+    config = (out / "required_operators.config").read_bytes().decode("utf-8")
+    assert "モデル.ort" in config and "フリーズ テスト" in config
+    with ortformat._utf8_text_open(tmp_path / "t.txt", "w") as f:
+        assert f.encoding == "utf-8"  # asked for (the locale's default reads "UTF-8" here, cp1252 on Windows)
+    with ortformat._utf8_text_open(tmp_path / "t.txt", "rb") as b:  # binary files as open's
+        assert b.read() == b""
+    with ortformat._utf8_text_open(tmp_path / "t.txt", "r", encoding="latin-1") as f:  # a caller's encoding kept
+        assert f.encoding == "latin-1"
+
+
 def test_refusals_leave_nothing_behind(tmp_path: Path, inprocess: None) -> None:  # noqa: F811
     model = factory.external_model(tmp_path / "m")
     busy = tmp_path / "busy"

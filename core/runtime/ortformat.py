@@ -124,6 +124,13 @@ def _frozen() -> bool:
     return bool(getattr(sys, "frozen", False))
 
 
+def _utf8_text_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+    """``open`` whose text files are UTF-8 unless told otherwise (binary files as ``open``)."""
+    if "b" not in mode and len(args) < 2:  # (args: buffering, encoding, ...)
+        kwargs.setdefault("encoding", "utf-8")
+    return open(file, mode, *args, **kwargs)
+
+
 def _converter_child(conn: Any, job: dict[str, Any]) -> None:
     """Spawn-child entry used when frozen (no `python -m`): call the converter's function directly."""
     buf = io.StringIO()
@@ -135,6 +142,12 @@ def _converter_child(conn: Any, job: dict[str, Any]) -> None:
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
             # imported here: its logger's handler (logging.basicConfig at import) then writes into the log too
             from onnxruntime.tools import convert_onnx_models_to_ort as conv
+            from onnxruntime.tools.ort_format_model import utils as ort_utils
+
+            # Its config (required_operators.config) is written by open(path, "w"): the locale's encoding, which on
+            # Windows cannot write the Japanese of a path listed in it (UnicodeEncodeError). The `python -m` run has
+            # PYTHONUTF8=1; this child, a re-run of the frozen app's executable, opens that module's text files so.
+            ort_utils.open = _utf8_text_open  # type: ignore[attr-defined]
 
             conv.convert_onnx_models_to_ort(
                 Path(job["src"]),
