@@ -296,11 +296,16 @@ MERGE_TOO_LARGE = define(
 
 # proof: the merged model is the source (core/model/merge/proof.py)
 MERGE_NOT_EQUAL = define(
-    "MERGE_NOT_EQUAL", kind=RuntimeFailure, text="The merged model is not the source model: {what}",
+    "MERGE_NOT_EQUAL", kind=RuntimeFailure, text="The merged model is not the source model: its structure differs",
     hint="This is a bug in onnxpack's merge (or a source file changed while it was read); please report it. Nothing "
          "was written.",
-    # the merged model's smoke run against the original's (core/release/smokerun.py)
-    variants={"outputs": "The merged model does not give bitwise the same outputs as {model}: {detail}"},
+    variants={
+        # the first tensor whose bytes differ; the number of tensors differs
+        "tensor": "The merged model is not the source model: tensor {tensor!r} has different bytes",
+        "count": "The merged model is not the source model: {count} tensors instead of {expected}",
+        # the merged model's smoke run against the original's (core/release/smokerun.py)
+        "outputs": "The merged model does not give bitwise the same outputs as {model}: {detail}",
+    },
     summary="The merged model is not exactly the original model; nothing was written",
     variant_hints={"outputs": "This is a bug in onnxpack's merge; please report it. Nothing was written."},
 )

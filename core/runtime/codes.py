@@ -118,13 +118,21 @@ SMOKE_OUTPUT_NOT_TENSOR = define(
 SMOKE_NON_FINITE = define(
     "SMOKE_NON_FINITE", WARNING, "{model}: output {subject} has {nan} NaN and {inf} Inf value(s) out of {size}",
     "Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.",
-    # after the run tried other kinds of generated inputs (core/runtime/smokefindings.py)
-    variant_hints={"tried": "onnxpack tried {kinds} kinds of generated inputs ({seen}). Check the model with real "
-                              "inputs ({opt:input} NAME=FILE); generated random inputs can also overflow."},
+    # after the run tried other kinds of generated inputs, named as the recipe's inputs_profile names them
+    # (core/runtime/smokefindings.py); "tried_failed": some of them failed to run (the first one's error)
+    variant_hints={
+        "tried": "onnxpack tried {kinds} kinds of generated inputs ({profiles}); each gave NaN/Inf. Check the model "
+                 "with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.",
+        "tried_failed": "onnxpack tried {kinds} kinds of generated inputs ({profiles}); {failed} of them failed to run "
+                        "({failed_profile}: {error}), the others gave NaN/Inf. Check the model with real inputs "
+                        "({opt:input} NAME=FILE); generated random inputs can also overflow.",
+    },
 )
 SMOKE_CONSTANT_OUTPUT = define(
     "SMOKE_CONSTANT_OUTPUT", INFO, "{model}: output {subject} is constant everywhere ({value})",
     "This can be normal (e.g. a mask); otherwise the model may ignore its input.",
+    # its value is not a finite number (neither all NaN nor all Inf)
+    variants={"non_finite": "{model}: output {subject} is constant everywhere (not a finite number)"},
 )
 SMOKE_NONDETERMINISTIC = define(
     "SMOKE_NONDETERMINISTIC", WARNING, "{model}: output {subject} differs between runs on the same inputs",
@@ -148,12 +156,21 @@ COMPARE_MISSING_OUTPUT = define(
     "COMPARE_MISSING_OUTPUT", ERROR, "Output {subject} of the original is missing in {model}",
     "Compare models with the same outputs.",
 )
-#: Its hint names the tolerance flags (and says when the output is non-deterministic): worded at the call site.
+#: The message says how the output differs: by how much (the main text), or a variant per kind (the compared row's
+#: ``differs``, core/runtime/outputfacts.py). The remedy names the tolerance flags, and says first when the output
+#: differs between runs of the same model (``hint_variant="nondeterministic"``).
 COMPARE_MISMATCH = define(
-    "COMPARE_MISMATCH", ERROR, "Output {subject} differs: {detail}",
+    "COMPARE_MISMATCH", ERROR,
+    "Output {subject} differs: max abs diff {max_abs}, max rel diff {max_rel}, {mismatched} value(s) outside the "
+    "tolerance",
     "Tolerance is {tol}; raise {opt:atol}/{opt:rtol} if small differences are expected (e.g. an optimized graph).",
-    # the output differs between runs of the same model (same message, the remedy says so first)
-    variants={"nondeterministic": "Output {subject} differs: {detail}"},
+    variants={
+        "shape": "Output {subject} differs: shape {original} vs {other}",
+        "dtype": "Output {subject} differs: dtype {original} vs {other}",
+        "non_finite": "Output {subject} differs: NaN/Inf in different places",
+        "non_tensor": "Output {subject} differs: non-tensor outputs differ",
+        "strings": "Output {subject} differs: {mismatched} string(s) differ",
+    },
     variant_hints={"nondeterministic": "The output is non-deterministic, so runs differ anyway. Tolerance is {tol}; "
                                        "raise {opt:atol}/{opt:rtol} if small differences are expected (e.g. an "
                                        "optimized graph)."},
@@ -368,12 +385,24 @@ PROVE_WHEEL_HASH = define(
     summary="A downloaded ONNX Runtime wheel does not match the official wheel's hash",
     variant_hints={"missing": "Use the official index (unset ONNXPACK_PYPI_URL)."},
 )
+#: Per step of making the environment (core/runtime/releaseenvs.py): creating the virtual environment (the main
+#: text, "venv_*"), installing the wheels ("install*"), reading a cached wheel ("read"), the environment as installed
+#: ("left"); "{step}" failed with the last line of its output, "{step}_status" without output (its exit status),
+#: "{step}_timeout" did not finish.
 PROVE_ENV = define(
-    "PROVE_ENV", kind=RuntimeFailure, text="{what} failed: {last}",
+    "PROVE_ENV", kind=RuntimeFailure, text="Creating a virtual environment for onnxruntime {version} failed: {last}",
     hint="Check the internet connection and try again; the details show pip's output.",
-    variants={"timeout": "{what} did not finish within {timeout} s"},
+    variants={
+        "venv_status": "Creating a virtual environment for onnxruntime {version} failed: exit status {status}",
+        "venv_timeout": "Creating a virtual environment for onnxruntime {version} did not finish within {timeout} s",
+        "install": "Installing {ort} and {numpy} failed: {last}",
+        "install_status": "Installing {ort} and {numpy} failed: exit status {status}",
+        "install_timeout": "Installing {ort} and {numpy} did not finish within {timeout} s",
+        "read": "Reading {file} failed: {reason}",
+        "left": "Installing onnxruntime {version} failed: it left {file} in {folder}",
+    },
     summary="The environment for an ONNX Runtime release could not be created",
-    variant_hints={"timeout": "Try again."},
+    variant_hints={"venv_timeout": "Try again.", "install_timeout": "Try again."},
 )
 PROVE_INPUTS = define(
     "PROVE_INPUTS", kind=InputError, text="Cannot make inputs to prove the model with: {problems}",

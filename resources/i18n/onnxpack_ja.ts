@@ -847,6 +847,36 @@
         <translation>SHA256SUMS がマニフェストと一致しません: {detail}</translation>
     </message>
     <message>
+        <source>Output {subject} differs: max abs diff {max_abs}, max rel diff {max_rel}, {mismatched} value(s) outside the tolerance</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: 最大絶対差 {max_abs}、最大相対差 {max_rel}、許容誤差を超える値 {mismatched} 個</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: shape {original} vs {other}</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: 形状 {original} と {other}</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: dtype {original} vs {other}</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: データ型 {original} と {other}</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: NaN/Inf in different places</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: NaN/Inf の位置が違います</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: non-tensor outputs differ</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: テンソルでない出力が一致しません</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: {mismatched} string(s) differ</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: 文字列 {mismatched} 個が一致しません</translation>
+    </message>
+    <message>
         <source>Tensor {label}: {length:,} bytes of external data, but {dtype} {dims} needs {expected:,}</source>
         <comment>EXTDATA_LENGTH_MISMATCH</comment>
         <translation>テンソル {subject}: 外部データの長さが型と形状に合いません</translation>
@@ -875,11 +905,6 @@
         <source>No model was given: this bundle holds onnxpack&apos;s built-in sample model ({model})</source>
         <comment>BUNDLE_SAMPLE</comment>
         <translation>モデルが指定されていません: このバンドルには onnxpack 組み込みのサンプルモデル ({model}) が入ります</translation>
-    </message>
-    <message>
-        <source>Output {subject} differs: {detail}</source>
-        <comment>COMPARE_MISMATCH</comment>
-        <translation>出力 {subject} が異なります: {detail}</translation>
     </message>
     <message>
         <source>Output {subject} of the original is missing in {model}</source>
@@ -1480,6 +1505,11 @@
         <source>{model}: output {subject} is constant everywhere ({value})</source>
         <comment>SMOKE_CONSTANT_OUTPUT</comment>
         <translation>{model}: 出力 {subject} はすべて同じ値（{value}）です</translation>
+    </message>
+    <message>
+        <source>{model}: output {subject} is constant everywhere (not a finite number)</source>
+        <comment>SMOKE_CONSTANT_OUTPUT</comment>
+        <translation>{model}: 出力 {subject} はすべて同じ値（有限の数ではない値）です</translation>
     </message>
     <message>
         <source>{subject}: the run failed with the default sizes ({error}); it passed with {sizes} after {attempts} attempt(s)</source>
@@ -3203,10 +3233,6 @@
         <translation>バンドル タブの「入力データ」に実際の入力データ (.npy) を指定してください。生成値はモデルが想定する範囲外かもしれません。</translation>
     </message>
     <message>
-        <source>onnxpack tried {kinds} kinds of generated inputs ({seen}). Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.</source>
-        <translation>onnxpack は {kinds} 種類の生成入力を試しました ({seen})。実データ ({opt:input} NAME=FILE) でモデルを確認してください。ランダムに生成した入力ではオーバーフローすることもあります。</translation>
-    </message>
-    <message>
         <source>Rebuild the bundle without {opt:no_smoke} to record one.</source>
         <translation>スモーク実行をオンにしてバンドルを作り直すと、記録が残ります。</translation>
     </message>
@@ -3337,6 +3363,14 @@
     <message>
         <source>Load the model by its path; or, from bytes, set the session option session.model_external_initializers_file_folder_path to the model&apos;s folder (ONNX Runtime 1.21 and newer).</source>
         <translation>モデルをパスから読み込んでください。バイト列から読み込む場合は、セッションオプション session.model_external_initializers_file_folder_path にモデルのフォルダーを指定してください (ONNX Runtime 1.21 以降)。</translation>
+    </message>
+    <message>
+        <source>onnxpack tried {kinds} kinds of generated inputs ({profiles}); each gave NaN/Inf. Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.</source>
+        <translation>onnxpack は {kinds} 種類の生成入力を試しました ({profiles})。どれも NaN/Inf になりました。実データ ({opt:input} NAME=FILE) でモデルを確認してください。ランダムに生成した入力ではオーバーフローすることもあります。</translation>
+    </message>
+    <message>
+        <source>onnxpack tried {kinds} kinds of generated inputs ({profiles}); {failed} of them failed to run ({failed_profile}: {error}), the others gave NaN/Inf. Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.</source>
+        <translation>onnxpack は {kinds} 種類の生成入力を試しました ({profiles})。そのうち {failed} 種類は実行に失敗し ({failed_profile}: {error})、残りは NaN/Inf になりました。実データ ({opt:input} NAME=FILE) でモデルを確認してください。ランダムに生成した入力ではオーバーフローすることもあります。</translation>
     </message>
     <message>
         <source>Keep the external-data layout for this model.</source>
