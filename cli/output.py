@@ -64,7 +64,7 @@ def output_file_or_folder(
                                         raised_as=InputError)
         return path.parent, path.name
     tail = "_ext" if ext else "_keygen" if note == "keygen" else ""  # errorcodes.OUTPUT_AMBIGUOUS's variants
-    files = dict(zip(("what", "other"), what, strict=False))
+    files: dict[str, Any] = dict(zip(("what", "other"), what, strict=False))
     if path.exists() or path.is_symlink():
         raise errorcodes.OUTPUT_AMBIGUOUS.error(variant=tail[1:], value=value, command=command, ext=ext, **files)
     if path.suffix.lower() in _FILE_SUFFIXES:

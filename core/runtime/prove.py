@@ -35,7 +35,7 @@ import numpy as np
 from .. import errorcodes, steps
 from ..child.childproc import child_environ
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
-from . import codes
+from . import provecodes as codes
 from .releaseenvs import ReleaseEnv, cache_dir, ensure_release, wait
 from .wheels import MINOR, VERSION, resolve_releases
 
@@ -369,10 +369,9 @@ def prove_findings(report_: ProveReport, name: str) -> list[Finding]:
                 atol=f"{ATOL:g}", rtol=f"{RTOL:g}",
             ))
         else:
-            same = ("bitwise-equal outputs" if r.equal else
-                    f"outputs within tolerance (largest difference {r.to_dict()['max_abs_diff']:.3g})")
+            within = {} if r.equal else {"variant": "tolerance", "difference": f"{r.to_dict()['max_abs_diff']:.3g}"}
             out.append(codes.PROVE_ORT_OK.finding(subject, model=name, version=r.version,
-                                                  reference=report_.reference.version, detail=same))
+                                                  reference=report_.reference.version, **within))
     return out
 
 

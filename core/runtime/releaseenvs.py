@@ -27,12 +27,14 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import steps
 from ..child.childproc import child_environ
 from ..filehash import sha256_file
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
-from . import codes, fetch, wheeltable
+from . import fetch, wheeltable
+from . import provecodes as codes
 from .wheels import VERSION, here, index, index_url_of, machine, pick_wheel, tag_ranks, vkey
 from .wheeltable import KnownWheel
 
@@ -201,7 +203,8 @@ def wait(proc: subprocess.Popen[bytes], timeout: float, cancel: CancelToken | No
     return True
 
 
-def _run(cmd: list[str], step: str, values: dict[str, str], timeout: float, cancel: CancelToken | None) -> None:
+def _run(cmd: list[str], step: str, values: dict[str, Any], timeout: float,
+         cancel: CancelToken | None) -> None:
     """Run ``cmd`` (a step of making an environment: ``step`` is its PROVE_ENV variant, "" for the main text, and
     ``values`` the values its messages name), its output kept for the error it raises when it fails."""
     env = child_environ()
@@ -336,7 +339,7 @@ def _install(work: Path, version: str, wheels: list[tuple[KnownWheel, Path]], py
         lines.append(f"{path.absolute()} --hash=sha256:{wheel.sha256}")
     requirements = work / "onnxpack-requirements.txt"
     requirements.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    names = {"ort": wheels[0][1].name, "numpy": wheels[1][1].name}
+    names: dict[str, Any] = {"ort": wheels[0][1].name, "numpy": wheels[1][1].name}
     report(progress, _STAGE, 0, 0, steps.INSTALLING, unit=STEPS, **names)
     # --no-deps: running a session needs numpy only (coloredlogs, sympy… serve onnxruntime's tools)
     _run([creator, "-m", "pip", "--python", str(_env_python(work)), "install", "--quiet", "--disable-pip-version-check",
