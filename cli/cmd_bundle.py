@@ -37,7 +37,7 @@ def options_from_args(args: Any, env: Environment) -> BundleOptions:
     fields["target_ort"] = target_of(args, env)
     if args.labels is None and args.labels_file:
         fields["about.labels"] = read_labels_file(args.labels_file)
-    fields["out_dir"], fields["zip_name"] = output_file_or_folder(args.output, "bundle", ".zip", "NAME-VERSION.zip")
+    fields["out_dir"], fields["zip_name"] = output_file_or_folder(args.output, "bundle", ".zip", ("NAME-VERSION.zip",))
     fields["source_date_epoch"] = source_date_epoch(env.vars)
     return BundleOptions.from_fields(fields)
 

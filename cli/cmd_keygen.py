@@ -13,7 +13,7 @@ __all__ = ["HANDLERS"]
 def _keygen(args: Any, env: Environment) -> int:
     from onnxpack.core.release.signing import generate_key_pair, load_public_key
 
-    folder, _ = output_file_or_folder(args.output, "keygen", None, "NAME.key and NAME.pub", "keygen")
+    folder, _ = output_file_or_folder(args.output, "keygen", None, ("NAME.key", "NAME.pub"), "keygen")
     private, public = generate_key_pair(folder, args.name, force=args.force)
     fingerprint = load_public_key(public)
     if args.json:

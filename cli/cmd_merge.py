@@ -23,7 +23,7 @@ SCHEMA = "onnxpack.merge/1"
 
 def run(args: argparse.Namespace, env: Environment) -> int:
     progress = progress_reporter(env, args.quiet)
-    folder, file_name = output_file_or_folder(args.output, "merge", ".onnx", "MODEL.onnx")
+    folder, file_name = output_file_or_folder(args.output, "merge", ".onnx", ("MODEL.onnx",))
     if file_name is None:  # a folder: the model's own file name inside it
         from onnxpack.core.model.modelfile import locate_model
 

@@ -160,7 +160,7 @@ def _ort(args: argparse.Namespace, env: Environment) -> int:
     from onnxpack.core.runtime.ortformat import convert_to_ort
 
     opts = _options(args)
-    output_file_or_folder(args.output, "ort", None, "NAME.ort and required_operators.config")
+    output_file_or_folder(args.output, "ort", None, ("NAME.ort", "required_operators.config"))
     res = convert_to_ort(args.model, args.output, args.data_dir, optimization_style=args.optimization_style,
                          target_platform=args.target_platform, options=opts, atol=args.atol, rtol=args.rtol,
                          progress=progress_reporter(env, args.quiet))

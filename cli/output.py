@@ -43,13 +43,14 @@ _FILE_SUFFIXES = frozenset({".onnx", ".ort", ".data", ".json", ".txt", ".zip", "
 
 
 def output_file_or_folder(
-    value: str, command: str, ext: str | None, what: str, note: str = ""
+    value: str, command: str, ext: str | None, what: tuple[str] | tuple[str, str], note: str = ""
 ) -> tuple[Path, str | None]:
     """What ``-o VALUE`` means, the same for every command: an existing folder means "write inside it"; a path ending
     in ``ext`` (the one file the command writes, e.g. ".zip") means "this file"; a path that does not exist and has
     no file-like ending is a new folder. Returns (folder, file name or None); anything else is refused
-    (OUTPUT_AMBIGUOUS, a usage error) saying what ``-o`` takes. ``what`` names what the command writes into a folder;
-    ``note`` ends the hint."""
+    (OUTPUT_AMBIGUOUS, a usage error) saying what ``-o`` takes. ``what`` names the files the command writes into a
+    folder (as data, e.g. ``("NAME.key", "NAME.pub")``): the one file ending in ``ext``, else two; ``note`` ends the
+    hint."""
     path = Path(value)
     if path.is_dir():
         return path, None
@@ -63,10 +64,11 @@ def output_file_or_folder(
                                         raised_as=InputError)
         return path.parent, path.name
     tail = "_ext" if ext else "_keygen" if note == "keygen" else ""  # errorcodes.OUTPUT_AMBIGUOUS's variants
+    files: dict[str, Any] = dict(zip(("what", "other"), what, strict=False))
     if path.exists() or path.is_symlink():
-        raise errorcodes.OUTPUT_AMBIGUOUS.error(variant=tail[1:], value=value, command=command, what=what, ext=ext)
+        raise errorcodes.OUTPUT_AMBIGUOUS.error(variant=tail[1:], value=value, command=command, ext=ext, **files)
     if path.suffix.lower() in _FILE_SUFFIXES:
-        raise errorcodes.OUTPUT_AMBIGUOUS.error(variant="name" + tail, value=value, command=command, what=what, ext=ext)
+        raise errorcodes.OUTPUT_AMBIGUOUS.error(variant="name" + tail, value=value, command=command, ext=ext, **files)
     return path, None
 
 

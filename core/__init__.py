@@ -67,6 +67,7 @@ def registry() -> dict[str, Any]:
     from .release import foldercodes as _folder  # noqa: F401
     from .runtime import apphints as _runtime_app  # noqa: F401
     from .runtime import codes as _runtime  # noqa: F401
+    from .runtime import provecodes as _prove  # noqa: F401
 
     return dict(sorted(codes.CODES.items()))
 

@@ -82,14 +82,16 @@ USAGE = define(
     variant_hints={k: hint for k, (_, hint) in _USAGE.items()},
 )
 # cli/output.py: what -o means is ambiguous (an existing file, or a file name where a folder is taken); "name": it
-# looks like a file name; "_ext": the command also takes a file name ending in {ext}; "keygen": the key pair's names
+# looks like a file name; "_ext": the command writes one file, {what}, and also takes a file name ending in {ext};
+# otherwise it writes two files, {what} and {other} (names as data: NAME.key); "keygen": the key pair's names
 _WHY = {"": "is an existing file", "name": "looks like a file name"}
-_TAKES = ", and `onnxpack {command} -o` takes a folder to write {what} into"
+_TAKES = ", and `onnxpack {command} -o` takes a folder to write {what} and {other} into"
+_TAKES_ONE = ", and `onnxpack {command} -o` takes a folder to write {what} into"
 _GIVE = "Give a folder (created if missing), e.g. -o dist"
 _AMBIGUOUS: dict[str, tuple[str, str]] = {}
 for _why, _words in _WHY.items():
     _AMBIGUOUS[_why] = ("-o {value} " + _words + _TAKES, _GIVE + ".")
-    _AMBIGUOUS[f"{_why}_ext".lstrip("_")] = ("-o {value} " + _words + _TAKES + ", or a file name ending in {ext}",
+    _AMBIGUOUS[f"{_why}_ext".lstrip("_")] = ("-o {value} " + _words + _TAKES_ONE + ", or a file name ending in {ext}",
                                             _GIVE + ", or the file to write, e.g. -o dist/NAME{ext}.")
     _AMBIGUOUS[f"{_why}_keygen".lstrip("_")] = ("-o {value} " + _words + _TAKES,
                                                _GIVE + ". The file names come from {opt:name}.")

@@ -30,6 +30,9 @@ INITIALIZER_UNUSED = define(
     "to make it smaller.",
     variants={
         "one": "Initializer {names} of {model} is read by no node; ONNX Runtime drops it when it loads the model",
+        # more than the three named
+        "more": "{count} initializers of {model} are read by no node ({names}, … {more} more); ONNX Runtime drops "
+                "them when it loads the model",
     },
     variant_hints={"one": "It still ships in the release: export the model without it (e.g. with "
                           "onnx.utils.extract_model or onnxsim) to make it smaller."},

@@ -141,9 +141,10 @@ def _unused_initializers(model: ModelProto, name: str) -> list[Finding]:
     unused = [t.name for t in model.graph.initializer if t.name in pending]
     if not unused:
         return []
-    names = ", ".join(repr(n) for n in unused[:3]) + (f", … {len(unused) - 3} more" if len(unused) > 3 else "")
-    variant = "one" if len(unused) == 1 else None
-    return [codes.INITIALIZER_UNUSED.finding(unused[0], variant=variant, count=len(unused), model=name, names=names)]
+    names = ", ".join(repr(n) for n in unused[:3])
+    variant = "one" if len(unused) == 1 else "more" if len(unused) > 3 else None
+    return [codes.INITIALIZER_UNUSED.finding(unused[0], variant=variant, count=len(unused), model=name, names=names,
+                                             more=len(unused) - 3)]
 
 
 def _alignment_findings(insp: Inspection) -> list[Finding]:

@@ -132,7 +132,8 @@ EXTDATA_OUT_OF_RANGE = define(
         "offset": "Tensor {label}: offset {offset} is beyond the end of {file!r} ({size:,} bytes)",
         "key": "Tensor {label}: external_data '{key}' is {shown}, beyond any 64-bit file offset",
         "inline": "Tensor {label}: raw_data bytes {start}..{end} lie beyond the end of the model file",
-        "shrunk": "External data file {path} got shorter while reading {what}",
+        "shrunk": "External data file {path} got shorter while reading tensor {tensor!r}",
+        "shrunk_range": "External data file {path} got shorter while reading it",
     },
     kind=ExternalDataError,
     summary="An external data file got shorter while it was read",
@@ -140,6 +141,7 @@ EXTDATA_OUT_OF_RANGE = define(
         "key": _REEXPORT,
         "inline": "The model file changed while it was read; read it again.",
         "shrunk": _CHANGED,
+        "shrunk_range": _CHANGED,
     },
 )
 EXTDATA_LENGTH_MISMATCH = define(
@@ -227,13 +229,17 @@ MODEL_BAD_TEXT = define(
 )
 MODEL_IS_DATA = define(
     "MODEL_IS_DATA", kind=ModelFormatError, text="{file} is external data (the weights) of {model}, not a model",
-    hint="Give the model file instead: {referrer}{others}; its data file is found beside it.",
+    hint="Give the model file instead: {referrer}; its data file is found beside it.",
     variants={
+        # more than one .onnx beside it refers to it: the same words, the remedy says so
+        "several": "{file} is external data (the weights) of {model}, not a model",
         "named": "{file} is not an ONNX model; its name says it is external data (the weights a .onnx file refers "
                  "to), and no .onnx beside it refers to it",
     },
     summary="The file is a model's external data (its weights), not the model",
     variant_hints={
+        # more than one .onnx beside it refers to it
+        "several": "Give the model file instead: {referrer} (or another of them); its data file is found beside it.",
         "named": "Give the .onnx model file that uses this data; keep the data file beside it (or pass "
                  "{opt:data_dir}).",
     },
@@ -288,7 +294,14 @@ MERGE_TOO_LARGE = define(
     kind=OutputError,
     variants={"approx": "Merged into one file, {model} would be about {readable} ({bytes:,} bytes), above protobuf's "
                         "2 GiB limit; it must keep external data",
-              "merge": "{what} would be {bytes:,} bytes, at or above protobuf's 2 GiB limit ({limit:,} bytes)"},
+              # the merge's error (core/model/merge/mergeplan.py): the merged single file, the model structure
+              # without its consolidated data, a tensor embedded in it
+              "merge": "The merged single-file model would be {bytes:,} bytes, at or above protobuf's 2 GiB limit "
+                       "({limit:,} bytes)",
+              "merge_structure": "The model structure (without the consolidated data) would be {bytes:,} bytes, at or "
+                                 "above protobuf's 2 GiB limit ({limit:,} bytes)",
+              "merge_tensor": "Tensor {tensor} embedded would be {bytes:,} bytes, at or above protobuf's 2 GiB limit "
+                              "({limit:,} bytes)"},
     summary="Merged into one file, the model would exceed protobuf's 2 GiB limit",
     variant_hints={"merge": "Use {opt:layout} external (or auto): the model then keeps one aligned data file beside "
                             "it."},
@@ -296,11 +309,20 @@ MERGE_TOO_LARGE = define(
 
 # proof: the merged model is the source (core/model/merge/proof.py)
 MERGE_NOT_EQUAL = define(
-    "MERGE_NOT_EQUAL", kind=RuntimeFailure, text="The merged model is not the source model: {what}",
+    "MERGE_NOT_EQUAL", kind=RuntimeFailure, text="The merged model is not the source model: its structure differs",
     hint="This is a bug in onnxpack's merge (or a source file changed while it was read); please report it. Nothing "
          "was written.",
-    # the merged model's smoke run against the original's (core/release/smokerun.py)
-    variants={"outputs": "The merged model does not give bitwise the same outputs as {model}: {detail}"},
+    variants={
+        # the first tensor whose bytes differ; the number of tensors differs
+        "tensor": "The merged model is not the source model: tensor {tensor!r} has different bytes",
+        "count": "The merged model is not the source model: {count} tensors instead of {expected}",
+        # the merged model's smoke run against the original's (core/release/smokerun.py): the outputs that differ,
+        # the largest difference; none could be compared
+        "outputs": "The merged model does not give bitwise the same outputs as {model}: {outputs} (max abs diff up "
+                   "to {max_abs})",
+        "no_outputs": "The merged model does not give bitwise the same outputs as {model}: no outputs to compare",
+    },
     summary="The merged model is not exactly the original model; nothing was written",
-    variant_hints={"outputs": "This is a bug in onnxpack's merge; please report it. Nothing was written."},
+    variant_hints={"outputs": "This is a bug in onnxpack's merge; please report it. Nothing was written.",
+                   "no_outputs": "This is a bug in onnxpack's merge; please report it. Nothing was written."},
 )

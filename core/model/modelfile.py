@@ -302,8 +302,8 @@ def _refuse_external_data(path: Path, window: Window | None) -> None:
     referrers = _referrers(path)
     if referrers:
         names = ", ".join(r.name for r in referrers)
-        others = "" if len(referrers) == 1 else " (or another of them)"
-        raise codes.MODEL_IS_DATA.error(file=path.name, model=names, referrer=str(referrers[0]), others=others)
+        raise codes.MODEL_IS_DATA.error(variant=None if len(referrers) == 1 else "several", file=path.name,
+                                        model=names, referrer=str(referrers[0]))
     lower = path.name.lower()
     if lower.endswith(_DATA_SUFFIXES) or ".onnx." in lower:
         raise codes.MODEL_IS_DATA.error(variant="named", file=path.name, model="")

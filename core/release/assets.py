@@ -129,7 +129,7 @@ def _judge(asset: AssetFile, model: str, count: int, outputs: Sequence[Mapping[s
     if matching:
         return [codes.RELEASE_LABELS_OK.finding(asset.member, asset=asset.member, count=count, model=model,
                                                 output=matching[0])]  # fmt: skip
-    desc = ", ".join(f"{n!r} ends in {d}" for n, d in fixed)
+    desc = ", ".join(f"{n!r}: {d}" for n, d in fixed)
     if not allow:
         raise codes.RELEASE_LABELS.error(asset=asset.member, count=count, model=model, outputs=desc)
     return [codes.RELEASE_LABELS.finding(asset.member, asset=asset.member, count=count, model=model, outputs=desc)]

@@ -45,6 +45,9 @@ BUNDLE_FINDINGS = define(
     "BUNDLE_FINDINGS", kind=RefusedError,
     text="The model has error-level findings, so it is not bundled: {listing}",
     hint="Run `onnxpack check` on the model for every finding.",
+    # more findings than the three listed
+    variants={"more": "The model has error-level findings, so it is not bundled: {listing} (and {more} more)"},
+    variant_hints={"more": "Run `onnxpack check` on the model for every finding."},
     summary="The model has error-level findings, so it is not bundled",
 )
 SOURCE_CHANGED = define(
@@ -62,7 +65,10 @@ ORT_FORMAT_TOO_LARGE = define(
 RETARGET_NOT_EQUAL = define(
     "RETARGET_NOT_EQUAL", kind=RefusedError,
     text="onnx.version_converter's rewrite for ONNX Runtime {version} does not give bitwise the same outputs as "
-         "{model}: {detail}",
+         "{model}: {outputs} (max abs diff up to {max_abs})",
+    # none of its outputs could be compared
+    variants={"no_outputs": "onnx.version_converter's rewrite for ONNX Runtime {version} does not give bitwise the "
+                            "same outputs as {model}: no outputs to compare"},
     hint="Re-export the model for the target's opset.",
     summary="The model rewritten by the ONNX version converter does not give the same outputs as the original",
 )
@@ -76,6 +82,9 @@ ORT_FORMAT_MISMATCH = define(
     "ORT_FORMAT_MISMATCH", kind=RefusedError,
     text="The ORT-format variant failed its check: {detail}",
     hint="Drop {opt:ort_format}, or report the model to the ONNX Runtime project.",
+    # without an error finding of its own
+    variants={"outputs": "The ORT-format variant failed its check: the .ort model's outputs differ from the .onnx "
+                         "model's"},
     summary="The ORT-format variant failed its check",
 )
 # core/release/metadata.py: the release metadata (--license, --author, --homepage, --labels)
@@ -104,7 +113,7 @@ ABOUT_LABELS = define(
         "count": "{count} labels (at most {limit})",
         "unreadable": "Cannot read the labels file {file}: {reason}",
         "encoding": "The labels file {file} is not UTF-8 text",
-        "unmatched": "{count} class labels, but no output has {count} classes ({outputs})",
+        "unmatched": "{count} class labels, but no output has {count} classes (last dimensions: {outputs})",
     },
     summary="The class labels cannot be used",
     variant_hints={
@@ -140,6 +149,8 @@ MANIFEST_SCHEMA = define(
     variants={"foreign": "{file} is not an onnxpack manifest (schema {found!r}, expected {expected!r})",
               "verify_foreign": "{file} has schema {found!r}, expected {expected!r}",
               "violation": "{file}: {problem}",
+              # more violations than the five listed
+              "listed_more": "{file} does not match the manifest schema: {problems} (and {more} more)",
               "more": "{file}: {more} more violations"},
     summary="The manifest does not follow the onnxpack manifest schema",
     # "foreign": a document that is not an onnxpack manifest at all; "more": no remedy of its own
@@ -256,14 +267,19 @@ MANIFEST_INCONSISTENT = _(
               "entry": "The manifest's model entry {entry!r} is not an .onnx file",
               "models": "The manifest lists {count} files as models ({models}), not one per model it describes",
               "prove_ort": "The manifest's prove_ort section contradicts itself: {detail}",
-              "prove_failed": "The manifest's prove_ort section records a failed proof ({detail}); onnxpack does "
-                              "not build such a bundle"},
+              "prove_failed": "The manifest's prove_ort section records a failed proof (failed: {releases}); "
+                              "onnxpack does not build such a bundle",
+              "prove_not_ok": "The manifest's prove_ort section records a failed proof (ok false); onnxpack does not "
+                              "build such a bundle"},
 )  # fmt: skip
 FILE_MISSING = _("FILE_MISSING", ERROR, "{path} is listed in the manifest but not in the archive", _TAMPER)
 FILE_SIZE = _("FILE_SIZE", ERROR, "{path} has {size} bytes; the manifest says {listed}", _TAMPER)
 FILE_EXTRA = _("FILE_EXTRA", ERROR, "{path} is in the archive but not listed in the manifest", _TAMPER)
 FILE_HASH = _("FILE_HASH", ERROR, "{path}: SHA-256 is {actual}, the manifest says {listed}", _TAMPER)
-CHECKSUMS_MISMATCH = _("CHECKSUMS_MISMATCH", ERROR, "{detail}", _TAMPER)
+CHECKSUMS_MISMATCH = _("CHECKSUMS_MISMATCH", ERROR, "{detail}", _TAMPER, variants={
+    # SHA256SUMS larger than any bundle's can be: not read
+    "too_large": "{path} has {size:,} bytes, more than a bundle's SHA256SUMS can need ({limit:,}); it was not read",
+})
 FINDINGS_OMITTED = _(
     "FINDINGS_OMITTED", INFO, "And {more} more {kind} findings like those above (the first {listed} are listed)",
     "Fix the problems listed: the others are of the same kind.",
@@ -300,15 +316,18 @@ SMOKE_NOT_RECORDED = _(
 )  # fmt: skip
 SMOKE_FAILED = _(
     "SMOKE_FAILED", ERROR, "{detail}", "",
-    variants={"recipe": "The recorded smoke recipe cannot be repeated: {detail}",
+    variants={"failed": "The smoke run failed",  # without a message of its own
+              "recipe": "The recorded smoke recipe cannot be repeated: {detail}",
               # the recipe's inputs are refused before the run (verify_recipe.py): the same words, another remedy
               "recipe_inputs": "The recorded smoke recipe cannot be repeated: {detail}",
-              "now": "The recorded smoke run failed now: {detail}"},
+              "now": "The recorded smoke run failed now: {detail}",
+              "now_failed": "The recorded smoke run failed now"},  # without a message of its own
     variant_hints={
         "recipe": _TAMPER,
         "recipe_inputs": "The bundle was altered, or made with smoke inputs larger than verify repeats (1 GiB): get "
                          "it again from its publisher, or rebuild it with smaller {opt:dim} values.",
         "now": "Check the ONNX Runtime installation; the model or recipe may need another runtime.",
+        "now_failed": "Check the ONNX Runtime installation; the model or recipe may need another runtime.",
     },
 )  # fmt: skip
 SMOKE_MISMATCH = _(
@@ -319,7 +338,17 @@ SMOKE_MISMATCH = _(
               "no_reference": "Output {name} differs from the recorded run (another ONNX Runtime version) and the "
                               "bundle holds no reference values to compare within a tolerance",
               "unreadable": "Output {name}: reference values unreadable ({detail})",
-              "tolerance": "Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: {detail}"},
+              "tolerance": "Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: max abs "
+                           "diff {max_abs}, max rel diff {max_rel}",
+              # a kind of difference (core/runtime/outputfacts.py compare_values' "differs")
+              "tolerance_shape": "Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: shape "
+                                 "{original} vs {other}",
+              "tolerance_dtype": "Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: dtype "
+                                 "{original} vs {other}",
+              "tolerance_non_finite": "Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: "
+                                      "NaN/Inf in different places",
+              "tolerance_strings": "Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: "
+                                   "{mismatched} string(s) differ"},
     variant_hints={"no_reference": "Re-run with the recorded ONNX Runtime version for an exact comparison."},
 )  # fmt: skip
 SMOKE_WITHIN_TOLERANCE = _(

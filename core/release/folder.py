@@ -249,7 +249,7 @@ def scan_folder(root: Path, *, exclude: Sequence[str] = (), leave_out: Sequence[
     root = Path(os.path.abspath(root))
     prefix = root.name
     if prefix.casefold() in _OWN_NAMES:
-        raise codes.RELEASE_PATH.error(path=prefix, why="is a name onnxpack's own members use")
+        raise codes.RELEASE_PATH.error(variant="own", path=prefix)
     skipped: list[tuple[str, str]] = []
     files = list(_walk(root, prefix, exclude, [Path(os.path.abspath(p)) for p in leave_out], skipped, cancel))
     models: list[FolderModel] = []

@@ -44,7 +44,8 @@ RELEASE_PATH = _(
     "RELEASE_PATH", kind=InputError, text="{path} cannot be shipped: it {why}",
     hint="Rename it (Windows must be able to extract it), or leave it out with {opt:exclude}.",
     variants={"long": "{path} is {length} characters long; Windows refuses paths over {limit} characters once "
-                      "extracted into a typical folder"},
+                      "extracted into a typical folder",
+              "own": "{path} cannot be shipped: it is a name onnxpack's own members use"},
     summary="A file name of the release cannot be extracted everywhere",
 )
 RELEASE_DATA_MISSING = _(
@@ -80,7 +81,8 @@ RELEASE_ASSET = _(
     summary="An asset given cannot be added beside the model",
 )  # fmt: skip
 RELEASE_LABELS = _(
-    "RELEASE_LABELS", ERROR, "{asset} names {count} classes, but no output of {model} has {count} ({outputs})",
+    "RELEASE_LABELS", ERROR,
+    "{asset} names {count} classes, but no output of {model} has {count} (last dimensions: {outputs})",
     "Fix the label map or the model; {opt:allow_unmatched_labels} ships them as they are.",
     kind=InputError, summary="A label map does not match the model it describes",
     variants={"unreadable": "{asset} is not a label map onnxpack can read: {reason}"},

@@ -104,10 +104,9 @@ def gate(val: Validation, opts: BundleOptions) -> list[Finding]:
     findings, errors = val.bundle_gate(opts.fix_ir)
     if errors:
         listing = "; ".join(f"{f.code}: {f.message}" for f in errors[:3])
-        more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
         listed = [{"code": f.code, "message": f.message, "params": f.message_params()} for f in errors[:3]]
-        raise codes.BUNDLE_FINDINGS.error(listing=listing + more, hint=errors[0].hint or None, findings=listed,
-                                          more=max(0, len(errors) - 3))
+        raise codes.BUNDLE_FINDINGS.error(variant="more" if len(errors) > 3 else None, listing=listing,
+                                          hint=errors[0].hint or None, findings=listed, more=max(0, len(errors) - 3))
     return findings
 
 

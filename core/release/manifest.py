@@ -360,6 +360,6 @@ def parse_manifest(data: bytes, what: str = MANIFEST_NAME) -> dict[str, Any]:
         raise codes.MANIFEST_SCHEMA.error(variant="foreign", file=what, found=found, expected=MANIFEST_SCHEMA)
     errors = schema_errors(doc)
     if errors:
-        more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
-        raise codes.MANIFEST_SCHEMA.error(file=what, problems="; ".join(errors[:5]) + more)
+        raise codes.MANIFEST_SCHEMA.error(variant="listed_more" if len(errors) > 5 else None, file=what,
+                                          problems="; ".join(errors[:5]), more=len(errors) - 5)
     return doc

@@ -80,5 +80,5 @@ def check_labels(labels: list[str], outputs: list[dict[str, Any]]) -> None:
     fixed = [(o["name"], o["shape"][-1]) for o in outputs if o.get("shape") and isinstance(o["shape"][-1], int)]
     if not fixed or any(dim == len(labels) for _name, dim in fixed):
         return  # symbolic last dimensions cannot be checked
-    desc = ", ".join(f"{n!r} ends in {d}" for n, d in fixed)
+    desc = ", ".join(f"{n!r}: {d}" for n, d in fixed)
     raise codes.ABOUT_LABELS.error(variant="unmatched", count=len(labels), outputs=desc)

@@ -36,8 +36,9 @@ def add_ort_variant(plan: BundlePlan, merged: Path, work: Path, z: Deterministic
     conv = convert_to_ort(merged, work / "ort", options=options, progress=progress, cancel=cancel)
     if not conv.ok:
         errs = [f for f in conv.findings if f.severity is Severity.ERROR]
-        detail = errs[0].message if errs else "the .ort model's outputs differ from the .onnx model's"
-        raise codes.ORT_FORMAT_MISMATCH.error(detail=detail)
+        if not errs:
+            raise codes.ORT_FORMAT_MISMATCH.error(variant="outputs")
+        raise codes.ORT_FORMAT_MISMATCH.error(detail=errs[0].message)
     entry = plan.ort_entry
     with open(conv.ort_model, "rb") as f:
         members = [Member(Role.ORT_MODEL, z.write_stream(entry, conv.ort_model.stat().st_size, f.read, cancel=cancel,

@@ -103,8 +103,8 @@ def json_copy(d: dict[str, Any]) -> dict[str, Any]:
 def _refuse_failed(run: SmokeResult, model: str) -> None:
     if run.ok:
         return
-    why = run.error or "the smoke run failed"
-    errs = [f for f in run.findings if f.severity is Severity.ERROR] or [codes.SMOKE_FAILED.finding(detail=why)]
+    failed = codes.SMOKE_FAILED.finding(detail=run.error) if run.error else codes.SMOKE_FAILED.finding(variant="failed")
+    errs = [f for f in run.findings if f.severity is Severity.ERROR] or [failed]
     raise classcodes.REFUSED.error(variant="smoke_failed", model=model, message=errs[0].message,
                                    hint=errs[0].hint or None, repeats=errs[0])
 
@@ -134,9 +134,11 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
         if not res.bitwise_equal:
             watch.check()  # a source that changed under us explains it, and is no bug of ours
             bad = [r for r in res.outputs if not r["bitwise_equal"]]
-            detail = ", ".join(f"{r['name']} (max abs diff {r['max_abs']})" for r in bad) or "no outputs to compare"
+            if not bad:
+                raise model_codes.MERGE_NOT_EQUAL.error(loc.model.name, variant="no_outputs", model=loc.model.name)
+            worst = max((r["max_abs"] for r in bad if r["max_abs"] is not None), default=None)
             raise model_codes.MERGE_NOT_EQUAL.error(loc.model.name, variant="outputs", model=loc.model.name,
-                                                    detail=detail)
+                                                    outputs=", ".join(r["name"] for r in bad), max_abs=worst)
         rows = [{"name": r["name"], "bitwise_equal": r["bitwise_equal"]} for r in res.outputs]
     kept = tuple(f for f in findings if f.severity is not Severity.INFO or f.code.startswith("SMOKE"))
     extra: dict[str, tuple[Role, bytes]] = {}
@@ -162,11 +164,14 @@ def same_file_proof(source: Inspection, bundled: Layout, source_hash: tuple[int,
 def smoke_or_retarget_refusal(plan: BundlePlan, fixed: Fixed, e: RuntimeFailure) -> Exception:
     """A converted model's outputs that differ are onnx.version_converter's doing, not the merge's: refuse it as
     such (any other failure is ``e`` itself)."""
-    if not (fixed.converted and e.code == "MERGE_NOT_EQUAL"):
+    variant = e.params.get("variant")
+    if not (fixed.converted and e.code == "MERGE_NOT_EQUAL" and variant in ("outputs", "no_outputs")):
         return e
     assert fixed.retarget is not None
-    return codes.RETARGET_NOT_EQUAL.error(version=plan.opts.target_ort, model=plan.location.model.name,
-                                          detail=e.message.split(": ", 1)[-1], hint=fixed.retarget.hint or None)
+    return codes.RETARGET_NOT_EQUAL.error(variant=None if variant == "outputs" else variant,
+                                          version=plan.opts.target_ort, model=plan.location.model.name,
+                                          outputs=e.params.get("outputs", ""), max_abs=e.params.get("max_abs"),
+                                          hint=fixed.retarget.hint or None)
 
 
 def _recipe(run: SmokeResult, extra: dict[str, tuple[Role, bytes]], folder: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The desktop app's own remedies for ONNX Runtime's codes (core/runtime/codes.py),
+"""The desktop app's own remedies for ONNX Runtime's codes (core/runtime/codes.py, provecodes.py),
 where the window has a better way than a flag.
 
 Each is registered with its code (onnxpack.core.codes app_remedy) as a template naming the app's controls
@@ -8,7 +8,7 @@ line and JSON show the code's own ``hint``."""
 from __future__ import annotations
 
 from ..codes import app_remedy
-from . import codes
+from . import codes, provecodes
 
 _SMALLER_SIZES = 'Set smaller sizes under Symbolic dimensions in the Bundle tab, or untick the smoke run.'
 _INPUTS = (
@@ -33,27 +33,29 @@ app_remedy(
     ' model expects.',
 )
 app_remedy(
-    codes.PROVE_NETWORK,
+    provecodes.PROVE_NETWORK,
     'Connect to the internet (each release is downloaded once, then cached), or do not prove on ONNX Runtime '
     'releases.',
 )
-app_remedy(codes.PROVE_NO_WHEEL, 'Choose a release with a wheel for this Python (for Python 3.11: 1.15.0 and newer).')
-app_remedy(codes.PROVE_NO_RELEASE, 'Give a released version, e.g. 1.16.3.')
-app_remedy(codes.PROVE_WHEEL_HASH, 'Try again; if it repeats, do not trust this network connection.')
-app_remedy(codes.PROVE_ENV, 'Check the internet connection and try again; the details show the output of pip.')
+app_remedy(provecodes.PROVE_NO_WHEEL,
+           'Choose a release with a wheel for this Python (for Python 3.11: 1.15.0 and newer).')
+app_remedy(provecodes.PROVE_NO_RELEASE, 'Give a released version, e.g. 1.16.3.')
+app_remedy(provecodes.PROVE_WHEEL_HASH, 'Try again; if it repeats, do not trust this network connection.')
+app_remedy(provecodes.PROVE_ENV, 'Check the internet connection and try again; the details show the output of pip.')
 app_remedy(
-    codes.PROVE_NO_PYTHON,
+    provecodes.PROVE_NO_PYTHON,
     'Set ONNXPACK_PYTHON to a Python 3.10+ interpreter, or use onnxpack installed with pip.',
 )
-app_remedy(codes.PROVE_INPUTS, 'Give the sizes the model needs under Symbolic dimensions in the Bundle tab.')
-app_remedy(codes.PROVE_REFERENCE, 'Smoke-run the model to see why it fails.')
-app_remedy(codes.BAD_PROVE_ORT, 'Give releases like 1.16.3,1.20.1, a MAJOR.MINOR, newest, or auto.')
+app_remedy(provecodes.PROVE_INPUTS, 'Give the sizes the model needs under Symbolic dimensions in the Bundle tab.')
+app_remedy(provecodes.PROVE_REFERENCE, 'Smoke-run the model to see why it fails.')
+app_remedy(provecodes.BAD_PROVE_ORT, 'Give releases like 1.16.3,1.20.1, a MAJOR.MINOR, newest, or auto.')
 app_remedy(
-    codes.PROVE_ORT_NOT_LOADED,
+    provecodes.PROVE_ORT_NOT_LOADED,
     'Bundle with that release as the target runtime and the IR version lowered: onnxpack retargets the '
     'released copy and proves it.',
 )
-app_remedy(codes.PROVE_ORT_MISMATCH, 'Check whether the difference matters before shipping the model for that release.')
+app_remedy(provecodes.PROVE_ORT_MISMATCH,
+           'Check whether the difference matters before shipping the model for that release.')
 app_remedy(
     codes.SMOKE_RUN_FAILED,
     'Give real sizes under Symbolic dimensions or real data under Input data in the Bundle tab.',

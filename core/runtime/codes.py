@@ -118,13 +118,21 @@ SMOKE_OUTPUT_NOT_TENSOR = define(
 SMOKE_NON_FINITE = define(
     "SMOKE_NON_FINITE", WARNING, "{model}: output {subject} has {nan} NaN and {inf} Inf value(s) out of {size}",
     "Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.",
-    # after the run tried other kinds of generated inputs (core/runtime/smokefindings.py)
-    variant_hints={"tried": "onnxpack tried {kinds} kinds of generated inputs ({seen}). Check the model with real "
-                              "inputs ({opt:input} NAME=FILE); generated random inputs can also overflow."},
+    # after the run tried other kinds of generated inputs, named as the recipe's inputs_profile names them
+    # (core/runtime/smokefindings.py); "tried_failed": some of them failed to run (the first one's error)
+    variant_hints={
+        "tried": "onnxpack tried {kinds} kinds of generated inputs ({profiles}); each gave NaN/Inf. Check the model "
+                 "with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.",
+        "tried_failed": "onnxpack tried {kinds} kinds of generated inputs ({profiles}); {failed} of them failed to run "
+                        "({failed_profile}: {error}), the others gave NaN/Inf. Check the model with real inputs "
+                        "({opt:input} NAME=FILE); generated random inputs can also overflow.",
+    },
 )
 SMOKE_CONSTANT_OUTPUT = define(
     "SMOKE_CONSTANT_OUTPUT", INFO, "{model}: output {subject} is constant everywhere ({value})",
     "This can be normal (e.g. a mask); otherwise the model may ignore its input.",
+    # its value is not a finite number (neither all NaN nor all Inf)
+    variants={"non_finite": "{model}: output {subject} is constant everywhere (not a finite number)"},
 )
 SMOKE_NONDETERMINISTIC = define(
     "SMOKE_NONDETERMINISTIC", WARNING, "{model}: output {subject} differs between runs on the same inputs",
@@ -148,12 +156,21 @@ COMPARE_MISSING_OUTPUT = define(
     "COMPARE_MISSING_OUTPUT", ERROR, "Output {subject} of the original is missing in {model}",
     "Compare models with the same outputs.",
 )
-#: Its hint names the tolerance flags (and says when the output is non-deterministic): worded at the call site.
+#: The message says how the output differs: by how much (the main text), or a variant per kind (the compared row's
+#: ``differs``, core/runtime/outputfacts.py). The remedy names the tolerance flags, and says first when the output
+#: differs between runs of the same model (``hint_variant="nondeterministic"``).
 COMPARE_MISMATCH = define(
-    "COMPARE_MISMATCH", ERROR, "Output {subject} differs: {detail}",
+    "COMPARE_MISMATCH", ERROR,
+    "Output {subject} differs: max abs diff {max_abs}, max rel diff {max_rel}, {mismatched} value(s) outside the "
+    "tolerance",
     "Tolerance is {tol}; raise {opt:atol}/{opt:rtol} if small differences are expected (e.g. an optimized graph).",
-    # the output differs between runs of the same model (same message, the remedy says so first)
-    variants={"nondeterministic": "Output {subject} differs: {detail}"},
+    variants={
+        "shape": "Output {subject} differs: shape {original} vs {other}",
+        "dtype": "Output {subject} differs: dtype {original} vs {other}",
+        "non_finite": "Output {subject} differs: NaN/Inf in different places",
+        "non_tensor": "Output {subject} differs: non-tensor outputs differ",
+        "strings": "Output {subject} differs: {mismatched} string(s) differ",
+    },
     variant_hints={"nondeterministic": "The output is non-deterministic, so runs differ anyway. Tolerance is {tol}; "
                                        "raise {opt:atol}/{opt:rtol} if small differences are expected (e.g. an "
                                        "optimized graph)."},
@@ -248,6 +265,8 @@ INPUT_UNKNOWN = define(
 DIM_UNKNOWN = define(
     "DIM_UNKNOWN", kind=InputError,
     text="The model has no symbolic dimension named {names} (its symbolic dimensions: {listing})",
+    variants={"fixed": "The model has no symbolic dimension named {names} (its symbolic dimensions: none: every input "
+                       "has a fixed shape)"},
     hint='Check the spelling (names are case-sensitive); an unnamed dimension is INPUT[AXIS], e.g. {opt:dim} '
          '"x[0]=1".',
     summary="The model has no symbolic dimension of that name",
@@ -281,8 +300,10 @@ INPUT_SHAPE = define(
 INPUT_VALUE = define(
     "INPUT_VALUE", kind=InputError,
     text="{opt:input} {name}={value}: not a valid {elem} value (and no such file)",
-    hint="Give {what} for {name} (e.g. {opt:input} {name}={example}) or a .npy/.npz/.pb file.",
+    hint="Give a number for {name} (e.g. {opt:input} {name}={example}) or a .npy/.npz/.pb file.",
     variants={
+        # a bool input: the same words, the remedy names its values
+        "bool": "{opt:input} {name}={value}: not a valid {elem} value (and no such file)",
         "range": "{opt:input} {name}={value}: out of the range of {elem} ({low} to {high})",
         "default": "{opt:input} {name}={value}: {name} is an input with a default value (an initializer); give a "
                    "file to override it",
@@ -291,124 +312,8 @@ INPUT_VALUE = define(
     variant_hints={
         "default": "Use {opt:input} {name}=FILE.npy with an array of the initializer's shape.",
         "range": "Give a value {name} can hold.",
+        "bool": "Give true, false, 1 or 0 for {name} (e.g. {opt:input} {name}={example}) or a .npy/.npz/.pb file.",
     },
-)
-
-# prove.py, wheels.py, releaseenvs.py: --prove-ort
-BAD_PROVE_ORT = define(
-    "BAD_PROVE_ORT", kind=InputError, text="Not an ONNX Runtime release: {item!r}",
-    hint="Give releases like 1.16.3,1.20.1, a MAJOR.MINOR (its newest patch), newest, or auto (the oldest release "
-         "the model claims plus the newest).",
-    summary="Not a list of ONNX Runtime releases to prove the model on",
-)
-#: The variants' remedies are worded at the call site (wheels._NETWORK_HINTS).
-PROVE_NETWORK = define(
-    "PROVE_NETWORK", kind=RuntimeFailure,
-    text="Cannot reach the package index ({index}) to fetch ONNX Runtime wheels: {reason}",
-    hint="{opt:prove_ort} downloads each release's official wheel once (then it is cached): connect to the internet, "
-         "set ONNXPACK_PYPI_URL to a reachable PyPI mirror, or leave {opt:prove_ort} out.",
-    variants={
-        "status": "The package index answered {status} for {url}",
-        "not_json": "The package index sent something that is not JSON for {url}",
-        "no_releases": "The package index has no release list of {package} at {url}",
-        "download": "Cannot download {file}: {reason}",
-        "bad_answer": "The package index sent an answer onnxpack cannot use for {url}: {what}",
-        "missing_file": "The package index ({index}) does not list {file}, the official wheel of {version}",
-    },
-    summary="The package index with the ONNX Runtime wheels cannot be reached",
-    variant_hints={
-        "no_releases": "Set ONNXPACK_PYPI_URL to a PyPI mirror with the JSON API, or unset it.",
-        "not_json": "Try again later, or set ONNXPACK_PYPI_URL to a PyPI mirror.",
-        "status": "Try again later, or set ONNXPACK_PYPI_URL to a PyPI mirror.",
-        "download": "Check the internet connection (or ONNXPACK_PYPI_URL) and try again.",
-    },
-)
-PROVE_NO_PYTHON = define(
-    "PROVE_NO_PYTHON", kind=InputError,
-    text="{opt:prove_ort} needs a Python interpreter to create environments, and this is the frozen onnxpack "
-         "executable",
-    hint="Set ONNXPACK_PYTHON to a CPython 3.10+ executable, or run onnxpack installed with pip.",
-    variants={"tags": "Cannot ask {python} which wheels it installs: {error}",
-              "carried": "Proving on onnxruntime {version} needs a Python interpreter to create that release's "
-                         "environment, and this is the frozen onnxpack executable: by itself it proves only on the "
-                         "onnxruntime {carried} it carries"},
-    summary="Proving on ONNX Runtime releases needs a Python interpreter",
-    variant_hints={"tags": "Give a CPython interpreter with pip.",
-                   "carried": "Prove on {carried} alone ({opt:prove_ort} {carried}), or set ONNXPACK_PYTHON to a "
-                              "CPython 3.10+ executable with pip (onnxpack makes the environments with it), or run "
-                              "onnxpack installed with pip."},
-)
-PROVE_NO_WHEEL = define(
-    "PROVE_NO_WHEEL", kind=InputError,
-    text="onnxruntime {version} has no official wheel for {here} (its wheels are for: {platforms})",
-    hint="Prove another release (CPython 3.11 wheels exist from 1.15.0 on), or run onnxpack on a Python that release "
-         "has wheels for.",
-    variants={"any": "PyPI has no wheel of {what} for {here}",
-              "numpy": "No numpy release that onnxruntime {version} accepts has an official wheel for {here} among "
-                       "those onnxpack knows ({known})"},
-    summary="That ONNX Runtime release has no official wheel for this Python and platform",
-    variant_hints={
-        "any": "Official CPython 3.11 wheels exist from onnxruntime 1.15.0 on (3.10: 1.12.0, 3.12: 1.16.2); prove an "
-               "available release, or run onnxpack on another Python.",
-    },
-)
-PROVE_NO_RELEASE = define(
-    "PROVE_NO_RELEASE", kind=InputError, text="onnxruntime {version} is not on the package index",
-    hint="Give a released version, e.g. 1.16.3 (see https://pypi.org/project/onnxruntime/#history).",
-    variants={"unknown": "onnxruntime {version} is not one of the releases whose official wheels onnxpack knows "
-                         "(their SHA-256s ship with onnxpack; the newest it knows is {newest}), so its wheel cannot be "
-                         "checked"},
-    summary="That ONNX Runtime release does not exist on the package index",
-    variant_hints={"unknown": "Prove a release onnxpack knows (a MAJOR.MINOR, newest or auto picks one), or update "
-                              "onnxpack."},
-)
-PROVE_WHEEL_HASH = define(
-    "PROVE_WHEEL_HASH", kind=RuntimeFailure,
-    text="The download of {file} does not match the SHA-256 of the official wheel, which onnxpack carries ({actual} "
-         "instead of {expected}); it was deleted",
-    hint="Try again (a proxy may have altered it); if it repeats, do not trust that network path.",
-    variants={"missing": "The package index gives no SHA-256 for {file}",
-              "bad_name": "{file!r} is not a wheel's file name onnxpack can store",
-              "unsafe": "{file} holds {member!r}, which no official wheel holds (a .pth file runs code at every "
-                        "start of Python; a path must stay inside its folder); it is not installed"},
-    summary="A downloaded ONNX Runtime wheel does not match the official wheel's hash",
-    variant_hints={"missing": "Use the official index (unset ONNXPACK_PYPI_URL)."},
-)
-PROVE_ENV = define(
-    "PROVE_ENV", kind=RuntimeFailure, text="{what} failed: {last}",
-    hint="Check the internet connection and try again; the details show pip's output.",
-    variants={"timeout": "{what} did not finish within {timeout} s"},
-    summary="The environment for an ONNX Runtime release could not be created",
-    variant_hints={"timeout": "Try again."},
-)
-PROVE_INPUTS = define(
-    "PROVE_INPUTS", kind=InputError, text="Cannot make inputs to prove the model with: {problems}",
-    hint="Give the sizes the model needs with {opt:dim} NAME=VALUE.",
-    summary="No inputs could be made to prove the model with",
-)
-PROVE_REFERENCE = define(
-    "PROVE_REFERENCE", kind=RuntimeFailure,
-    text="The reference run with the installed onnxruntime failed: {detail}",
-    hint="Run `onnxpack smoke` on the model to see why.",
-    summary="The reference run with the installed ONNX Runtime failed",
-)
-PROVE_ORT_NOT_LOADED = define(
-    "PROVE_ORT_NOT_LOADED", ERROR, "ONNX Runtime {version} (its official wheel) cannot run {model}: {detail}",
-    "`onnxpack bundle {opt:target_ort} {minor} {opt:fix_ir} {opt:prove_ort} {version}` retargets the released copy "
-    "and proves it on that release.",
-)
-PROVE_ORT_MISMATCH = define(
-    "PROVE_ORT_MISMATCH", ERROR,
-    "ONNX Runtime {version} runs {model} but its outputs differ from ONNX Runtime {reference}'s beyond atol {atol} / "
-    "rtol {rtol} (largest difference {difference})",
-    "Do not ship the model for that release without checking the difference matters; report it to the ONNX Runtime "
-    "project if it should not.",
-)
-PROVE_ORT_OK = define(
-    "PROVE_ORT_OK", INFO,
-    "ONNX Runtime {version} (its official wheel) runs {model}: {detail} with ONNX Runtime {reference}",
-    variants={"carried": "ONNX Runtime {version} (the one this frozen onnxpack carries) runs {model}: {detail} with "
-                         "ONNX Runtime {reference}"},
 )
 
 # ortformat.py: the ORT-format conversion
@@ -427,7 +332,8 @@ ORT_TIMEOUT = define(
 ORT_CONVERT = define(
     "ORT_CONVERT", kind=RuntimeFailure, text="onnxruntime's ORT-format converter failed: {detail}",
     hint="Check that the model loads (`onnxpack smoke MODEL`); custom operators cannot be converted.",
-    variants={"missing": "The converter did not produce {file}"},
+    variants={"missing": "The converter did not produce {file}",
+              "status": "onnxruntime's ORT-format converter failed: exit status {status}"},  # without output
     summary="ONNX Runtime's ORT-format converter failed",
     variant_hints={"missing": "See the converter log in the details."},
 )

@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..progress import CancelToken, check_cancel
-from . import codes
+from . import provecodes as codes
 
 __all__ = ["OFFICIAL_FILE_HOST", "POLICY", "Deadline", "Policy", "check_url", "download_to", "get_json"]
 
@@ -92,11 +92,11 @@ def check_url(url: str, index: str, *, file: str | None = None) -> None:
     allowed = POLICY.hosts | {_host(index)}
     if scheme not in POLICY.schemes or not host or host not in allowed:
         shown = url if len(url) <= 200 else url[:200] + "…"
-        why = (f"{shown!r} is not an https URL on {index} or {OFFICIAL_FILE_HOST}; onnxpack only follows those"
-               if "https" in POLICY.schemes else f"{shown!r} is not allowed")
         if file is not None:
-            raise codes.PROVE_NETWORK.error(variant="download", file=file, reason=why, details=why)
-        raise codes.PROVE_NETWORK.error(index=index, reason=why, details=why)
+            raise codes.PROVE_NETWORK.error(variant="download_refused", file=file, url=shown, index=index,
+                                            host=OFFICIAL_FILE_HOST, details=shown)
+        raise codes.PROVE_NETWORK.error(variant="refused", url=shown, index=index, host=OFFICIAL_FILE_HOST,
+                                        details=shown)
 
 
 class _Redirects(urllib.request.HTTPRedirectHandler):

@@ -202,8 +202,8 @@ def _scalar(meta: InputMeta, text: str, dtype: np.dtype[Any]) -> Any:
         from . import codes
 
         example = "true" if dtype.kind == "b" else "0.5" if dtype.kind == "f" else "16000"
-        what = "true, false, 1 or 0" if dtype.kind == "b" else "a number"
-        raise codes.INPUT_VALUE.error(name=meta.name, value=text, elem=meta.elem, what=what, example=example) from None
+        raise codes.INPUT_VALUE.error(variant="bool" if dtype.kind == "b" else None, name=meta.name, value=text,
+                                      elem=meta.elem, example=example) from None
     return text
 
 
@@ -299,8 +299,8 @@ def _check_names(metas: list[InputMeta], dims: dict[str, int], named: list[str])
     if unknown:
         from . import codes
 
-        listing = ", ".join(symbolic) if symbolic else "none: every input has a fixed shape"
-        raise codes.DIM_UNKNOWN.error(names=", ".join(map(repr, unknown)), listing=listing)
+        raise codes.DIM_UNKNOWN.error(variant=None if symbolic else "fixed", names=", ".join(map(repr, unknown)),
+                                      listing=", ".join(symbolic))
 
 
 def _check_supplied(meta: InputMeta, arr: np.ndarray[Any, Any]) -> None:

@@ -203,7 +203,9 @@ def _run_converter(src_dir: Path, out_dir: Path, style: str, target: str | None,
         code, log = int(proc.returncode), out.decode("utf-8", "replace")
     if code != 0:
         last = [ln for ln in log.strip().splitlines() if ln.strip()]
-        raise codes.ORT_CONVERT.error(detail=last[-1] if last else f"exit status {code}", details=log[-4000:])
+        if not last:
+            raise codes.ORT_CONVERT.error(variant="status", status=code, details=log[-4000:])
+        raise codes.ORT_CONVERT.error(detail=last[-1], details=log[-4000:])
     return log
 
 

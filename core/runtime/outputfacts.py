@@ -103,25 +103,32 @@ def compare_values(name: str, a: Any, b: Any, atol: float, rtol: float) -> dict[
 
     Pass line (numpy.isclose with ``a`` as reference): ``|b - a| <= atol + rtol * |a|``, NaN only
     where the original has NaN, infinities equal. ``max_rel`` is ``max |b - a| / |a|`` over elements
-    with ``a != 0``.
+    with ``a != 0``. ``problem`` says in English why the output cannot be compared (the command line's table and
+    ``--json`` show it); ``differs`` says it as data (COMPARE_MISMATCH's variant, ``kind``, and the values it names).
     """
     r: dict[str, Any] = {"name": name, "bitwise_equal": False, "max_abs": None, "max_rel": None,
                          "mismatched": None, "within_tolerance": False, "problem": None}
     if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
         eq = digest(a) == digest(b)
         r.update(bitwise_equal=eq, within_tolerance=eq, problem=None if eq else "non-tensor outputs differ")
+        if not eq:
+            r["differs"] = {"kind": "non_tensor"}
         return r
     if a.shape != b.shape:
         r["problem"] = f"shape {list(a.shape)} vs {list(b.shape)}"
+        r["differs"] = {"kind": "shape", "original": str(list(a.shape)), "other": str(list(b.shape))}
         return r
     a_str, b_str = a.dtype.kind in "OUS", b.dtype.kind in "OUS"
     if a.dtype != b.dtype and not (a_str and b_str):
         r["problem"] = f"dtype {a.dtype} vs {b.dtype}"
+        r["differs"] = {"kind": "dtype", "original": str(a.dtype), "other": str(b.dtype)}
         return r
     if a_str:
         eq = digest(a) == digest(b)
         mism = int(np.count_nonzero(a.astype(str) != b.astype(str))) if a.size else 0
         r.update(bitwise_equal=eq, within_tolerance=eq, mismatched=mism)
+        if not eq:
+            r["differs"] = {"kind": "strings", "mismatched": mism}
         return r
     bitwise = bool(np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes())
     r["bitwise_equal"] = bitwise
@@ -144,4 +151,5 @@ def compare_values(name: str, a: Any, b: Any, atol: float, rtol: float) -> dict[
     r["within_tolerance"] = mism == 0
     if not np.all(np.isfinite(diff)):
         r["problem"] = "NaN/Inf in different places"
+        r["differs"] = {"kind": "non_finite"}
     return r

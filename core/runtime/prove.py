@@ -41,7 +41,7 @@ from .. import errorcodes, steps
 from ..child.childproc import child_environ
 from ..errors import RuntimeFailure
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
-from . import codes
+from . import provecodes as codes
 from .childrun import run_in_child
 from .releaseenvs import ReleaseEnv, cache_dir, ensure_release, wait
 from .wheels import MINOR, VERSION, resolve_releases
@@ -410,10 +410,11 @@ def prove_findings(report_: ProveReport, name: str) -> list[Finding]:
                 atol=f"{ATOL:g}", rtol=f"{RTOL:g}",
             ))
         else:
-            same = ("bitwise-equal outputs" if r.equal else
-                    f"outputs within tolerance (largest difference {r.to_dict()['max_abs_diff']:.3g})")
-            out.append(codes.PROVE_ORT_OK.finding(subject, variant="carried" if r.wheel is None else None, model=name,
-                                                  version=r.version, reference=report_.reference.version, detail=same))
+            carried = "carried" if r.wheel is None else ""  # the frozen app's own onnxruntime: no wheel
+            within = {} if r.equal else {"difference": f"{r.to_dict()['max_abs_diff']:.3g}"}
+            variant = "_".join(v for v in (carried, "" if r.equal else "tolerance") if v) or None
+            out.append(codes.PROVE_ORT_OK.finding(subject, variant=variant, model=name, version=r.version,
+                                                  reference=report_.reference.version, **within))
     return out
 
 

@@ -27,12 +27,14 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import steps
 from ..child.childproc import child_environ
 from ..filehash import sha256_file
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
-from . import codes, fetch, wheeltable
+from . import fetch, wheeltable
+from . import provecodes as codes
 from .wheels import VERSION, here, index, index_url_of, machine, pick_wheel, tag_ranks, vkey
 from .wheeltable import KnownWheel
 
@@ -143,7 +145,7 @@ def _check_wheel(path: Path) -> None:
         with zipfile.ZipFile(path) as zf:
             names = zf.namelist()
     except (OSError, zipfile.BadZipFile) as e:
-        raise codes.PROVE_ENV.error(what=f"Reading {path.name}", last=str(e), details=str(e)) from None
+        raise codes.PROVE_ENV.error(variant="read", file=path.name, reason=str(e), details=str(e)) from None
     for name in names:
         parts = name.replace("\\", "/").split("/")
         if name.startswith("/") or "\\" in name or ".." in parts or (parts and parts[0].endswith(":")):
@@ -201,7 +203,10 @@ def wait(proc: subprocess.Popen[bytes], timeout: float, cancel: CancelToken | No
     return True
 
 
-def _run(cmd: list[str], what: str, timeout: float, cancel: CancelToken | None) -> None:
+def _run(cmd: list[str], step: str, values: dict[str, Any], timeout: float,
+         cancel: CancelToken | None) -> None:
+    """Run ``cmd`` (a step of making an environment: ``step`` is its PROVE_ENV variant, "" for the main text, and
+    ``values`` the values its messages name), its output kept for the error it raises when it fails."""
     env = child_environ()
     for var in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE"):
         env.pop(var, None)
@@ -211,12 +216,13 @@ def _run(cmd: list[str], what: str, timeout: float, cancel: CancelToken | None) 
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
         if not wait(proc, timeout, cancel, poll=0.1):
-            raise codes.PROVE_ENV.error(variant="timeout", what=what, timeout=f"{timeout:g}")
+            raise codes.PROVE_ENV.error(variant=f"{step or 'venv'}_timeout", timeout=f"{timeout:g}", **values)
         if proc.returncode != 0:
             log.seek(0)
             tail = log.read()[-2000:].decode("utf-8", "replace").strip()
-            last = tail.splitlines()[-1] if tail else f"exit status {proc.returncode}"
-            raise codes.PROVE_ENV.error(what=what, last=last, details=tail)
+            if not tail:
+                raise codes.PROVE_ENV.error(variant=f"{step or 'venv'}_status", status=proc.returncode, **values)
+            raise codes.PROVE_ENV.error(variant=step or None, last=tail.splitlines()[-1], details=tail, **values)
 
 
 def _python_for_envs() -> str:
@@ -257,8 +263,8 @@ def ensure_release(version: str, progress: ProgressCallback | None = None,
         try:
             tree = _tree_digest(work)
         except ValueError as e:
-            raise codes.PROVE_ENV.error(what=f"Installing onnxruntime {version}", last=f"it left {e}",
-                                        details=str(e)) from None
+            raise codes.PROVE_ENV.error(variant="left", version=version, file=str(e), folder=str(work),
+                                        details=str(work / str(e))) from None
         stamp_doc = {"version": version, "wheel": ort.filename, "sha256": ort.sha256, "numpy": numpy.version,
                      "numpy_sha256": numpy.sha256, "tree": tree}
         (work / _STAMP).write_text(json.dumps(stamp_doc), encoding="utf-8")
@@ -294,7 +300,7 @@ def _tree_digest(env: Path) -> str:
             if rel == _STAMP:
                 continue
             if name.lower().endswith(".pth"):
-                raise ValueError(f"{rel} in {env}")
+                raise ValueError(rel)  # the file, as data (ensure_release names it)
             if path.is_symlink():
                 h.update(f"L {rel} {os.readlink(path)}\n".encode())
             else:
@@ -323,8 +329,7 @@ def _install(work: Path, version: str, wheels: list[tuple[KnownWheel, Path]], py
     it with one ``pip --require-hashes`` run of the interpreter that made it; each wheel is hashed again first."""
     creator = python or _python_for_envs()
     report(progress, _STAGE, 0, 0, steps.CREATING_ENV, unit=STEPS, version=version)
-    _run([creator, "-m", "venv", "--without-pip", str(work)],
-         f"Creating a virtual environment for onnxruntime {version}", _INSTALL_TIMEOUT, cancel)
+    _run([creator, "-m", "venv", "--without-pip", str(work)], "", {"version": version}, _INSTALL_TIMEOUT, cancel)
     lines = []
     for wheel, path in wheels:
         actual = sha256_file(path).hexdigest
@@ -334,10 +339,10 @@ def _install(work: Path, version: str, wheels: list[tuple[KnownWheel, Path]], py
         lines.append(f"{path.absolute()} --hash=sha256:{wheel.sha256}")
     requirements = work / "onnxpack-requirements.txt"
     requirements.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    names = " and ".join(p.name for _, p in wheels)
-    report(progress, _STAGE, 0, 0, steps.INSTALLING, unit=STEPS, ort=wheels[0][1].name, numpy=wheels[1][1].name)
+    names: dict[str, Any] = {"ort": wheels[0][1].name, "numpy": wheels[1][1].name}
+    report(progress, _STAGE, 0, 0, steps.INSTALLING, unit=STEPS, **names)
     # --no-deps: running a session needs numpy only (coloredlogs, sympy… serve onnxruntime's tools)
     _run([creator, "-m", "pip", "--python", str(_env_python(work)), "install", "--quiet", "--disable-pip-version-check",
           "--no-deps", "--no-index", "--only-binary", ":all:", "--require-hashes", "--no-compile", "--no-cache-dir",
-          "-r", str(requirements)], f"Installing {names}", _INSTALL_TIMEOUT, cancel)
+          "-r", str(requirements)], "install", names, _INSTALL_TIMEOUT, cancel)
     requirements.unlink()

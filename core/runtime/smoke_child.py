@@ -387,7 +387,8 @@ def _compare_other(
     for name, a in first.items():
         if name not in theirs:
             rows.append({"name": name, "bitwise_equal": False, "max_abs": None, "max_rel": None, "mismatched": None,
-                         "within_tolerance": False, "problem": "missing in the other model"})
+                         "within_tolerance": False, "problem": "missing in the other model",
+                         "differs": {"kind": "missing"}})
             continue
         rows.append(compare_values(name, a, theirs[name], float(opts["atol"]), float(opts["rtol"])))
     extra = sorted(set(theirs) - set(first))

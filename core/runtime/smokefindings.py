@@ -42,15 +42,6 @@ def _profile_entries(raw: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-#: What each profile of generated inputs is, in words (core.runtime.inputs.PROFILES).
-_PROFILE_WORDS = {
-    "plain": "plain random values",
-    "model": "inputs as the model names them",
-    "model-unit": "floats in [0, 1)",
-    "model-ones": "integers 1 and floats in [0, 1)",
-}
-
-
 def _fmt_shape(shape: Any) -> str:
     return "[" + ",".join(str(s) for s in shape) + "]" if isinstance(shape, list) else "?"
 
@@ -144,8 +135,9 @@ def _size_hints(inputs: dict[str, Any], guessed: dict[str, int]) -> dict[str, st
     return values
 
 
-def _constant_text(o: dict[str, Any]) -> str:
-    """The value of a constant output, in words that are never "None" (an all-NaN output's value is NaN)."""
+def _constant_value(o: dict[str, Any]) -> str | None:
+    """The value of a constant output, never "None" (an all-NaN output's value is NaN); None when it is not a finite
+    number and not all NaN or all Inf (SMOKE_CONSTANT_OUTPUT says so in its own words)."""
     value = o.get("constant_value")
     if value is not None:
         return str(value)
@@ -153,18 +145,21 @@ def _constant_text(o: dict[str, Any]) -> str:
         return "NaN"
     if o.get("inf_count") and o.get("inf_count") == o.get("size"):
         return "Inf"
-    return "not a finite number"
+    return None
 
 
 def _non_finite_tried(tried: list[dict[str, Any]]) -> dict[str, Any]:
-    """SMOKE_NON_FINITE's remedy after the run tried other inputs ("tried": which, then the usual remedy)."""
+    """SMOKE_NON_FINITE's remedy after the run tried other inputs ("tried": which profiles, as the recipe names them
+    (``inputs_profile``); "tried_failed": some of them failed to run, with ONNX Runtime's first error; then the usual
+    remedy). Every profile tried that ran gave NaN/Inf (one that gave none would be the run reported)."""
     if len(tried) < 2:
         return {}
-    seen = "; ".join(f"{_PROFILE_WORDS.get(str(t.get('profile')), t.get('profile'))}: "
-                     + (f"failed ({t['error']})" if t.get("error") else
-                        "NaN/Inf in " + (", ".join(t.get("non_finite") or []) or "no output"))
-                     for t in tried)
-    return {"hint_variant": "tried", "kinds": len(tried), "seen": seen}
+    profiles = ", ".join(str(t.get("profile")) for t in tried)
+    failed = [t for t in tried if t.get("error")]
+    if not failed:
+        return {"hint_variant": "tried", "kinds": len(tried), "profiles": profiles}
+    return {"hint_variant": "tried_failed", "kinds": len(tried), "profiles": profiles, "failed": len(failed),
+            "failed_profile": str(failed[0].get("profile")), "error": str(failed[0]["error"])}
 
 
 def _output_findings(desc: dict[str, Any], model_name: str, *, primary: bool = True,
@@ -179,7 +174,10 @@ def _output_findings(desc: dict[str, Any], model_name: str, *, primary: bool = T
                                                       inf=o["inf_count"], size=o["size"],
                                                       **_non_finite_tried(tried or [])))
         if o.get("constant"):
-            out.append(codes.SMOKE_CONSTANT_OUTPUT.finding(o["name"], model=model_name, value=_constant_text(o)))
+            value = _constant_value(o)
+            variant = None if value is not None else "non_finite"
+            out.append(codes.SMOKE_CONSTANT_OUTPUT.finding(o["name"], variant=variant, model=model_name,
+                                                           value=value if value is not None else ""))
     for name in desc.get("nondeterministic") or []:
         out.append(codes.SMOKE_NONDETERMINISTIC.finding(name, model=model_name))
     return out
@@ -265,7 +263,7 @@ def compare_findings(raw: dict[str, Any], other_name: str, options: SmokeOptions
     nondet = set(orig_nd for o in raw["models"] for orig_nd in o.get("nondeterministic") or [])
     for r in raw["compare"]["outputs"]:
         n = r["name"]
-        if r["problem"] == "missing in the other model":
+        if (r.get("differs") or {}).get("kind") == "missing":
             findings.append(codes.COMPARE_MISSING_OUTPUT.finding(n, model=other_name))
         elif not r["within_tolerance"]:
             findings.append(_mismatch(r, tol, n in nondet))
@@ -278,7 +276,11 @@ def compare_findings(raw: dict[str, Any], other_name: str, options: SmokeOptions
 
 
 def _mismatch(row: dict[str, Any], tol: str, nondeterministic: bool) -> Finding:
-    detail = row["problem"] or (f"max abs diff {row['max_abs']:.6g}, max rel diff {row['max_rel']:.6g}, "
-                                f"{row['mismatched']} value(s) outside the tolerance")
-    variant = "nondeterministic" if nondeterministic else None
-    return codes.COMPARE_MISMATCH.finding(row["name"], variant=variant, detail=detail, tol=tol)
+    """COMPARE_MISMATCH: how the output differs (its variant: the row's ``differs`` kind, else by how much) and the
+    remedy (the output differs between runs of the same model: "nondeterministic")."""
+    differs = dict(row.get("differs") or {})
+    kind = differs.pop("kind", None)
+    values = differs if kind else {"max_abs": f"{row['max_abs']:.6g}", "max_rel": f"{row['max_rel']:.6g}",
+                                   "mismatched": row["mismatched"]}
+    hint_variant = "nondeterministic" if nondeterministic else None
+    return codes.COMPARE_MISMATCH.finding(row["name"], variant=kind, hint_variant=hint_variant, tol=tol, **values)

@@ -263,7 +263,8 @@ class CompareResult:
     ok: bool
     original: SmokeResult
     other: SmokeResult | None
-    outputs: list[dict[str, Any]]  # name, bitwise_equal, max_abs, max_rel, mismatched, within_tolerance, problem
+    #: name, bitwise_equal, max_abs, max_rel, mismatched, within_tolerance, problem (and differs: outputfacts.py)
+    outputs: list[dict[str, Any]]
     atol: float
     rtol: float
     findings: list[Finding]

@@ -15,7 +15,8 @@ from urllib.parse import urljoin
 
 from ..child.childproc import child_environ
 from ..progress import CancelToken, check_cancel
-from . import codes, fetch, wheeltable
+from . import fetch, wheeltable
+from . import provecodes as codes
 from .wheeltable import KnownWheel
 
 __all__ = ["MINOR", "PYPI_URL", "VERSION", "here", "index", "index_url_of", "machine", "pick_wheel",
@@ -59,14 +60,12 @@ def index_url_of(wheel: KnownWheel, cancel: CancelToken | None = None) -> str:
         raise codes.PROVE_NETWORK.error(variant="missing_file", index=index(), file=wheel.filename,
                                         version=f"{wheel.package} {wheel.version}")
     if not isinstance(files, list):
-        raise codes.PROVE_NETWORK.error(variant="bad_answer", url=url,
-                                        what=f"its entry for {wheel.package} {wheel.version} is not a list of files")
+        raise codes.PROVE_NETWORK.error(variant="bad_entry", url=url, package=wheel.package, version=wheel.version)
     for f in files:
         if isinstance(f, dict) and f.get("filename") == wheel.filename:
             link = f.get("url")
             if not isinstance(link, str) or not link or len(link) > 2000:
-                raise codes.PROVE_NETWORK.error(variant="bad_answer", url=url,
-                                                what=f"the URL of {wheel.filename} is not a URL")
+                raise codes.PROVE_NETWORK.error(variant="bad_url", url=url, file=wheel.filename)
             return urljoin(url, link)
     raise codes.PROVE_NETWORK.error(variant="missing_file", index=index(), file=wheel.filename,
                                     version=f"{wheel.package} {wheel.version}")
@@ -117,12 +116,14 @@ def pick_wheel(package: str, version: str, python: str | None = None) -> KnownWh
 
 
 def here(python: str | None = None) -> str:
+    """The interpreter and platform a wheel is needed for, as data (a message names it): "CPython 3.11 (linux
+    x86_64)"; another interpreter by its path and wheel tag."""
     import platform
 
     if python is not None:
         first = next(iter(tag_ranks(python)), None)
-        return f"{python} ({first.interpreter if first is not None else 'unknown'}) on {sys.platform} {machine()}"
-    return f"CPython {sys.version_info.major}.{sys.version_info.minor} on {sys.platform} {platform.machine()}"
+        return f"{python} ({first.interpreter if first is not None else '?'}, {sys.platform} {machine()})"
+    return f"CPython {sys.version_info.major}.{sys.version_info.minor} ({sys.platform} {platform.machine()})"
 
 
 def resolve_releases(items: list[str], oldest_claimed: str | None, cancel: CancelToken | None = None,
@@ -157,8 +158,9 @@ class _Usable:
         """The newest release of MAJOR.MINOR ``prefix`` (None: of all)."""
         pool = [v for v in self.versions if prefix is None or v.startswith(prefix + ".")]
         if not pool:
-            what = f"ONNX Runtime {prefix}" if prefix else "any ONNX Runtime release"
-            raise codes.PROVE_NO_WHEEL.error(variant="any", what=what, here=here())
+            if prefix:
+                raise codes.PROVE_NO_WHEEL.error(variant="minor", minor=prefix, here=here())
+            raise codes.PROVE_NO_WHEEL.error(variant="any", here=here())
         return pool[-1]
 
     def _at_least(self, release: str, why: str, notes: list[str] | None) -> str | None:

@@ -847,6 +847,36 @@
         <translation>SHA256SUMS がマニフェストと一致しません: {detail}</translation>
     </message>
     <message>
+        <source>Output {subject} differs: max abs diff {max_abs}, max rel diff {max_rel}, {mismatched} value(s) outside the tolerance</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: 最大絶対差 {max_abs}、最大相対差 {max_rel}、許容誤差を超える値 {mismatched} 個</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: shape {original} vs {other}</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: 形状 {original} と {other}</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: dtype {original} vs {other}</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: データ型 {original} と {other}</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: NaN/Inf in different places</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: NaN/Inf の位置が違います</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: non-tensor outputs differ</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: テンソルでない出力が一致しません</translation>
+    </message>
+    <message>
+        <source>Output {subject} differs: {mismatched} string(s) differ</source>
+        <comment>COMPARE_MISMATCH</comment>
+        <translation>出力 {subject} が異なります: 文字列 {mismatched} 個が一致しません</translation>
+    </message>
+    <message>
         <source>Tensor {label}: {length:,} bytes of external data, but {dtype} {dims} needs {expected:,}</source>
         <comment>EXTDATA_LENGTH_MISMATCH</comment>
         <translation>テンソル {subject}: 外部データの長さが型と形状に合いません</translation>
@@ -875,11 +905,6 @@
         <source>No model was given: this bundle holds onnxpack&apos;s built-in sample model ({model})</source>
         <comment>BUNDLE_SAMPLE</comment>
         <translation>モデルが指定されていません: このバンドルには onnxpack 組み込みのサンプルモデル ({model}) が入ります</translation>
-    </message>
-    <message>
-        <source>Output {subject} differs: {detail}</source>
-        <comment>COMPARE_MISMATCH</comment>
-        <translation>出力 {subject} が異なります: {detail}</translation>
     </message>
     <message>
         <source>Output {subject} of the original is missing in {model}</source>
@@ -1027,11 +1052,6 @@
         <translation>テンソル {label}: raw_data のバイト {start}..{end} がモデル ファイルの末尾を越えています</translation>
     </message>
     <message>
-        <source>External data file {path} got shorter while reading {what}</source>
-        <comment>EXTDATA_OUT_OF_RANGE</comment>
-        <translation>外部データ ファイル {path} が {what} を読んでいる間に短くなりました</translation>
-    </message>
-    <message>
         <source>Tensors {other!r} and {tensor!r} share bytes of {file!r}</source>
         <comment>EXTDATA_OVERLAP</comment>
         <translation>テンソル &apos;{other}&apos; と &apos;{subject}&apos; が &apos;{file}&apos; の同じバイトを共有しています</translation>
@@ -1102,6 +1122,11 @@
         <translation>{model} の初期化子 {names} はどのノードにも読まれていません。ONNX Runtime は読み込み時にこれを取り除きます</translation>
     </message>
     <message>
+        <source>{count} initializers of {model} are read by no node ({names}, … {more} more); ONNX Runtime drops them when it loads the model</source>
+        <comment>INITIALIZER_UNUSED</comment>
+        <translation>{model} の初期化子 {count} 個はどのノードからも読まれていません（{names}、ほか {more} 個）。ONNX Runtime はモデルの読み込み時にそれらを捨てます</translation>
+    </message>
+    <message>
         <source>{count} item(s) of IR {ir} that ONNX Runtime {target} does not know and that change nothing the model computes were removed or moved</source>
         <comment>IR_FEATURES_DROPPED</comment>
         <translation>ONNX Runtime {target} が知らない IR {ir} の項目のうち、モデルの計算に影響しない {count} 個を削除または移動しました</translation>
@@ -1165,11 +1190,6 @@
         <source>The manifest&apos;s prove_ort section contradicts itself: {detail}</source>
         <comment>MANIFEST_INCONSISTENT</comment>
         <translation>マニフェストの prove_ort の内容が矛盾しています: {detail}</translation>
-    </message>
-    <message>
-        <source>The manifest&apos;s prove_ort section records a failed proof ({detail}); onnxpack does not build such a bundle</source>
-        <comment>MANIFEST_INCONSISTENT</comment>
-        <translation>マニフェストの prove_ort は失敗した検証を記録しています（{detail}）。onnxpack はこのようなバンドルを作りません</translation>
     </message>
     <message>
         <source>{file} is not valid strict JSON: {reason}</source>
@@ -1245,11 +1265,6 @@
         <source>Merged into one file, {model} would be about {readable} ({bytes:,} bytes), above protobuf&apos;s 2 GiB limit; it must keep external data</source>
         <comment>MERGE_TOO_LARGE</comment>
         <translation>1 つのファイルにまとめると {model} は {size} になり、protobuf の 2 GiB 上限を超えます。外部データのままにする必要があります</translation>
-    </message>
-    <message>
-        <source>{what} would be {bytes:,} bytes, at or above protobuf&apos;s 2 GiB limit ({limit:,} bytes)</source>
-        <comment>MERGE_TOO_LARGE</comment>
-        <translation>{what} は {bytes:,} バイトになり、protobuf の 2 GiB 上限（{limit:,} バイト）以上です</translation>
     </message>
     <message>
         <source>model_version set to {after} (MAJOR*1000000 + MINOR*1000 + PATCH of {version})</source>
@@ -1357,14 +1372,44 @@
         <translation>ONNX Runtime {version}（公式ホイール）では {model} を実行できません: {detail}</translation>
     </message>
     <message>
-        <source>ONNX Runtime {version} (its official wheel) runs {model}: {detail} with ONNX Runtime {reference}</source>
+        <source>ONNX Runtime {version} (its official wheel) runs {model}: bitwise-equal outputs with ONNX Runtime {reference}</source>
         <comment>PROVE_ORT_OK</comment>
-        <translation>ONNX Runtime {version}（公式ホイール）で {model} が動きました: ONNX Runtime {reference} との比較で {detail}</translation>
+        <translation>ONNX Runtime {version}（公式ホイール）で {model} が動きました: ONNX Runtime {reference} とビット単位で同じ出力です</translation>
     </message>
     <message>
-        <source>ONNX Runtime {version} (the one this frozen onnxpack carries) runs {model}: {detail} with ONNX Runtime {reference}</source>
+        <source>ONNX Runtime {version} (its official wheel) runs {model}: outputs within tolerance (largest difference {difference}) with ONNX Runtime {reference}</source>
         <comment>PROVE_ORT_OK</comment>
-        <translation>ONNX Runtime {version}（このフリーズ版 onnxpack に同梱のもの）で {model} が動きました: ONNX Runtime {reference} との比較で {detail}</translation>
+        <translation>ONNX Runtime {version}（公式ホイール）で {model} が動きました: ONNX Runtime {reference} との比較で出力は許容誤差の範囲内です（最大の差 {difference}）</translation>
+    </message>
+    <message>
+        <source>{asset} names {count} classes, but no output of {model} has {count} (last dimensions: {outputs})</source>
+        <comment>RELEASE_LABELS</comment>
+        <translation>{asset} は {count} クラスを定義していますが、{model} の出力に {count} クラスのものはありません（最後の次元: {outputs}）</translation>
+    </message>
+    <message>
+        <source>Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: max abs diff {max_abs}, max rel diff {max_rel}</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>出力 {name} が記録された実行と atol={atol}、rtol={rtol} を超えて異なります: 最大絶対差 {max_abs}、最大相対差 {max_rel}</translation>
+    </message>
+    <message>
+        <source>Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: shape {original} vs {other}</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>出力 {name} が記録された実行と atol={atol}、rtol={rtol} を超えて異なります: 形状 {original} と {other}</translation>
+    </message>
+    <message>
+        <source>Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: dtype {original} vs {other}</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>出力 {name} が記録された実行と atol={atol}、rtol={rtol} を超えて異なります: データ型 {original} と {other}</translation>
+    </message>
+    <message>
+        <source>Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: NaN/Inf in different places</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>出力 {name} が記録された実行と atol={atol}、rtol={rtol} を超えて異なります: NaN/Inf の位置が違います</translation>
+    </message>
+    <message>
+        <source>Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: {mismatched} string(s) differ</source>
+        <comment>SMOKE_MISMATCH</comment>
+        <translation>出力 {name} が記録された実行と atol={atol}、rtol={rtol} を超えて異なります: 文字列 {mismatched} 個が一致しません</translation>
     </message>
     <message>
         <source>{path} looks like external data, but no model of the release references it; it is left out</source>
@@ -1372,9 +1417,59 @@
         <translation>{path} は外部データのようですが、リリース内のどのモデルからも参照されていないため除外しました</translation>
     </message>
     <message>
-        <source>{asset} names {count} classes, but no output of {model} has {count} ({outputs})</source>
-        <comment>RELEASE_LABELS</comment>
-        <translation>{asset} は {count} クラスを定義していますが、{model} の出力に {count} クラスのものはありません ({outputs})</translation>
+        <source>{path} has {size:,} bytes, more than a bundle&apos;s SHA256SUMS can need ({limit:,}); it was not read</source>
+        <comment>CHECKSUMS_MISMATCH</comment>
+        <translation>{path} は {size:,} バイトあり、バンドルの SHA256SUMS に必要な大きさ（{limit:,}）を超えています。読み込みませんでした</translation>
+    </message>
+    <message>
+        <source>External data file {path} got shorter while reading tensor {tensor!r}</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>外部データ ファイル {path} がテンソル {tensor!r} を読んでいる間に短くなりました</translation>
+    </message>
+    <message>
+        <source>External data file {path} got shorter while reading it</source>
+        <comment>EXTDATA_OUT_OF_RANGE</comment>
+        <translation>外部データ ファイル {path} を読んでいる間にファイルが短くなりました</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s prove_ort section records a failed proof (failed: {releases}); onnxpack does not build such a bundle</source>
+        <comment>MANIFEST_INCONSISTENT</comment>
+        <translation>マニフェストの prove_ort は失敗した検証を記録しています（失敗: {releases}）。onnxpack はこのようなバンドルを作りません</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s prove_ort section records a failed proof (ok false); onnxpack does not build such a bundle</source>
+        <comment>MANIFEST_INCONSISTENT</comment>
+        <translation>マニフェストの prove_ort は失敗した検証を記録しています（ok が false）。onnxpack はこのようなバンドルを作りません</translation>
+    </message>
+    <message>
+        <source>{file} does not match the manifest schema: {problems} (and {more} more)</source>
+        <comment>MANIFEST_SCHEMA</comment>
+        <translation>{file} が onnxpack のマニフェストの形式に従っていません: {problems}（ほか {more} 件）</translation>
+    </message>
+    <message>
+        <source>The merged single-file model would be {bytes:,} bytes, at or above protobuf&apos;s 2 GiB limit ({limit:,} bytes)</source>
+        <comment>MERGE_TOO_LARGE</comment>
+        <translation>マージした単一ファイルのモデルは {bytes:,} バイトになり、protobuf の 2 GiB 上限（{limit:,} バイト）以上です</translation>
+    </message>
+    <message>
+        <source>The model structure (without the consolidated data) would be {bytes:,} bytes, at or above protobuf&apos;s 2 GiB limit ({limit:,} bytes)</source>
+        <comment>MERGE_TOO_LARGE</comment>
+        <translation>モデルの構造（まとめたデータを除く）は {bytes:,} バイトになり、protobuf の 2 GiB 上限（{limit:,} バイト）以上です</translation>
+    </message>
+    <message>
+        <source>Tensor {tensor} embedded would be {bytes:,} bytes, at or above protobuf&apos;s 2 GiB limit ({limit:,} bytes)</source>
+        <comment>MERGE_TOO_LARGE</comment>
+        <translation>テンソル {tensor} を埋め込むと {bytes:,} バイトになり、protobuf の 2 GiB 上限（{limit:,} バイト）以上です</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime {version} (the one this frozen onnxpack carries) runs {model}: bitwise-equal outputs with ONNX Runtime {reference}</source>
+        <comment>PROVE_ORT_OK</comment>
+        <translation>ONNX Runtime {version}（この凍結版 onnxpack が同梱しているもの）で {model} が動きました: ONNX Runtime {reference} とビット単位で同じ出力です</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime {version} (the one this frozen onnxpack carries) runs {model}: outputs within tolerance (largest difference {difference}) with ONNX Runtime {reference}</source>
+        <comment>PROVE_ORT_OK</comment>
+        <translation>ONNX Runtime {version}（この凍結版 onnxpack が同梱しているもの）で {model} が動きました: ONNX Runtime {reference} との比較で出力は許容誤差の範囲内です（最大の差 {difference}）</translation>
     </message>
     <message>
         <source>{asset} is not a label map onnxpack can read: {reason}</source>
@@ -1487,6 +1582,11 @@
         <translation>{model}: 出力 {subject} はすべて同じ値（{value}）です</translation>
     </message>
     <message>
+        <source>{model}: output {subject} is constant everywhere (not a finite number)</source>
+        <comment>SMOKE_CONSTANT_OUTPUT</comment>
+        <translation>{model}: 出力 {subject} はすべて同じ値（有限の数ではない値）です</translation>
+    </message>
+    <message>
         <source>{subject}: the run failed with the default sizes ({error}); it passed with {sizes} after {attempts} attempt(s)</source>
         <comment>SMOKE_DIMS_SEARCHED</comment>
         <translation>{subject}: 既定の大きさでは実行に失敗しましたが、{sizes} で成功しました (試行 {attempts} 回)</translation>
@@ -1497,6 +1597,11 @@
         <translation>スモーク実行に失敗しました: {detail}</translation>
     </message>
     <message>
+        <source>The smoke run failed</source>
+        <comment>SMOKE_FAILED</comment>
+        <translation>スモーク実行が失敗しました</translation>
+    </message>
+    <message>
         <source>The recorded smoke recipe cannot be repeated: {detail}</source>
         <comment>SMOKE_FAILED</comment>
         <translation>記録されたスモーク実行の手順を再現できません: {detail}</translation>
@@ -1505,6 +1610,11 @@
         <source>The recorded smoke run failed now: {detail}</source>
         <comment>SMOKE_FAILED</comment>
         <translation>記録されたスモーク実行が今回は失敗しました: {detail}</translation>
+    </message>
+    <message>
+        <source>The recorded smoke run failed now</source>
+        <comment>SMOKE_FAILED</comment>
+        <translation>記録されたスモーク実行が今回は失敗しました</translation>
     </message>
     <message>
         <source>{model}: input {subject} has a default value (an initializer of the same name); the default was used</source>
@@ -1595,11 +1705,6 @@
         <source>Output {name}: reference values unreadable ({detail})</source>
         <comment>SMOKE_MISMATCH</comment>
         <translation>出力 {name}: 参照値を読めません（{detail}）</translation>
-    </message>
-    <message>
-        <source>Output {name} differs from the recorded run beyond atol={atol}, rtol={rtol}: {detail}</source>
-        <comment>SMOKE_MISMATCH</comment>
-        <translation>出力 {name} が記録された実行と atol={atol}、rtol={rtol} を超えて異なります: {detail}</translation>
     </message>
     <message>
         <source>{model}: output {subject} differs between runs on the same inputs</source>
@@ -2176,10 +2281,6 @@
         <translation>1.16.3,1.20.1 のようなリリース、MAJOR.MINOR、newest、または auto を指定してください。</translation>
     </message>
     <message>
-        <source>Set it to a Unix timestamp such as {example}, or unset it.</source>
-        <translation>Unix タイムスタンプを設定するか、設定を外してください。</translation>
-    </message>
-    <message>
         <source>Give a release as MAJOR.MINOR, e.g. {opt:target_ort} 1.17.</source>
         <translation>バンドル タブの「対象の ONNX Runtime」の一覧からリリースを選ぶか、空欄にしてください。</translation>
     </message>
@@ -2234,6 +2335,10 @@
     <message>
         <source>Give one class label per output class, in order, under Class labels in the Bundle tab (or {opt:allow_unmatched_labels} to keep them).</source>
         <translation>バンドル タブの「クラスラベル」に出力クラスごとに 1 つずつ順番に入力してください (そのまま使うには {opt:allow_unmatched_labels})。</translation>
+    </message>
+    <message>
+        <source>Set it to a Unix timestamp such as {example}, or unset it.</source>
+        <translation>{example} のような Unix タイムスタンプを設定するか、設定を外してください。</translation>
     </message>
     <message>
         <source>Give the model&apos;s path (is a variable such as $MODEL unset?); with no argument at all, onnxpack bundles its built-in sample.</source>
@@ -2524,10 +2629,6 @@
         <translation>与えられるのはテンソルの入力だけです。</translation>
     </message>
     <message>
-        <source>Give {what} for {name} (e.g. {opt:input} {name}={example}) or a .npy/.npz/.pb file.</source>
-        <translation>バンドル タブの「入力データ」でこの入力の .npy ファイルを指定するか、空欄にして生成データを使ってください。</translation>
-    </message>
-    <message>
         <source>Use {opt:input} {name}=FILE.npy with an array of the initializer&apos;s shape.</source>
         <translation>初期化子と同じ形の配列で {opt:input} {name}=FILE.npy を指定してください。</translation>
     </message>
@@ -2630,10 +2731,6 @@
     <message>
         <source>Export the model again, or check it is really an ONNX file.</source>
         <translation>モデルをもう一度エクスポートするか、本当に ONNX ファイルかどうか確認してください。</translation>
-    </message>
-    <message>
-        <source>Give the model file instead: {referrer}{others}; its data file is found beside it.</source>
-        <translation>このデータファイルを使う .onnx モデルファイルを開いてください。データファイルはその隣に置いたままにしてください。</translation>
     </message>
     <message>
         <source>Give the .onnx model file that uses this data; keep the data file beside it (or pass {opt:data_dir}).</source>
@@ -3208,10 +3305,6 @@
         <translation>バンドル タブの「入力データ」に実際の入力データ (.npy) を指定してください。生成値はモデルが想定する範囲外かもしれません。</translation>
     </message>
     <message>
-        <source>onnxpack tried {kinds} kinds of generated inputs ({seen}). Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.</source>
-        <translation>onnxpack は {kinds} 種類の生成入力を試しました ({seen})。実データ ({opt:input} NAME=FILE) でモデルを確認してください。ランダムに生成した入力ではオーバーフローすることもあります。</translation>
-    </message>
-    <message>
         <source>Rebuild the bundle without {opt:no_smoke} to record one.</source>
         <translation>スモーク実行をオンにしてバンドルを作り直すと、記録が残ります。</translation>
     </message>
@@ -3312,6 +3405,22 @@
         <translation>バンドルは ONNX モデルから作ります。チェックポイントを torch.onnx.export で書き出し、その .onnx をバンドルしてください。</translation>
     </message>
     <message>
+        <source>Give a number for {name} (e.g. {opt:input} {name}={example}) or a .npy/.npz/.pb file.</source>
+        <translation>{name} には数値（例: {opt:input} {name}={example}）か .npy/.npz/.pb ファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give true, false, 1 or 0 for {name} (e.g. {opt:input} {name}={example}) or a .npy/.npz/.pb file.</source>
+        <translation>{name} には true、false、1、0 のいずれか（例: {opt:input} {name}={example}）か .npy/.npz/.pb ファイルを指定してください。</translation>
+    </message>
+    <message>
+        <source>Give the model file instead: {referrer}; its data file is found beside it.</source>
+        <translation>代わりにモデルファイル {referrer} を指定してください。データファイルはその隣から見つかります。</translation>
+    </message>
+    <message>
+        <source>Give the model file instead: {referrer} (or another of them); its data file is found beside it.</source>
+        <translation>代わりにモデルファイル {referrer}（またはそれらの別のもの）を指定してください。データファイルはその隣から見つかります。</translation>
+    </message>
+    <message>
         <source>Load the model by its path, with its data files beside it.</source>
         <translation>データファイルを横に置いたまま、モデルをパスから読み込んでください。</translation>
     </message>
@@ -3342,6 +3451,14 @@
     <message>
         <source>Load the model by its path; or, from bytes, set the session option session.model_external_initializers_file_folder_path to the model&apos;s folder (ONNX Runtime 1.21 and newer).</source>
         <translation>モデルをパスから読み込んでください。バイト列から読み込む場合は、セッションオプション session.model_external_initializers_file_folder_path にモデルのフォルダーを指定してください (ONNX Runtime 1.21 以降)。</translation>
+    </message>
+    <message>
+        <source>onnxpack tried {kinds} kinds of generated inputs ({profiles}); each gave NaN/Inf. Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.</source>
+        <translation>onnxpack は {kinds} 種類の生成入力を試しました ({profiles})。どれも NaN/Inf になりました。実データ ({opt:input} NAME=FILE) でモデルを確認してください。ランダムに生成した入力ではオーバーフローすることもあります。</translation>
+    </message>
+    <message>
+        <source>onnxpack tried {kinds} kinds of generated inputs ({profiles}); {failed} of them failed to run ({failed_profile}: {error}), the others gave NaN/Inf. Check the model with real inputs ({opt:input} NAME=FILE); generated random inputs can also overflow.</source>
+        <translation>onnxpack は {kinds} 種類の生成入力を試しました ({profiles})。そのうち {failed} 種類は実行に失敗し ({failed_profile}: {error})、残りは NaN/Inf になりました。実データ ({opt:input} NAME=FILE) でモデルを確認してください。ランダムに生成した入力ではオーバーフローすることもあります。</translation>
     </message>
     <message>
         <source>Keep the external-data layout for this model.</source>

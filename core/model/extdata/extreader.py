@@ -79,7 +79,7 @@ class ExternalDataReader:
         if not ref.ok or ref.path is None or ref.data_length is None:
             raise classcodes.EXTERNAL_DATA.error(variant="invalid_tensor", tensor=ref.ref.label)
         start = pos = ref.offset or 0
-        for data in self._chunks(ref.path, pos, ref.data_length, chunk, cancel, f"tensor {ref.ref.name!r}"):
+        for data in self._chunks(ref.path, pos, ref.data_length, chunk, cancel, ref.ref.name):
             if self.observer is not None:
                 self.observer(ref.path, pos, data)
             if self.tensor_observer is not None:
@@ -100,12 +100,13 @@ class ExternalDataReader:
         valid reference of the table points at can be read (e.g. padding between tensors)."""
         if not any(r.ok and r.path == path for r in self._table.refs):
             raise classcodes.EXTERNAL_DATA.error(variant="not_validated", path=str(path))
-        yield from self._chunks(path, offset, length, chunk, cancel, "it")
+        yield from self._chunks(path, offset, length, chunk, cancel, None)
 
     def _chunks(
-        self, path: Path, pos: int, remaining: int | None, chunk: int, cancel: CancelToken | None, what: str
+        self, path: Path, pos: int, remaining: int | None, chunk: int, cancel: CancelToken | None, tensor: str | None
     ) -> Iterator[bytes]:
-        """Read ``remaining`` bytes (None: to the end) of ``path`` from ``pos`` in chunks, polling ``cancel``."""
+        """Read ``remaining`` bytes (None: to the end) of ``path`` from ``pos`` in chunks, polling ``cancel``
+        (``tensor``: the tensor whose bytes they are, None for a range of the file)."""
         f = self._open(path)
         while remaining is None or remaining > 0:
             check_cancel(cancel)
@@ -117,7 +118,7 @@ class ExternalDataReader:
                     return
             else:
                 if len(data) != n:
-                    raise codes.EXTDATA_OUT_OF_RANGE.error(variant="shrunk", path=path, what=what)
+                    raise _shrunk(path, tensor)
                 remaining -= n
             pos += len(data)
             yield data
@@ -137,7 +138,7 @@ class ExternalDataReader:
             m = self._maps[ref.path] = mmap.mmap(self._open(ref.path).fileno(), 0, access=mmap.ACCESS_READ)
         start = ref.offset or 0
         if start + ref.data_length > len(m):
-            raise codes.EXTDATA_OUT_OF_RANGE.error(variant="shrunk", path=ref.path, what=f"tensor {ref.ref.name!r}")
+            raise _shrunk(ref.path, ref.ref.name)
         return memoryview(m)[start : start + ref.data_length]
 
     def mapped(self) -> list[mmap.mmap]:
@@ -179,6 +180,12 @@ class ExternalDataReader:
             raise classcodes.EXTERNAL_DATA.error(variant="invalid_tensor", tensor=ref.ref.label)
         copied = copy_range(self._open(ref.path), fd, ref.offset or 0, ref.data_length, chunk, cancel, on_chunk)
         if copied < ref.data_length:
-            raise codes.EXTDATA_OUT_OF_RANGE.error(variant="shrunk", path=ref.path,
-                                                   what=f"tensor {ref.ref.name!r}")
+            raise _shrunk(ref.path, ref.ref.name)
         return ref.data_length
+
+
+def _shrunk(path: Path, tensor: str | None) -> Exception:
+    """EXTDATA_OUT_OF_RANGE: ``path`` got shorter while tensor ``tensor`` (None: a range of it) was read."""
+    if tensor is None:
+        return codes.EXTDATA_OUT_OF_RANGE.error(variant="shrunk_range", path=path)
+    return codes.EXTDATA_OUT_OF_RANGE.error(variant="shrunk", path=path, tensor=tensor)

@@ -64,6 +64,11 @@ def merge_bug(message: str) -> InternalError:
     return classcodes.INTERNAL.error(variant="merge", detail=message)  # type: ignore[return-value]
 
 
-def too_large(what: str, size: int) -> OnnxpackError:
-    """MERGE_TOO_LARGE: ``what`` would reach protobuf's 2 GiB limit."""
-    return codes.MERGE_TOO_LARGE.error(variant="merge", what=what, bytes=size, limit=PROTOBUF_LIMIT)
+def too_large(size: int, part: str = "", tensor: str = "") -> OnnxpackError:
+    """MERGE_TOO_LARGE: the merged single file (``part`` "structure": the model without its consolidated data;
+    "tensor": ``tensor`` embedded) would reach protobuf's 2 GiB limit."""
+    if part == "structure":
+        return codes.MERGE_TOO_LARGE.error(variant="merge_structure", bytes=size, limit=PROTOBUF_LIMIT)
+    if part == "tensor":
+        return codes.MERGE_TOO_LARGE.error(variant="merge_tensor", bytes=size, limit=PROTOBUF_LIMIT, tensor=tensor)
+    return codes.MERGE_TOO_LARGE.error(variant="merge", bytes=size, limit=PROTOBUF_LIMIT)

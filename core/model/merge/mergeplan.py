@@ -87,7 +87,7 @@ class MergePlan:
             with self._form(Layout.EXTERNAL, "0" * 40 if self.checksum else None):
                 self.model_size = int(model.ByteSize())
             if self.model_size >= PROTOBUF_LIMIT:
-                raise too_large("The model structure (without the consolidated data)", self.model_size)
+                raise too_large(self.model_size, "structure")
 
     # -- facts
 
@@ -204,7 +204,7 @@ class MergePlan:
         ``reader``: read the external data through this one (from :meth:`open_reader`; left open).
         """
         if not self.fits_single_file:
-            raise too_large("The merged single-file model", self.single_size)
+            raise too_large(self.single_size)
         check_cancel(cancel)
         with self._form(Layout.SINGLE):
             buf = self._model.SerializeToString()
@@ -344,9 +344,9 @@ def _choose_layout(layout: str, items: list[MergeItem], single_size: int) -> Lay
         for it in items:
             size = inlined_tensor_size(it.header, it.length)
             if size >= PROTOBUF_LIMIT:
-                raise too_large(f"Tensor {it.ref.ref.label} embedded", size)
+                raise too_large(size, "tensor", it.ref.ref.label)
         if not fits:
-            raise too_large("The merged single-file model", single_size)
+            raise too_large(single_size)
     return chosen
 
 

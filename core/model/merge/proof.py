@@ -202,9 +202,11 @@ def prove_same_model(
         a = _digests_by_tensor(source, source_table, source_digests)
         b = _digests_by_tensor(model, table, merged_digests)
         diff = next((labels[i] for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
-        what = (f"tensor {diff!r} has different bytes" if diff is not None else
-                f"{len(b)} tensors instead of {len(a)}" if len(a) != len(b) else "its structure differs")
-        raise codes.MERGE_NOT_EQUAL.error(what=what)
+        if diff is not None:
+            raise codes.MERGE_NOT_EQUAL.error(variant="tensor", tensor=diff)
+        if len(a) != len(b):
+            raise codes.MERGE_NOT_EQUAL.error(variant="count", count=len(b), expected=len(a))
+        raise codes.MERGE_NOT_EQUAL.error()
     total = sum(r.data_length or 0 for r in table.refs)
     total += sum(len(t.raw_data) for _p, t in tensor_paths(model))
     return WeightsProof(len(labels), total, hashlib.sha256(got).hexdigest())

@@ -163,8 +163,11 @@ def check_prove_ort(doc: dict[str, Any], rep: VerifyReport) -> None:
     elif failed or proof["ok"] is not True:
         shown = ", ".join(failed[:_MAX_LISTED_CONTRADICTIONS]) + (" …" if len(failed) > _MAX_LISTED_CONTRADICTIONS
                                                                   else "")
-        rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(MANIFEST_NAME, variant="prove_failed",
-                                                                detail=f"failed: {shown}" if failed else "ok false"))
+        if failed:
+            rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(MANIFEST_NAME, variant="prove_failed",
+                                                                    releases=shown))
+        else:
+            rep.problems.append(codes.MANIFEST_INCONSISTENT.finding(MANIFEST_NAME, variant="prove_not_ok"))
 
 
 def check_listing(doc: dict[str, Any], scan: ArchiveScan, rep: VerifyReport) -> ToHash:
@@ -333,9 +336,8 @@ def check_sums(f: BinaryIO, doc: dict[str, Any], to_hash: ToHash, rep: VerifyRep
         if fs.role != CHECKSUMS_ROLE or fs.status != "ok":
             continue
         if member.size > MAX_SUMS_BYTES:  # a line per file of at most MAX_ENTRIES members: never this large
-            rep.problems.append(codes.CHECKSUMS_MISMATCH.finding(fs.path, detail=f"{fs.path} has {member.size:,} "
-                                                                 f"bytes, more than a bundle's SHA256SUMS can need "
-                                                                 f"({MAX_SUMS_BYTES:,}); it was not read"))
+            rep.problems.append(codes.CHECKSUMS_MISMATCH.finding(fs.path, variant="too_large", path=fs.path,
+                                                                 size=member.size, limit=MAX_SUMS_BYTES))
             continue
         try:
             data = b"".join(iter_member(f, member))

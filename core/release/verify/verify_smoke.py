@@ -113,8 +113,9 @@ def rerun_smoke(rerun: Rerun, problems: list[Finding]) -> dict[str, Any]:
     }
     if not result.ok:
         errs = [f for f in result.findings if f.severity is Severity.ERROR]
-        why = errs[0].message if errs else result.error or "unknown error"
-        problems.append(codes.SMOKE_FAILED.finding(rerun.entry, variant="now", detail=why))
+        why = errs[0].message if errs else result.error
+        variant = "now" if why else "now_failed"
+        problems.append(codes.SMOKE_FAILED.finding(rerun.entry, variant=variant, detail=why or ""))
         return out
     now = {o["name"]: o for o in result.outputs}
     for rec in recorded["outputs"]:
@@ -208,6 +209,8 @@ def _compare_reference(
         problems.append(codes.SMOKE_WITHIN_TOLERANCE.finding(name, name=name, atol=atol, rtol=rtol,
                                                              max_abs=cmp["max_abs"], max_rel=cmp["max_rel"]))
     else:
-        detail = cmp["problem"] or f"max abs diff {cmp['max_abs']}, max rel diff {cmp['max_rel']}"
-        problems.append(codes.SMOKE_MISMATCH.finding(name, variant="tolerance", name=name, atol=atol, rtol=rtol,
-                                                     detail=detail))  # fmt: skip
+        differs = dict(cmp.get("differs") or {})
+        kind = differs.pop("kind", None)
+        values = differs if kind else {"max_abs": cmp["max_abs"], "max_rel": cmp["max_rel"]}
+        problems.append(codes.SMOKE_MISMATCH.finding(name, variant="tolerance" + (f"_{kind}" if kind else ""),
+                                                     name=name, atol=atol, rtol=rtol, **values))  # fmt: skip
