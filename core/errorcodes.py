@@ -174,8 +174,10 @@ OUTPUT_WRITE = define(
         # ... the bundle's, while the bundle was made (core/release/bundle.py)
         "bundle_vanished": "Cannot write {output}: the output folder was removed while the bundle was made; nothing "
                            "was written",
-        # the merge's output folder cannot be written into (core/model/merge/merge.py)
-        "read_only": "Cannot write into {folder}: the folder {why}",
+        # the merge's output folder cannot be written into (core/model/merge/merge.py) ... or its file system is
+        # mounted read-only
+        "read_only": "Cannot write into {folder}: the folder is read-only",
+        "read_only_fs": "Cannot write into {folder}: the folder is on a read-only file system",
         # the merge's output exists and is no regular file: --force replaces files only
         "not_regular": "Output {output} exists and is not a regular file (a FIFO, device or socket); it is never "
                        "replaced",
@@ -185,6 +187,7 @@ OUTPUT_WRITE = define(
         "merge_vanished": "Keep the output folder in place until the merge ends, then run it again.",
         "bundle_vanished": "Keep the output folder in place until the bundle is done, then run it again.",
         "read_only": "Choose an output folder you can write to.",
+        "read_only_fs": "Choose an output folder you can write to.",
         "not_regular": "Give the path of a regular file (or of a new one) for the merged model.",
     },
 )

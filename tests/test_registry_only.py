@@ -116,9 +116,6 @@ def _is_prose(node: ast.expr, assigned: dict[str, list[ast.expr]], seen: frozens
 
 #: English still built at the call, by (module, function, value): each is left to do (not data), with why it is left.
 LEFT_TO_DO = {
-    # OUTPUT_WRITE's "why" ("is read-only", "is on a read-only file system"): merge.py is being reworked on another
-    # branch; a variant per case when it lands
-    ("core/model/merge/merge.py", "_check_writable", "why"),
     # MANIFEST_INCONSISTENT "prove_ort": the contradictions of a forged prove_ort section, in one finding (verify
     # reports one per section); a variant per kind of contradiction needs a way to list several in one message
     ("core/release/verify/verify_manifest.py", "check_prove_ort", "detail"),

@@ -197,8 +197,7 @@ def _check_writable(folder: Path) -> None:
     with contextlib.suppress(OSError, AttributeError):
         read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
     if read_only or not os.access(folder, os.W_OK):
-        why = "is on a read-only file system" if read_only else "is read-only"
-        raise errorcodes.OUTPUT_WRITE.error(variant="read_only", folder=folder, why=why)
+        raise errorcodes.OUTPUT_WRITE.error(variant="read_only_fs" if read_only else "read_only", folder=folder)
 
 
 def _check_target(target: Path, inputs: list[Path], force: bool) -> Path:
