@@ -197,7 +197,9 @@ def _check_writable(folder: Path) -> None:
     with contextlib.suppress(OSError, AttributeError):
         read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
     if read_only or not os.access(folder, os.W_OK):
-        raise errorcodes.OUTPUT_WRITE.error(variant="read_only_fs" if read_only else "read_only", folder=folder)
+        if read_only:
+            raise errorcodes.OUTPUT_WRITE.error(variant="read_only_fs", folder=folder)
+        raise errorcodes.OUTPUT_WRITE.error(variant="read_only", folder=folder)
 
 
 def _check_target(target: Path, inputs: list[Path], force: bool) -> Path:
