@@ -14,6 +14,15 @@ self-contained model with 100k nodes and 256 MB of weights — and prints, for e
 beside ``onnxpack inspect`` and check without its checker child (``validate_model(path, run_checker=False)`` in a
 fresh interpreter) as ratios of time and peak RSS. Targets: <= 1.2x onnx.load's time and at most +0.5 s over it,
 peak RSS <= 1.2x.
+
+``--corpus`` (issue 40: ``inspect`` within 1.2x ``onnx.load(load_external_data=False)`` on every corpus model) runs,
+on the sample, every model of /work/realexports (``--exports``) and every model of the real-model corpus
+(benchmarks/realmodels.py, from its cache, both layouts) up to ``--max-mb``: ``--pairs`` alternating pairs (which
+runs first alternates) of a fresh ``onnxpack inspect MODEL`` and a fresh
+``python -c "import onnx; onnx.load(MODEL, load_external_data=False)"``, and prints both median times, the median and
+worst ratio of the pairs, and the load average; then, in this process (imports paid), the engine's
+``inspect_model(MODEL).to_dict()`` against ``onnx.load`` (median of ``--pairs`` alternating runs) for context.
+``--only NAME`` keeps the models whose label contains NAME.
 """
 
 from __future__ import annotations
@@ -27,8 +36,11 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import argparse  # noqa: E402
+import os  # noqa: E402
 import shutil  # noqa: E402
+import statistics  # noqa: E402
 import tempfile  # noqa: E402
+import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
@@ -147,6 +159,99 @@ def shapes(args: argparse.Namespace) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def _load_average() -> str:
+    return "load average " + " / ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def corpus_models(exports: Path | None, cache: Path, max_mb: float) -> dict[str, Path]:
+    """The sample, the real exports and the real-model corpus (both layouts, from its cache; nothing downloaded)."""
+    from benchmarks.realmodels import corpus
+
+    root = Path(__file__).resolve().parent.parent
+    out: dict[str, Path] = {"sample/victory (external)": root / "resources" / "sample" / "victory.onnx"}
+    if exports is not None and exports.is_dir():
+        for p in sorted(exports.rglob("*.onnx")):
+            out[f"exports/{p.relative_to(exports)}"] = p
+    models, notes = corpus(cache, offline=True)
+    for m in models:
+        for layout, path in (("single", m.single), ("external", m.external)):
+            if path is not None:
+                out[f"{m.id} ({layout})"] = path
+    for n in notes:
+        print(f"  not in the corpus run: {n}", file=sys.stderr)
+
+    def weight(p: Path) -> int:
+        return sum(f.stat().st_size for f in p.parent.iterdir() if f.is_file())
+
+    return {k: v for k, v in out.items() if weight(v) <= max_mb * 1e6}
+
+
+def _in_process(path: Path, runs: int) -> tuple[float, float]:
+    """Median seconds of ``inspect_model(path).to_dict()`` and of ``onnx.load(path, load_external_data=False)`` in
+    this process, alternating."""
+    from onnxpack.core.checks.inspection import inspect_model
+
+    ours, ref = [], []
+    for i in range(runs):
+        for which in ((0, 1) if i % 2 == 0 else (1, 0)):
+            start = time.perf_counter()
+            if which == 0:
+                onnx.load(str(path), load_external_data=False)
+                ref.append(time.perf_counter() - start)
+            else:
+                inspect_model(path).to_dict()
+                ours.append(time.perf_counter() - start)
+    return statistics.median(ours), statistics.median(ref)
+
+
+def corpus_run(args: argparse.Namespace) -> int:
+    py = sys.executable
+    models = corpus_models(args.exports, args.cache.expanduser(), args.max_mb)
+    if args.only:
+        models = {k: v for k, v in models.items() if any(w.lower() in k.lower() for w in args.only)}
+    print(f"{len(models)} models; {args.pairs} alternating pairs each (fresh processes); {_load_average()}")
+    print("  ref = python -c 'import onnx; onnx.load(MODEL, load_external_data=False)'; ours = onnxpack inspect "
+          "MODEL\n  in-process: inspect_model(MODEL).to_dict() vs onnx.load (imports paid), median")
+    print(f"  {'model':<62} {'MB':>6} | {'ref s':>6} {'ours s':>6} {'median':>7} {'worst':>6} | "
+          f"{'ref ms':>7} {'ours ms':>7} {'x':>6} | load")
+    ratios: list[tuple[float, float, str]] = []
+    failed: list[str] = []
+    for label, path in models.items():
+        ref_argv = [py, "-c", _LOAD, str(path)]
+        ours_argv = [py, "-m", "onnxpack.cli", "inspect", str(path)]
+        pairs: list[tuple[float, float]] = []
+        for i in range(args.pairs):
+            first, second = (ref_argv, ours_argv) if i % 2 == 0 else (ours_argv, ref_argv)
+            a = measure("a", first)
+            b = measure("b", second)
+            ref, ours = (a, b) if i % 2 == 0 else (b, a)
+            if ref.returncode or ours.returncode not in (0, 1):  # 1: the model has findings (still inspected)
+                failed.append(f"{label}: ref exit {ref.returncode}, inspect exit {ours.returncode}")
+                break
+            pairs.append((ref.seconds, ours.seconds))
+        if not pairs:
+            continue
+        per = [o / r for r, o in pairs]
+        med, worst = statistics.median(per), max(per)
+        ratios.append((med, worst, label))
+        eng, load = _in_process(path, args.pairs)
+        mb = sum(f.stat().st_size for f in path.parent.iterdir() if f.is_file()) / 1e6
+        print(f"  {label[:62]:<62} {mb:6.1f} | {statistics.median(r for r, _ in pairs):6.3f} "
+              f"{statistics.median(o for _, o in pairs):6.3f} {med:6.2f}x {worst:5.2f}x | {load * 1e3:7.1f} "
+              f"{eng * 1e3:7.1f} {eng / load:5.2f}x | {os.getloadavg()[0]:.2f}", flush=True)
+    if ratios:
+        meds = [m for m, _, _ in ratios]
+        top = max(ratios)
+        over = [f"{lbl} {m:.2f}x" for m, _, lbl in ratios if m > 1.2]
+        print(f"\ninspect / onnx.load (fresh processes): median of the models' medians {statistics.median(meds):.2f}x, "
+              f"highest median {top[0]:.2f}x ({top[2]}), highest single pair {max(w for _, w, _ in ratios):.2f}x")
+        print(f"models over 1.2x (median): {len(over)} of {len(ratios)}" + (": " + "; ".join(over) if over else ""))
+    for f in failed:
+        print(f"FAILED: {f}")
+    print(f"at the end: {_load_average()}")
+    return 1 if failed else 0
+
+
 def main() -> None:
     print(ensure_bytecode(), file=sys.stderr)  # what users run has bytecode (benchmarks/common.py)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -156,7 +261,17 @@ def main() -> None:
     ap.add_argument("--shapes", action="store_true", help="the worst shapes of issue 28 §1 instead (see above)")
     ap.add_argument("--scale", type=float, default=1.0, help="with --shapes: multiply the shapes' counts")
     ap.add_argument("--model", action="append", default=[], help="with --shapes: also this model (repeatable)")
+    ap.add_argument("--corpus", action="store_true", help="issue 40: the sample, the real exports and the corpus")
+    ap.add_argument("--pairs", type=int, default=5, help="with --corpus: alternating pairs per model (default 5)")
+    ap.add_argument("--exports", type=Path, default=Path("/work/realexports"),
+                    help="with --corpus: a folder of real exports, every .onnx under it (default /work/realexports)")
+    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "onnxpack-bench",
+                    help="with --corpus: benchmarks/realmodels.py's cache (nothing is downloaded)")
+    ap.add_argument("--max-mb", type=float, default=100.0, help="with --corpus: models up to this size (default 100)")
+    ap.add_argument("--only", action="append", default=[], help="with --corpus: labels containing this (repeatable)")
     args = ap.parse_args()
+    if args.corpus:
+        sys.exit(corpus_run(args))
     if args.shapes:
         shapes(args)
         return
