@@ -19,7 +19,7 @@ from ..model.extdata.extref import ExternalTable
 from ..model.extdata.extresolve import resolve_external_data
 from ..model.layout import Layout
 from ..model.loaded import LoadedModel
-from ..model.merge.mergesize import single_file_size
+from ..model.merge.mergesize import lengths_exact, single_file_size
 from ..model.modelfile import PROTOBUF_LIMIT, FileKind, ModelLocation, load_structure, locate_model, sniff
 from ..model.tensors import (
     WalkCache,
@@ -119,8 +119,9 @@ class Inspection:
     files: list[dict[str, Any]]
     total_size: int
     model_size: int
-    #: See the ``merged_size`` property; ``merged_thunk`` computes it on first use when that costs (a structure of
-    #: millions of entries: protobuf's ByteSize() serializes it), with ``merged_bound`` an upper bound known at once.
+    #: See the ``merged_size`` property; ``merged_thunk`` computes it on first use (it walks the structure, or
+    #: protobuf's ByteSize() serializes it: a structure can have millions of entries), with ``merged_bound`` an upper
+    #: bound known at once (:func:`_merged_sizing`).
     merged_size_value: int | None = field(default=None, repr=False)
     merged_size_exact: bool = True
     fits_value: bool | None = field(default=False, repr=False)
@@ -307,6 +308,21 @@ def inspect_model(
     return insp
 
 
+def _merged_sizing(model: ModelProto, table: ExternalTable, size: int) -> tuple[Callable[[], int], bool, int | None]:
+    """How the merged size is sized on first use (the human output of a single file never shows it), whether it is
+    exact, and an upper bound known at once (None: none). Re-serializing a parsed message at most triples it (a packed
+    list of 1-byte values written unpacked with 2-byte tags); nothing else grows (unknown fields are kept as written).
+    A single file's merged form is its own bytes re-serialized: the raw_data the skeleton left in it go back where
+    they were (core/model/skeleton.py)."""
+    bound: int | None = 3 * size + 1024
+    if not table.refs:  # nothing to inline: the merged file is protobuf's serialization of the structure
+        return model.ByteSize, True, bound
+    exact = lengths_exact(table)
+    if not exact or not all(r.inline for r in table.refs):
+        bound = None
+    return (lambda: single_file_size(model, table)[0]), exact, bound
+
+
 def _inspect_structure(loc: ModelLocation, model: ModelProto, size: int, verify_checksums: bool,
                        cancel: CancelToken | None) -> Inspection:
     table = resolve_external_data(model, loc.data_dir, verify_checksums=verify_checksums, cancel=cancel)
@@ -327,25 +343,17 @@ def _inspect_structure(loc: ModelLocation, model: ModelProto, size: int, verify_
         files.append({"path": r.location, "role": "external data", "size": size_of, "state": state})
     total = size + sum(table.files.values())
 
-    if table.refs:
-        merged: int | None
-        merged, exact = single_file_size(model, table)
-        thunk: Callable[[], int] | None = None
-    else:  # nothing to inline: the merged file is protobuf's serialization of the structure, sized on first use
-        merged, exact, thunk = None, True, model.ByteSize
+    thunk, exact, bound = _merged_sizing(model, table, size)
     insp = Inspection(
         loc,
         layout,
         files,
         total,
         size,
-        merged_size_value=merged,
         merged_size_exact=exact,
-        fits_value=None if merged is None else merged < PROTOBUF_LIMIT,
+        fits_value=None,
         merged_thunk=thunk,
-        # Re-serializing a parsed message at most triples it (a packed list of 1-byte values written unpacked with
-        # 2-byte tags); nothing else grows (unknown fields are kept as written)
-        merged_bound=3 * size + 1024 if thunk is not None else None,
+        merged_bound=bound,
         ir_version=int(model.ir_version),
         producer_name=model.producer_name,
         producer_version=model.producer_version,
