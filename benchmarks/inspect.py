@@ -17,12 +17,13 @@ peak RSS <= 1.2x.
 
 ``--corpus`` (issue 40: ``inspect`` within 1.2x ``onnx.load(load_external_data=False)`` on every corpus model) runs,
 on the sample, every model of /work/realexports (``--exports``) and every model of the real-model corpus
-(benchmarks/realmodels.py, from its cache, both layouts) up to ``--max-mb``: ``--pairs`` alternating pairs (which
-runs first alternates) of a fresh ``onnxpack inspect MODEL`` and a fresh
-``python -c "import onnx; onnx.load(MODEL, load_external_data=False)"``, and prints both median times, the median and
-worst ratio of the pairs, and the load average; then, in this process (imports paid), the engine's
-``inspect_model(MODEL).to_dict()`` against ``onnx.load`` (median of ``--pairs`` alternating runs) for context.
-``--only NAME`` keeps the models whose label contains NAME.
+(benchmarks/realmodels.py, from its cache, both layouts) up to ``--max-mb``: ``--pairs`` rounds (the order rotates)
+of a fresh ``onnxpack inspect MODEL``, a fresh ``python -c "import onnx; onnx.load(MODEL, load_external_data=False)"``
+(the reference) and the same with ``OPENBLAS_NUM_THREADS=1`` (the stricter reference: the console script sets that
+for itself, so numpy starts no BLAS thread pool when onnx imports it, which the plain reference pays), and prints the
+median times, the median and worst ratio of the rounds to each reference, and the load average; then, in this
+process (imports paid), the engine's ``inspect_model(MODEL).to_dict()`` against ``onnx.load`` (median of ``--pairs``
+alternating runs) for context. ``--only NAME`` keeps the models whose label contains NAME.
 """
 
 from __future__ import annotations
@@ -209,42 +210,50 @@ def corpus_run(args: argparse.Namespace) -> int:
     models = corpus_models(args.exports, args.cache.expanduser(), args.max_mb)
     if args.only:
         models = {k: v for k, v in models.items() if any(w.lower() in k.lower() for w in args.only)}
-    print(f"{len(models)} models; {args.pairs} alternating pairs each (fresh processes); {_load_average()}")
-    print("  ref = python -c 'import onnx; onnx.load(MODEL, load_external_data=False)'; ours = onnxpack inspect "
-          "MODEL\n  in-process: inspect_model(MODEL).to_dict() vs onnx.load (imports paid), median")
-    print(f"  {'model':<62} {'MB':>6} | {'ref s':>6} {'ours s':>6} {'median':>7} {'worst':>6} | "
-          f"{'ref ms':>7} {'ours ms':>7} {'x':>6} | load")
-    ratios: list[tuple[float, float, str]] = []
+    one_blas = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    print(f"{len(models)} models; {args.pairs} rounds each (fresh processes, the order rotates); {_load_average()}")
+    print("  ref = python -c 'import onnx; onnx.load(MODEL, load_external_data=False)'; ref1 = the same with "
+          "OPENBLAS_NUM_THREADS=1; ours = onnxpack inspect MODEL\n"
+          "  x ref / x ref1: median (worst) of the rounds' ratios; in-process: inspect_model(MODEL).to_dict() vs "
+          "onnx.load (imports paid), median")
+    print(f"  {'model':<58} {'MB':>5} | {'ref s':>5} {'ref1 s':>6} {'ours s':>6} | {'x ref':>12} | {'x ref1':>12} | "
+          f"{'ref ms':>6} {'ours ms':>7} | load")
+    ratios: list[tuple[float, float, float, float, str]] = []
     failed: list[str] = []
     for label, path in models.items():
-        ref_argv = [py, "-c", _LOAD, str(path)]
-        ours_argv = [py, "-m", "onnxpack.cli", "inspect", str(path)]
-        pairs: list[tuple[float, float]] = []
+        argvs = {"ref": ([py, "-c", _LOAD, str(path)], None), "ref1": ([py, "-c", _LOAD, str(path)], one_blas),
+                 "ours": ([py, "-m", "onnxpack.cli", "inspect", str(path)], None)}
+        keys = list(argvs)
+        rounds: list[dict[str, float]] = []
         for i in range(args.pairs):
-            first, second = (ref_argv, ours_argv) if i % 2 == 0 else (ours_argv, ref_argv)
-            a = measure("a", first)
-            b = measure("b", second)
-            ref, ours = (a, b) if i % 2 == 0 else (b, a)
-            if ref.returncode or ours.returncode not in (0, 1):  # 1: the model has findings (still inspected)
-                failed.append(f"{label}: ref exit {ref.returncode}, inspect exit {ours.returncode}")
+            got = {}
+            for key in keys[i % 3:] + keys[:i % 3]:
+                argv, env = argvs[key]
+                got[key] = measure(key, argv, env=env)
+            # inspect exits 1 when the model has findings (it was inspected all the same)
+            if got["ref"].returncode or got["ref1"].returncode or got["ours"].returncode not in (0, 1):
+                failed.append(f"{label}: " + ", ".join(f"{k} exit {m.returncode}" for k, m in got.items()))
                 break
-            pairs.append((ref.seconds, ours.seconds))
-        if not pairs:
+            rounds.append({k: m.seconds for k, m in got.items()})
+        if not rounds:
             continue
-        per = [o / r for r, o in pairs]
-        med, worst = statistics.median(per), max(per)
-        ratios.append((med, worst, label))
+        per = [r["ours"] / r["ref"] for r in rounds]
+        per1 = [r["ours"] / r["ref1"] for r in rounds]
+        ratios.append((statistics.median(per), max(per), statistics.median(per1), max(per1), label))
         eng, load = _in_process(path, args.pairs)
         mb = sum(f.stat().st_size for f in path.parent.iterdir() if f.is_file()) / 1e6
-        print(f"  {label[:62]:<62} {mb:6.1f} | {statistics.median(r for r, _ in pairs):6.3f} "
-              f"{statistics.median(o for _, o in pairs):6.3f} {med:6.2f}x {worst:5.2f}x | {load * 1e3:7.1f} "
-              f"{eng * 1e3:7.1f} {eng / load:5.2f}x | {os.getloadavg()[0]:.2f}", flush=True)
-    if ratios:
-        meds = [m for m, _, _ in ratios]
-        top = max(ratios)
-        over = [f"{lbl} {m:.2f}x" for m, _, lbl in ratios if m > 1.2]
-        print(f"\ninspect / onnx.load (fresh processes): median of the models' medians {statistics.median(meds):.2f}x, "
-              f"highest median {top[0]:.2f}x ({top[2]}), highest single pair {max(w for _, w, _ in ratios):.2f}x")
+        med = {k: statistics.median(r[k] for r in rounds) for k in keys}
+        print(f"  {label[:58]:<58} {mb:5.1f} | {med['ref']:5.3f} {med['ref1']:6.3f} {med['ours']:6.3f} | "
+              f"{ratios[-1][0]:4.2f}x ({ratios[-1][1]:4.2f}x) | {ratios[-1][2]:4.2f}x ({ratios[-1][3]:4.2f}x) | "
+              f"{load * 1e3:6.1f} {eng * 1e3:7.1f} | {os.getloadavg()[0]:.2f}", flush=True)
+    for col, name in ((0, "onnx.load"), (2, "onnx.load with OPENBLAS_NUM_THREADS=1")):
+        if not ratios:
+            break
+        meds = [r[col] for r in ratios]
+        top = max(ratios, key=lambda r: r[col])
+        over = [f"{r[4]} {r[col]:.2f}x" for r in ratios if r[col] > 1.2]
+        print(f"\ninspect / {name} (fresh processes): median of the models' medians {statistics.median(meds):.2f}x, "
+              f"highest median {top[col]:.2f}x ({top[4]}), highest single round {max(r[col + 1] for r in ratios):.2f}x")
         print(f"models over 1.2x (median): {len(over)} of {len(ratios)}" + (": " + "; ".join(over) if over else ""))
     for f in failed:
         print(f"FAILED: {f}")
