@@ -204,9 +204,10 @@ def run() -> None:
     configure_process()
     _ONE_COMMAND_PROCESS = True
     status = int(main())
-    from onnxpack.core.child.childproc import reap_children
+    if "onnxpack.core.child.childproc" in sys.modules:  # (no child was started by a command that never imported it)
+        from onnxpack.core.child.childproc import reap_children
 
-    reap_children()
+        reap_children()
     import gc
 
     gc.freeze()  # the process ends now: its final collections need not walk what onnx and numpy made

@@ -32,7 +32,6 @@ from ..model.tensors import (
 )
 from ..progress import CancelToken, check_cancel
 from . import codes
-from .checker_child import CHECK_TIMEOUT, ort_session_info
 from .compat import CompatResult, oldest_ort
 
 __all__ = ["INSPECT_SCHEMA", "Inspection", "describe_type", "domain_name", "inspect_model"]
@@ -243,11 +242,14 @@ def _sniff(path: Path) -> FileKind:
         raise _unreadable(path, e) from None
 
 
-def _inspect_ort(loc: ModelLocation, size: int, timeout: float, cancel: CancelToken | None) -> Inspection:
+def _inspect_ort(loc: ModelLocation, size: int, timeout: float | None, cancel: CancelToken | None) -> Inspection:
+    # (only an ORT-format model needs a child process: plain inspection does not import the machinery)
+    from .checker_child import CHECK_TIMEOUT, ort_session_info
+
     files = [{"path": loc.model.name, "role": "model", "size": size, "state": "ok"}]
     insp = Inspection(loc, Layout.ORT, files, size, size, fits_value=size < PROTOBUF_LIMIT)
     insp.findings.append(codes.ORT_FORMAT.finding(loc.model.name, model=loc.model.name))
-    outcome = ort_session_info(loc.model, timeout=timeout, cancel=cancel)
+    outcome = ort_session_info(loc.model, timeout=CHECK_TIMEOUT if timeout is None else timeout, cancel=cancel)
     if outcome.ok:
         info = dict(outcome.value)
         insp.ort = info
@@ -283,13 +285,14 @@ def inspect_model(
     *,
     cancel: CancelToken | None = None,
     verify_checksums: bool = False,
-    ort_timeout: float = CHECK_TIMEOUT,
+    ort_timeout: float | None = None,
 ) -> Inspection:
     """Inspect the model at ``path`` (file or folder) without reading weights.
 
     External data files are examined (kind, size, links) but not read, unless ``verify_checksums``
     asks to verify their SHA-1 ``checksum`` keys (validation does; plain inspection doesn't).
-    Raises InputError / ModelFormatError when the file cannot be read as a model at all.
+    Raises InputError / ModelFormatError when the file cannot be read as a model at all. ``ort_timeout``: seconds
+    the child that loads an ORT-format model may take (default core/checks/checker_child.py's ``CHECK_TIMEOUT``).
     """
     loc = locate_model(path, data_dir)
     check_cancel(cancel)
