@@ -60,8 +60,9 @@ class _UsageError(OnnxpackError):
         self.as_json = as_json
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser, from the command table and the engine's flag groups (no command's module is imported)."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, from the command table and the engine's flag groups (no command's module is imported).
+    ``only``: just that command's flags (every command is still listed): what :func:`main` parses needs no more."""
     from onnxpack.core.release.flaggroups import COMMAND_SPECS
 
     from .flags import add_spec
@@ -74,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, command in COMMANDS.items():
         p = sub.add_parser(name, help=command.help, description=command.description)
-        add_spec(p, COMMAND_SPECS[name])
+        if only is None or name == only:
+            add_spec(p, COMMAND_SPECS[name])
     return parser
 
 
@@ -85,11 +87,14 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
     args: argparse.Namespace | None = None
     child = None
     try:
-        parser = build_parser()
+        words = list(sys.argv[1:] if argv is None else argv)
+        # the command is the first word that is no option (the top level's options take no value)
+        named = next((w for w in words if not w.startswith("-")), None)
+        parser = build_parser(named if named in COMMANDS else None)
         try:
             # argparse prints --help/--version to sys.stdout; send it to this command's stdout.
             with contextlib.redirect_stdout(env.stdout):
-                args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+                args = parser.parse_args(words)
         except SystemExit as e:  # --help / --version
             return ExitStatus(int(e.code or 0))
         if args.command is None:
