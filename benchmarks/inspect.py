@@ -18,12 +18,13 @@ peak RSS <= 1.2x.
 ``--corpus`` (issue 40: ``inspect`` within 1.2x ``onnx.load(load_external_data=False)`` on every corpus model) runs,
 on the sample, every model of /work/realexports (``--exports``) and every model of the real-model corpus
 (benchmarks/realmodels.py, from its cache, both layouts) up to ``--max-mb``: ``--pairs`` rounds (the order rotates)
-of a fresh ``onnxpack inspect MODEL``, a fresh ``python -c "import onnx; onnx.load(MODEL, load_external_data=False)"``
-(the reference) and the same with ``OPENBLAS_NUM_THREADS=1`` (the stricter reference: the console script sets that
-for itself, so numpy starts no BLAS thread pool when onnx imports it, which the plain reference pays), and prints the
-median times, the median and worst ratio of the rounds to each reference, and the load average; then, in this
-process (imports paid), the engine's ``inspect_model(MODEL).to_dict()`` against ``onnx.load`` (median of ``--pairs``
-alternating runs) for context. ``--only NAME`` keeps the models whose label contains NAME.
+of a fresh ``onnxpack inspect MODEL`` (the console script beside this interpreter, else ``python -m onnxpack.cli``),
+a fresh ``python -c "import onnx; onnx.load(MODEL, load_external_data=False)"`` (the reference) and the same with
+``OPENBLAS_NUM_THREADS=1`` (the stricter reference: the console script sets that for itself, so numpy starts no BLAS
+thread pool when onnx imports it, which the plain reference pays), and prints the median times, the median and worst
+ratio of the rounds to each reference, and the load average; then, in this process (imports paid), the engine's
+``inspect_model(MODEL).to_dict()`` against ``onnx.load`` (median of ``--pairs`` alternating runs) for context.
+``--only NAME`` keeps the models whose label contains NAME.
 """
 
 from __future__ import annotations
@@ -211,9 +212,11 @@ def corpus_run(args: argparse.Namespace) -> int:
     if args.only:
         models = {k: v for k, v in models.items() if any(w.lower() in k.lower() for w in args.only)}
     one_blas = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    script = Path(sys.executable).with_name("onnxpack")  # the console script users run, beside this interpreter
+    ours = [str(script)] if script.exists() else [py, "-m", "onnxpack.cli"]
     print(f"{len(models)} models; {args.pairs} rounds each (fresh processes, the order rotates); {_load_average()}")
     print("  ref = python -c 'import onnx; onnx.load(MODEL, load_external_data=False)'; ref1 = the same with "
-          "OPENBLAS_NUM_THREADS=1; ours = onnxpack inspect MODEL\n"
+          "OPENBLAS_NUM_THREADS=1; ours = {' '.join(ours)} inspect MODEL\n"
           "  x ref / x ref1: median (worst) of the rounds' ratios; in-process: inspect_model(MODEL).to_dict() vs "
           "onnx.load (imports paid), median")
     print(f"  {'model':<58} {'MB':>5} | {'ref s':>5} {'ref1 s':>6} {'ours s':>6} | {'x ref':>12} | {'x ref1':>12} | "
@@ -222,7 +225,7 @@ def corpus_run(args: argparse.Namespace) -> int:
     failed: list[str] = []
     for label, path in models.items():
         argvs = {"ref": ([py, "-c", _LOAD, str(path)], None), "ref1": ([py, "-c", _LOAD, str(path)], one_blas),
-                 "ours": ([py, "-m", "onnxpack.cli", "inspect", str(path)], None)}
+                 "ours": ([*ours, "inspect", str(path)], None)}
         keys = list(argvs)
         rounds: list[dict[str, float]] = []
         for i in range(args.pairs):
