@@ -22,7 +22,8 @@ of a fresh ``onnxpack inspect MODEL`` (the console script beside this interprete
 a fresh ``python -c "import onnx; onnx.load(MODEL, load_external_data=False)"`` (the reference) and the same with
 ``OPENBLAS_NUM_THREADS=1`` (the stricter reference: the console script sets that for itself, so numpy starts no BLAS
 thread pool when onnx imports it, which the plain reference pays), and prints the median times, the median and worst
-ratio of the rounds to each reference, and the load average; then, in this process (imports paid), the engine's
+ratio of the rounds to each reference, the CPU seconds (user + system) against the stricter reference's, and the
+load average; then, in this process (imports paid), the engine's
 ``inspect_model(MODEL).to_dict()`` against ``onnx.load`` (median of ``--pairs`` alternating runs) for context.
 ``--only NAME`` keeps the models whose label contains NAME.
 """
@@ -41,6 +42,7 @@ import argparse  # noqa: E402
 import os  # noqa: E402
 import shutil  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
@@ -188,6 +190,15 @@ def corpus_models(exports: Path | None, cache: Path, max_mb: float) -> dict[str,
     return {k: v for k, v in out.items() if weight(v) <= max_mb * 1e6}
 
 
+def _run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, children included) and exit status of a fresh process. The CPU
+    time is what the command itself costs, less disturbed than the wall time by other work on a shared machine."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
+
+
 def _in_process(path: Path, runs: int) -> tuple[float, float]:
     """Median seconds of ``inspect_model(path).to_dict()`` and of ``onnx.load(path, load_external_data=False)`` in
     this process, alternating."""
@@ -206,6 +217,12 @@ def _in_process(path: Path, runs: int) -> tuple[float, float]:
     return statistics.median(ours), statistics.median(ref)
 
 
+def _rate(rounds: list[dict[str, tuple[float, float]]], ref: str, what: int) -> tuple[float, float]:
+    """Median and worst of the rounds' ratios of ours to ``ref`` (``what``: 0 wall time, 1 CPU time)."""
+    per = [r["ours"][what] / r[ref][what] for r in rounds]
+    return statistics.median(per), max(per)
+
+
 def corpus_run(args: argparse.Namespace) -> int:
     py = sys.executable
     models = corpus_models(args.exports, args.cache.expanduser(), args.max_mb)
@@ -216,47 +233,49 @@ def corpus_run(args: argparse.Namespace) -> int:
     ours = [str(script)] if script.exists() else [py, "-m", "onnxpack.cli"]
     print(f"{len(models)} models; {args.pairs} rounds each (fresh processes, the order rotates); {_load_average()}")
     print("  ref = python -c 'import onnx; onnx.load(MODEL, load_external_data=False)'; ref1 = the same with "
-          "OPENBLAS_NUM_THREADS=1; ours = {' '.join(ours)} inspect MODEL\n"
-          "  x ref / x ref1: median (worst) of the rounds' ratios; in-process: inspect_model(MODEL).to_dict() vs "
-          "onnx.load (imports paid), median")
-    print(f"  {'model':<58} {'MB':>5} | {'ref s':>5} {'ref1 s':>6} {'ours s':>6} | {'x ref':>12} | {'x ref1':>12} | "
-          f"{'ref ms':>6} {'ours ms':>7} | load")
-    ratios: list[tuple[float, float, float, float, str]] = []
+          f"OPENBLAS_NUM_THREADS=1; ours = {' '.join(ours)} inspect MODEL\n"
+          "  x ref / x ref1: median (worst) of the rounds' wall-time ratios; cpu: user + system seconds;\n"
+          "  in-process: inspect_model(MODEL).to_dict() vs onnx.load (imports paid), median")
+    print(f"  {'model':<52} {'MB':>5} | {'ref s':>5} {'ref1 s':>5} {'ours s':>5} | {'x ref':>12} | {'x ref1':>12} | "
+          f"{'ref1 cpu':>5} {'ours cpu':>5} {'x':>5} | {'ref ms':>6} {'ours ms':>6} | load")
+    ratios: list[tuple[float, float, float, float, float, float, str]] = []
     failed: list[str] = []
     for label, path in models.items():
         argvs = {"ref": ([py, "-c", _LOAD, str(path)], None), "ref1": ([py, "-c", _LOAD, str(path)], one_blas),
                  "ours": ([*ours, "inspect", str(path)], None)}
         keys = list(argvs)
-        rounds: list[dict[str, float]] = []
+        rounds: list[dict[str, tuple[float, float]]] = []
         for i in range(args.pairs):
             got = {}
             for key in keys[i % 3:] + keys[:i % 3]:
                 argv, env = argvs[key]
-                got[key] = measure(key, argv, env=env)
+                got[key] = _run(argv, env)
             # inspect exits 1 when the model has findings (it was inspected all the same)
-            if got["ref"].returncode or got["ref1"].returncode or got["ours"].returncode not in (0, 1):
-                failed.append(f"{label}: " + ", ".join(f"{k} exit {m.returncode}" for k, m in got.items()))
+            if got["ref"][2] or got["ref1"][2] or got["ours"][2] not in (0, 1):
+                failed.append(f"{label}: " + ", ".join(f"{k} exit {m[2]}" for k, m in got.items()))
                 break
-            rounds.append({k: m.seconds for k, m in got.items()})
+            rounds.append({k: (m[0], m[1]) for k, m in got.items()})
         if not rounds:
             continue
-        per = [r["ours"] / r["ref"] for r in rounds]
-        per1 = [r["ours"] / r["ref1"] for r in rounds]
-        ratios.append((statistics.median(per), max(per), statistics.median(per1), max(per1), label))
+
+        ratios.append((*_rate(rounds, "ref", 0), *_rate(rounds, "ref1", 0), *_rate(rounds, "ref1", 1), label))
         eng, load = _in_process(path, args.pairs)
         mb = sum(f.stat().st_size for f in path.parent.iterdir() if f.is_file()) / 1e6
-        med = {k: statistics.median(r[k] for r in rounds) for k in keys}
-        print(f"  {label[:58]:<58} {mb:5.1f} | {med['ref']:5.3f} {med['ref1']:6.3f} {med['ours']:6.3f} | "
-              f"{ratios[-1][0]:4.2f}x ({ratios[-1][1]:4.2f}x) | {ratios[-1][2]:4.2f}x ({ratios[-1][3]:4.2f}x) | "
-              f"{load * 1e3:6.1f} {eng * 1e3:7.1f} | {os.getloadavg()[0]:.2f}", flush=True)
-    for col, name in ((0, "onnx.load"), (2, "onnx.load with OPENBLAS_NUM_THREADS=1")):
+        med = {k: statistics.median(r[k][0] for r in rounds) for k in keys}
+        cpu = {k: statistics.median(r[k][1] for r in rounds) for k in keys}
+        r = ratios[-1]
+        print(f"  {label[:52]:<52} {mb:5.1f} | {med['ref']:5.3f} {med['ref1']:5.3f} {med['ours']:5.3f} | "
+              f"{r[0]:4.2f}x ({r[1]:4.2f}x) | {r[2]:4.2f}x ({r[3]:4.2f}x) | {cpu['ref1']:5.3f} {cpu['ours']:5.3f} "
+              f"{r[4]:4.2f}x | {load * 1e3:6.1f} {eng * 1e3:6.1f} | {os.getloadavg()[0]:.2f}", flush=True)
+    for col, name in ((0, "onnx.load, wall"), (2, "onnx.load with OPENBLAS_NUM_THREADS=1, wall"),
+                      (4, "onnx.load with OPENBLAS_NUM_THREADS=1, CPU")):
         if not ratios:
             break
         meds = [r[col] for r in ratios]
         top = max(ratios, key=lambda r: r[col])
-        over = [f"{r[4]} {r[col]:.2f}x" for r in ratios if r[col] > 1.2]
+        over = [f"{r[6]} {r[col]:.2f}x" for r in ratios if r[col] > 1.2]
         print(f"\ninspect / {name} (fresh processes): median of the models' medians {statistics.median(meds):.2f}x, "
-              f"highest median {top[col]:.2f}x ({top[4]}), highest single round {max(r[col + 1] for r in ratios):.2f}x")
+              f"highest median {top[col]:.2f}x ({top[6]}), highest single round {max(r[col + 1] for r in ratios):.2f}x")
         print(f"models over 1.2x (median): {len(over)} of {len(ratios)}" + (": " + "; ".join(over) if over else ""))
     for f in failed:
         print(f"FAILED: {f}")
