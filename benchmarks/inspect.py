@@ -25,7 +25,8 @@ thread pool when onnx imports it, which the plain reference pays), and prints th
 ratio of the rounds to each reference, the CPU seconds (user + system) against the stricter reference's, and the
 load average; then, in this process (imports paid), the engine's
 ``inspect_model(MODEL).to_dict()`` against ``onnx.load`` (median of ``--pairs`` alternating runs) for context.
-``--only NAME`` keeps the models whose label contains NAME.
+``--only NAME`` keeps the models whose label contains NAME; ``--before DIR`` runs an earlier onnxpack in the same
+rounds (the same console script with PYTHONPATH=DIR), for before/after figures taken together.
 """
 
 from __future__ import annotations
@@ -217,9 +218,9 @@ def _in_process(path: Path, runs: int) -> tuple[float, float]:
     return statistics.median(ours), statistics.median(ref)
 
 
-def _rate(rounds: list[dict[str, tuple[float, float]]], ref: str, what: int) -> tuple[float, float]:
-    """Median and worst of the rounds' ratios of ours to ``ref`` (``what``: 0 wall time, 1 CPU time)."""
-    per = [r["ours"][what] / r[ref][what] for r in rounds]
+def _rate(rounds: list[dict[str, tuple[float, float]]], ref: str, what: int, ours: str = "ours") -> tuple[float, float]:
+    """Median and worst of the rounds' ratios of ``ours`` to ``ref`` (``what``: 0 wall time, 1 CPU time)."""
+    per = [r[ours][what] / r[ref][what] for r in rounds]
     return statistics.median(per), max(per)
 
 
@@ -239,19 +240,24 @@ def corpus_run(args: argparse.Namespace) -> int:
     print(f"  {'model':<52} {'MB':>5} | {'ref s':>5} {'ref1 s':>5} {'ours s':>5} | {'x ref':>12} | {'x ref1':>12} | "
           f"{'ref1 cpu':>5} {'ours cpu':>5} {'x':>5} | {'ref ms':>6} {'ours ms':>6} | load")
     ratios: list[tuple[float, float, float, float, float, float, str]] = []
+    earlier: list[tuple[float, float, float, float, float, float, str]] = []  # --before's
+    # --before DIR: an earlier onnxpack (DIR/onnxpack/{core,cli}, e.g. from git archive) run by the same console script
+    before = None if args.before is None else {**os.environ, "PYTHONPATH": str(args.before)}
     failed: list[str] = []
     for label, path in models.items():
         argvs = {"ref": ([py, "-c", _LOAD, str(path)], None), "ref1": ([py, "-c", _LOAD, str(path)], one_blas),
                  "ours": ([*ours, "inspect", str(path)], None)}
+        if before is not None:
+            argvs["before"] = ([*ours, "inspect", str(path)], before)
         keys = list(argvs)
         rounds: list[dict[str, tuple[float, float]]] = []
         for i in range(args.pairs):
             got = {}
-            for key in keys[i % 3:] + keys[:i % 3]:
+            for key in keys[i % len(keys):] + keys[:i % len(keys)]:
                 argv, env = argvs[key]
                 got[key] = _run(argv, env)
             # inspect exits 1 when the model has findings (it was inspected all the same)
-            if got["ref"][2] or got["ref1"][2] or got["ours"][2] not in (0, 1):
+            if got["ref"][2] or got["ref1"][2] or any(m[2] not in (0, 1) for k, m in got.items() if k[0] != "r"):
                 failed.append(f"{label}: " + ", ".join(f"{k} exit {m[2]}" for k, m in got.items()))
                 break
             rounds.append({k: (m[0], m[1]) for k, m in got.items()})
@@ -259,6 +265,9 @@ def corpus_run(args: argparse.Namespace) -> int:
             continue
 
         ratios.append((*_rate(rounds, "ref", 0), *_rate(rounds, "ref1", 0), *_rate(rounds, "ref1", 1), label))
+        if before is not None:
+            earlier.append((*_rate(rounds, "ref", 0, "before"), *_rate(rounds, "ref1", 0, "before"),
+                            *_rate(rounds, "ref1", 1, "before"), label))
         eng, load = _in_process(path, args.pairs)
         mb = sum(f.stat().st_size for f in path.parent.iterdir() if f.is_file()) / 1e6
         med = {k: statistics.median(r[k][0] for r in rounds) for k in keys}
@@ -267,16 +276,23 @@ def corpus_run(args: argparse.Namespace) -> int:
         print(f"  {label[:52]:<52} {mb:5.1f} | {med['ref']:5.3f} {med['ref1']:5.3f} {med['ours']:5.3f} | "
               f"{r[0]:4.2f}x ({r[1]:4.2f}x) | {r[2]:4.2f}x ({r[3]:4.2f}x) | {cpu['ref1']:5.3f} {cpu['ours']:5.3f} "
               f"{r[4]:4.2f}x | {load * 1e3:6.1f} {eng * 1e3:6.1f} | {os.getloadavg()[0]:.2f}", flush=True)
-    for col, name in ((0, "onnx.load, wall"), (2, "onnx.load with OPENBLAS_NUM_THREADS=1, wall"),
-                      (4, "onnx.load with OPENBLAS_NUM_THREADS=1, CPU")):
-        if not ratios:
-            break
-        meds = [r[col] for r in ratios]
-        top = max(ratios, key=lambda r: r[col])
-        over = [f"{r[6]} {r[col]:.2f}x" for r in ratios if r[col] > 1.2]
-        print(f"\ninspect / {name} (fresh processes): median of the models' medians {statistics.median(meds):.2f}x, "
-              f"highest median {top[col]:.2f}x ({top[6]}), highest single round {max(r[col + 1] for r in ratios):.2f}x")
-        print(f"models over 1.2x (median): {len(over)} of {len(ratios)}" + (": " + "; ".join(over) if over else ""))
+        if before is not None:
+            b = earlier[-1]
+            print(f"  {'  before: ' + label[:42]:<52} {'':5} | {'':5} {'':5} {med['before']:5.3f} | "
+                  f"{b[0]:4.2f}x ({b[1]:4.2f}x) | {b[2]:4.2f}x ({b[3]:4.2f}x) | {'':5} {cpu['before']:5.3f} "
+                  f"{b[4]:4.2f}x |", flush=True)
+    for who, rows in (("inspect", ratios), ("inspect before (--before)", earlier)):
+        for col, name in ((0, "onnx.load, wall"), (2, "onnx.load with OPENBLAS_NUM_THREADS=1, wall"),
+                          (4, "onnx.load with OPENBLAS_NUM_THREADS=1, CPU")):
+            if not rows:
+                break
+            meds = [r[col] for r in rows]
+            top = max(rows, key=lambda r: r[col])
+            over = [f"{r[6]} {r[col]:.2f}x" for r in rows if r[col] > 1.2]
+            print(f"\n{who} / {name} (fresh processes): median of the models' medians "
+                  f"{statistics.median(meds):.2f}x, highest median {top[col]:.2f}x ({top[6]}), highest single round "
+                  f"{max(r[col + 1] for r in rows):.2f}x")
+            print(f"models over 1.2x (median): {len(over)} of {len(rows)}" + (": " + "; ".join(over) if over else ""))
     for f in failed:
         print(f"FAILED: {f}")
     print(f"at the end: {_load_average()}")
@@ -300,6 +316,8 @@ def main() -> None:
                     help="with --corpus: benchmarks/realmodels.py's cache (nothing is downloaded)")
     ap.add_argument("--max-mb", type=float, default=100.0, help="with --corpus: models up to this size (default 100)")
     ap.add_argument("--only", action="append", default=[], help="with --corpus: labels containing this (repeatable)")
+    ap.add_argument("--before", type=Path, help="with --corpus: also an earlier onnxpack, DIR/onnxpack/{core,cli} "
+                    "(git archive COMMIT core cli gui resources | tar -x -C DIR/onnxpack; compile it with compileall)")
     args = ap.parse_args()
     if args.corpus:
         sys.exit(corpus_run(args))
