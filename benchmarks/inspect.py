@@ -14,6 +14,19 @@ self-contained model with 100k nodes and 256 MB of weights — and prints, for e
 beside ``onnxpack inspect`` and check without its checker child (``validate_model(path, run_checker=False)`` in a
 fresh interpreter) as ratios of time and peak RSS. Targets: <= 1.2x onnx.load's time and at most +0.5 s over it,
 peak RSS <= 1.2x.
+
+``--corpus`` (issue 40: ``inspect`` within 1.2x ``onnx.load(load_external_data=False)`` on every corpus model) runs,
+on the sample, every model of /work/realexports (``--exports``) and every model of the real-model corpus
+(benchmarks/realmodels.py, from its cache, both layouts) up to ``--max-mb``: ``--pairs`` rounds (the order rotates)
+of a fresh ``onnxpack inspect MODEL`` (the console script beside this interpreter, else ``python -m onnxpack.cli``),
+a fresh ``python -c "import onnx; onnx.load(MODEL, load_external_data=False)"`` (the reference) and the same with
+``OPENBLAS_NUM_THREADS=1`` (the stricter reference: the console script sets that for itself, so numpy starts no BLAS
+thread pool when onnx imports it, which the plain reference pays), and prints the median times, the median and worst
+ratio of the rounds to each reference, the CPU seconds (user + system) against the stricter reference's, and the
+load average; then, in this process (imports paid), the engine's
+``inspect_model(MODEL).to_dict()`` against ``onnx.load`` (median of ``--pairs`` alternating runs) for context.
+``--only NAME`` keeps the models whose label contains NAME; ``--before DIR`` runs an earlier onnxpack in the same
+rounds (the same console script with PYTHONPATH=DIR), for before/after figures taken together.
 """
 
 from __future__ import annotations
@@ -27,8 +40,12 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import argparse  # noqa: E402
+import os  # noqa: E402
 import shutil  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import tempfile  # noqa: E402
+import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
@@ -147,6 +164,141 @@ def shapes(args: argparse.Namespace) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def _load_average() -> str:
+    return "load average " + " / ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def corpus_models(exports: Path | None, cache: Path, max_mb: float) -> dict[str, Path]:
+    """The sample, the real exports and the real-model corpus (both layouts, from its cache; nothing downloaded)."""
+    from benchmarks.realmodels import corpus
+
+    root = Path(__file__).resolve().parent.parent
+    out: dict[str, Path] = {"sample/victory (external)": root / "resources" / "sample" / "victory.onnx"}
+    if exports is not None and exports.is_dir():
+        for p in sorted(exports.rglob("*.onnx")):
+            out[f"exports/{p.relative_to(exports)}"] = p
+    models, notes = corpus(cache, offline=True)
+    for m in models:
+        for layout, path in (("single", m.single), ("external", m.external)):
+            if path is not None:
+                out[f"{m.id} ({layout})"] = path
+    for n in notes:
+        print(f"  not in the corpus run: {n}", file=sys.stderr)
+
+    def weight(p: Path) -> int:
+        return sum(f.stat().st_size for f in p.parent.iterdir() if f.is_file())
+
+    return {k: v for k, v in out.items() if weight(v) <= max_mb * 1e6}
+
+
+def _run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, children included) and exit status of a fresh process. The CPU
+    time is what the command itself costs, less disturbed than the wall time by other work on a shared machine."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
+
+
+def _in_process(path: Path, runs: int) -> tuple[float, float]:
+    """Median seconds of ``inspect_model(path).to_dict()`` and of ``onnx.load(path, load_external_data=False)`` in
+    this process, alternating."""
+    from onnxpack.core.checks.inspection import inspect_model
+
+    ours, ref = [], []
+    for i in range(runs):
+        for which in ((0, 1) if i % 2 == 0 else (1, 0)):
+            start = time.perf_counter()
+            if which == 0:
+                onnx.load(str(path), load_external_data=False)
+                ref.append(time.perf_counter() - start)
+            else:
+                inspect_model(path).to_dict()
+                ours.append(time.perf_counter() - start)
+    return statistics.median(ours), statistics.median(ref)
+
+
+def _rate(rounds: list[dict[str, tuple[float, float]]], ref: str, what: int, ours: str = "ours") -> tuple[float, float]:
+    """Median and worst of the rounds' ratios of ``ours`` to ``ref`` (``what``: 0 wall time, 1 CPU time)."""
+    per = [r[ours][what] / r[ref][what] for r in rounds]
+    return statistics.median(per), max(per)
+
+
+def corpus_run(args: argparse.Namespace) -> int:
+    py = sys.executable
+    models = corpus_models(args.exports, args.cache.expanduser(), args.max_mb)
+    if args.only:
+        models = {k: v for k, v in models.items() if any(w.lower() in k.lower() for w in args.only)}
+    one_blas = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    script = Path(sys.executable).with_name("onnxpack")  # the console script users run, beside this interpreter
+    ours = [str(script)] if script.exists() else [py, "-m", "onnxpack.cli"]
+    print(f"{len(models)} models; {args.pairs} rounds each (fresh processes, the order rotates); {_load_average()}")
+    print("  ref = python -c 'import onnx; onnx.load(MODEL, load_external_data=False)'; ref1 = the same with "
+          f"OPENBLAS_NUM_THREADS=1; ours = {' '.join(ours)} inspect MODEL\n"
+          "  x ref / x ref1: median (worst) of the rounds' wall-time ratios; cpu: user + system seconds;\n"
+          "  in-process: inspect_model(MODEL).to_dict() vs onnx.load (imports paid), median")
+    print(f"  {'model':<52} {'MB':>5} | {'ref s':>5} {'ref1 s':>5} {'ours s':>5} | {'x ref':>12} | {'x ref1':>12} | "
+          f"{'ref1 cpu':>5} {'ours cpu':>5} {'x':>5} | {'ref ms':>6} {'ours ms':>6} | load")
+    ratios: list[tuple[float, float, float, float, float, float, str]] = []
+    earlier: list[tuple[float, float, float, float, float, float, str]] = []  # --before's
+    # --before DIR: an earlier onnxpack (DIR/onnxpack/{core,cli}, e.g. from git archive) run by the same console script
+    before = None if args.before is None else {**os.environ, "PYTHONPATH": str(args.before)}
+    failed: list[str] = []
+    for label, path in models.items():
+        argvs = {"ref": ([py, "-c", _LOAD, str(path)], None), "ref1": ([py, "-c", _LOAD, str(path)], one_blas),
+                 "ours": ([*ours, "inspect", str(path)], None)}
+        if before is not None:
+            argvs["before"] = ([*ours, "inspect", str(path)], before)
+        keys = list(argvs)
+        rounds: list[dict[str, tuple[float, float]]] = []
+        for i in range(args.pairs):
+            got = {}
+            for key in keys[i % len(keys):] + keys[:i % len(keys)]:
+                argv, env = argvs[key]
+                got[key] = _run(argv, env)
+            # inspect exits 1 when the model has findings (it was inspected all the same)
+            if got["ref"][2] or got["ref1"][2] or any(m[2] not in (0, 1) for k, m in got.items() if k[0] != "r"):
+                failed.append(f"{label}: " + ", ".join(f"{k} exit {m[2]}" for k, m in got.items()))
+                break
+            rounds.append({k: (m[0], m[1]) for k, m in got.items()})
+        if not rounds:
+            continue
+
+        ratios.append((*_rate(rounds, "ref", 0), *_rate(rounds, "ref1", 0), *_rate(rounds, "ref1", 1), label))
+        if before is not None:
+            earlier.append((*_rate(rounds, "ref", 0, "before"), *_rate(rounds, "ref1", 0, "before"),
+                            *_rate(rounds, "ref1", 1, "before"), label))
+        eng, load = _in_process(path, args.pairs)
+        mb = sum(f.stat().st_size for f in path.parent.iterdir() if f.is_file()) / 1e6
+        med = {k: statistics.median(r[k][0] for r in rounds) for k in keys}
+        cpu = {k: statistics.median(r[k][1] for r in rounds) for k in keys}
+        r = ratios[-1]
+        print(f"  {label[:52]:<52} {mb:5.1f} | {med['ref']:5.3f} {med['ref1']:5.3f} {med['ours']:5.3f} | "
+              f"{r[0]:4.2f}x ({r[1]:4.2f}x) | {r[2]:4.2f}x ({r[3]:4.2f}x) | {cpu['ref1']:5.3f} {cpu['ours']:5.3f} "
+              f"{r[4]:4.2f}x | {load * 1e3:6.1f} {eng * 1e3:6.1f} | {os.getloadavg()[0]:.2f}", flush=True)
+        if before is not None:
+            b = earlier[-1]
+            print(f"  {'  before: ' + label[:42]:<52} {'':5} | {'':5} {'':5} {med['before']:5.3f} | "
+                  f"{b[0]:4.2f}x ({b[1]:4.2f}x) | {b[2]:4.2f}x ({b[3]:4.2f}x) | {'':5} {cpu['before']:5.3f} "
+                  f"{b[4]:4.2f}x |", flush=True)
+    for who, rows in (("inspect", ratios), ("inspect before (--before)", earlier)):
+        for col, name in ((0, "onnx.load, wall"), (2, "onnx.load with OPENBLAS_NUM_THREADS=1, wall"),
+                          (4, "onnx.load with OPENBLAS_NUM_THREADS=1, CPU")):
+            if not rows:
+                break
+            meds = [r[col] for r in rows]
+            top = max(rows, key=lambda r: r[col])
+            over = [f"{r[6]} {r[col]:.2f}x" for r in rows if r[col] > 1.2]
+            print(f"\n{who} / {name} (fresh processes): median of the models' medians "
+                  f"{statistics.median(meds):.2f}x, highest median {top[col]:.2f}x ({top[6]}), highest single round "
+                  f"{max(r[col + 1] for r in rows):.2f}x")
+            print(f"models over 1.2x (median): {len(over)} of {len(rows)}" + (": " + "; ".join(over) if over else ""))
+    for f in failed:
+        print(f"FAILED: {f}")
+    print(f"at the end: {_load_average()}")
+    return 1 if failed else 0
+
+
 def main() -> None:
     print(ensure_bytecode(), file=sys.stderr)  # what users run has bytecode (benchmarks/common.py)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -156,7 +308,19 @@ def main() -> None:
     ap.add_argument("--shapes", action="store_true", help="the worst shapes of issue 28 §1 instead (see above)")
     ap.add_argument("--scale", type=float, default=1.0, help="with --shapes: multiply the shapes' counts")
     ap.add_argument("--model", action="append", default=[], help="with --shapes: also this model (repeatable)")
+    ap.add_argument("--corpus", action="store_true", help="issue 40: the sample, the real exports and the corpus")
+    ap.add_argument("--pairs", type=int, default=5, help="with --corpus: alternating pairs per model (default 5)")
+    ap.add_argument("--exports", type=Path, default=Path("/work/realexports"),
+                    help="with --corpus: a folder of real exports, every .onnx under it (default /work/realexports)")
+    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "onnxpack-bench",
+                    help="with --corpus: benchmarks/realmodels.py's cache (nothing is downloaded)")
+    ap.add_argument("--max-mb", type=float, default=100.0, help="with --corpus: models up to this size (default 100)")
+    ap.add_argument("--only", action="append", default=[], help="with --corpus: labels containing this (repeatable)")
+    ap.add_argument("--before", type=Path, help="with --corpus: also an earlier onnxpack, DIR/onnxpack/{core,cli} "
+                    "(git archive COMMIT core cli gui resources | tar -x -C DIR/onnxpack; compile it with compileall)")
     args = ap.parse_args()
+    if args.corpus:
+        sys.exit(corpus_run(args))
     if args.shapes:
         shapes(args)
         return

@@ -60,8 +60,9 @@ class _UsageError(OnnxpackError):
         self.as_json = as_json
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser, from the command table and the engine's flag groups (no command's module is imported)."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, from the command table and the engine's flag groups (no command's module is imported).
+    ``only``: just that command's flags (every command is still listed): what :func:`main` parses needs no more."""
     from onnxpack.core.release.flaggroups import COMMAND_SPECS
 
     from .flags import add_spec
@@ -74,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, command in COMMANDS.items():
         p = sub.add_parser(name, help=command.help, description=command.description)
-        add_spec(p, COMMAND_SPECS[name])
+        if only is None or name == only:
+            add_spec(p, COMMAND_SPECS[name])
     return parser
 
 
@@ -85,11 +87,14 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
     args: argparse.Namespace | None = None
     child = None
     try:
-        parser = build_parser()
+        words = list(sys.argv[1:] if argv is None else argv)
+        # the command is the first word that is no option (the top level's options take no value)
+        named = next((w for w in words if not w.startswith("-")), None)
+        parser = build_parser(named if named in COMMANDS else None)
         try:
             # argparse prints --help/--version to sys.stdout; send it to this command's stdout.
             with contextlib.redirect_stdout(env.stdout):
-                args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+                args = parser.parse_args(words)
         except SystemExit as e:  # --help / --version
             return ExitStatus(int(e.code or 0))
         if args.command is None:
@@ -97,9 +102,7 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
             return ExitStatus.USAGE
         child = _early_child(args)
         args.early_child = child
-        import importlib
-
-        module = importlib.import_module(f"{__name__}.{COMMANDS[args.command].module}")
+        module = _import_command(COMMANDS[args.command].module)
         return ExitStatus(module.HANDLERS[args.command](args, env))
     except OnnxpackError as e:
         emit_error(env, e, _as_json(args, e))
@@ -125,6 +128,32 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
     finally:
         if child is not None:  # the command's own (it stops it when done; stopping twice is harmless)
             child.discard()
+
+
+#: Set by :func:`run`, the console script, whose process runs one command and ends: see :func:`_import_command`.
+_ONE_COMMAND_PROCESS = False
+
+
+def _import_command(name: str) -> Any:
+    """The command's module. In the console script's process the collector is paused while it imports (onnx, numpy,
+    the engine: some 300 000 objects that live as long as the process, which the collector's young-generation passes
+    walked over and over, 40-50 ms of a 0.25 s `inspect`), and what the imports made is then frozen out of its way
+    (:func:`run` freezes again at the end, for the same reason). A caller of :func:`main` keeps its collector as it
+    was."""
+    import importlib
+
+    if not _ONE_COMMAND_PROCESS:
+        return importlib.import_module(f"{__name__}.{name}")
+    import gc
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    finally:
+        if was_enabled:
+            gc.freeze()
+            gc.enable()
 
 
 def _as_json(args: argparse.Namespace | None, err: OnnxpackError) -> bool:
@@ -176,11 +205,14 @@ def configure_process() -> None:
 
 def run() -> None:
     """Console-script entry point: the exit status of :func:`main`, once every child process is reaped."""
+    global _ONE_COMMAND_PROCESS
     configure_process()
+    _ONE_COMMAND_PROCESS = True
     status = int(main())
-    from onnxpack.core.child.childproc import reap_children
+    if "onnxpack.core.child.childproc" in sys.modules:  # (no child was started by a command that never imported it)
+        from onnxpack.core.child.childproc import reap_children
 
-    reap_children()
+        reap_children()
     import gc
 
     gc.freeze()  # the process ends now: its final collections need not walk what onnx and numpy made

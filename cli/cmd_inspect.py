@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from onnxpack.core import errorcodes
 from onnxpack.core.checks.inspection import Inspection, inspect_model
-from onnxpack.core.checks.validate import Validation, validate_model
 from onnxpack.core.findings import Finding
 from onnxpack.core.model.layout import Layout
 from onnxpack.core.model.modelfile import PROTOBUF_LIMIT
@@ -21,6 +20,9 @@ from .output import (
     print_table,
     progress_reporter,
 )
+
+if TYPE_CHECKING:
+    from onnxpack.core.checks.validate import Validation
 
 __all__ = ["HANDLERS"]
 
@@ -37,6 +39,8 @@ def _inspect(args: Any, env: Environment) -> int:
 
 
 def _check(args: Any, env: Environment) -> int:
+    from onnxpack.core.checks.validate import validate_model  # `inspect` need not import it
+
     progress = progress_reporter(env, args.quiet)
     target_ort = target_of(args, env)
     # main() started the checker's child: it imports onnx while this process inspects

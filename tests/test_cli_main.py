@@ -164,3 +164,57 @@ def test_the_command_line_turns_off_the_telemetry_the_engine_names(monkeypatch: 
     monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
     configure_process()
     assert os.environ[ORT_TELEMETRY_VAR] == "1" and os.environ["OPENBLAS_NUM_THREADS"] == "1"
+
+
+@pytest.mark.parametrize("argv", [
+    ["inspect", "m.onnx", "--json", "--data-dir", "d"],
+    ["check", "m.onnx", "--target-ort", "1.17"],
+    ["bundle", "m.onnx", "-o", "out", "--version", "1.0.0"],
+    ["merge", "m.onnx", "-o", "out"],
+    ["smoke", "m.onnx"],
+    ["verify", "r.zip", "--smoke"],
+])
+def test_the_parser_of_the_named_command_reads_the_line_as_the_full_one(argv: list[str]) -> None:
+    """main() gives the parser the flags of the command on the line only (start-up time): the same reading."""
+    from onnxpack.cli import build_parser
+
+    assert vars(build_parser(argv[0]).parse_args(argv)) == vars(build_parser().parse_args(argv))
+
+
+def test_every_command_is_listed_whichever_is_named() -> None:
+    for argv in (["inspect", "--help"], ["bundle", "--help"]):
+        env = _env()
+        assert main(argv, env) == ExitStatus.OK
+        assert f"usage: onnxpack {argv[0]}" in env.stdout.getvalue()  # type: ignore[attr-defined]
+    env = _env()
+    assert main(["inspect", "m.onnx", "--no-smoke"], env) == ExitStatus.USAGE  # another command's flag: refused
+    assert "--no-smoke" in env.stderr.getvalue()  # type: ignore[attr-defined]
+
+
+def test_the_console_script_imports_the_command_with_the_collector_paused(monkeypatch: Any) -> None:
+    """run() (one command per process) pauses the collector while the command's module imports and freezes what the
+    imports made; a caller of main() keeps its collector as it was, unfrozen."""
+    import gc
+    import importlib
+
+    import onnxpack.cli as cli
+
+    seen: list[tuple[str, bool]] = []
+    real = importlib.import_module
+
+    def spy(name: str, package: str | None = None) -> Any:
+        seen.append((name, gc.isenabled()))
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", spy)
+    sample = str(ROOT / "resources" / "sample")
+    frozen = gc.get_freeze_count()
+    assert main(["inspect", sample], _env()) == ExitStatus.OK
+    assert seen == [("onnxpack.cli.cmd_inspect", True)] and gc.isenabled() and gc.get_freeze_count() == frozen
+    monkeypatch.setattr(cli, "_ONE_COMMAND_PROCESS", True)
+    try:
+        assert main(["inspect", sample], _env()) == ExitStatus.OK
+        assert gc.get_freeze_count() > frozen
+    finally:
+        gc.unfreeze()
+    assert seen[1] == ("onnxpack.cli.cmd_inspect", False) and gc.isenabled()

@@ -85,6 +85,34 @@ def test_a_hundred_thousand_nodes(tmp_path: Path) -> None:
     assert val.ok, [f.code for f in val.findings]
 
 
+@pytest.mark.parametrize("where", ["top", "subgraph"])
+def test_invalid_utf8_in_a_mid_size_structure_is_named(tmp_path: Path, where: str) -> None:
+    """A structure of tens of KB (here inside an If's branch, which the top-level count does not see) is checked by
+    the proto3 twin's parse too: the field is named all the same, and a good model loads as onnx.load loads it."""
+    from onnxpack.core.model import modelfile
+
+    def build(marker: str) -> onnx.ModelProto:
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])
+        branch = helper.make_graph(_chain(2000), "then", [], [y])
+        cond = helper.make_node("If", ["c"], ["y"], then_branch=branch, else_branch=branch, name="if")
+        nodes = [cond] if where == "subgraph" else _chain(2000)
+        model = _model(nodes)
+        target = model.graph.node[0].attribute[0].g.node[321] if where == "subgraph" else model.graph.node[321]
+        target.name = marker
+        return model
+
+    good = build("zz-marker")
+    low, high = modelfile._UTF8_PARSE_BYTES
+    assert len(good.graph.node) < modelfile._UTF8_WALK_MAX and low < good.ByteSize() <= high  # the twin's path
+    path = tmp_path / "bad.onnx"
+    path.write_bytes(good.SerializeToString().replace(b"zz-marker", b"zz-\xff\xfeaker"))
+    with pytest.raises(ModelFormatError) as ei:
+        load_structure(path)
+    assert ei.value.code == "MODEL_BAD_TEXT" and "'name'" in str(ei.value)
+    saved = _save(good, tmp_path / "good.onnx")
+    assert load_structure(saved) == onnx.load(str(saved))
+
+
 def test_invalid_utf8_in_a_big_graph_is_named(tmp_path: Path) -> None:
     """Beyond the walk's limit the UTF-8 check is one parse as onnx.proto's proto3 twin; the field is still named."""
     model = _model(_chain(6000))

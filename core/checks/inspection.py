@@ -19,7 +19,7 @@ from ..model.extdata.extref import ExternalTable
 from ..model.extdata.extresolve import resolve_external_data
 from ..model.layout import Layout
 from ..model.loaded import LoadedModel
-from ..model.merge.mergesize import single_file_size
+from ..model.merge.mergesize import lengths_exact, single_file_size
 from ..model.modelfile import PROTOBUF_LIMIT, FileKind, ModelLocation, load_structure, locate_model, sniff
 from ..model.tensors import (
     WalkCache,
@@ -32,7 +32,6 @@ from ..model.tensors import (
 )
 from ..progress import CancelToken, check_cancel
 from . import codes
-from .checker_child import CHECK_TIMEOUT, ort_session_info
 from .compat import CompatResult, oldest_ort
 
 __all__ = ["INSPECT_SCHEMA", "Inspection", "describe_type", "domain_name", "inspect_model"]
@@ -119,8 +118,9 @@ class Inspection:
     files: list[dict[str, Any]]
     total_size: int
     model_size: int
-    #: See the ``merged_size`` property; ``merged_thunk`` computes it on first use when that costs (a structure of
-    #: millions of entries: protobuf's ByteSize() serializes it), with ``merged_bound`` an upper bound known at once.
+    #: See the ``merged_size`` property; ``merged_thunk`` computes it on first use (it walks the structure, or
+    #: protobuf's ByteSize() serializes it: a structure can have millions of entries), with ``merged_bound`` an upper
+    #: bound known at once (:func:`_merged_sizing`).
     merged_size_value: int | None = field(default=None, repr=False)
     merged_size_exact: bool = True
     fits_value: bool | None = field(default=False, repr=False)
@@ -242,11 +242,14 @@ def _sniff(path: Path) -> FileKind:
         raise _unreadable(path, e) from None
 
 
-def _inspect_ort(loc: ModelLocation, size: int, timeout: float, cancel: CancelToken | None) -> Inspection:
+def _inspect_ort(loc: ModelLocation, size: int, timeout: float | None, cancel: CancelToken | None) -> Inspection:
+    # (only an ORT-format model needs a child process: plain inspection does not import the machinery)
+    from .checker_child import CHECK_TIMEOUT, ort_session_info
+
     files = [{"path": loc.model.name, "role": "model", "size": size, "state": "ok"}]
     insp = Inspection(loc, Layout.ORT, files, size, size, fits_value=size < PROTOBUF_LIMIT)
     insp.findings.append(codes.ORT_FORMAT.finding(loc.model.name, model=loc.model.name))
-    outcome = ort_session_info(loc.model, timeout=timeout, cancel=cancel)
+    outcome = ort_session_info(loc.model, timeout=CHECK_TIMEOUT if timeout is None else timeout, cancel=cancel)
     if outcome.ok:
         info = dict(outcome.value)
         insp.ort = info
@@ -282,13 +285,14 @@ def inspect_model(
     *,
     cancel: CancelToken | None = None,
     verify_checksums: bool = False,
-    ort_timeout: float = CHECK_TIMEOUT,
+    ort_timeout: float | None = None,
 ) -> Inspection:
     """Inspect the model at ``path`` (file or folder) without reading weights.
 
     External data files are examined (kind, size, links) but not read, unless ``verify_checksums``
     asks to verify their SHA-1 ``checksum`` keys (validation does; plain inspection doesn't).
-    Raises InputError / ModelFormatError when the file cannot be read as a model at all.
+    Raises InputError / ModelFormatError when the file cannot be read as a model at all. ``ort_timeout``: seconds
+    the child that loads an ORT-format model may take (default core/checks/checker_child.py's ``CHECK_TIMEOUT``).
     """
     loc = locate_model(path, data_dir)
     check_cancel(cancel)
@@ -305,6 +309,21 @@ def inspect_model(
         insp = _inspect_structure(loc, model, size, verify_checksums, cancel)
     insp.walks = walks
     return insp
+
+
+def _merged_sizing(model: ModelProto, table: ExternalTable, size: int) -> tuple[Callable[[], int], bool, int | None]:
+    """How the merged size is sized on first use (the human output of a single file never shows it), whether it is
+    exact, and an upper bound known at once (None: none). Re-serializing a parsed message at most triples it (a packed
+    list of 1-byte values written unpacked with 2-byte tags); nothing else grows (unknown fields are kept as written).
+    A single file's merged form is its own bytes re-serialized: the raw_data the skeleton left in it go back where
+    they were (core/model/skeleton.py)."""
+    bound: int | None = 3 * size + 1024
+    if not table.refs:  # nothing to inline: the merged file is protobuf's serialization of the structure
+        return model.ByteSize, True, bound
+    exact = lengths_exact(table)
+    if not exact or not all(r.inline for r in table.refs):
+        bound = None
+    return (lambda: single_file_size(model, table)[0]), exact, bound
 
 
 def _inspect_structure(loc: ModelLocation, model: ModelProto, size: int, verify_checksums: bool,
@@ -327,25 +346,17 @@ def _inspect_structure(loc: ModelLocation, model: ModelProto, size: int, verify_
         files.append({"path": r.location, "role": "external data", "size": size_of, "state": state})
     total = size + sum(table.files.values())
 
-    if table.refs:
-        merged: int | None
-        merged, exact = single_file_size(model, table)
-        thunk: Callable[[], int] | None = None
-    else:  # nothing to inline: the merged file is protobuf's serialization of the structure, sized on first use
-        merged, exact, thunk = None, True, model.ByteSize
+    thunk, exact, bound = _merged_sizing(model, table, size)
     insp = Inspection(
         loc,
         layout,
         files,
         total,
         size,
-        merged_size_value=merged,
         merged_size_exact=exact,
-        fits_value=None if merged is None else merged < PROTOBUF_LIMIT,
+        fits_value=None,
         merged_thunk=thunk,
-        # Re-serializing a parsed message at most triples it (a packed list of 1-byte values written unpacked with
-        # 2-byte tags); nothing else grows (unknown fields are kept as written)
-        merged_bound=3 * size + 1024 if thunk is not None else None,
+        merged_bound=bound,
         ir_version=int(model.ir_version),
         producer_name=model.producer_name,
         producer_version=model.producer_version,

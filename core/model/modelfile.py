@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from google.protobuf.message import Message
     from onnx import ModelProto
 
+    from .skeleton import Skeleton
+
 # onnx and protobuf are imported inside the functions that parse: locating and sniffing a file (what
 # the desktop app does before its window shows) must not pay for importing onnx (measured: docs/performance.md).
 
@@ -233,11 +235,12 @@ def load_structure(path: Path, window: Window | None = None) -> ModelProto:
     ``window`` = (start, length): the model is that byte range of ``path`` (a stored ZIP entry, read in place).
     """
     _refuse_non_model(path, window)
-    model = _parse(path, window)
+    skeleton = _parse(path, window)
+    model = skeleton.model
     if not model.HasField("graph") or model.ir_version <= 0:
         _refuse_external_data(path, window)
         raise classcodes.MODEL_FORMAT.error(variant="no_graph", file=path.name, ir_version=model.ir_version)
-    bad_field = _invalid_utf8_field(model)
+    bad_field = _invalid_utf8_field(model, skeleton.structure_bytes)
     if bad_field is not None:
         raise codes.MODEL_BAD_TEXT.error(path.name, file=path.name, field=bad_field)
     return model
@@ -268,7 +271,7 @@ def _refuse_non_model(path: Path, window: Window | None) -> None:
         raise codes.MODEL_TOO_LARGE.error(path.name, file=path.name, size=size)
 
 
-def _parse(path: Path, window: Window | None) -> ModelProto:
+def _parse(path: Path, window: Window | None) -> Skeleton:
     """The skeleton of ``path`` (core/model/skeleton.py); a parse failure is a ModelFormatError."""
     from google.protobuf.message import DecodeError
 
@@ -276,7 +279,7 @@ def _parse(path: Path, window: Window | None) -> ModelProto:
     from .wire import WireError
 
     try:
-        return read_skeleton(path, window).model
+        return read_skeleton(path, window)
     except OSError as e:
         raise _unreadable(path, e) from None
     except (DecodeError, RecursionError, WireError) as e:
@@ -402,25 +405,31 @@ def refuse_non_previous(path: Path) -> None:
 
 
 #: Above this many nodes, initializers and value infos the UTF-8 check parses the structure again (C speed) instead
-#: of walking every message in Python.
+#: of walking every message in Python; also for a structure of these many bytes (subgraphs count there): the walk of
+#: the real models' 30-700 KB took 1-45 ms, the parse under 1 ms after 4 ms once per process to make the proto3 twin.
+#: Above the upper bound the structure is mostly a few huge fields (a tree ensemble's attributes, a string tensor's
+#: entries), which the walk passes at once and protobuf would parse entry by entry.
 _UTF8_WALK_MAX = 5000
+_UTF8_PARSE_BYTES = (32 * 1024, 4 * 2**20)
 
 
-def _invalid_utf8_field(model: ModelProto) -> str | None:
+def _invalid_utf8_field(model: ModelProto, structure_bytes: int) -> str | None:
     """Name of a string field holding invalid UTF-8, or None.
 
     onnx.proto is proto2: protobuf accepts invalid UTF-8 in string fields and hands it back as
     ``bytes`` instead of ``str``, which would break every later use of names. One iterative walk; for a structure of
-    many messages (a graph of 200 000 nodes: seconds of Python) first one parse of it as the proto3 twin of onnx.proto
-    (:func:`_utf8_twin`), which protobuf refuses exactly when a string field holds invalid UTF-8: only then the walk
-    names the field.
+    many messages (a graph of 200 000 nodes: seconds of Python; see :data:`_UTF8_PARSE_BYTES`) first one parse of it
+    as the proto3 twin of onnx.proto (:func:`_utf8_twin`), which protobuf refuses exactly when a string field holds
+    invalid UTF-8: only then the walk names the field.
     """
     from google.protobuf.descriptor import FieldDescriptor
     from google.protobuf.message import DecodeError
 
     g = model.graph
     messages = len(g.node) + len(g.initializer) + len(g.value_info) + sum(len(f.node) for f in model.functions)
-    if messages > _UTF8_WALK_MAX:
+    # (structure_bytes: what protobuf parsed, known at no cost; ByteSize() would serialize a structure of millions of
+    # entries, 0.2 s for 9 M attribute entries)
+    if messages > _UTF8_WALK_MAX or _UTF8_PARSE_BYTES[0] < structure_bytes <= _UTF8_PARSE_BYTES[1]:
         try:
             _utf8_twin().FromString(model.SerializeToString())
             return None

@@ -22,7 +22,7 @@ from onnx import (
     TensorProto,
 )
 
-from ..extdata.extref import ExternalTable
+from ..extdata.extref import ExternalRef, ExternalTable
 from ..skeleton import INLINE_KEY, had_default_location
 from ..tensors import tensor_fields, uses_external_data
 from ..wire import varint_size
@@ -34,6 +34,7 @@ __all__ = [
     "inline_tensor",
     "inlined_tensor_size",
     "length_key",
+    "lengths_exact",
     "single_file_size",
     "varint_size",
 ]
@@ -92,12 +93,21 @@ def external_lengths(table: ExternalTable) -> tuple[dict[bytes, int], bool]:
     exact = True
     for r in table.refs:
         n = r.data_length
-        if n is None or not r.ok:
+        if n is None or not _exact_length(r):
             exact = False
             n = r.length if r.length is not None else (r.expected_length or 0)
             n = max(n, 0)  # dims can be negative in a broken model: the estimate must stay a size
         lengths[length_key(r.ref.tensor)] = n
     return lengths, exact
+
+
+def _exact_length(r: ExternalRef) -> bool:
+    return r.data_length is not None and r.ok
+
+
+def lengths_exact(table: ExternalTable) -> bool:
+    """Whether :func:`external_lengths` (and so :func:`single_file_size`) is exact for ``table``, without sizing."""
+    return all(_exact_length(r) for r in table.refs)
 
 
 class MergedSizer:
