@@ -103,7 +103,9 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         child = _early_child(args)
         args.early_child = child
         module = _import_command(COMMANDS[args.command].module)
-        return ExitStatus(module.HANDLERS[args.command](args, env))
+        status = ExitStatus(module.HANDLERS[args.command](args, env))
+        env.stdout.flush()  # a block-buffered stdout meets a reader that went away here, not at the interpreter's exit
+        return status
     except OnnxpackError as e:
         emit_error(env, e, _as_json(args, e))
         return ExitStatus(e.exit_status)

@@ -35,6 +35,7 @@ __all__ = [
     "child_environ",
     "child_for",
     "enter_child",
+    "flush_c_stdio",
     "hidden_vars",
     "hide_from_children",
     "reap_children",
@@ -232,6 +233,7 @@ def _fork_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tupl
     for stream in (sys.stdout, sys.stderr):  # nothing buffered may be written twice
         with contextlib.suppress(Exception):
             stream.flush()
+    flush_c_stdio()
     try:
         pid = os.fork()
     except BaseException:
@@ -275,7 +277,20 @@ def _forked_main(job_r: int, res_w: int, target: str, private_tmp: str,
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
+        flush_c_stdio()  # native code's output (the onnx checker's std::cout), which os._exit would drop
         os._exit(code)
+
+
+def flush_c_stdio() -> None:
+    """Flush the C library's stdio buffers: native code's ``printf``/``std::cout`` into a pipe is fully buffered
+    (unless Python runs unbuffered, ``-u``), and ``os._exit`` drops what is left; a fork would copy it. POSIX only
+    (on Windows a child ends by a normal exit, which flushes them)."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None).fflush(None)
 
 
 def _exec_main() -> None:
