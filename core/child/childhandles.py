@@ -1,4 +1,5 @@
-"""What the callers use of ``multiprocessing.Process``, over an exec'd child's ``Popen`` or a forked child's pid."""
+"""What the callers use of ``multiprocessing.Process``, over an exec'd child's ``Popen`` or a forked child's pid;
+and the C stdio flush a forked child needs before ``os._exit``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import signal
 import subprocess
 import time
 
-__all__ = ["ExecProcess", "ForkProcess"]
+__all__ = ["ExecProcess", "ForkProcess", "flush_c_stdio"]
 
 
 class ExecProcess:
@@ -74,3 +75,15 @@ class ForkProcess:
 
     def close(self) -> None:
         pass
+
+
+def flush_c_stdio() -> None:
+    """Flush the C library's stdio buffers: native code's ``printf``/``std::cout`` into a pipe is fully buffered
+    (unless Python runs unbuffered, ``-u``), and ``os._exit`` drops what is left; a fork would copy it. POSIX only
+    (on Windows a child ends by a normal exit, which flushes them)."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None).fflush(None)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..atomic import make_temp_dir
-from .childhandles import ExecProcess, ForkProcess
+from .childhandles import ExecProcess, ForkProcess, flush_c_stdio
 
 __all__ = [
     "FORK_MAX_RESIDENT",
@@ -35,7 +35,6 @@ __all__ = [
     "child_environ",
     "child_for",
     "enter_child",
-    "flush_c_stdio",
     "hidden_vars",
     "hide_from_children",
     "reap_children",
@@ -280,17 +279,6 @@ def _forked_main(job_r: int, res_w: int, target: str, private_tmp: str,
         flush_c_stdio()  # native code's output (the onnx checker's std::cout), which os._exit would drop
         os._exit(code)
 
-
-def flush_c_stdio() -> None:
-    """Flush the C library's stdio buffers: native code's ``printf``/``std::cout`` into a pipe is fully buffered
-    (unless Python runs unbuffered, ``-u``), and ``os._exit`` drops what is left; a fork would copy it. POSIX only
-    (on Windows a child ends by a normal exit, which flushes them)."""
-    if os.name != "posix":
-        return
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        ctypes.CDLL(None).fflush(None)
 
 
 def _exec_main() -> None:
