@@ -1,5 +1,5 @@
 """What the callers use of ``multiprocessing.Process``, over an exec'd child's ``Popen`` or a forked child's pid;
-and the C stdio flush a forked child needs before ``os._exit``."""
+and the C stdio flush a forked child needs before ``os._exit``; whether this is a frozen app."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
 
-__all__ = ["ExecProcess", "ForkProcess", "flush_c_stdio"]
+__all__ = ["ExecProcess", "ForkProcess", "flush_c_stdio", "frozen"]
 
 
 class ExecProcess:
@@ -87,3 +88,8 @@ def flush_c_stdio() -> None:
         import ctypes
 
         ctypes.CDLL(None).fflush(None)
+
+
+def frozen() -> bool:
+    """True in a PyInstaller-style frozen app, whose ``sys.executable`` is the app, not Python."""
+    return bool(getattr(sys, "frozen", False))

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..atomic import make_temp_dir
-from .childhandles import ExecProcess, ForkProcess, flush_c_stdio
+from .childhandles import ExecProcess, ForkProcess, flush_c_stdio, frozen
 
 __all__ = [
     "FORK_MAX_RESIDENT",
@@ -149,7 +149,7 @@ def start_method() -> str:
 
 
 def _platform_method() -> str:
-    exec_ok = os.name == "posix" and not getattr(sys, "frozen", False) and bool(sys.executable)
+    exec_ok = os.name == "posix" and not frozen() and bool(sys.executable)
     if not exec_ok:
         return "spawn"
     return "fork" if _one_thread() and _resident_bytes() <= FORK_MAX_RESIDENT else "exec"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from .. import classcodes, errorcodes, steps
 from ..atomic import atomic_dir, check_free_space, output_folder, refuse_inside_inputs
+from ..child.childhandles import frozen as _frozen  # (a name of its own here: tests stand in for it)
 from ..child.childproc import child_environ
 from ..findings import Finding
 from ..model import codes as model_codes
@@ -117,11 +118,6 @@ def _write_validated_copy(model_path: Path, data_dir: Path, dest: Path, cancel: 
             del t.external_data[:]
             t.data_location = onnx.TensorProto.DEFAULT
     dest.write_bytes(model.SerializeToString())
-
-
-def _frozen() -> bool:
-    """True in a PyInstaller-style frozen app, where `sys.executable -m ...` is not Python."""
-    return bool(getattr(sys, "frozen", False))
 
 
 def _utf8_text_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:

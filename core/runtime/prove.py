@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 
 from .. import errorcodes, steps
+from ..child.childhandles import frozen as _frozen  # (a name of its own here: tests stand in for it)
 from ..child.childproc import child_environ
 from ..errors import RuntimeFailure
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
@@ -184,11 +185,6 @@ class ProveReport:
         result shows beside the manifest, which records none of it."""
         return {"reference": {"version": self.reference.version, **self.reference.timings()},
                 "releases": [{"version": r.version, **r.timings()} for r in self.releases]}
-
-
-def _frozen() -> bool:
-    """True in a PyInstaller-style frozen app, whose ``sys.executable`` is the app, not Python."""
-    return bool(getattr(sys, "frozen", False))
 
 
 def _carried_child(conn: Any, job: dict[str, Any]) -> None:

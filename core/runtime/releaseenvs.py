@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import steps
+from ..child.childhandles import frozen
 from ..child.childproc import child_environ
 from ..filehash import sha256_file
 from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
@@ -226,7 +227,7 @@ def _run(cmd: list[str], step: str, values: dict[str, Any], timeout: float,
 
 
 def _python_for_envs() -> str:
-    if getattr(sys, "frozen", False):
+    if frozen():
         exe = os.environ.get("ONNXPACK_PYTHON")
         if not exe:
             raise codes.PROVE_NO_PYTHON.error()
