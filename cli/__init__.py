@@ -84,6 +84,17 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
     """Run one command; never raises (errors become messages and exit codes). Changes nothing global it was not
     asked to: no environment variable (the console script sets the process's own: :func:`run`)."""
     env = env or Environment.from_process()
+    status = _command(argv, env)
+    try:
+        env.stdout.flush()  # a block-buffered stdout meets a reader that went away here, not at the interpreter's exit
+    except BrokenPipeError:
+        _silence_stdout(env)
+        return ExitStatus.BROKEN_PIPE
+    return status
+
+
+def _command(argv: Sequence[str] | None, env: Environment) -> ExitStatus:
+    """:func:`main`'s work: every outcome an exit status (stdout not flushed yet)."""
     args: argparse.Namespace | None = None
     child = None
     try:
@@ -103,9 +114,7 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         child = _early_child(args)
         args.early_child = child
         module = _import_command(COMMANDS[args.command].module)
-        status = ExitStatus(module.HANDLERS[args.command](args, env))
-        env.stdout.flush()  # a block-buffered stdout meets a reader that went away here, not at the interpreter's exit
-        return status
+        return ExitStatus(module.HANDLERS[args.command](args, env))
     except OnnxpackError as e:
         emit_error(env, e, _as_json(args, e))
         return ExitStatus(e.exit_status)
