@@ -87,15 +87,20 @@ def _floor(model: Path, files: list[Path], work: Path) -> tuple[Measurement, Mea
     return ort, cp, total
 
 
-def _ours(model: Path, out: Path, i: int, extra: list[str],
-          before: Path | None = None) -> tuple[Measurement, float, dict[str, object]]:
-    """``onnxpack bundle`` as installed, or (``before``) the onnxpack package in that folder put first on the path."""
+def _fresh(out: Path, before: Path | None) -> dict[str, str] | None:
+    """An empty ``out``, and the environment that runs onnxpack as of ``before`` (None: as installed)."""
     import os
 
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
+    return {**os.environ, "PYTHONPATH": str(before)} if before is not None else None
+
+
+def _ours(model: Path, out: Path, i: int, extra: list[str],
+          before: Path | None = None) -> tuple[Measurement, float, dict[str, object]]:
+    """``onnxpack bundle`` as installed, or (``before``) the onnxpack package in that folder put first on the path."""
+    env = _fresh(out, before)
     py = sys.executable
-    env = {**os.environ, "PYTHONPATH": str(before)} if before is not None else None
     m = measure_tree("onnxpack bundle", [py, "-m", "onnxpack.cli", "bundle", str(model), "-o", str(out), "--version",
                                          f"1.0.{i}", "--force", *extra], env=env)
     if m.returncode:
@@ -116,11 +121,7 @@ def _ours(model: Path, out: Path, i: int, extra: list[str],
 
 def _merge(model: Path, out: Path, before: Path | None = None) -> Measurement:
     """``onnxpack merge MODEL -o OUT/NAME`` (the default layout: one file under 2 GiB), as installed or ``before``."""
-    import os
-
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir()
-    env = {**os.environ, "PYTHONPATH": str(before)} if before is not None else None
+    env = _fresh(out, before)
     m = measure("onnxpack merge", [sys.executable, "-m", "onnxpack.cli", "merge", str(model), "-o",
                                    str(out / model.name)], env=env)  # fmt: skip
     if m.returncode:
