@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QLabel, QStyle, QVBoxLayout, QWidget
 
-from onnxpack.core.runtime.loadcost import noticeable
+from onnxpack.core.runtime.loadcost import added_bytes, noticeable
 
 from .hints import gui_hint
 from .icons import severity_icon, status_icon
@@ -206,11 +206,12 @@ class LoadsBox(Retranslatable, QGroupBox):
             one = cost.get(key)
             if not isinstance(one, Mapping) or "load_s" not in one:
                 return self.tr("not measured")
-            peak = one.get("peak_bytes")
-            mib = f"{peak / 2**20:.0f}" if isinstance(peak, int) else "?"
-            return self.tr("%1 s, %2 MiB at most").replace("%1", f"{float(one['load_s']):.2f}").replace("%2", mib)
+            added = added_bytes(one)
+            mib = f"{added / 2**20:.0f}" if isinstance(added, int) else "?"
+            return self.tr("%1 s and %2 MiB").replace("%1", f"{float(one['load_s']):.2f}").replace("%2", mib)
 
-        text = self.tr("Loading %1 by its path costs the end user %2 as shipped, %3 as it came.").replace(
+        text = self.tr("Loading %1 by its path costs the end user %2 as shipped, %3 as it came (the memory a load "
+                       "adds to its process).").replace(
             "%1", entry).replace("%2", side("shipped")).replace("%3", side("source"))
         if "time_ratio" in cost and "memory_ratio" in cost and noticeable(cost):
             text += " " + self.tr("The shipped layout takes %1x the time and %2x the memory.").replace(

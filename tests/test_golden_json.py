@@ -229,7 +229,7 @@ COMPUTED_OUTPUT_KEYS = {"sha256", "recorded_sha256", "min", "max", "mean", "std"
 # have a fixed length, and so have the version strings of a lock (ORT 1.24.4 and 1.32.0 alike).
 COMPUTED_MEMBER_ROLES = {"smoke-output", "checksums", "manifest"}
 # Keys holding the end user's load cost measured on this machine (smoke.load_cost): time, memory and their ratios.
-MEASURED_KEYS = {"load_s", "peak_bytes", "baseline_bytes", "time_ratio", "memory_ratio"}
+MEASURED_KEYS = {"load_s", "peak_bytes", "baseline_bytes", "added_bytes", "time_ratio", "memory_ratio"}
 # Bundle members that say those measured numbers (README.txt, manifest.json): their size and sha256 vary run to run,
 # and so does the bundle's size.
 MEASURED_MEMBER_ROLES = {"readme", "manifest"}

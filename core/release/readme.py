@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.layout import Layout
-from ..runtime.loadcost import MIN_MEMORY_BYTES, MIN_SECONDS, noticeable
+from ..runtime.loadcost import MIN_MEMORY_BYTES, MIN_SECONDS, added_bytes, noticeable
 from . import snippets
 from .checksums import CHECKSUMS_NAME
 from .manifest import MANIFEST_NAME, RELEASE_SCHEMA, model_views
@@ -239,14 +239,15 @@ def _load_cost(manifest: dict[str, Any]) -> list[str]:
     if not cost:
         return []
     lines = ["", f"Loading {manifest['model']['entry']} by its path (InferenceSession(path), ONNX Runtime "
-                 f"{cost['ort_version']}, a fresh process; measured when it was bundled):"]
+                 f"{cost['ort_version']}; the memory is what the load adds to its process; measured when it was "
+                 "bundled):"]
     for key, what in (("shipped", "as shipped"), ("source", "as it came")):
         side = cost[key]
         if "error" in side:
             lines.append(f"  {what} ({side['layout']}): not measured ({side['error']})")
         else:
-            lines.append(f"  {what} ({side['layout']}): {side['load_s']:.2f} s, process peak "
-                         f"{_mib(side.get('peak_bytes'))}")
+            lines.append(f"  {what} ({side['layout']}): {side['load_s']:.2f} s, {_mib(added_bytes(side))} "
+                         f"(process peak {_mib(side.get('peak_bytes'))})")
     if "time_ratio" in cost and noticeable(cost):
         lines.append(f"  the shipped layout: {cost['time_ratio']:.2f}x the time, "
                      f"{cost.get('memory_ratio', 0):.2f}x the memory of the source's")

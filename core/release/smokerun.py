@@ -60,7 +60,8 @@ def _total_size(target: SmokeTarget) -> int:
 class SmokeTarget:
     """The merged model to run: ``window`` of ``path`` (its ZIP entry ``entry``, in place), else the copy ``path``;
     its data files in ``data_dir``; ``inline``: it has none (the single-file layout). ``source_files``: the source
-    model's files, which the comparison run reads and which are never written."""
+    model's files, which the comparison run reads and which are never written. ``by_path``: the model as the end user
+    has it (extracted, or the copy), which the smoke child loads by its path and measures (KnownModel.by_path)."""
 
     path: Path
     window: Window | None
@@ -68,13 +69,14 @@ class SmokeTarget:
     data_dir: Path
     inline: bool
     source_files: tuple[Path, ...]
+    by_path: Path | None = None
 
     def known(self) -> KnownModel:
         """The merged model for the smoke run: written by us, so not parsed again in this process."""
         from ..runtime.smoke import KnownModel
 
         return KnownModel(ModelLocation(self.path, self.data_dir), (self.path,), self.window, self.entry, self.inline,
-                          "bundled")  # fmt: skip
+                          "bundled", self.by_path)  # fmt: skip
 
     def source(self, location: ModelLocation) -> KnownModel:
         """The source model at ``location``, validated by the bundle's inspection (parsed in the child only)."""
@@ -86,12 +88,14 @@ class SmokeTarget:
 @dataclass(frozen=True)
 class Smoked:
     """The manifest's smoke record (without ``equal``), the per-output comparison (None when the original was not
-    run), extra bundle members (reference outputs, the user's input files) and the run's findings."""
+    run), extra bundle members (reference outputs, the user's input files), the run's findings, and the end user's
+    load of the shipped model as the run's own session measured it (SmokeTarget.by_path), else None."""
 
     doc: dict[str, Any]
     rows: list[dict[str, Any]] | None
     extra: Mapping[str, tuple[Role, bytes]] = field(default_factory=dict)
     findings: tuple[Finding, ...] = ()
+    shipped_load: dict[str, Any] | None = None
 
 
 def json_copy(d: dict[str, Any]) -> dict[str, Any]:
@@ -147,7 +151,7 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
     doc = {"ok": True, "ort_version": run.ort_version, "provider": run.provider, "outputs": outputs, "recipe": recipe}
     if run.loads is not None:
         doc["loads"] = run.loads
-    return Smoked(doc, rows, extra, kept)
+    return Smoked(doc, rows, extra, kept, run.load_measured)
 
 
 def same_file_proof(source: Inspection, bundled: Layout, source_hash: tuple[int, str] | None,

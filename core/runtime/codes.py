@@ -378,8 +378,8 @@ SMOKE_LOADS_OK = define(
 LOAD_COST_HEAVY = define(
     "LOAD_COST_HEAVY", Severity.WARNING,
     "{subject}: the shipped single file costs the end user {time_ratio}x the load time and {memory_ratio}x the "
-    "peak memory of the source's external-data layout ({shipped_s} s, {shipped_mem} against {source_s} s, "
-    "{source_mem}; InferenceSession(path), ONNX Runtime {ort_version})",
+    "memory of the source's external-data layout ({shipped_s} s and {shipped_mem} against {source_s} s and "
+    "{source_mem}, what each load adds to its process; InferenceSession(path), ONNX Runtime {ort_version})",
     "To ship the layout that loads cheaper, bundle with {opt:layout} external (or {opt:layout} keep for the "
     "source's own files).",
 )

@@ -1,19 +1,23 @@
-"""The end user's load cost: how long ``InferenceSession(path)`` takes and how much memory its process peaks at, for the
-layout a bundle ships and for the layout its source came in, each in a fresh process of its own.
+"""The end user's load cost: how long ``InferenceSession(path)`` takes and how much memory it adds to its process, for
+the layout a bundle ships and for the layout its source came in.
 
-Why a fresh process: a process's peak resident memory (Linux ``VmHWM``, ``ru_maxrss``, Windows'
-``PeakWorkingSetSize``) only grows, and the smoke child holds the model mapped, its inputs and outputs, so a load
-there would misstate it. A process that imports onnxruntime and creates one session is what an app's process does;
-its peak is the app's. The import's own memory (``baseline_bytes``) is recorded beside it. On Linux the same process
-then loads the source layout after handing the first session's freed memory back (``malloc_trim``) and resetting
-its peak to what it holds (``clear_refs`` 5): measured so, either order, a load's peak is within a few percent of a
-fresh process's (docs/performance.md); the shipped layout, the one judged, loads first, so the second load's small
-excess never falls on it. Elsewhere the source gets a fresh process of its own.
+Why not anywhere: a process's peak resident memory (Linux ``VmHWM``, ``ru_maxrss``, Windows' ``PeakWorkingSetSize``)
+only grows, so a load is measured where nothing before it peaked higher: a fresh process that has imported
+onnxruntime, as an app's; or, on Linux, a process that has handed its freed memory back (``malloc_trim``) and reset
+its peak to what it holds (``clear_refs`` 5). Either way the process's resident memory just before the load is
+recorded (``baseline_bytes``) beside its peak after it, and the layouts are compared by what their load adds
+(``added_bytes``), so that two processes that imported different modules compare fairly.
 
-The process(es) are started before the smoke run (they import onnxruntime while it runs) and given their layout one
-after the other once the smoke run and the proof are done, so that nothing else of the bundle runs beside a load.
-Each session has plain options and the CPU provider, as an app's; no inference is run (loading is what differs
-between layouts).
+On Linux the shipped layout's load is the smoke run's own session: the smoke child resets its peak and creates its
+session from the shipped file by its path, as the end user's app does (:func:`load_by_path`), and runs it; a fresh
+process then loads the source (``measure(..., shipped=...)``). One session of the shipped model, not two: for GPT-2
+medium's merged 1.4 GB file a session takes 5 s. Elsewhere the shipped layout and the source each get a fresh process
+of their own after the smoke run, and the smoke run opens the model its own way.
+
+The load-cost process(es) are started before the smoke run (they import onnxruntime while it runs) and given their
+layout once the smoke run and the proof are done, so that nothing else of the bundle runs beside a load (the proof's
+hashing waits for the smoke child's session: core/release/modelstage.py). Each session has plain options and the
+CPU provider, as an app's; no inference is run by the load-cost process (loading is what differs between layouts).
 """
 
 from __future__ import annotations
@@ -39,8 +43,10 @@ __all__ = [
     "MIN_SECONDS",
     "Layouts",
     "LoadCost",
+    "added_bytes",
     "child_main",
     "heavier",
+    "load_by_path",
     "measure",
     "noticeable",
     "peak_resident_bytes",
@@ -121,7 +127,12 @@ def _reset_peak() -> None:
         f.write("5")
 
 
-def _load_one(ort: Any, path: str) -> dict[str, Any]:
+def load_by_path(ort: Any, path: str, reset: bool = False) -> tuple[Any, dict[str, Any]]:
+    """A CPU session of ``path`` created as an app creates it (plain options), with its load measured: ``(session,
+    {"load_s", "peak_bytes", "baseline_bytes"})``, or ``(None, {"error": text})`` when ONNX Runtime refuses it.
+    ``reset``: hand freed memory back and reset the peak first (:func:`can_reset_peak`)."""
+    if reset:
+        _reset_peak()
     baseline = peak_resident_bytes()
     so = ort.SessionOptions()
     so.log_severity_level = 4
@@ -129,11 +140,18 @@ def _load_one(ort: Any, path: str) -> dict[str, Any]:
     try:
         session = ort.InferenceSession(path, sess_options=so, providers=["CPUExecutionProvider"])
     except Exception as e:  # ONNX Runtime refuses this layout: recorded, not a failure of the bundle
-        return {"error": " ".join(str(e).split())[:300] or type(e).__name__}
+        return None, {"error": " ".join(str(e).split())[:300] or type(e).__name__}
     load_s = time.perf_counter() - t0
-    peak = peak_resident_bytes()
-    del session
-    return {"load_s": round(load_s, 3), "peak_bytes": peak, "baseline_bytes": baseline}
+    return session, {"load_s": round(load_s, 3), "peak_bytes": peak_resident_bytes(), "baseline_bytes": baseline}
+
+
+def added_bytes(side: Mapping[str, Any]) -> int | None:
+    """What a measured load added to its process's resident memory: its peak less what the process held before it
+    (the peak itself for a record without a baseline); None when not measured."""
+    peak, base = side.get("peak_bytes"), side.get("baseline_bytes")
+    if not isinstance(peak, int):
+        return None
+    return max(peak - base, 0) if isinstance(base, int) else peak
 
 
 def child_main(conn: Any, job: dict[str, Any]) -> None:
@@ -146,9 +164,9 @@ def child_main(conn: Any, job: dict[str, Any]) -> None:
         ort.set_default_logger_severity(4)
         out = []
         for i, path in enumerate(job["paths"]):
-            if i:
-                _reset_peak()
-            out.append(_load_one(ort, str(path)))
+            session, measured = load_by_path(ort, str(path), reset=i > 0)
+            del session
+            out.append(measured)
         conn.send(("result", out))
     finally:
         with contextlib.suppress(Exception):
@@ -230,30 +248,48 @@ def _loads(cost: LoadCost, index: int, paths: list[Path], cancel: Any) -> list[d
     return [dict(r) for r in raw]
 
 
-def measure(cost: LoadCost, layouts: Layouts, ort_version: str, cancel: Any = None) -> dict[str, Any]:
-    """The manifest's ``smoke.load_cost``: each layout's time and peak memory (None when it was not measured, with
-    the reason), and the shipped layout's ratios to the source's. The shipped layout is loaded first, in a fresh
-    process; the source then in the same one after its peak was reset (Linux), else in a fresh one of its own."""
+def measure(cost: LoadCost, layouts: Layouts, ort_version: str, cancel: Any = None,
+            shipped: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The manifest's ``smoke.load_cost``: each layout's time, peak and added memory (or why it was not measured), and
+    the shipped layout's ratios to the source's. ``shipped``: the shipped layout's load as the smoke run measured it
+    (its own session, by path, its peak reset first); the source is then loaded in a fresh process. Without it the
+    shipped layout is loaded first in a fresh process; the source then in the same one after its peak was reset
+    (Linux), else in a fresh one of its own."""
     together = len(cost.children) == 1
+    source_doc: dict[str, Any] | None = None
     if layouts.source is None:
-        shipped = {"layout": layouts.shipped_layout, **_loads(cost, 0, [layouts.shipped], cancel)[0]}
-        source: dict[str, Any] = {"layout": layouts.source_layout,
-                                  "error": "its external data is not beside it: ONNX Runtime cannot load it by path"}
-    elif together:
-        first, second = _loads(cost, 0, [layouts.shipped, layouts.source], cancel)
-        shipped, source = {"layout": layouts.shipped_layout, **first}, {"layout": layouts.source_layout, **second}
+        source_doc = {"error": "its external data is not beside it: ONNX Runtime cannot load it by path"}
+    if shipped is not None:
+        first = dict(shipped)
+        if source_doc is None:
+            source_doc = _loads(cost, 0, [layouts.source], cancel)[0]  # type: ignore[list-item]
+        method = ("InferenceSession(path); the memory a load adds to its process's peak: the shipped layout by the "
+                  "smoke run's own session (its peak reset before), the source in a fresh process")
     else:
-        shipped = {"layout": layouts.shipped_layout, **_loads(cost, 0, [layouts.shipped], cancel)[0]}
-        source = {"layout": layouts.source_layout, **_loads(cost, 1, [layouts.source], cancel)[0]}
-    method = ("InferenceSession(path), peak resident memory of the process: the shipped layout first in a fresh "
-              "process, " + ("then the source in it, its freed memory handed back and the peak reset"
-                             if together else "the source in another"))
-    doc: dict[str, Any] = {"method": method, "ort_version": ort_version, "shipped": shipped, "source": source}
-    if "error" not in shipped and "error" not in source:
-        doc["time_ratio"] = round(shipped["load_s"] / max(source["load_s"], 1e-3), 2)
-        if shipped.get("peak_bytes") and source.get("peak_bytes"):
-            doc["memory_ratio"] = round(shipped["peak_bytes"] / source["peak_bytes"], 2)
+        if source_doc is not None:
+            first = _loads(cost, 0, [layouts.shipped], cancel)[0]
+        elif together:
+            first, source_doc = _loads(cost, 0, [layouts.shipped, layouts.source], cancel)  # type: ignore[list-item]
+        else:
+            first = _loads(cost, 0, [layouts.shipped], cancel)[0]
+            source_doc = _loads(cost, 1, [layouts.source], cancel)[0]  # type: ignore[list-item]
+        method = ("InferenceSession(path); the memory a load adds to its process's peak: the shipped layout first "
+                  "in a fresh process, " + ("then the source in it, its freed memory handed back and the peak reset"
+                                            if together else "the source in another"))
+    doc: dict[str, Any] = {"method": method, "ort_version": ort_version,
+                           "shipped": _with_added({"layout": layouts.shipped_layout, **first}),
+                           "source": _with_added({"layout": layouts.source_layout, **source_doc})}
+    a, b = doc["shipped"], doc["source"]
+    if "error" not in a and "error" not in b:
+        doc["time_ratio"] = round(a["load_s"] / max(b["load_s"], 1e-3), 2)
+        if a.get("added_bytes") and b.get("added_bytes"):
+            doc["memory_ratio"] = round(a["added_bytes"] / b["added_bytes"], 2)
     return doc
+
+
+def _with_added(side: dict[str, Any]) -> dict[str, Any]:
+    added = added_bytes(side) if "error" not in side else None
+    return {**side, "added_bytes": added} if added is not None else side
 
 
 def noticeable(doc: Any) -> bool:
@@ -266,7 +302,7 @@ def noticeable(doc: Any) -> bool:
         return False
     if abs(float(shipped["load_s"]) - float(source["load_s"])) >= MIN_SECONDS:
         return True
-    a, b = shipped.get("peak_bytes"), source.get("peak_bytes")
+    a, b = added_bytes(shipped), added_bytes(source)
     return isinstance(a, int) and isinstance(b, int) and abs(a - b) >= MIN_MEMORY_BYTES
 
 
@@ -282,13 +318,13 @@ def heavier(doc: dict[str, Any] | None, subject: str) -> list[Finding]:
         return []
     slower = doc["time_ratio"] > MARGIN and shipped["load_s"] - source["load_s"] >= MIN_SECONDS
     mem_ratio = doc.get("memory_ratio")
-    larger = (mem_ratio is not None and mem_ratio > MARGIN
-              and shipped["peak_bytes"] - source["peak_bytes"] >= MIN_MEMORY_BYTES)
+    more, less = added_bytes(shipped), added_bytes(source)
+    larger = (mem_ratio is not None and more is not None and less is not None and mem_ratio > MARGIN
+              and more - less >= MIN_MEMORY_BYTES)
     if not (slower or larger):
         return []
     return [LOAD_COST_HEAVY.finding(subject, time_ratio=f"{doc['time_ratio']:.2f}",
                                     memory_ratio=f"{mem_ratio:.2f}" if mem_ratio is not None else "?",
                                     shipped_s=f"{shipped['load_s']:.2f}", source_s=f"{source['load_s']:.2f}",
-                                    shipped_mem=format_bytes(shipped.get("peak_bytes") or 0),
-                                    source_mem=format_bytes(source.get("peak_bytes") or 0),
+                                    shipped_mem=format_bytes(more or 0), source_mem=format_bytes(less or 0),
                                     ort_version=doc["ort_version"])]

@@ -24,7 +24,8 @@ from ..model import codes as model_codes
 from .inputs import InputMeta
 
 __all__ = [
-    "MAPPED_INLINE_BYTES", "OpenedSession", "clean_ort_message", "input_metas", "load_failure_hint", "open_session",
+    "MAPPED_INLINE_BYTES", "OpenedSession", "clean_ort_message", "input_metas", "load_failure_hint", "open_by_path",
+    "open_session",
 ]
 
 #: From this size a model file the parent wrote itself with its tensors inside (``inline``, the single-file layout)
@@ -53,6 +54,8 @@ class OpenedSession:
     keep: list[Any] = field(default_factory=list)
     #: The validated external-data files by location (the load matrix lays them out beside the model).
     files: dict[str, Path] = field(default_factory=dict)
+    #: The end user's load, measured (:func:`open_by_path`): ``{"load_s", "peak_bytes", "baseline_bytes"}``.
+    measured: dict[str, Any] | None = None
 
 
 def _session_options(empty_dir: str) -> Any:
@@ -157,6 +160,32 @@ def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
     except Exception as e:
         raise _load_failure(model, e) from None
     return OpenedSession(session, time.perf_counter() - t0, given.how, given.keep, given.files)
+
+
+def open_by_path(model: dict[str, Any]) -> OpenedSession:
+    """A CPU session of the shipped model created from ``model["by_path"]`` as the end user's app creates it (plain
+    options, ONNX Runtime finds the external data beside it), its load measured (core/runtime/loadcost.py).
+
+    Only for a layout the parent laid out itself in a private folder and validated (security.md rules 1 and 3 hold:
+    every external-data reference is a file the bundle wrote beside it), never for a user's model.
+    """
+    import onnxruntime as ort
+
+    from .loadcost import can_reset_peak, load_by_path
+
+    ort.disable_telemetry_events()  # Windows: ORT's ETW events (elsewhere ORT_DISABLE_TELEMETRY)
+    path = Path(model["by_path"])
+    session, measured = load_by_path(ort, str(path), reset=can_reset_peak())
+    if session is None:
+        raise _load_failure(model, RuntimeError(measured["error"]))
+    files: dict[str, Path] = {}
+    if not model.get("inline"):
+        from ..model.extdata.extresolve import resolve_external_data
+        from ..model.modelfile import load_structure
+
+        table = resolve_external_data(load_structure(path), path.parent)
+        files = {r.location: Path(r.path) for r in table.refs if r.location and r.path is not None and not r.inline}
+    return OpenedSession(session, float(measured["load_s"]), "by path", [], files, measured)
 
 
 @dataclass

@@ -97,7 +97,9 @@ class KnownModel:
     ``protected``: the files that must never be written (the model and its data files); ``window``/``name``: the
     model is that byte range of its file (a stored ZIP entry, so named); ``inline``: the caller wrote the file
     itself with no external data in it, so the child gives ONNX Runtime its bytes without parsing it first;
-    ``role``: what progress and messages call it ("bundled", "original"; default: the comparison's own words).
+    ``role``: what progress and messages call it ("bundled", "original"; default: the comparison's own words);
+    ``by_path``: the same model laid out as the end user has it, in a private folder the caller wrote and validated:
+    the child creates its session from that path, as an app does, and measures the load (core/runtime/loadcost.py).
     """
 
     location: ModelLocation
@@ -106,6 +108,7 @@ class KnownModel:
     name: str | None = None
     inline: bool = False
     role: str = ""
+    by_path: Path | None = None
 
 
 Model = str | os.PathLike[str] | KnownModel
@@ -153,6 +156,8 @@ def _known(known: KnownModel, label: str) -> _Prepared:
     shown = known.name or loc.model.name
     spec = _spec(loc, sniff(loc.model, window), shown, known.role or label, window)
     spec["inline"] = known.inline
+    if known.by_path is not None:
+        spec["by_path"] = str(known.by_path.absolute())
     return _Prepared(loc, spec, list(known.protected), shown)
 
 

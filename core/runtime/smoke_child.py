@@ -31,6 +31,7 @@ from .session import (
     clean_ort_message,
     input_metas,
     load_failure_hint,
+    open_by_path,
     open_session,
 )
 
@@ -137,7 +138,9 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
     _hook(job, "start")
     r = _Runner(job, send)
     send("stage", steps.SESSION(model=_model(r.models[0])))
-    primary = open_session(r.models[0], job["empty_dir"])
+    # the shipped model laid out as the end user has it: loaded by its path, as an app does, and that load measured
+    by_path = bool(r.models[0].get("by_path"))
+    primary = open_by_path(r.models[0]) if by_path else open_session(r.models[0], job["empty_dir"])
     r.progress(steps.SESSION_CREATED(seconds=primary.create_s))
     _hook(job, "session")
     r.metas = input_metas(primary.session)
@@ -153,6 +156,8 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
         "compare": None,
         "arrays": None,
     }
+    if primary.measured is not None:
+        result["load_measured"] = primary.measured
     if gen.problems or gen.too_large:
         return _inputs_failure(result, gen)
     send("stage", steps.RUNNING(model=_model(r.models[0])))

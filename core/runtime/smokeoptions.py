@@ -226,6 +226,8 @@ class SmokeResult:
     saved_outputs: dict[str, str] = field(default_factory=dict)
     error: str | None = None  # ORT's message when the run failed
     loads: list[dict[str, Any]] | None = None  # the load matrix's rows (SmokeOptions.load_matrix), else None
+    #: The end user's load of the model by its path, measured by the run's own session (KnownModel.by_path), else None
+    load_measured: dict[str, Any] | None = None
 
     @property
     def inputs(self) -> dict[str, dict[str, Any]]:

@@ -1152,11 +1152,6 @@
         <translation>{model} の IR バージョンは {ir} です。ONNX Runtime には IR 3 以降が必要です</translation>
     </message>
     <message>
-        <source>{subject}: the shipped single file costs the end user {time_ratio}x the load time and {memory_ratio}x the peak memory of the source&apos;s external-data layout ({shipped_s} s, {shipped_mem} against {source_s} s, {source_mem}; InferenceSession(path), ONNX Runtime {ort_version})</source>
-        <comment>LOAD_COST_HEAVY</comment>
-        <translation>{subject}: 同梱した単一ファイルの読み込みは、元の外部データ形式と比べて利用者に {time_ratio} 倍の時間と {memory_ratio} 倍のピークメモリーを要します（{shipped_s} 秒・{shipped_mem} 対 {source_s} 秒・{source_mem}。InferenceSession(path)、ONNX Runtime {ort_version}）</translation>
-    </message>
-    <message>
         <source>The manifest lists a path outside the bundle: {path!r} {why}</source>
         <comment>MANIFEST_BAD_PATH</comment>
         <translation>マニフェストがバンドルの外のパスを載せています: {subject}</translation>
@@ -1430,6 +1425,11 @@
         <source>External data file {path} got shorter while reading it</source>
         <comment>EXTDATA_OUT_OF_RANGE</comment>
         <translation>外部データ ファイル {path} を読んでいる間にファイルが短くなりました</translation>
+    </message>
+    <message>
+        <source>{subject}: the shipped single file costs the end user {time_ratio}x the load time and {memory_ratio}x the memory of the source&apos;s external-data layout ({shipped_s} s and {shipped_mem} against {source_s} s and {source_mem}, what each load adds to its process; InferenceSession(path), ONNX Runtime {ort_version})</source>
+        <comment>LOAD_COST_HEAVY</comment>
+        <translation>{subject}: 同梱した単一ファイルの読み込みは、元の外部データ形式と比べて利用者に {time_ratio} 倍の時間と {memory_ratio} 倍のメモリーを要します（{shipped_s} 秒・{shipped_mem} 対 {source_s} 秒・{source_mem}。メモリーは読み込みがプロセスに加える量。InferenceSession(path)、ONNX Runtime {ort_version}）</translation>
     </message>
     <message>
         <source>The manifest&apos;s prove_ort section records a failed proof (failed: {releases}); onnxpack does not build such a bundle</source>
@@ -3720,12 +3720,12 @@
         <translation>未計測</translation>
     </message>
     <message>
-        <source>%1 s, %2 MiB at most</source>
-        <translation>%1 秒・最大 %2 MiB</translation>
+        <source>%1 s and %2 MiB</source>
+        <translation>%1 秒・%2 MiB</translation>
     </message>
     <message>
-        <source>Loading %1 by its path costs the end user %2 as shipped, %3 as it came.</source>
-        <translation>%1 をパスで読み込むと、利用者の負担は配布した形式で %2、元の形式で %3 です。</translation>
+        <source>Loading %1 by its path costs the end user %2 as shipped, %3 as it came (the memory a load adds to its process).</source>
+        <translation>%1 をパスで読み込むと、利用者には同梱した形で %2、元の形で %3 かかります（メモリーは読み込みがプロセスに加える量）。</translation>
     </message>
     <message>
         <source>The shipped layout takes %1x the time and %2x the memory.</source>
