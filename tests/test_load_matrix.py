@@ -114,3 +114,33 @@ def test_a_large_graph_is_loaded_by_path_and_from_bytes_only(tmp_path: Path):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), tmp_path / "chain.onnx")
     res = build_bundle(BundleOptions(tmp_path / "chain.onnx", tmp_path / "out", "1.0.0"))
     assert _modes(res.manifest["smoke"]["loads"]) == {"path": True, "bytes": True}
+
+
+def test_the_matrix_never_gives_the_shipped_files_a_second_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The bundle's proof reads the shipped files beside the smoke run and refuses a file with two links (security.md
+    rule 1): the matrix copies them into its own folder, and links only to its copies."""
+    import numpy as np
+
+    from onnxpack.core.runtime import loadmatrix
+
+    model = tmp_path / "src" / "m.onnx"
+    save_with_external(add_model(), model)
+    data = {p.name: p for p in model.parent.iterdir() if p != model}
+    links: list[int] = []
+    real = loadmatrix._Matrix.attempt
+
+    def attempt(self, mode, load, expected_failure=False):  # type: ignore[no-untyped-def]
+        links.extend(p.stat().st_nlink for p in (model, *data.values()))
+        return real(self, mode, load, expected_failure)
+
+    monkeypatch.setattr(loadmatrix._Matrix, "attempt", attempt)
+    import onnxruntime as ort
+
+    x = np.ones((1, 64), dtype=np.float32)
+    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    feeds = {sess.get_inputs()[0].name: x}
+    rows = loadmatrix.load_matrix(loadmatrix.Shipped("m.onnx", model, data),
+                                  loadmatrix.Reference(feeds, sess.run(None, feeds), ort.SessionOptions),
+                                  str(tmp_path))  # fmt: skip
+    assert _modes(rows)["path"] and _modes(rows)["non-ascii"]
+    assert links and set(links) == {1}
