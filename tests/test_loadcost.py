@@ -247,7 +247,12 @@ def test_the_proof_and_other_loads_wait_for_the_smoke_runs_session() -> None:
     first = modelstage._FirstSession(lambda e: seen.append(e.step), measured=True)
     assert not modelstage._ONE_LOAD_AT_A_TIME.acquire(blocking=False)
     waited = threading.Event()
-    thread = threading.Thread(target=lambda: (first.wait(CancelToken()), waited.set()))
+
+    def wait() -> None:
+        first.wait(CancelToken())
+        waited.set()
+
+    thread = threading.Thread(target=wait)
     thread.start()
     report(first.progress, "smoke", 0, 1, steps.RUNNING, unit=STEPS, model="m")  # not the session: still waiting
     assert not waited.wait(0.3)

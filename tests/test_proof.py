@@ -294,3 +294,38 @@ def test_a_bundle_runs_the_shipped_model_first_and_the_source_once(tmp_path: Pat
     assert options.compare_runs == 1 and options.runs == 3
     assert [len(m["run_times"]) for m in raw["models"]] == [3, 1]
     assert res.manifest["smoke"]["recipe"]["runs"] == 3
+
+
+def test_tensors_are_hashed_in_balanced_shares_with_the_same_digests(tmp_path: Path) -> None:
+    """hash_model_tensors shares the ranges out by bytes, one thread a share: the digests are each tensor's SHA-256
+    whatever the number of threads, and a share that fails (a data file cut short) fails the whole."""
+    import hashlib
+
+    from onnx import helper, numpy_helper
+
+    rng = np.random.default_rng(1)
+    inits = [numpy_helper.from_array(rng.standard_normal(n).astype(np.float32), f"w{i}")
+             for i, n in enumerate([4096, 300, 70_000, 1024, 9000, 5])]
+    nodes = [helper.make_node("Identity", [t.name], [f"o{i}"]) for i, t in enumerate(inits)]
+    graph = helper.make_graph(nodes, "g", [], [helper.make_tensor_value_info(f"o{i}", onnx.TensorProto.FLOAT, None)
+                                               for i in range(len(inits))], inits)
+    model = tmp_path / "m.onnx"
+    factory.save_with_external(helper.make_model(graph), model)
+    table = resolve_external_data(load_structure(model), tmp_path)
+    one = proof.hash_model_tensors(table, threads=1)
+    for n in (2, 3, 8):
+        assert proof.hash_model_tensors(table, threads=n, chunk=4096) == one
+    data = next(p for p in tmp_path.iterdir() if p != model)
+    body = data.read_bytes()
+    for key, digest in one.items():
+        assert hashlib.sha256(body[key[1]:key[1] + key[2]]).hexdigest() == digest
+
+    shares = proof._shares([(k, None) for k in one], 2)  # type: ignore[misc]
+    assert sorted(k for share in shares for k, _ in share) == sorted(one)
+    assert all([k for k, _ in share] == sorted(k for k, _ in share) for share in shares)  # each in file order
+    loads = [sum(k[2] for k, _ in share) for share in shares]
+    assert max(loads) - min(loads) <= max(k[2] for k in one)
+
+    data.write_bytes(body[: len(body) // 2])
+    with pytest.raises(OnnxpackError):
+        proof.hash_model_tensors(table, threads=3, chunk=4096)

@@ -38,8 +38,8 @@ from .mergeparts import tensor_paths
 from .streamhash import HashWorker
 
 __all__ = [
-    "FILE_METHOD", "METHOD", "RangeKey", "TensorHasher", "WeightsProof", "fingerprint", "hash_model_tensors",
-    "prove_same_model",
+    "FILE_METHOD", "METHOD", "PROOF_THREADS", "RangeKey", "TensorHasher", "WeightsProof", "fingerprint",
+    "hash_model_tensors", "prove_same_model",
 ]
 
 #: How the manifest names this proof.
@@ -141,22 +141,60 @@ def fingerprint(model: ModelProto, table: ExternalTable, digests: Mapping[RangeK
     return copy.SerializeToString(deterministic=True), labels
 
 
+#: The written model's tensors are hashed on up to this many threads (hashlib and file reads release the GIL).
+PROOF_THREADS = 4
+
+
+def _shares(keyed: list[tuple[RangeKey, ExternalRef]], n: int) -> list[list[tuple[RangeKey, ExternalRef]]]:
+    """``keyed`` in ``n`` shares of about equal bytes (largest first to the lightest share), each in file order."""
+    shares: list[list[tuple[RangeKey, ExternalRef]]] = [[] for _ in range(n)]
+    loads = [0] * n
+    for key, ref in sorted(keyed, key=lambda kr: -kr[0][2]):
+        i = loads.index(min(loads))
+        shares[i].append((key, ref))
+        loads[i] += key[2]
+    return [sorted(share, key=lambda kr: kr[0]) for share in shares if share]
+
+
 def hash_model_tensors(
-    table: ExternalTable, cancel: CancelToken | None = None, chunk: int = CHUNK
+    table: ExternalTable, cancel: CancelToken | None = None, chunk: int = CHUNK, threads: int | None = None
 ) -> dict[RangeKey, str]:
-    """Read every validated range of ``table`` once (in file order) and return its SHA-256."""
-    hasher = TensorHasher()
-    seen: set[RangeKey] = set()
-    with hasher, ExternalDataReader(table) as reader:
-        reader.tensor_observer = hasher
-        keyed = [(key, r) for r in table.refs if (key := _key(r)) is not None]
-        for key, ref in sorted(keyed, key=lambda kr: kr[0]):
-            if key in seen or key[2] == 0:
-                continue
-            seen.add(key)
-            for _ in reader.iter_chunks(ref, chunk, cancel):
-                pass
-        return hasher.finish()
+    """Read every validated range of ``table`` once and return its SHA-256: the ranges in shares of about equal
+    bytes, one thread each (``threads``: default every core, at most :data:`PROOF_THREADS`), each reading its share
+    in file order with its own reader. A tensor is hashed whole by one thread, so a digest is the same however the
+    ranges are shared out."""
+    import os
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    unique = {key: r for r in table.refs if (key := _key(r)) is not None and key[2] != 0}
+    n = max(1, min(threads or os.cpu_count() or 1, PROOF_THREADS, len(unique)))
+    failed = threading.Event()  # one share failed: the others stop at their next chunk
+
+    def run(share: list[tuple[RangeKey, ExternalRef]]) -> dict[RangeKey, str]:
+        out: dict[RangeKey, str] = {}
+        try:
+            with ExternalDataReader(table) as reader:
+                for key, ref in share:
+                    h = hashlib.sha256()
+                    for data in reader.iter_chunks(ref, chunk, cancel):
+                        if failed.is_set():
+                            return out
+                        h.update(data)
+                    out[key] = h.hexdigest()
+        except BaseException:
+            failed.set()
+            raise
+        return out
+
+    shares = _shares(list(unique.items()), n)
+    if len(shares) <= 1:
+        return run(shares[0]) if shares else {}
+    digests: dict[RangeKey, str] = {}
+    with ThreadPoolExecutor(max_workers=len(shares), thread_name_prefix="onnxpack-proof-sha256") as pool:
+        for part in pool.map(run, shares):  # a share's error (a short file, cancel) is raised here
+            digests.update(part)
+    return digests
 
 
 @dataclass
