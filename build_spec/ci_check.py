@@ -183,8 +183,8 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float) -> tupl
 
 
 def check_load_cost(c: _Checks, bundle_doc: dict) -> bool:
-    """The bundle measured the end user's load of both layouts: the frozen app started its load-cost process(es) (a
-    spawned re-run of its own executable; on Windows one per layout) and each loaded the model by path."""
+    """The bundle measured the end user's load of both layouts by path: on Linux in the frozen app's smoke child (a
+    fork of it, or a re-run of its own executable), on Windows in its load-cost processes (a re-run per layout)."""
     cost = (bundle_doc.get("smoke") or {}).get("load_cost") or {}
     sides = [cost.get(k) or {} for k in ("shipped", "source")]
     measured = all(isinstance(s.get("load_s"), (int, float)) and (s.get("peak_bytes") or 0) > 0 for s in sides)

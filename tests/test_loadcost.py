@@ -167,16 +167,22 @@ def _bundle(model: Path, out: Path, **kw: Any) -> Any:
                                       **kw))
 
 
-def test_bundle_records_the_load_cost_in_manifest_readme_and_verifies(tmp_path: Path) -> None:
+def test_bundle_records_the_load_cost_in_manifest_readme_and_verifies(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     model = factory.external_model(tmp_path / "src")
+    started: list[Any] = []
+    real = loadcost.started
+    monkeypatch.setattr(loadcost, "started", lambda *a: started.append(a) or real(*a))
     r = _bundle(model, tmp_path / "out")
     cost = r.manifest["smoke"]["load_cost"]
     assert (cost["shipped"]["layout"], cost["source"]["layout"]) == ("single", "external")
     assert all("load_s" in cost[k] and "error" not in cost[k] for k in ("shipped", "source"))
     assert all(cost[k]["added_bytes"] == cost[k]["peak_bytes"] - cost[k]["baseline_bytes"] for k in cost
                if k in ("shipped", "source"))
-    # Linux: the smoke run's own session was the shipped layout's load (one session of it, not two)
-    assert ("smoke run's own session" in cost["method"]) == loadcost.can_reset_peak()
+    # Linux: the smoke run's own session was the shipped layout's load (one session of it, not two), and the smoke
+    # child loaded the source after the run: no load-cost process at all
+    assert ("both in the smoke run's process" in cost["method"]) == loadcost.can_reset_peak()
+    assert (started == []) == loadcost.can_reset_peak()
     jsonschema.validate(r.manifest, load_schema(), cls=jsonschema.Draft202012Validator)
     with zipfile.ZipFile(r.zip_path) as zf:
         assert json.loads(zf.read("manifest.json"))["smoke"]["load_cost"] == cost
@@ -232,45 +238,53 @@ def test_ratios_are_said_only_beyond_the_noise(doc: dict[str, Any], said: bool) 
     assert not loadcost.noticeable(half)
 
 
-def test_the_proof_and_other_loads_wait_for_the_smoke_runs_session() -> None:
-    """On Linux the smoke run's first session is the shipped layout's measured load: until the child says it is
-    created, the bundle's one-load lock is held (a release's other model measures no load beside it) and the proof's
-    hashing waits; every report still reaches the caller."""
+def test_the_measured_loads_wait_for_each_other_and_for_the_proof() -> None:
+    """On Linux the smoke child measures the shipped layout (its first session) and then the source: until the first
+    session is created the bundle's one-load lock is held (a release's other model measures no load beside it) and
+    the proof's hashing waits; before the source's load the child asks, and is answered once the proof is done and
+    the lock is held again, until the smoke run ends. Every report still reaches the caller."""
     import threading
 
     from onnxpack.core import steps
     from onnxpack.core.errors import Cancelled
     from onnxpack.core.progress import STEPS, CancelToken, report
-    from onnxpack.core.release import modelstage
+    from onnxpack.core.release import endload
 
+    lock = endload.ONE_LOAD_AT_A_TIME
     seen: list[str] = []
-    first = modelstage._FirstSession(lambda e: seen.append(e.step), measured=True)
-    assert not modelstage._ONE_LOAD_AT_A_TIME.acquire(blocking=False)
+    proved: list[str] = []
+    loads = endload.MeasuredLoads(lambda e: seen.append(e.step), True, lambda: proved.append("proof"))
+    assert not lock.acquire(blocking=False)
     waited = threading.Event()
 
     def wait() -> None:
-        first.wait(CancelToken())
+        loads.wait(CancelToken())
         waited.set()
 
     thread = threading.Thread(target=wait)
     thread.start()
-    report(first.progress, "smoke", 0, 1, steps.RUNNING, unit=STEPS, model="m")  # not the session: still waiting
+    report(loads.progress, "smoke", 0, 1, steps.RUNNING, unit=STEPS, model="m")  # not the session: still waiting
     assert not waited.wait(0.3)
-    report(first.progress, "smoke", 0, 1, steps.SESSION_CREATED, unit=STEPS, seconds=1.0)
+    report(loads.progress, "smoke", 0, 1, steps.SESSION_CREATED, unit=STEPS, seconds=1.0)
     thread.join(5)
     assert waited.is_set() and seen == ["RUNNING", "SESSION_CREATED"]
-    assert modelstage._ONE_LOAD_AT_A_TIME.acquire(blocking=False)
-    modelstage._ONE_LOAD_AT_A_TIME.release()
-    first.done()  # again (the bundle's finally): harmless, the lock is not released twice
-    assert modelstage._ONE_LOAD_AT_A_TIME.acquire(blocking=False)
-    modelstage._ONE_LOAD_AT_A_TIME.release()
+    assert lock.acquire(blocking=False)  # free between the two loads
+    lock.release()
+
+    assert loads.answer("something else") is False and proved == []
+    assert loads.answer(endload.MEASURE_SOURCE) is True and proved == ["proof"]
+    assert not lock.acquire(blocking=False)  # held for the source's load
+    loads.done()
+    loads.done()  # again (the bundle's finally): harmless, the lock is not released twice
+    assert lock.acquire(blocking=False)
+    lock.release()
 
     stop = CancelToken()
-    never = modelstage._FirstSession(None, measured=True)
+    never = endload.MeasuredLoads(None, True, lambda: None)
     try:
         stop.cancel()
         with pytest.raises(Cancelled):
             never.wait(stop)
     finally:
         never.done()
-    modelstage._FirstSession(None, measured=False).wait(CancelToken())  # nothing measured: nothing to wait for
+    endload.MeasuredLoads(None, False, lambda: None).wait(CancelToken())  # nothing measured: nothing to wait for

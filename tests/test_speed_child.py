@@ -382,3 +382,37 @@ def test_a_smoke_failure_beside_the_checker_defers_to_the_checkers_refusal(
         build_bundle(_opts(sample_model, out))
     assert e.value.code == "BUNDLE_FINDINGS" and "injected: the checker refuses" in e.value.message
     assert not out.exists() or list(out.iterdir()) == []
+
+
+def _asking_target(conn: Any, job: dict[str, Any]) -> None:
+    from onnxpack.core.child.childask import ask_parent
+
+    first = ask_parent({"n": 1})
+    second = ask_parent("again")
+    conn.send(("result", [first, second]))
+
+
+def _not_asking_target(conn: Any, job: dict[str, Any]) -> None:
+    from onnxpack.core.child.childask import ask_parent
+
+    try:
+        ask_parent("may I?")
+    except EOFError:
+        conn.send(("result", "refused"))
+        return
+    conn.send(("result", "answered"))
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_a_job_asks_its_parent_and_waits_for_the_answer(fork: bool) -> None:
+    """core/child/childask.py: a child whose ``answers`` is set runs a job that may ask; each question is answered on
+    the job pipe, in order, in a forked and in a fresh process; a job that may not ask gets EOFError, not a hang."""
+    from onnxpack.core.runtime.childrun import run_in_child as run_job
+
+    asked: list[Any] = []
+    child = ChildProcess(childproc.target_name(_asking_target), preload=(), fork=fork)
+    child.answers = lambda q: asked.append(q) or f"answer {len(asked)}"
+    assert run_job(_asking_target, {}, timeout=60, what="asking", child=child) == ["answer 1", "answer 2"]
+    assert asked == [{"n": 1}, "again"]
+    plain = ChildProcess(childproc.target_name(_not_asking_target), preload=(), fork=fork)
+    assert run_job(_not_asking_target, {}, timeout=60, what="asking", child=plain) == "refused"

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-__all__ = ["ExecProcess", "ForkProcess", "flush_c_stdio", "frozen"]
+__all__ = ["ExecProcess", "ForkProcess", "flush_c_stdio", "frozen", "no_core_files"]
 
 
 class ExecProcess:
@@ -93,3 +93,13 @@ def flush_c_stdio() -> None:
 def frozen() -> bool:
     """True in a PyInstaller-style frozen app, whose ``sys.executable`` is the app, not Python."""
     return bool(getattr(sys, "frozen", False))
+
+
+def no_core_files() -> None:
+    """A native crash in a child must not leave a core file behind (where the platform allows saying so)."""
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (ImportError, ValueError, OSError):
+        pass

@@ -23,9 +23,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..atomic import make_temp_dir
-from .childhandles import ExecProcess, ForkProcess, flush_c_stdio, frozen
+from .childask import ASKS, asking
+from .childhandles import ExecProcess, ForkProcess, flush_c_stdio, frozen, no_core_files
 
 __all__ = [
+    "ASKS",
     "FORK_MAX_RESIDENT",
     "ORT_TELEMETRY_VAR",
     "PRELOAD",
@@ -313,6 +315,8 @@ class ChildProcess:
         self._lock = threading.Lock()
         #: The job was sent: the child runs it and ends; it takes no more tasks.
         self.job_sent = False
+        #: What answers the job's questions (core/child/childask.py); None: the job may not ask.
+        self.answers: Callable[[Any], Any] | None = None
         self.tmp: str | None = str(make_temp_dir("child"))
         self.proc: Any
         #: The secret variables hidden from this child (see :func:`hide_from_children`).
@@ -358,14 +362,21 @@ class ChildProcess:
         return True
 
     def send_job(self, job: dict[str, Any]) -> None:
-        """Hand over the job; a child that already died shows up in the caller's wait loop."""
+        """Hand over the job (the pipe stays open for :meth:`answer` when it has ``ASKS``); a child that already died
+        shows up in the caller's wait loop."""
         self.job_sent = True
         try:
             self._job_send.send(job)
         except (OSError, EOFError, ValueError):  # BrokenPipeError: the child is gone; the caller reports how it ended
             pass
         finally:
-            self._job_send.close()
+            if not job.get(ASKS):
+                self._job_send.close()
+
+    def answer(self, value: Any) -> None:
+        """Answer the job's question (:func:`ask_parent`); a child gone shows up in the caller's wait loop."""
+        with contextlib.suppress(OSError, EOFError, ValueError):
+            self._job_send.send(("answer", value))
 
     def end(self, timeout: float = 10.0) -> None:
         """No job will come: close the job pipe and wait (up to ``timeout``) for the child to exit on its own."""
@@ -411,16 +422,6 @@ def child_for(target: str, child: ChildProcess | None, *secret_vars: str | None)
     return child if child is not None else ChildProcess(target)
 
 
-def _no_core_files() -> None:
-    """A native crash in a child must not leave a core file behind (where the platform allows saying so)."""
-    try:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    except (ImportError, ValueError, OSError):
-        pass
-
-
 def _run_task(conn: Any, func: str, args: tuple[Any, ...], private_tmp: str) -> None:
     """One task in the child, with the private folder as current directory (a library that resolves a relative
     path on its own finds nothing of ours there); its value or its error goes back as text."""
@@ -443,7 +444,7 @@ def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str,
                  preload: tuple[str, ...] = PRELOAD, hidden: tuple[str, ...] = ()) -> None:
     """Entry point of the child: import the heavy modules and the target's, run the tasks that come, then the job;
     exit quietly if the parent closes the pipe first. ``hidden``: environment variables to drop first (spawn)."""
-    _no_core_files()
+    no_core_files()
     enter_child(private_tmp, hidden)
     for name in preload:  # imported now, while the parent imports and validates
         importlib.import_module(name)
@@ -458,15 +459,19 @@ def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str,
             except (EOFError, OSError):  # no job (a task-only child, bad input, cancelled) or the parent died
                 shutil.rmtree(private_tmp, ignore_errors=True)
                 gc.freeze()  # the child ends now: its final collections need not walk what the imports made
+                job_conn.close()
                 return
             if isinstance(job, tuple) and job and job[0] == "task":
                 _run_task(conn, job[1], job[2], private_tmp)
                 continue
             break
+        if not (isinstance(job, dict) and job.get(ASKS)):
+            job_conn.close()
+        with asking(conn, job_conn):  # the job may ask the parent (ask_parent): answers come on the job pipe
+            if run is not None:
+                run(conn, job)
     finally:
         job_conn.close()
-    if run is not None:
-        run(conn, job)
 
 
 def reap_children(timeout: float = 5.0) -> None:

@@ -15,7 +15,6 @@ import contextlib
 import dataclasses
 import io
 import posixpath
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,9 +34,10 @@ from ..model.layout import KEEP, Layout
 from ..model.merge.merge import MergePlan, plan_merge
 from ..model.merge.proof import RangeKey, TensorHasher, WeightsProof, prove_same_model
 from ..model.merge.streamhash import SequentialHasher, read_in_order
-from ..progress import STEPS, CancelToken, ProgressCallback, ProgressEvent, check_cancel, report
+from ..progress import STEPS, CancelToken, ProgressCallback, check_cancel, report
 from ..runtime import loadcost
 from . import codes
+from .endload import MeasuredLoads, load_cost, shipped_file, source_by_path
 from .fixes import Fixed, apply_fixes
 from .gate import Checked, CheckerGate
 from .manifest_build import (
@@ -48,7 +48,7 @@ from .manifest_build import (
 from .members import Member, Role
 from .ortvariant import OrtVariant, add_ort_variant
 from .plan import BundlePlan
-from .smokerun import Smoked, SmokeTarget, equality, run_smoke, same_file_proof, smoke_or_retarget_refusal
+from .smokerun import SmokeTarget, equality, run_smoke, same_file_proof, smoke_or_retarget_refusal
 from .sources import SourceWatch, source_files_of
 from .zipwriter import DeterministicZip
 
@@ -298,127 +298,65 @@ def _same_file(plan: BundlePlan, checked: Checked, merged: _Merged,
     return same_file_proof(checked.val.inspection, merged.plan.layout, source, (entry.size, entry.sha256))
 
 
-#: The end user's loads are measured one at a time in this process.
-_ONE_LOAD_AT_A_TIME = threading.Lock()
-
-
-class _FirstSession:
-    """The smoke child's first session, awaited: on Linux it is the end user's load of the shipped layout
-    (loadcost.py), so nothing of this bundle runs beside it. Until it is created this holds the bundle's one-load
-    lock, and the proof's hashing waits; :meth:`progress` passes the run's reports on and sees it created."""
-
-    def __init__(self, progress: ProgressCallback | None, measured: bool) -> None:
-        self._progress = progress
-        self._created = threading.Event()
-        self._held = measured and _ONE_LOAD_AT_A_TIME.acquire()  # a release's models: their loads never overlap
-        if not measured:
-            self._created.set()
-
-    def progress(self, event: ProgressEvent) -> None:
-        if event.step == "SESSION_CREATED":
-            self.done()
-        if self._progress is not None:
-            self._progress(event)
-
-    def done(self) -> None:
-        self._created.set()
-        if self._held:
-            self._held = False
-            _ONE_LOAD_AT_A_TIME.release()
-
-    def wait(self, stop: CancelToken) -> None:
-        while not self._created.wait(0.1):
-            stop.raise_if_cancelled()
-
-
 def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: SmokeTarget,
                      watch: SourceWatch, run: Run, child: ChildProcess | None) -> Proven:
     """Smoke-run the merged model while a thread proves, tensor by tensor, that it is the source model.
 
     When the bundled file is the source file byte for byte, that is the proof: no tensor is hashed again, and the
     original is run too only when --compare-outputs always asks for it (its outputs could not differ). On Linux the
-    smoke run creates its session from the shipped layout by its path, as the end user's app does, and that load is
-    the end user's load cost of the shipped layout (loadcost.py): the proof's hashing waits until it is done.
+    smoke run also measures the end user's load of the shipped layout and of the source (core/release/endload.py):
+    the proof's hashing waits for the first, and the second waits for the proof.
     """
     opts, merge, same = plan.opts, merged.plan, merged.same_file
-    by_path = opts.load_cost and loadcost.can_reset_peak()
-    first = _FirstSession(run.progress, by_path)
+    in_child = opts.load_cost and loadcost.can_reset_peak()
+    proofs: list[Background[WeightsProof]] = []  # the proof, which the source's measured load waits for
+    loads = MeasuredLoads(run.progress, in_child, lambda: proofs[0].join())
 
     def prove(stop: CancelToken) -> WeightsProof:
         if same is not None:
             return same
-        first.wait(stop)
+        loads.wait(stop)
         return prove_same_model(merge.model, merge.table, merged.source_digests, target.path, merged.copy_dir, stop,
                                 target.window)  # fmt: skip
 
     proof = Background(prove, run.cancel, "onnxpack-proof")
+    proofs.append(proof)
     cost = contextlib.ExitStack()
     shipped: Path | None = None
     try:
-        # the end user's load cost: its processes import onnxruntime while the smoke run goes on (loadcost.py)
-        measured = cost.enter_context(loadcost.started()) if opts.load_cost else None
-        if by_path:
-            shipped = _shipped_file(plan, target, run)
+        # elsewhere, the load-cost processes import onnxruntime while the smoke run goes on (loadcost.py)
+        measured = cost.enter_context(loadcost.started()) if opts.load_cost and not in_child else None
+        smoked_target = target
+        if in_child:
+            shipped = shipped_file(plan, target, run.work)
+            smoked_target = dataclasses.replace(target, by_path=shipped, source_by_path=source_by_path(plan),
+                                                answers=loads.answer)  # fmt: skip
         auto = same is None and merge.total_size <= COMPARE_AUTO_BYTES
         compare = opts.compare_outputs if opts.compare_outputs is not None else auto
         try:  # a converted model is never shipped unproven: its outputs are compared, whatever its size
-            smoked = run_smoke(plan, dataclasses.replace(target, by_path=shipped), run.work,
-                               compare or fixed.converted, child, watch, first.progress, run.cancel)  # fmt: skip
+            smoked = run_smoke(plan, smoked_target, run.work, compare or fixed.converted, child, watch, loads.progress,
+                               run.cancel)  # fmt: skip
         except RuntimeFailure as e:
             refusal = smoke_or_retarget_refusal(plan, fixed, e)
             if refusal is e:
                 raise
             raise refusal from None
         finally:
-            first.done()
+            loads.done()
         if proof.running:
             report(run.progress, "smoke", 1, 1, steps.COMPARING_HASHES, unit=STEPS)
         weights = proof.join()
-        if measured is not None:
-            smoked = _load_cost(plan, merge.layout, target, run, measured, smoked, shipped)
+        if opts.load_cost:
+            smoked = load_cost(plan, merge.layout, target, smoked, run, measured, shipped)
         report(run.progress, "smoke", 1, 1, steps.DONE, unit=STEPS)
     finally:
-        first.done()
+        loads.done()
         proof.stop()
         cost.close()
         if shipped is not None and shipped != target.path:
             shipped.unlink(missing_ok=True)
     equal = equality(plan.location.model.name, plan.model_entry, weights, smoked.rows)
     return Proven({**smoked.doc, "equal": equal}, equal, smoked.extra, smoked.findings)
-
-
-def _shipped_file(plan: BundlePlan, target: SmokeTarget, run: Run) -> Path:
-    """The shipped model as the end user has it on disk: extracted from its stored entry into the work folder (a
-    kernel copy of the entry's bytes, which the proof reads in place) when it is run in place, else the copy with its
-    data files beside it."""
-    if target.window is None:
-        return target.path
-    folder = run.work / "loadcost"
-    folder.mkdir(exist_ok=True)
-    return loadcost.extracted(target.path, target.window, folder / posixpath.basename(plan.model_entry))
-
-
-def _load_cost(plan: BundlePlan, layout: Layout, target: SmokeTarget, run: Run, cost: loadcost.LoadCost,
-               smoked: Smoked, shipped: Path | None) -> Smoked:
-    """``smoked`` with the end user's load cost (``load_cost``) and its finding: the shipped model loaded by path
-    (``shipped``, already measured by the smoke run's own session when it gave ``smoked.shipped_load``; else extracted
-    now) against the source by its own path, which the bundle validated (security.md rule 1) before; None for a source
-    whose data lies elsewhere."""
-    report(run.progress, "smoke", 1, 1, steps.MEASURING_LOAD_COST, unit=STEPS)
-    given = smoked.shipped_load
-    path = shipped if shipped is not None else _shipped_file(plan, target, run)
-    loc = plan.location
-    loadable = loc.data_dir.resolve() == loc.model.parent.resolve()
-    source_layout = Layout.EXTERNAL if any(p != loc.model for p in target.source_files) else Layout.SINGLE
-    layouts = loadcost.Layouts(path, layout.value, loc.model if loadable else None, source_layout.value)
-    try:
-        with _ONE_LOAD_AT_A_TIME:  # a release's models run two at a time (folderparallel.py): their loads do not
-            doc = loadcost.measure(cost, layouts, str(smoked.doc.get("ort_version", "")), run.cancel, shipped=given)
-    finally:
-        if shipped is None and path != target.path:
-            path.unlink(missing_ok=True)
-    found = loadcost.heavier(doc, posixpath.basename(plan.model_entry))
-    return dataclasses.replace(smoked, doc={**smoked.doc, "load_cost": doc}, findings=(*smoked.findings, *found))
 
 
 def _provenance(plan: BundlePlan, checked: Checked, sources: list[Path], merged: _Merged,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -61,7 +61,9 @@ class SmokeTarget:
     """The merged model to run: ``window`` of ``path`` (its ZIP entry ``entry``, in place), else the copy ``path``;
     its data files in ``data_dir``; ``inline``: it has none (the single-file layout). ``source_files``: the source
     model's files, which the comparison run reads and which are never written. ``by_path``: the model as the end user
-    has it (extracted, or the copy), which the smoke child loads by its path and measures (KnownModel.by_path)."""
+    has it (extracted, or the copy), which the smoke child loads by its path and measures (KnownModel.by_path);
+    ``source_by_path``: the source, which it then loads by its path and measures too, once ``answers`` says so
+    (KnownModel.source_by_path, SmokeRun.answers)."""
 
     path: Path
     window: Window | None
@@ -70,13 +72,15 @@ class SmokeTarget:
     inline: bool
     source_files: tuple[Path, ...]
     by_path: Path | None = None
+    source_by_path: Path | None = None
+    answers: Callable[[Any], Any] | None = None
 
     def known(self) -> KnownModel:
         """The merged model for the smoke run: written by us, so not parsed again in this process."""
         from ..runtime.smoke import KnownModel
 
         return KnownModel(ModelLocation(self.path, self.data_dir), (self.path,), self.window, self.entry, self.inline,
-                          "bundled", self.by_path)  # fmt: skip
+                          "bundled", self.by_path, self.source_by_path)  # fmt: skip
 
     def source(self, location: ModelLocation) -> KnownModel:
         """The source model at ``location``, validated by the bundle's inspection (parsed in the child only)."""
@@ -89,13 +93,15 @@ class SmokeTarget:
 class Smoked:
     """The manifest's smoke record (without ``equal``), the per-output comparison (None when the original was not
     run), extra bundle members (reference outputs, the user's input files), the run's findings, and the end user's
-    load of the shipped model as the run's own session measured it (SmokeTarget.by_path), else None."""
+    load of the shipped model and of the source as the smoke child measured them (SmokeTarget.by_path and
+    source_by_path), else None."""
 
     doc: dict[str, Any]
     rows: list[dict[str, Any]] | None
     extra: Mapping[str, tuple[Role, bytes]] = field(default_factory=dict)
     findings: tuple[Finding, ...] = ()
     shipped_load: dict[str, Any] | None = None
+    source_load: dict[str, Any] | None = None
 
 
 def json_copy(d: dict[str, Any]) -> dict[str, Any]:
@@ -127,11 +133,12 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
     if compare:
         # The shipped model first (its runs are the smoke record's), then the source, once: its outputs are compared.
         res = compare_models(target.known(), target.source(loc), options=dataclasses.replace(options, compare_runs=1),
-                             save_outputs_to=saved, progress=progress, cancel=cancel, child=child)  # fmt: skip
+                             save_outputs_to=saved, progress=progress, cancel=cancel, child=child,
+                             answers=target.answers)  # fmt: skip
         run, findings = res.original, res.findings
     else:
         run = smoke_test(target.known(), options=options, save_outputs_to=saved, progress=progress, cancel=cancel,
-                         child=child)  # fmt: skip
+                         child=child, answers=target.answers)  # fmt: skip
         findings = run.findings
     _refuse_failed(run, loc.model.name)
     if compare:
@@ -151,7 +158,7 @@ def run_smoke(plan: BundlePlan, target: SmokeTarget, work: Path, compare: bool, 
     doc = {"ok": True, "ort_version": run.ort_version, "provider": run.provider, "outputs": outputs, "recipe": recipe}
     if run.loads is not None:
         doc["loads"] = run.loads
-    return Smoked(doc, rows, extra, kept, run.load_measured)
+    return Smoked(doc, rows, extra, kept, run.load_measured, run.source_load_measured)
 
 
 def same_file_proof(source: Inspection, bundled: Layout, source_hash: tuple[int, str] | None,

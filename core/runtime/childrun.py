@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import classcodes, steps
+from ..child.childask import ASKS
 from ..child.childproc import SMOKE_TARGET, ChildProcess, target_name
 from ..errors import (
     Cancelled,
@@ -78,15 +79,19 @@ def run_in_child(
     now); it is stopped before this returns. The child sends ('stage', text), ('progress',
     {done,total,message}), then ('result', x) or ('error', {class, code, message, hint, details}). A
     crash, a time-out or cancellation kills the child and raises RuntimeFailure / Cancelled; the
-    caller's process is never affected.
+    caller's process is never affected. A ``child`` with :attr:`~ChildProcess.answers` set runs a job that may ask
+    (core/child/childask.py): an ('ask', question) message is answered with ``child.answers(question)`` (the time it
+    takes counts against ``timeout``).
     """
+    answers = child.answers if child is not None else None
     if child is None or child.target != _name(target) or not child.usable:
         if child is not None:
             child.discard()
         child = ChildProcess(_name(target))
+        child.answers = answers
     proc, recv_conn = child.proc, child.recv_conn
     follower = _Follower(progress, stage)
-    child.send_job(job)
+    child.send_job({**job, ASKS: True} if answers is not None else job)
     follower.report()  # the stage runs from now: no silent gap until it reports
     deadline = time.monotonic() + timeout
     try:
@@ -94,6 +99,9 @@ def run_in_child(
             if cancel is not None and cancel.cancelled:
                 raise classcodes.CANCELLED.error(variant="while", current=str(follower.current))
             message = _receive(recv_conn)
+            if message is not None and message[0] == "ask":
+                child.answer(answers(message[1]) if answers is not None else None)
+                continue
             if message is not None:
                 value = follower.take(*message)
                 if value is not _NOTHING:

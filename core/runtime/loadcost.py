@@ -8,16 +8,15 @@ its peak to what it holds (``clear_refs`` 5). Either way the process's resident 
 recorded (``baseline_bytes``) beside its peak after it, and the layouts are compared by what their load adds
 (``added_bytes``), so that two processes that imported different modules compare fairly.
 
-On Linux the shipped layout's load is the smoke run's own session: the smoke child resets its peak and creates its
-session from the shipped file by its path, as the end user's app does (:func:`load_by_path`), and runs it; a fresh
-process then loads the source (``measure(..., shipped=...)``). One session of the shipped model, not two: for GPT-2
-medium's merged 1.4 GB file a session takes 5 s. Elsewhere the shipped layout and the source each get a fresh process
-of their own after the smoke run, and the smoke run opens the model its own way.
-
-The load-cost process(es) are started before the smoke run (they import onnxruntime while it runs) and given their
-layout once the smoke run and the proof are done, so that nothing else of the bundle runs beside a load (the proof's
-hashing waits for the smoke child's session: core/release/modelstage.py). Each session has plain options and the
-CPU provider, as an app's; no inference is run by the load-cost process (loading is what differs between layouts).
+On Linux the smoke child measures both (core/release/endload.py): its first session is the shipped layout by its
+path, created after it handed freed memory back and reset its peak, as the end user's app creates it
+(:func:`load_by_path`), and run; after the run it loads the source by its path the same way, once the parent says
+the bundle's own work (the proof) is done. One session of the shipped model, not two (for GPT-2 medium's merged
+1.4 GB file a session takes 5 s), and no process of its own. Elsewhere (no peak reset) the shipped layout and the
+source each get a fresh process of their own after the smoke run (:func:`started`, :func:`measure`), started before
+it so that their onnxruntime import overlaps it, and the smoke run opens the model its own way. Each session has
+plain options and the CPU provider, as an app's; the load-cost process runs no inference (loading is what differs
+between layouts).
 """
 
 from __future__ import annotations
@@ -248,37 +247,42 @@ def _loads(cost: LoadCost, index: int, paths: list[Path], cancel: Any) -> list[d
     return [dict(r) for r in raw]
 
 
-def measure(cost: LoadCost, layouts: Layouts, ort_version: str, cancel: Any = None,
-            shipped: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def measure(cost: LoadCost | None, layouts: Layouts, ort_version: str, cancel: Any = None,
+            shipped: Mapping[str, Any] | None = None, source: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The manifest's ``smoke.load_cost``: each layout's time, peak and added memory (or why it was not measured), and
-    the shipped layout's ratios to the source's. ``shipped``: the shipped layout's load as the smoke run measured it
-    (its own session, by path, its peak reset first); the source is then loaded in a fresh process. Without it the
-    shipped layout is loaded first in a fresh process; the source then in the same one after its peak was reset
-    (Linux), else in a fresh one of its own."""
-    together = len(cost.children) == 1
-    source_doc: dict[str, Any] | None = None
-    if layouts.source is None:
-        source_doc = {"error": "its external data is not beside it: ONNX Runtime cannot load it by path"}
-    if shipped is not None:
+    the shipped layout's ratios to the source's. ``shipped``/``source``: the loads as the smoke child measured them
+    (Linux: its own session of the shipped layout, then the source by path; each after its peak was reset); a layout
+    without one is loaded by ``cost``'s processes: the shipped layout first in a fresh process, the source then in the
+    same one after its peak was reset (Linux), else in a fresh one of its own."""
+    if shipped is not None and (source is not None or layouts.source is None):
+        first, second = dict(shipped), dict(source) if source is not None else None
+        method = ("InferenceSession(path); the memory a load adds to its process's peak: both in the smoke run's "
+                  "process, each after its freed memory was handed back and the peak reset: the shipped layout by "
+                  "the run's own session, the source after the run")
+    elif cost is None:
+        raise ValueError("a layout not measured by the smoke run needs load-cost processes")
+    elif shipped is not None:
         first = dict(shipped)
-        if source_doc is None:
-            source_doc = _loads(cost, 0, [layouts.source], cancel)[0]  # type: ignore[list-item]
+        second = _loads(cost, 0, [layouts.source], cancel)[0] if layouts.source is not None else None
         method = ("InferenceSession(path); the memory a load adds to its process's peak: the shipped layout by the "
                   "smoke run's own session (its peak reset before), the source in a fresh process")
     else:
-        if source_doc is not None:
-            first = _loads(cost, 0, [layouts.shipped], cancel)[0]
+        together = len(cost.children) == 1
+        if layouts.source is None:
+            first, second = _loads(cost, 0, [layouts.shipped], cancel)[0], None
         elif together:
-            first, source_doc = _loads(cost, 0, [layouts.shipped, layouts.source], cancel)  # type: ignore[list-item]
+            first, second = _loads(cost, 0, [layouts.shipped, layouts.source], cancel)
         else:
             first = _loads(cost, 0, [layouts.shipped], cancel)[0]
-            source_doc = _loads(cost, 1, [layouts.source], cancel)[0]  # type: ignore[list-item]
+            second = _loads(cost, 1, [layouts.source], cancel)[0]
         method = ("InferenceSession(path); the memory a load adds to its process's peak: the shipped layout first "
                   "in a fresh process, " + ("then the source in it, its freed memory handed back and the peak reset"
                                             if together else "the source in another"))
+    if second is None:
+        second = {"error": "its external data is not beside it: ONNX Runtime cannot load it by path"}
     doc: dict[str, Any] = {"method": method, "ort_version": ort_version,
                            "shipped": _with_added({"layout": layouts.shipped_layout, **first}),
-                           "source": _with_added({"layout": layouts.source_layout, **source_doc})}
+                           "source": _with_added({"layout": layouts.source_layout, **second})}
     a, b = doc["shipped"], doc["source"]
     if "error" not in a and "error" not in b:
         doc["time_ratio"] = round(a["load_s"] / max(b["load_s"], 1e-3), 2)

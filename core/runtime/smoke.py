@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -66,7 +66,9 @@ class SmokeRun(TypedDict, total=False):
     """How :func:`smoke_test` and :func:`compare_models` run (keyword arguments, all optional).
 
     ``options`` (default: ``SmokeOptions()``), ``save_outputs_to`` (a folder for the outputs as .npy),
-    ``progress``/``cancel``, and ``child``: a smoke child started earlier (:func:`start_child`).
+    ``progress``/``cancel``, ``child``: a smoke child started earlier (:func:`start_child`), and ``answers``: what
+    answers the child's questions (core/child/childask.py: "measure-source", before it loads
+    ``KnownModel.source_by_path``).
     """
 
     options: SmokeOptions | None
@@ -74,6 +76,7 @@ class SmokeRun(TypedDict, total=False):
     progress: ProgressCallback | None
     cancel: CancelToken | None
     child: ChildProcess | None
+    answers: Callable[[Any], Any] | None
 
 
 @contextlib.contextmanager
@@ -99,7 +102,9 @@ class KnownModel:
     itself with no external data in it, so the child gives ONNX Runtime its bytes without parsing it first;
     ``role``: what progress and messages call it ("bundled", "original"; default: the comparison's own words);
     ``by_path``: the same model laid out as the end user has it, in a private folder the caller wrote and validated:
-    the child creates its session from that path, as an app does, and measures the load (core/runtime/loadcost.py).
+    the child creates its session from that path, as an app does, and measures the load (core/runtime/loadcost.py);
+    ``source_by_path``: after the run, the child also loads this model (the source, validated) by its path and
+    measures that, once the parent answers its question (``SmokeRun.answers``).
     """
 
     location: ModelLocation
@@ -109,6 +114,7 @@ class KnownModel:
     inline: bool = False
     role: str = ""
     by_path: Path | None = None
+    source_by_path: Path | None = None
 
 
 Model = str | os.PathLike[str] | KnownModel
@@ -158,6 +164,8 @@ def _known(known: KnownModel, label: str) -> _Prepared:
     spec["inline"] = known.inline
     if known.by_path is not None:
         spec["by_path"] = str(known.by_path.absolute())
+    if known.source_by_path is not None:
+        spec["source_by_path"] = str(known.source_by_path.absolute())
     return _Prepared(loc, spec, list(known.protected), shown)
 
 
@@ -214,8 +222,12 @@ def _make_job(models: list[_Prepared], options: SmokeOptions, supplied: dict[str
 
 def _execute(models: list[_Prepared], options: SmokeOptions, *, return_outputs: bool,
              progress: ProgressCallback | None, cancel: CancelToken | None,
-             child: ChildProcess | None) -> tuple[dict[str, Any], list[LoadedInput]]:
+             child: ChildProcess | None, answers: Callable[[Any], Any] | None = None
+             ) -> tuple[dict[str, Any], list[LoadedInput]]:
     supplied, values, loaded = _load_inputs(options)
+    if answers is not None:
+        child = child if child is not None else ChildProcess(SMOKE_TARGET)
+        child.answers = answers
     # ORT's (empty) lookup folder, named onnxpack-smoke-PID-RANDOM like every temporary, so that the next run
     # removes it if this one is killed (README, "When a run is killed").
     empty_dir = make_temp_dir("smoke")
@@ -254,7 +266,7 @@ def smoke_test(
     with _early_child(SMOKE_TARGET, run.get("child")) as child:  # its imports overlap the validation below
         prepared = _prepare_model(path, data_dir, "", window, name)
         raw, loaded = _execute([prepared], options, return_outputs=save_to is not None, progress=run.get("progress"),
-                               cancel=run.get("cancel"), child=child)
+                               cancel=run.get("cancel"), child=child, answers=run.get("answers"))
     result = smoke_result(raw, 0, str(prepared.location.model), prepared.name, options, loaded)
     if save_to is not None and raw.get("arrays"):
         result.saved_outputs = save_outputs(raw["arrays"], Path(save_to), protected=prepared.protected)
@@ -286,7 +298,8 @@ def compare_models(
         if first.location.model == second.location.model and first.location.data_dir == second.location.data_dir:
             raise errorcodes.USAGE.error(variant="same_file", model=str(first.location.model))
         raw, loaded = _execute([first, second], options, return_outputs=save_to is not None,
-                               progress=run.get("progress"), cancel=run.get("cancel"), child=child)
+                               progress=run.get("progress"), cancel=run.get("cancel"), child=child,
+                               answers=run.get("answers"))
     orig = smoke_result(raw, 0, str(first.location.model), first.name, options, loaded)
     if save_to is not None and raw.get("arrays"):
         orig.saved_outputs = save_outputs(raw["arrays"], Path(save_to), protected=first.protected)

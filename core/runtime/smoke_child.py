@@ -408,6 +408,9 @@ def child_main(conn: Any, job: dict[str, Any]) -> None:
 
     try:
         result = run_job(job, send)
+        source = job["models"][0].get("source_by_path")
+        if source and result.get("load_measured") is not None:
+            result["source_load_measured"] = _source_load(source, send)
         send("result", result)
     except OnnxpackError as e:
         send("error", {"class": type(e).__name__, **e.to_dict()})
@@ -418,6 +421,24 @@ def child_main(conn: Any, job: dict[str, Any]) -> None:
             conn.close()
         finally:
             sys.stdout.flush()
+
+
+def _source_load(path: str, send: Send) -> dict[str, Any] | None:
+    """The end user's load of the source by its path, measured as the shipped model's was (loadcost.load_by_path),
+    once the run's sessions are gone and the parent says its own work is done (core/child/childask.py); None when
+    the parent says not to."""
+    import onnxruntime as ort
+
+    from ..child.childask import ask_parent
+    from .loadcost import can_reset_peak, load_by_path
+
+    gc.collect()
+    if not ask_parent("measure-source"):
+        return None
+    send("stage", steps.MEASURING_LOAD_COST())
+    session, measured = load_by_path(ort, path, reset=can_reset_peak())
+    del session
+    return measured
 
 
 def _error_message(e: BaseException) -> dict[str, Any]:

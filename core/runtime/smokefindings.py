@@ -228,6 +228,7 @@ def smoke_result(raw: dict[str, Any], index: int, model: str, name: str, options
         model, ok, raw["ort_version"], raw["provider"], desc["create_s"], desc["first_run_s"],
         desc["median_run_s"], list(desc["run_times"]), list(desc["outputs"]), recipe, search, findings,
         load=desc.get("load", ""), loads=loads, load_measured=raw.get("load_measured") if index == 0 else None,
+        source_load_measured=raw.get("source_load_measured") if index == 0 else None,
     )
 
 

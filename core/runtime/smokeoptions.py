@@ -228,6 +228,8 @@ class SmokeResult:
     loads: list[dict[str, Any]] | None = None  # the load matrix's rows (SmokeOptions.load_matrix), else None
     #: The end user's load of the model by its path, measured by the run's own session (KnownModel.by_path), else None
     load_measured: dict[str, Any] | None = None
+    #: ... and of the source by its path, after the run (KnownModel.source_by_path), else None
+    source_load_measured: dict[str, Any] | None = None
 
     @property
     def inputs(self) -> dict[str, dict[str, Any]]:
