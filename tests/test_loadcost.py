@@ -288,3 +288,16 @@ def test_the_measured_loads_wait_for_each_other_and_for_the_proof() -> None:
     finally:
         never.done()
     endload.MeasuredLoads(None, False, lambda: None).wait(CancelToken())  # nothing measured: nothing to wait for
+
+
+def test_a_layout_the_smoke_run_did_not_measure_is_recorded_as_such(tmp_path: Path) -> None:
+    """The smoke child measures both layouts on Linux; one it did not load is recorded, never a failure."""
+    layouts = loadcost.Layouts(tmp_path / "m.onnx", "single", tmp_path / "src.onnx", "external")
+    shipped = {"load_s": 0.5, "peak_bytes": 400, "baseline_bytes": 300}
+    doc = loadcost.measure(None, layouts, "1.32.0", shipped=shipped)
+    assert doc["shipped"]["added_bytes"] == 100 and "not measured" in doc["source"]["error"]
+    assert "time_ratio" not in doc and loadcost.heavier(doc, "m") == []
+    nothing = loadcost.measure(None, layouts, "1.32.0")
+    assert "error" in nothing["shipped"] and "error" in nothing["source"]
+    jsonschema.validate(nothing, {**load_schema()["$defs"]["smoke"]["properties"]["load_cost"],
+                                  "$defs": load_schema()["$defs"]})

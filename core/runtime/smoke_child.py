@@ -409,7 +409,7 @@ def child_main(conn: Any, job: dict[str, Any]) -> None:
     try:
         result = run_job(job, send)
         source = job["models"][0].get("source_by_path")
-        if source and result.get("load_measured") is not None:
+        if source and result.get("load_measured") is not None and result.get("failure") is None:
             result["source_load_measured"] = _source_load(source, send)
         send("result", result)
     except OnnxpackError as e:
