@@ -1,6 +1,6 @@
 """`onnxpack bundle` of every small model against the hand-written release script, alternating (issue 40 §4).
 
-    python benchmarks/small_models.py [--pairs 3] [--only NAME]... [--max-mb 100] [--before COMMIT]
+    python benchmarks/small_models.py [--pairs 3] [--only NAME]... [--max-mb 100] [--before COMMIT] [--now COMMIT]
                                       [--realexports DIR] [--cache DIR] [--bundle-arg ARG]...
 
 Models: the sample (resources/sample/victory.onnx), every corpus model of ``benchmarks/realmodels.py`` up to
@@ -10,9 +10,11 @@ every ``*.onnx`` under ``--realexports`` (``benchmarks/make_real_exports.py``) u
 For each model, ``--pairs`` alternating pairs: the script (``benchmarks/handwritten_release.py``: onnx.load →
 onnx.save → InferenceSession + one run → zipfile), then ``onnxpack bundle MODEL -o OUT --version 1.0.0`` run as a
 user runs it (the console script beside this interpreter, a fresh process every time, an empty OUT), then (with
-``--before COMMIT``) the bundle of onnxpack as of that commit. Printed per model: the median wall time of each, the
-median of the pairs' ratios bundle ÷ script (and before ÷ script), the 1-minute load average at each pair; at the
-end the median and the largest ratio over the models and the load average. The page cache is warm (same run).
+``--before COMMIT``) the bundle of onnxpack as of that commit (``--now COMMIT``: the bundle measured is that
+commit's too, not the working tree's, so that the tree may change while it runs). Printed per model: the median
+wall time of each, the median of the pairs' ratios bundle ÷ script (and before ÷ script), the 1-minute load average
+at each pair; at the end the median and the largest ratio over the models and the load average. The page cache
+is warm (same run).
 """
 
 from __future__ import annotations
@@ -66,10 +68,11 @@ def _bundle(exe: list[str], model: Path, out: Path, extra: list[str], env: dict[
 
 
 def run_model(label: str, model: Path, mb: float, args: argparse.Namespace, work: Path,
-              before: Path | None) -> dict[str, float] | None:
+              before: Path | None, now: Path | None) -> dict[str, float] | None:
     """Alternating pairs on one model; prints its row and returns the median ratios (None: nothing to compare)."""
     exe = [str(Path(sys.executable).with_name("onnxpack"))]
     before_env = {**os.environ, "PYTHONPATH": str(before)} if before is not None else None
+    now_env = {**os.environ, "PYTHONPATH": str(now)} if now is not None else None
     times: dict[str, list[float]] = {"script": [], "bundle": [], "before": []}
     ratios: dict[str, list[float]] = {"bundle": [], "before": []}
     loads: list[str] = []
@@ -78,7 +81,7 @@ def run_model(label: str, model: Path, mb: float, args: argparse.Namespace, work
         loads.append(f"{os.getloadavg()[0]:.2f}")
         script = measure("script", [sys.executable, "-P", str(SCRIPT), str(model), str(work / "hand.zip")])
         (work / "hand.zip").unlink(missing_ok=True)
-        got = {"script": script, "bundle": _bundle(exe, model, work / "out", args.bundle_arg, None)}
+        got = {"script": script, "bundle": _bundle(exe, model, work / "out", args.bundle_arg, now_env)}
         if before is not None:
             got["before"] = _bundle(exe, model, work / "out", args.bundle_arg, before_env)
         for key, m in got.items():
@@ -119,20 +122,23 @@ def main(argv: list[str] | None = None) -> int:
                     help="realmodels.py's cache of the corpus")
     ap.add_argument("--bundle-arg", action="append", default=[], help="extra argument for bundle (repeatable)")
     ap.add_argument("--before", metavar="COMMIT", help="also bundle with onnxpack as of COMMIT, in the same pairs")
+    ap.add_argument("--now", metavar="COMMIT", help="bundle with onnxpack as of COMMIT, not as installed")
     args = ap.parse_args(argv)
     print(ensure_bytecode(), file=sys.stderr)
     work = Path(tempfile.mkdtemp(prefix="onnxpack-small-"))
     try:
-        before = checkout_before(args.before, work) if args.before else None
+        before = checkout_before(args.before, work / "before") if args.before else None
+        now = checkout_before(args.now, work / "now") if args.now else None
         todo, notes = models(args)
         print(f"Machine: {machine()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {load_average()}")
         print(f"{len(todo)} models, {args.pairs} alternating pairs each (script, bundle"
-              + (f", bundle as of {args.before}" if before else "") + "); times are medians in seconds, ratios the "
+              + (f" as of {args.now}" if now else "") + (f", bundle as of {args.before}" if before else "")
+              + "); times are medians in seconds, ratios the "
               "median of the pairs' ratios to the script\n")
         head = f"{'model':<46} {'MB':>7}  {'script':>6}  {'bundle':>6}"
         head += f"  {'before':>6}  {'ratio':>6}  {'before':>6}" if before else f"  {'ratio':>6}"
         print(head + "   1-min load at each pair")
-        results = [(label, run_model(label, path, mb, args, work, before)) for label, path, mb in todo]
+        results = [(label, run_model(label, path, mb, args, work, before, now)) for label, path, mb in todo]
         print()
         for key in ("bundle", "before"):
             got = [(r[key], label) for label, r in results if r and key in r]
