@@ -23,8 +23,9 @@ __all__ = ["Environment", "ExitStatus", "build_parser", "configure_process", "ma
 
 #: The commands whose work runs in a child process, and its entry point ("": the onnx checker's tasks only). main()
 #: starts it once the arguments are parsed, before the command's module and the engine are imported, so that its
-#: imports overlap theirs (a child forked that early is a copy of a process that has imported little); the command
-#: finds it as ``args.early_child`` and is the only one to start it.
+#: imports overlap theirs; the command finds it as ``args.early_child`` and is the only one to start it. Where it is
+#: forked, onnx (and numpy) are imported first: the command needs them anyway, and the copy then has them too, so
+#: the two processes never both import them (the child imports ONNX Runtime while the parent imports the engine).
 #: (core.child.childproc's SMOKE_TARGET and PRELOAD, spelled out: `inspect` need not pay for importing it;
 #: tests/test_cli_main.py checks they are the same.)
 _SMOKE_CHILD = ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime"))
@@ -146,7 +147,12 @@ _ONE_COMMAND_PROCESS = False
 
 
 def _import_command(name: str) -> Any:
-    """The command's module. In the console script's process the collector is paused while it imports (onnx, numpy,
+    """The command's module (see :func:`_import_paused`)."""
+    return _import_paused(f"{__name__}.{name}")
+
+
+def _import_paused(name: str) -> Any:
+    """Import ``name``. In the console script's process the collector is paused while it imports (onnx, numpy,
     the engine: some 300 000 objects that live as long as the process, which the collector's young-generation passes
     walked over and over, 40-50 ms of a 0.25 s `inspect`), and what the imports made is then frozen out of its way
     (:func:`run` freezes again at the end, for the same reason). A caller of :func:`main` keeps its collector as it
@@ -154,13 +160,13 @@ def _import_command(name: str) -> Any:
     import importlib
 
     if not _ONE_COMMAND_PROCESS:
-        return importlib.import_module(f"{__name__}.{name}")
+        return importlib.import_module(name)
     import gc
 
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return importlib.import_module(f"{__name__}.{name}")
+        return importlib.import_module(name)
     finally:
         if was_enabled:
             gc.freeze()
@@ -190,6 +196,8 @@ def _early_child(args: argparse.Namespace) -> ChildProcess | None:
     if command == "verify" and not args.smoke:
         return None
     target, preload = EARLY_CHILDREN[command]
+    if start_method() == "fork" and "onnx" in preload:
+        _import_paused("onnx")  # see EARLY_CHILDREN
     return ChildProcess(target, preload)
 
 
