@@ -382,3 +382,14 @@ def test_a_smoke_failure_beside_the_checker_defers_to_the_checkers_refusal(
         build_bundle(_opts(sample_model, out))
     assert e.value.code == "BUNDLE_FINDINGS" and "injected: the checker refuses" in e.value.message
     assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_an_exec_child_imports_no_more_of_onnxpack_than_its_start() -> None:
+    """An exec'd child starts with core/child/childmain.py (a load-cost child imports onnxruntime and its own target
+    only): none of the engine's registries, atomic writes or process handling comes before its imports."""
+    import subprocess
+
+    code = ("import sys; from onnxpack.core.child.childmain import exec_main; "
+            "print(sorted(m for m in sys.modules if m.startswith('onnxpack')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == str(["onnxpack", "onnxpack.core", "onnxpack.core.child", "onnxpack.core.child.childmain"])
