@@ -29,6 +29,11 @@ __all__ = ["Environment", "ExitStatus", "build_parser", "configure_process", "ma
 #: (core.child.childproc's SMOKE_TARGET and PRELOAD, spelled out: `inspect` need not pay for importing it;
 #: tests/test_cli_main.py checks they are the same.)
 _SMOKE_CHILD = ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime"))
+#: A bundle's load-cost child (core.runtime.loadcost's LOAD_COST_TARGET, spelled out for the same reason): a fresh
+#: process (never forked: its own memory is measured), started first thing unless --no-smoke or --no-load-cost, so
+#: that its Python start and onnxruntime import overlap the parent's imports; the bundle adopts it
+#: (core.child.childproc.start_ahead).
+_LOAD_COST_CHILD = ("onnxpack.core.runtime.loadcost:child_main", ("onnxruntime",))
 EARLY_CHILDREN = {"bundle": _SMOKE_CHILD, "smoke": _SMOKE_CHILD, "verify": _SMOKE_CHILD}  # verify: with --smoke
 #: Commands whose child runs only the onnx checker: started early only where children do not fork (one forked
 #: after the inspection has onnx imported already is as quick, and costs less CPU: docs/performance.md).
@@ -140,6 +145,8 @@ def _command(argv: Sequence[str] | None, env: Environment) -> ExitStatus:
     finally:
         if child is not None:  # the command's own (it stops it when done; stopping twice is harmless)
             child.discard()
+        if "onnxpack.core.child.childproc" in sys.modules:  # a child started ahead that the command never adopted
+            sys.modules["onnxpack.core.child.childproc"].discard_ahead()
 
 
 #: Set by :func:`run`, the console script, whose process runs one command and ends: see :func:`_import_command`.
@@ -189,12 +196,14 @@ def _early_child(args: argparse.Namespace) -> ChildProcess | None:
         return None
     if command not in EARLY_CHILDREN and command not in _EARLY_CHECKER:
         return None
-    from onnxpack.core.child.childproc import ChildProcess, start_method
+    from onnxpack.core.child.childproc import ChildProcess, start_ahead, start_method
 
     if command in _EARLY_CHECKER:
         return ChildProcess("", ("onnx",)) if start_method() != "fork" else None
     if command == "verify" and not args.smoke:
         return None
+    if command == "bundle" and not args.no_smoke and not args.no_load_cost:
+        start_ahead(*_LOAD_COST_CHILD, fork=False)
     target, preload = EARLY_CHILDREN[command]
     if start_method() == "fork" and "onnx" in preload:
         _import_paused("onnx")  # see EARLY_CHILDREN

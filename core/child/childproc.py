@@ -32,10 +32,12 @@ __all__ = [
     "ChildProcess",
     "child_environ",
     "child_for",
+    "discard_ahead",
     "enter_child",
     "hidden_vars",
     "hide_from_children",
     "reap_children",
+    "start_ahead",
     "start_method",
     "target_name",
     "wait_for_job",
@@ -252,7 +254,11 @@ class ChildProcess:
 
     def __init__(self, target: str, preload: tuple[str, ...] = PRELOAD, *, fork: bool = True) -> None:
         _reap_dying()  # the ones an earlier run stopped (a long-lived GUI starts many)
-        self.target = target
+        ahead = _adopt(target, preload, fork)
+        if ahead is not None:  # the same child, started earlier (start_ahead)
+            self.__dict__.update(ahead.__dict__)
+            return
+        self.target, self.preload = target, preload
         self._lock = threading.Lock()
         #: The job was sent: the child runs it and ends; it takes no more tasks.
         self.job_sent = False
@@ -263,6 +269,7 @@ class ChildProcess:
         method = start_method()
         if method == "fork" and not fork:  # a fresh process, not a copy of this one (its memory is measured)
             method = "exec"
+        self.forked = method == "fork"
         if method == "fork":
             self.proc, self._job_send, self.recv_conn = _fork_child(target, self.tmp, preload)
             return
@@ -344,6 +351,45 @@ class ChildProcess:
                 self.tmp = None
 
 
+#: Children started by :func:`start_ahead` that no ChildProcess has adopted yet (a release's models are bundled
+#: two at a time: both may ask).
+_AHEAD: list[ChildProcess] = []
+_AHEAD_LOCK = threading.Lock()
+
+
+def start_ahead(target: str, preload: tuple[str, ...], *, fork: bool = True) -> None:
+    """Start a child now, for the first later ``ChildProcess(target, preload, fork=fork)`` to adopt instead of
+    starting one, so that its start and its imports overlap this process's own (the command line starts a bundle's
+    load-cost child first thing: core/runtime/loadcost.py would start it only once the model is merged). A child
+    that cannot start is simply not there to adopt. :func:`discard_ahead` stops those never adopted."""
+    with contextlib.suppress(OSError):
+        child = ChildProcess(target, preload, fork=fork)
+        with _AHEAD_LOCK:
+            _AHEAD.append(child)
+
+
+def _adopt(target: str, preload: tuple[str, ...], fork: bool) -> ChildProcess | None:
+    """The child started ahead for this request, taken off the list: same target and imports, a fresh process when
+    one was asked for (``fork`` False), still waiting for work, and started after every variable hidden from
+    children since (:func:`hide_from_children`) was hidden. None when there is none."""
+    with _AHEAD_LOCK:
+        for child in _AHEAD:
+            if (child.target, child.preload) == (target, preload) and (fork or not child.forked) and child.usable \
+                    and hidden_vars() <= child.hidden:
+                _AHEAD.remove(child)
+                return child
+    return None
+
+
+def discard_ahead() -> None:
+    """Stop the children :func:`start_ahead` started that nothing adopted."""
+    with _AHEAD_LOCK:
+        left = list(_AHEAD)
+        _AHEAD.clear()
+    for child in left:
+        child.discard()
+
+
 def child_for(target: str, child: ChildProcess | None, *secret_vars: str | None) -> ChildProcess:
     """``child`` (of ``target``, started early by the caller), or a new one when there is none or it was started
     before ``secret_vars`` were hidden from children (:func:`hide_from_children`, which this calls)."""
@@ -362,6 +408,7 @@ def reap_children(timeout: float = 5.0) -> None:
     whose PID 1 is not an init, a CI step), it stays behind as a zombie ``python3``. Closing its pipe makes it
     exit; waiting for it reaps it (``ResourceTracker._stop`` is what CPython's own tests use for exactly this).
     """
+    discard_ahead()
     _reap_dying(timeout)
     multiprocessing = sys.modules.get("multiprocessing")
     if multiprocessing is None:  # never imported: no spawn child, no tracker
