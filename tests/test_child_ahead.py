@@ -50,15 +50,19 @@ def test_a_forked_child_is_never_adopted_where_a_fresh_process_is_asked_for(monk
     monkeypatch.setattr(childproc, "START_METHOD", "fork")
     start_ahead(LOAD_COST_TARGET, NO_IMPORTS)  # forked: a copy of this process
     ahead = childproc._AHEAD[0]
+    pid = ahead.proc.pid
     assert ahead.forked
     fresh = ChildProcess(LOAD_COST_TARGET, NO_IMPORTS, fork=False)
     try:
-        assert not fresh.forked and fresh.proc.pid != ahead.proc.pid and [ahead] == childproc._AHEAD
+        assert not fresh.forked and fresh.proc.pid != pid and [ahead] == childproc._AHEAD
     finally:
         fresh.discard()
     copy = ChildProcess(LOAD_COST_TARGET, NO_IMPORTS)  # a fork would do: it is adopted
     try:
-        assert copy.proc.pid == ahead.proc.pid
+        assert copy.proc.pid == pid
+        assert ahead.proc is None and ahead.tmp is None  # the adopter owns it: stopping the old handle stops nothing
+        ahead.discard()
+        assert copy.usable
     finally:
         copy.discard()
 

@@ -1,10 +1,11 @@
 """A child process started ahead of its job, so its imports overlap the parent's own work.
 
 Importable without onnx, onnxruntime or numpy: the command line starts the child first thing (forked on Linux,
-see :func:`start_method`), then imports the engine and validates the input while the child imports onnx and
-ONNX Runtime (both take a noticeable part of a small model's run; done one after the other they add up). A
+see :func:`start_method`, once it has imported onnx itself), then imports the engine and validates the input while
+the child imports ONNX Runtime (a noticeable part of a small model's run; done one after the other they add up). A
 child runs tasks (the onnx checker) and then at most one job (the smoke run). Crash and time-out handling
-is the caller's (:func:`core.runtime.smoke.run_in_child`, :func:`core.checks.checker_child.run_in_child`).
+is the caller's (:func:`core.runtime.smoke.run_in_child`, :func:`core.checks.checker_child.run_in_child`). What a
+child runs itself is core/child/childmain.py; :func:`start_ahead` starts a child before the code that needs it asks.
 """
 
 from __future__ import annotations
@@ -255,8 +256,9 @@ class ChildProcess:
     def __init__(self, target: str, preload: tuple[str, ...] = PRELOAD, *, fork: bool = True) -> None:
         _reap_dying()  # the ones an earlier run stopped (a long-lived GUI starts many)
         ahead = _adopt(target, preload, fork)
-        if ahead is not None:  # the same child, started earlier (start_ahead)
+        if ahead is not None:  # the same child, started earlier (start_ahead): this object owns it now
             self.__dict__.update(ahead.__dict__)
+            ahead.proc = ahead.tmp = None
             return
         self.target, self.preload = target, preload
         self._lock = threading.Lock()
