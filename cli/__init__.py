@@ -30,8 +30,8 @@ __all__ = ["Environment", "ExitStatus", "build_parser", "configure_process", "ma
 #: tests/test_cli_main.py checks they are the same.)
 _SMOKE_CHILD = ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime"))
 #: A bundle's load-cost child (core.runtime.loadcost's LOAD_COST_TARGET, spelled out for the same reason): a fresh
-#: process (never forked: its own memory is measured), started first thing unless --no-smoke or --no-load-cost, so
-#: that its Python start and onnxruntime import overlap the parent's imports; the bundle adopts it
+#: process (never forked: its own memory is measured), started first thing unless --no-smoke, --no-load-cost or
+#: --layout keep, so that its Python start and onnxruntime import overlap the parent's imports; the bundle adopts it
 #: (core.child.childproc.start_ahead).
 _LOAD_COST_CHILD = ("onnxpack.core.runtime.loadcost:child_main", ("onnxruntime",))
 EARLY_CHILDREN = {"bundle": _SMOKE_CHILD, "smoke": _SMOKE_CHILD, "verify": _SMOKE_CHILD}  # verify: with --smoke
@@ -202,8 +202,8 @@ def _early_child(args: argparse.Namespace) -> ChildProcess | None:
         return ChildProcess("", ("onnx",)) if start_method() != "fork" else None
     if command == "verify" and not args.smoke:
         return None
-    if command == "bundle" and not args.no_smoke and not args.no_load_cost:
-        start_ahead(*_LOAD_COST_CHILD, fork=False)
+    if command == "bundle" and not args.no_smoke and not args.no_load_cost and args.layout != "keep":
+        start_ahead(*_LOAD_COST_CHILD, fork=False)  # (--layout keep ships the source's files: no load cost)
     target, preload = EARLY_CHILDREN[command]
     if start_method() == "fork" and "onnx" in preload:
         _import_paused("onnx")  # see EARLY_CHILDREN

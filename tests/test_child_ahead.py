@@ -121,3 +121,19 @@ def test_the_command_line_imports_onnx_before_it_forks_its_smoke_child(method: s
             "print('onnx' in sys.modules, child.forked); child.discard()")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == (["True", "True"] if method == "fork" else ["False", "False"])
+
+
+@pytest.mark.parametrize("flags", [[], ["--no-load-cost"], ["--no-smoke"], ["--layout", "keep"]])
+def test_the_command_line_starts_the_load_cost_child_only_where_the_bundle_measures_it(
+    flags: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from onnxpack import cli
+
+    monkeypatch.setattr(childproc, "START_METHOD", "exec")
+    child = cli._early_child(cli.build_parser().parse_args(["bundle", "m.onnx", "-o", "out", "--version", "1", *flags]))
+    try:
+        ahead = [(c.target, c.forked) for c in childproc._AHEAD]
+        assert ahead == ([(LOAD_COST_TARGET, False)] if not flags else []), flags
+    finally:
+        if child is not None:
+            child.discard()
