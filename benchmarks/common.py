@@ -24,8 +24,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 __all__ = [
-    "ROOT", "Measurement", "TreeMeasurement", "drop_caches", "make_external_model", "make_mlp_model", "measure",
-    "measure_tree", "print_rows",
+    "ROOT", "Measurement", "TreeMeasurement", "checkout_before", "drop_caches", "make_external_model", "make_mlp_model",
+    "measure", "measure_tree", "print_rows",
 ]
 
 
@@ -136,6 +136,19 @@ def ensure_bytecode() -> str:
     ok = all(compileall.compile_dir(str(r), quiet=1) for r in roots)
     count = sum(1 for r in roots for _ in r.rglob("*.py"))
     return f"bytecode: {count} onnxpack modules compiled ({', '.join(map(str, roots))}){'' if ok else ' WITH ERRORS'}"
+
+
+def checkout_before(commit: str, work: Path) -> Path:
+    """onnxpack as of ``commit`` (``git archive`` into ``work/before/onnxpack``, compiled to bytecode as
+    :func:`ensure_bytecode` does for the installed one); returns the folder to put first on ``PYTHONPATH``."""
+    before = work / "before"
+    (before / "onnxpack").mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(before / "onnxpack")], input=archive, check=True)
+    import compileall
+
+    compileall.compile_dir(str(before / "onnxpack"), quiet=1)
+    return before
 
 
 def measure(label: str, argv: list[str], env: dict[str, str] | None = None) -> Measurement:

@@ -32,7 +32,7 @@ import shutil  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 
-from benchmarks.common import ROOT, Measurement, ensure_bytecode, measure, measure_tree  # noqa: E402
+from benchmarks.common import ROOT, Measurement, checkout_before, ensure_bytecode, measure, measure_tree  # noqa: E402
 
 #: Bare onnxruntime: session by path + one run, inputs by type (integers 0, floats random, free dims 1).
 BARE = r"""
@@ -223,18 +223,7 @@ def main() -> None:
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="onnxpack-floor-"))
     try:
-        before = None
-        if args.before:
-            import subprocess
-
-            before = work / "before"
-            (before / "onnxpack").mkdir(parents=True)
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before], check=True,
-                                     capture_output=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(before / "onnxpack")], input=archive, check=True)
-            import compileall
-
-            compileall.compile_dir(str(before / "onnxpack"), quiet=1)  # as the installed one (ensure_bytecode)
+        before = checkout_before(args.before, work) if args.before else None
         models: list[tuple[str, Path]] = []
         if not args.no_sample:
             models.append(("sample", ROOT / "resources" / "sample" / "victory.onnx"))

@@ -23,11 +23,17 @@ __all__ = ["Environment", "ExitStatus", "build_parser", "configure_process", "ma
 
 #: The commands whose work runs in a child process, and its entry point ("": the onnx checker's tasks only). main()
 #: starts it once the arguments are parsed, before the command's module and the engine are imported, so that its
-#: imports overlap theirs (a child forked that early is a copy of a process that has imported little); the command
-#: finds it as ``args.early_child`` and is the only one to start it.
+#: imports overlap theirs; the command finds it as ``args.early_child`` and is the only one to start it. Where it is
+#: forked, onnx (and numpy) are imported first: the command needs them anyway, and the copy then has them too, so
+#: the two processes never both import them (the child imports ONNX Runtime while the parent imports the engine).
 #: (core.child.childproc's SMOKE_TARGET and PRELOAD, spelled out: `inspect` need not pay for importing it;
 #: tests/test_cli_main.py checks they are the same.)
 _SMOKE_CHILD = ("onnxpack.core.runtime.smoke_child:child_main", ("onnx", "onnxruntime"))
+#: A bundle's load-cost child (core.runtime.loadcost's LOAD_COST_TARGET, spelled out for the same reason): a fresh
+#: process (never forked: its own memory is measured), started first thing unless --no-smoke, --no-load-cost or
+#: --layout keep, or where the smoke child measures the loads itself (Linux: can_reset_peak), so that its Python start
+#: and onnxruntime import overlap the parent's imports; the bundle adopts it (core.child.childproc.start_ahead).
+_LOAD_COST_CHILD = ("onnxpack.core.runtime.loadcost:child_main", ("onnxruntime",))
 EARLY_CHILDREN = {"bundle": _SMOKE_CHILD, "smoke": _SMOKE_CHILD, "verify": _SMOKE_CHILD}  # verify: with --smoke
 #: Commands whose child runs only the onnx checker: started early only where children do not fork (one forked
 #: after the inspection has onnx imported already is as quick, and costs less CPU: docs/performance.md).
@@ -139,6 +145,8 @@ def _command(argv: Sequence[str] | None, env: Environment) -> ExitStatus:
     finally:
         if child is not None:  # the command's own (it stops it when done; stopping twice is harmless)
             child.discard()
+        if "onnxpack.core.child.childproc" in sys.modules:  # a child started ahead that the command never adopted
+            sys.modules["onnxpack.core.child.childproc"].discard_ahead()
 
 
 #: Set by :func:`run`, the console script, whose process runs one command and ends: see :func:`_import_command`.
@@ -146,7 +154,12 @@ _ONE_COMMAND_PROCESS = False
 
 
 def _import_command(name: str) -> Any:
-    """The command's module. In the console script's process the collector is paused while it imports (onnx, numpy,
+    """The command's module (see :func:`_import_paused`)."""
+    return _import_paused(f"{__name__}.{name}")
+
+
+def _import_paused(name: str) -> Any:
+    """Import ``name``. In the console script's process the collector is paused while it imports (onnx, numpy,
     the engine: some 300 000 objects that live as long as the process, which the collector's young-generation passes
     walked over and over, 40-50 ms of a 0.25 s `inspect`), and what the imports made is then frozen out of its way
     (:func:`run` freezes again at the end, for the same reason). A caller of :func:`main` keeps its collector as it
@@ -154,13 +167,13 @@ def _import_command(name: str) -> Any:
     import importlib
 
     if not _ONE_COMMAND_PROCESS:
-        return importlib.import_module(f"{__name__}.{name}")
+        return importlib.import_module(name)
     import gc
 
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return importlib.import_module(f"{__name__}.{name}")
+        return importlib.import_module(name)
     finally:
         if was_enabled:
             gc.freeze()
@@ -183,13 +196,19 @@ def _early_child(args: argparse.Namespace) -> ChildProcess | None:
         return None
     if command not in EARLY_CHILDREN and command not in _EARLY_CHECKER:
         return None
-    from onnxpack.core.child.childproc import ChildProcess, start_method
+    from onnxpack.core.child.childhandles import can_reset_peak
+    from onnxpack.core.child.childproc import ChildProcess, start_ahead, start_method
 
     if command in _EARLY_CHECKER:
         return ChildProcess("", ("onnx",)) if start_method() != "fork" else None
     if command == "verify" and not args.smoke:
         return None
+    if command == "bundle" and not args.no_smoke and not args.no_load_cost and args.layout != "keep" \
+            and not can_reset_peak():  # (keep ships the source's files; on Linux the smoke child measures the loads)
+        start_ahead(*_LOAD_COST_CHILD, fork=False)
     target, preload = EARLY_CHILDREN[command]
+    if start_method() == "fork" and "onnx" in preload:
+        _import_paused("onnx")  # see EARLY_CHILDREN
     return ChildProcess(target, preload)
 
 

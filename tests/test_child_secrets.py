@@ -156,6 +156,7 @@ def test_the_command_line_starts_its_early_child_unless_the_bundle_signs() -> No
     finally:
         if child is not None:
             child.discard()
+        childproc.discard_ahead()  # the load-cost child started beside it
     for signing in (["--sign-key", "k.pem", "--sign-key-password-env", SECRET], ["--sign-key-pass", SECRET],
                     ["--sigstore-identity-token-env=" + SECRET]):  # fmt: skip
         assert early([*base, *signing]) is None

@@ -120,15 +120,17 @@ def test_the_command_child_starts_before_the_command_and_is_always_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """bundle, smoke, check and verify --smoke get their child process first thing (it imports onnx while the engine
-    is imported); the command adopts it; it is stopped however the run ends, and --help starts none."""
+    is imported), bundle its load-cost child too; the command adopts them; they are stopped however the run ends,
+    and --help starts none."""
+    from onnxpack.cli import _LOAD_COST_CHILD, EARLY_CHILDREN
     from onnxpack.core.child import childproc
 
     monkeypatch.setattr(childproc, "START_METHOD", "exec")  # check's child is started early where children exec
     made: list[Any] = []
 
     class Recorded(childproc.ChildProcess):
-        def __init__(self, target: str, preload: tuple[str, ...] = childproc.PRELOAD) -> None:
-            super().__init__(target, preload)
+        def __init__(self, target: str, preload: tuple[str, ...] = childproc.PRELOAD, *, fork: bool = True) -> None:
+            super().__init__(target, preload, fork=fork)
             made.append(self)
 
     monkeypatch.setattr(childproc, "ChildProcess", Recorded)
@@ -139,8 +141,9 @@ def test_the_command_child_starts_before_the_command_and_is_always_stopped(
                  ["smoke", missing], ["verify", missing, "--smoke"]):
         made.clear()
         assert main(argv, env) != ExitStatus.OK
-        assert len(made) == 1, argv
-        assert made[0].proc is None and made[0].tmp is None, argv  # stopped, its folder removed
+        load_cost = [(c.target, c.preload) for c in made] == [_LOAD_COST_CHILD, EARLY_CHILDREN["bundle"]]
+        assert len(made) == 1 or (argv[0] == "bundle" and load_cost), argv
+        assert all(c.proc is None and c.tmp is None for c in made), argv  # stopped, its folder removed
     made.clear()
     assert main(["bundle", "--no-such-flag"], env) == ExitStatus.USAGE and made == []  # parsed first: no child
     assert main(["inspect", missing], env) != ExitStatus.OK and made == []  # inspect needs no child
@@ -148,10 +151,12 @@ def test_the_command_child_starts_before_the_command_and_is_always_stopped(
 
 
 def test_the_early_smoke_child_is_the_engines() -> None:
-    from onnxpack.cli import EARLY_CHILDREN
+    from onnxpack.cli import _LOAD_COST_CHILD, EARLY_CHILDREN
     from onnxpack.core.child.childproc import PRELOAD, SMOKE_TARGET
+    from onnxpack.core.runtime.loadcost import LOAD_COST_TARGET
 
     assert set(EARLY_CHILDREN.values()) == {(SMOKE_TARGET, PRELOAD)}
+    assert _LOAD_COST_CHILD == (LOAD_COST_TARGET, ("onnxruntime",))  # what loadcost.started() asks for
 
 
 def test_the_command_line_turns_off_the_telemetry_the_engine_names(monkeypatch: Any) -> None:

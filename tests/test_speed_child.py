@@ -416,3 +416,15 @@ def test_a_job_asks_its_parent_and_waits_for_the_answer(fork: bool) -> None:
     assert asked == [{"n": 1}, "again"]
     plain = ChildProcess(childproc.target_name(_not_asking_target), preload=(), fork=fork)
     assert run_job(_not_asking_target, {}, timeout=60, what="asking", child=plain) == "refused"
+
+
+def test_an_exec_child_imports_no_more_of_onnxpack_than_its_start() -> None:
+    """An exec'd child starts with core/child/childmain.py (a load-cost child imports onnxruntime and its own target
+    only): none of the engine's registries, atomic writes or process handling comes before its imports."""
+    import subprocess
+
+    code = ("import sys; from onnxpack.core.child.childmain import exec_main; "
+            "print(sorted(m for m in sys.modules if m.startswith('onnxpack')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == str(["onnxpack", "onnxpack.core", "onnxpack.core.child", "onnxpack.core.child.childask",
+                               "onnxpack.core.child.childmain"])

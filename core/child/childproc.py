@@ -1,30 +1,29 @@
 """A child process started ahead of its job, so its imports overlap the parent's own work.
 
 Importable without onnx, onnxruntime or numpy: the command line starts the child first thing (forked on Linux,
-see :func:`start_method`), then imports the engine and validates the input while the child imports onnx and
-ONNX Runtime (both take a noticeable part of a small model's run; done one after the other they add up). A
+see :func:`start_method`, once it has imported onnx itself), then imports the engine and validates the input while
+the child imports ONNX Runtime (a noticeable part of a small model's run; done one after the other they add up). A
 child runs tasks (the onnx checker) and then at most one job (the smoke run). Crash and time-out handling
-is the caller's (:func:`core.runtime.smoke.run_in_child`, :func:`core.checks.checker_child.run_in_child`).
+is the caller's (:func:`core.runtime.smoke.run_in_child`, :func:`core.checks.checker_child.run_in_child`). What a
+child runs itself is core/child/childmain.py; :func:`start_ahead` starts a child before the code that needs it asks.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
-import importlib
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from ..atomic import make_temp_dir
-from .childask import ASKS, asking
-from .childhandles import ExecProcess, ForkProcess, flush_c_stdio, frozen, no_core_files
+from .childask import ASKS
+from .childhandles import ExecProcess, ForkProcess, flush_c_stdio, frozen
+from .childmain import ORT_TELEMETRY_VAR, PRELOAD, enter_child, wait_for_job
 
 __all__ = [
     "ASKS",
@@ -36,24 +35,19 @@ __all__ = [
     "ChildProcess",
     "child_environ",
     "child_for",
+    "discard_ahead",
     "enter_child",
     "hidden_vars",
     "hide_from_children",
     "reap_children",
+    "start_ahead",
     "start_method",
     "target_name",
     "wait_for_job",
 ]
 
-#: Environment variables that name the temporary folder (POSIX, Windows).
-_TMP_VARS = ("TMPDIR", "TMP", "TEMP")
-#: ONNX Runtime's own telemetry (1.29+ on Linux and macOS: a device id and an event store written into the user's
-#: cache folder, events uploaded to Microsoft) is off wherever onnxpack runs it, unless the user set this variable.
-ORT_TELEMETRY_VAR = "ORT_DISABLE_TELEMETRY"
 #: Environment variables that hold secrets (see :func:`hide_from_children`).
 _HIDDEN: set[str] = set()
-#: What a child imports before it waits for work: the checker needs onnx, the smoke run onnxruntime.
-PRELOAD = ("onnx", "onnxruntime")
 #: The smoke child's entry point (named, so that starting the child imports none of its code here).
 SMOKE_TARGET = "onnxpack.core.runtime.smoke_child:child_main"
 
@@ -83,48 +77,9 @@ def child_environ() -> dict[str, str]:
     return env
 
 
-def enter_child(private_tmp: str, hidden: tuple[str, ...] = ()) -> None:
-    """First thing in a child: keep our stdout ours and temporary files in a folder the parent removes.
-
-    Native code writes to file descriptor 1 behind Python's back (the onnx checker prints "Warning: Model
-    contains experimental ops"); in a child that shares the terminal or pipe, that text would land inside
-    ``--json`` output. So descriptor 1 is pointed at stderr (or the null device when there is none).
-    ONNX Runtime creates files in the temporary folder on import (``.ses`` since 1.32) and never removes
-    them; giving the child a private one means they go when the folder goes.
-    """
-    for var in hidden:  # a spawned child's copy of the parent's secrets (see hide_from_children)
-        os.environ.pop(var, None)
-    os.environ.setdefault(ORT_TELEMETRY_VAR, "1")  # before onnxruntime is imported: it reads it once, at start
-    for var in _TMP_VARS:
-        os.environ[var] = private_tmp
-    tempfile.tempdir = private_tmp
-    with contextlib.suppress(Exception):
-        sys.stdout.flush()
-    try:
-        err_fd = sys.stderr.fileno() if sys.stderr is not None else -1
-    except (AttributeError, OSError, ValueError):
-        err_fd = -1
-    try:
-        if err_fd >= 0:
-            os.dup2(err_fd, 1)
-        else:
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, 1)
-            os.close(null)
-    except OSError:  # no descriptor 1 to replace (a windowed app): nothing can leak into it either
-        pass
-    sys.stdout = sys.stderr
-
-
 def target_name(target: Callable[..., Any]) -> str:
     """``module:function`` of a module-level function (what the child imports to find it)."""
     return f"{target.__module__}:{target.__qualname__}"
-
-
-def _resolve(name: str) -> Callable[[Any, dict[str, Any]], None]:
-    module, _, attr = name.partition(":")
-    fn: Callable[[Any, dict[str, Any]], None] = getattr(importlib.import_module(module), attr)
-    return fn
 
 
 #: How children start: "fork" (Linux, a process with one thread: a copy of this one, which has imported onnxpack
@@ -198,7 +153,8 @@ def _reap_dying(timeout: float = 0.0) -> None:
 
 
 def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tuple[ExecProcess, Any, Any]:
-    """Start ``python -c`` running :func:`_exec_main` with the job pipe's read end and the result pipe's write end."""
+    """Start ``python -c`` running :func:`childmain.exec_main` with the job pipe's read end and the result pipe's
+    write end."""
     from multiprocessing.connection import Connection
 
     job_r, job_w = os.pipe()
@@ -207,7 +163,7 @@ def _exec_child(target: str, private_tmp: str, preload: tuple[str, ...]) -> tupl
         # The parent's sys.path, as spawn gives it (relative entries made absolute: the child starts elsewhere).
         path = [os.path.abspath(p) for p in sys.path]
         argv = [sys.executable, *subprocess._args_from_interpreter_flags(),  # type: ignore[attr-defined]
-                "-c", "from onnxpack.core.child.childproc import _exec_main; _exec_main()",
+                "-c", "from onnxpack.core.child.childmain import exec_main; exec_main()",
                 str(job_r), str(res_w), private_tmp, target, ",".join(preload), json.dumps(path)]
         # Started in its private (empty) folder: "python -c" looks for modules in its current folder first, and
         # that must not be a model's folder (a hostile one could hold an onnxpack/ or numpy/ of its own).
@@ -283,16 +239,6 @@ def _forked_main(job_r: int, res_w: int, target: str, private_tmp: str,
 
 
 
-def _exec_main() -> None:
-    """The child's entry point under the "exec" start method (the parent's ``sys.path``, as spawn gives it)."""
-    from multiprocessing.connection import Connection
-
-    job_fd, res_fd, private_tmp, target, preload, path = sys.argv[1:7]
-    sys.path[:] = json.loads(path)
-    wait_for_job(target, Connection(int(job_fd), writable=False), Connection(int(res_fd), readable=False),
-                 private_tmp, tuple(p for p in preload.split(",") if p))
-
-
 class ChildProcess:
     """A child that imports onnx and onnxruntime, then runs small *tasks* and at most one job.
 
@@ -311,7 +257,12 @@ class ChildProcess:
 
     def __init__(self, target: str, preload: tuple[str, ...] = PRELOAD, *, fork: bool = True) -> None:
         _reap_dying()  # the ones an earlier run stopped (a long-lived GUI starts many)
-        self.target = target
+        ahead = _adopt(target, preload, fork)
+        if ahead is not None:  # the same child, started earlier (start_ahead): this object owns it now
+            self.__dict__.update(ahead.__dict__)
+            ahead.proc = ahead.tmp = None
+            return
+        self.target, self.preload = target, preload
         self._lock = threading.Lock()
         #: The job was sent: the child runs it and ends; it takes no more tasks.
         self.job_sent = False
@@ -324,6 +275,7 @@ class ChildProcess:
         method = start_method()
         if method == "fork" and not fork:  # a fresh process, not a copy of this one (its memory is measured)
             method = "exec"
+        self.forked = method == "fork"
         if method == "fork":
             self.proc, self._job_send, self.recv_conn = _fork_child(target, self.tmp, preload)
             return
@@ -412,6 +364,45 @@ class ChildProcess:
                 self.tmp = None
 
 
+#: Children started by :func:`start_ahead` that no ChildProcess has adopted yet (a release's models are bundled
+#: two at a time: both may ask).
+_AHEAD: list[ChildProcess] = []
+_AHEAD_LOCK = threading.Lock()
+
+
+def start_ahead(target: str, preload: tuple[str, ...], *, fork: bool = True) -> None:
+    """Start a child now, for the first later ``ChildProcess(target, preload, fork=fork)`` to adopt instead of
+    starting one, so that its start and its imports overlap this process's own (the command line starts a bundle's
+    load-cost child first thing: core/runtime/loadcost.py would start it only once the model is merged). A child
+    that cannot start is simply not there to adopt. :func:`discard_ahead` stops those never adopted."""
+    with contextlib.suppress(OSError):
+        child = ChildProcess(target, preload, fork=fork)
+        with _AHEAD_LOCK:
+            _AHEAD.append(child)
+
+
+def _adopt(target: str, preload: tuple[str, ...], fork: bool) -> ChildProcess | None:
+    """The child started ahead for this request, taken off the list: same target and imports, a fresh process when
+    one was asked for (``fork`` False), still waiting for work, and started after every variable hidden from
+    children since (:func:`hide_from_children`) was hidden. None when there is none."""
+    with _AHEAD_LOCK:
+        for child in _AHEAD:
+            if (child.target, child.preload) == (target, preload) and (fork or not child.forked) and child.usable \
+                    and hidden_vars() <= child.hidden:
+                _AHEAD.remove(child)
+                return child
+    return None
+
+
+def discard_ahead() -> None:
+    """Stop the children :func:`start_ahead` started that nothing adopted."""
+    with _AHEAD_LOCK:
+        left = list(_AHEAD)
+        _AHEAD.clear()
+    for child in left:
+        child.discard()
+
+
 def child_for(target: str, child: ChildProcess | None, *secret_vars: str | None) -> ChildProcess:
     """``child`` (of ``target``, started early by the caller), or a new one when there is none or it was started
     before ``secret_vars`` were hidden from children (:func:`hide_from_children`, which this calls)."""
@@ -422,58 +413,6 @@ def child_for(target: str, child: ChildProcess | None, *secret_vars: str | None)
     return child if child is not None else ChildProcess(target)
 
 
-def _run_task(conn: Any, func: str, args: tuple[Any, ...], private_tmp: str) -> None:
-    """One task in the child, with the private folder as current directory (a library that resolves a relative
-    path on its own finds nothing of ours there); its value or its error goes back as text."""
-    here = os.getcwd()
-    try:
-        os.chdir(private_tmp)
-        try:
-            reply: tuple[str, Any] = ("ok", _resolve(func)(private_tmp, *args))
-        finally:
-            os.chdir(here)
-    except Exception as e:  # everything goes back to the parent as text
-        reply = ("error", f"{type(e).__name__}: {e}")
-    try:
-        conn.send(("task", reply))
-    except Exception as e:  # a value that cannot be pickled
-        conn.send(("task", ("error", f"{type(e).__name__}: {e}")))
-
-
-def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str,
-                 preload: tuple[str, ...] = PRELOAD, hidden: tuple[str, ...] = ()) -> None:
-    """Entry point of the child: import the heavy modules and the target's, run the tasks that come, then the job;
-    exit quietly if the parent closes the pipe first. ``hidden``: environment variables to drop first (spawn)."""
-    no_core_files()
-    enter_child(private_tmp, hidden)
-    for name in preload:  # imported now, while the parent imports and validates
-        importlib.import_module(name)
-    run = _resolve(target) if target else None  # "": a child for tasks only
-    # What the imports made lives as long as the child: out of the collector's way, a gc.collect() in the job (the
-    # smoke run's, between two sessions) walks none of it.
-    gc.freeze()
-    try:
-        while True:
-            try:
-                job = job_conn.recv()
-            except (EOFError, OSError):  # no job (a task-only child, bad input, cancelled) or the parent died
-                shutil.rmtree(private_tmp, ignore_errors=True)
-                gc.freeze()  # the child ends now: its final collections need not walk what the imports made
-                job_conn.close()
-                return
-            if isinstance(job, tuple) and job and job[0] == "task":
-                _run_task(conn, job[1], job[2], private_tmp)
-                continue
-            break
-        if not (isinstance(job, dict) and job.get(ASKS)):
-            job_conn.close()
-        with asking(conn, job_conn):  # the job may ask the parent (ask_parent): answers come on the job pipe
-            if run is not None:
-                run(conn, job)
-    finally:
-        job_conn.close()
-
-
 def reap_children(timeout: float = 5.0) -> None:
     """Wait for every child this process started, before it exits: the workers and multiprocessing's tracker.
 
@@ -482,6 +421,7 @@ def reap_children(timeout: float = 5.0) -> None:
     whose PID 1 is not an init, a CI step), it stays behind as a zombie ``python3``. Closing its pipe makes it
     exit; waiting for it reaps it (``ResourceTracker._stop`` is what CPython's own tests use for exactly this).
     """
+    discard_ahead()
     _reap_dying(timeout)
     multiprocessing = sys.modules.get("multiprocessing")
     if multiprocessing is None:  # never imported: no spawn child, no tracker

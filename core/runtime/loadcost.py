@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..child.childhandles import can_reset_peak
 from ..filecopy import copy_range
 from ..findings import Finding
 from .codes import LOAD_COST_HEAVY
@@ -43,6 +44,7 @@ __all__ = [
     "Layouts",
     "LoadCost",
     "added_bytes",
+    "can_reset_peak",
     "child_main",
     "heavier",
     "load_by_path",
@@ -104,13 +106,7 @@ def _windows_peak() -> int | None:  # pragma: no cover - Windows only
         return None
 
 
-_CLEAR_REFS = "/proc/self/clear_refs"
-
-
-def can_reset_peak() -> bool:
-    """Linux: a process can hand freed memory back (``malloc_trim``) and reset its peak to what it holds now
-    (``clear_refs`` 5), so one process measures both layouts one after the other."""
-    return sys.platform.startswith("linux") and os.access(_CLEAR_REFS, os.W_OK)
+_CLEAR_REFS = "/proc/self/clear_refs"  # (can_reset_peak: core/child/childhandles.py)
 
 
 def _reset_peak() -> None:
