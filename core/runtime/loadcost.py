@@ -287,8 +287,11 @@ def measure(cost: LoadCost | None, layouts: Layouts, ort_version: str, cancel: A
     a, b = doc["shipped"], doc["source"]
     if "error" not in a and "error" not in b:
         doc["time_ratio"] = round(a["load_s"] / max(b["load_s"], 1e-3), 2)
-        if a.get("added_bytes") and b.get("added_bytes"):
-            doc["memory_ratio"] = round(a["added_bytes"] / b["added_bytes"], 2)
+        if isinstance(a.get("added_bytes"), int) and isinstance(b.get("added_bytes"), int):
+            # below the measurement's noise a load counts as MIN_MEMORY_BYTES: a small model's second load in a
+            # process adds next to nothing (the first paid ONNX Runtime's own start), and 12 MiB / 0 says nothing
+            doc["memory_ratio"] = round(max(a["added_bytes"], MIN_MEMORY_BYTES) / max(b["added_bytes"],
+                                                                                    MIN_MEMORY_BYTES), 2)
     return doc
 
 
