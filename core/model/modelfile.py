@@ -465,7 +465,7 @@ def _utf8_twin() -> Any:
     """onnx.proto's ModelProto declared as proto3 (in a pool of its own): same fields, and protobuf checks UTF-8.
 
     onnx.proto's serialized descriptor with the proto3 syntax appended, or (should that descriptor not be valid proto3)
-    its copy edited field by field, which needs descriptor_pb2 (2 ms to import)."""
+    its copy edited field by field, which imports descriptor_pb2 (what the first way spares every process)."""
     from google.protobuf import descriptor_pool, message_factory
     from onnx import ModelProto
 

@@ -21,7 +21,7 @@ __all__ = ["Where", "word"]
 
 
 class Where:
-    """The words of a place (a plain class: a dataclass costs a millisecond of every command's start-up)."""
+    """The words of a place (a plain class, not a dataclass: a dataclass is made at every command's start-up)."""
 
     __slots__ = ("graph", "init", "node", "where")
 
