@@ -87,6 +87,8 @@ def emit_error(env: Environment, err: OnnxpackError, as_json: bool) -> None:
 def display_width(text: str) -> int:
     """The columns ``text`` takes in a terminal: East Asian wide and fullwidth characters (勝利モデル.onnx) count 2,
     combining marks (a macOS file name's decomposed dakuten) and invisible format characters 0, any other 1."""
+    if text.isascii():  # (no ASCII character is wide, combining or a format character: a table of 900 rows)
+        return len(text)
     width = 0
     for c in text:
         if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):

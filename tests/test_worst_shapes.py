@@ -127,6 +127,28 @@ def test_invalid_utf8_in_a_big_graph_is_named(tmp_path: Path) -> None:
     assert load_structure(good) == onnx.load(str(good))
 
 
+@pytest.mark.parametrize("built", ["appended syntax", "edited copy"])
+def test_utf8_twin_either_way(monkeypatch: pytest.MonkeyPatch, built: str) -> None:
+    """The proto3 twin is onnx.proto's own descriptor with ``syntax = "proto3"`` appended, or, should that not build,
+    a copy edited field by field: either refuses invalid UTF-8 in any string field and parses a good model."""
+    from google.protobuf.message import DecodeError
+
+    from onnxpack.core.model import modelfile
+
+    if built == "edited copy":  # a syntax protobuf does not know: the first way fails
+        monkeypatch.setattr(modelfile, "_PROTO3_SYNTAX", b"\x62\x06proto9")
+    modelfile._utf8_twin.cache_clear()
+    try:
+        twin = modelfile._utf8_twin()
+        good = _model(_chain(3))
+        good.graph.node[1].name = "zz-marker"
+        assert twin.FromString(good.SerializeToString()).graph.node[1].name == "zz-marker"
+        with pytest.raises(DecodeError):
+            twin.FromString(good.SerializeToString().replace(b"zz-marker", b"zz-\xff\xfeaker"))
+    finally:
+        modelfile._utf8_twin.cache_clear()
+
+
 def test_many_small_tensors(tmp_path: Path) -> None:
     inits = [numpy_helper.from_array(np.full(4, i, np.float32), f"w{i}") for i in range(40_000)]
     path = _save(_model([helper.make_node("Add", ["x", "w0"], ["y"])], inits), tmp_path / "small.onnx")

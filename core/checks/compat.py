@@ -8,6 +8,7 @@ official figure is kept as an explicit override with its source.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,7 +141,10 @@ def installed_ort_version() -> str | None:
     return f"{int(m.group(1))}.{int(m.group(2))}" if m else None
 
 
-def _build_releases() -> tuple[OrtRelease, ...]:
+@functools.cache
+def _table() -> tuple[OrtRelease, ...]:
+    """The releases of the table (ORT_TO_ONNX), oldest first: :data:`ORT_RELEASES` but for the installed runtime's
+    row. The oldest release that loads a model is always one of these (that row has the newest row's limits)."""
     vt = _vt()
     rows = []
     for ort, onnx_rel, derived, override in ORT_TO_ONNX:
@@ -149,6 +153,11 @@ def _build_releases() -> tuple[OrtRelease, ...]:
             OrtRelease(ort, onnx_rel, override.get("ir", ir), opset, override.get("ml", ml), derived)
         )
     rows.sort(key=lambda r: r.key)
+    return tuple(rows)
+
+
+def _build_releases() -> tuple[OrtRelease, ...]:
+    rows = list(_table())
     installed = installed_ort_version()
     if installed is not None and parse_version(installed) > rows[-1].key:
         # The installed runtime is newer than the table: it is still a known row, with the newest row's limits
@@ -159,8 +168,21 @@ def _build_releases() -> tuple[OrtRelease, ...]:
     return tuple(rows)
 
 
-#: Every known ORT release, oldest first.
-ORT_RELEASES: tuple[OrtRelease, ...] = _build_releases()
+@functools.cache
+def _releases() -> tuple[OrtRelease, ...]:
+    return _build_releases()
+
+
+#: Every known ORT release, oldest first: built when first read (module ``__getattr__``): the installed runtime's
+#: version comes from the installed packages' metadata, a search of every folder of sys.path, which `inspect` of a
+#: model some release of the table loads does not need.
+ORT_RELEASES: tuple[OrtRelease, ...]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ORT_RELEASES":
+        return _releases()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _domain_key(domain: str) -> str:
@@ -197,7 +219,6 @@ class CompatResult:
     ir_version: int
     opsets: dict[str, int]
     oldest: OrtRelease | None  # oldest known ORT release that loads the model
-    newest_known: OrtRelease
     blockers: list[str]  # why even the newest known release would refuse it (empty when oldest is set)
     too_old: list[str]  # opsets below what any ORT supports
     other_domains: list[str]  # non-standard domains (contrib / custom ops)
@@ -207,6 +228,11 @@ class CompatResult:
     #: element types of a newer IR the model uses, with that IR (set when a model was given): judged against each
     #: release whatever ir_version the model declares
     type_irs: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def newest_known(self) -> OrtRelease:
+        """The newest known ORT release (the installed one when it is newer than the table)."""
+        return _releases()[-1]
 
     @property
     def newer_than_known(self) -> bool:
@@ -240,7 +266,7 @@ class CompatResult:
 
 def _first_loading(ir_version: int, opsets: dict[str, int],
                    type_irs: dict[str, int] | None = None) -> OrtRelease | None:
-    for rel in ORT_RELEASES:
+    for rel in _table():
         if not _why_not(rel, ir_version, opsets, type_irs):
             return rel
     return None
@@ -253,7 +279,6 @@ def oldest_ort(ir_version: int, opsets: dict[str, int], model: ModelProto | None
     an older release load it (see :func:`lower_ir_possible`).
     """
     opsets = dict(opsets)
-    newest = ORT_RELEASES[-1]
     too_old = [
         f"ai.onnx opset {v} (below {MIN_AI_ONNX_OPSET}, the oldest ONNX Runtime documents)"
         for d, v in opsets.items()
@@ -264,8 +289,8 @@ def oldest_ort(ir_version: int, opsets: dict[str, int], model: ModelProto | None
     )
     min_ir, reasons, type_irs = features_and_types(model) if model is not None else (None, [], {})
     oldest = None if too_old else _first_loading(ir_version, opsets, type_irs)
-    blockers = [] if oldest is not None else _why_not(newest, ir_version, opsets, type_irs)
-    result = CompatResult(ir_version, opsets, oldest, newest, blockers, too_old, others, type_irs=type_irs)
+    blockers = [] if oldest is not None else _why_not(_releases()[-1], ir_version, opsets, type_irs)
+    result = CompatResult(ir_version, opsets, oldest, blockers, too_old, others, type_irs=type_irs)
     if model is not None and min_ir is not None:
         result.min_ir = min_ir
         result.min_ir_reasons = reasons
@@ -309,7 +334,8 @@ def check_target(result: CompatResult, target: str, model: ModelProto | None = N
     """Answer ``--target-ort X.Y`` for a model whose compatibility is ``result``."""
     key = parse_version(target)
     label = f"{key[0]}.{key[1]}"
-    rel = next((r for r in ORT_RELEASES if r.key == key), None)
+    releases = _releases()
+    rel = next((r for r in releases if r.key == key), None)
     if result.too_old:
         return TargetVerdict(label, False, "; ".join(result.too_old), rel)
     if rel is None:
@@ -329,7 +355,7 @@ def check_target(result: CompatResult, target: str, model: ModelProto | None = N
                 f"{label} is the only proof",
                 None,
             )
-        if key < ORT_RELEASES[0].key:
+        if key < releases[0].key:
             return TargetVerdict(label, False, f"ORT {label} predates ONNX Runtime 1.0, the oldest known", None)
         return TargetVerdict(label, None, f"ORT {label} is not a known ONNX Runtime release", None)
     why = _why_not(rel, result.ir_version, result.opsets, result.type_irs)

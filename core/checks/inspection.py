@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from onnx import ModelProto, TensorProto, TypeProto, ValueInfoProto
 
@@ -18,7 +18,6 @@ from ..findings import Finding, Severity
 from ..model.extdata.extref import ExternalTable
 from ..model.extdata.extresolve import resolve_external_data
 from ..model.layout import Layout
-from ..model.loaded import LoadedModel
 from ..model.merge.mergesize import lengths_exact, single_file_size
 from ..model.modelfile import PROTOBUF_LIMIT, FileKind, ModelLocation, load_structure, locate_model, sniff
 from ..model.tensors import (
@@ -33,6 +32,9 @@ from ..model.tensors import (
 from ..progress import CancelToken, check_cancel
 from . import codes
 from .compat import CompatResult, oldest_ort
+
+if TYPE_CHECKING:
+    from ..model.loaded import LoadedModel
 
 __all__ = ["INSPECT_SCHEMA", "Inspection", "describe_type", "domain_name", "inspect_model"]
 
@@ -175,6 +177,8 @@ class Inspection:
     @property
     def loaded(self) -> LoadedModel:
         """The skeleton and validated ranges, for the next stage (not for ORT-format models)."""
+        from ..model.loaded import LoadedModel  # (the next stages' record: inspection alone does not import it)
+
         if self.model is None or self.external is None:
             raise ValueError("an ORT-format model has no ONNX structure")
         return LoadedModel(self.location, self.model, self.external)
@@ -377,11 +381,14 @@ def _inspect_structure(loc: ModelLocation, model: ModelProto, size: int, verify_
 
     for ref in iter_tensors(model):
         check_cancel(cancel)
-        if ref.where == "sparse initializer indices":
-            continue  # one sparse initializer = its values + indices; counted once, by its values
-        stats = insp.initializers if ref.is_initializer else insp.constants
-        if ref.where == "sparse initializer values":
-            insp.sparse_initializer_count += 1
+        if ref.is_initializer:  # (the place of any other tensor is not worded: core/model/tensors.py TensorRef)
+            if ref.where == "sparse initializer indices":
+                continue  # one sparse initializer = its values + indices; counted once, by its values
+            if ref.where == "sparse initializer values":
+                insp.sparse_initializer_count += 1
+            stats = insp.initializers
+        else:
+            stats = insp.constants
         stats.count += 1
         if not uses_external_data(ref.tensor):
             stats.inline_count += 1

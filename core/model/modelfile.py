@@ -455,11 +455,27 @@ def _invalid_utf8_field(model: ModelProto, structure_bytes: int) -> str | None:
     return None
 
 
+#: ``syntax = "proto3"`` as a field of FileDescriptorProto (field 12, a string): written after onnx.proto's own
+#: descriptor, it is the value protobuf keeps (the last occurrence of a singular field wins).
+_PROTO3_SYNTAX = b"\x62\x06proto3"
+
+
 @functools.cache
 def _utf8_twin() -> Any:
-    """onnx.proto's ModelProto declared as proto3 (in a pool of its own): same fields, and protobuf checks UTF-8."""
-    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+    """onnx.proto's ModelProto declared as proto3 (in a pool of its own): same fields, and protobuf checks UTF-8.
+
+    onnx.proto's serialized descriptor with the proto3 syntax appended, or (should that descriptor not be valid proto3)
+    its copy edited field by field, which imports descriptor_pb2 (what the first way spares every process)."""
+    from google.protobuf import descriptor_pool, message_factory
     from onnx import ModelProto
+
+    pool = descriptor_pool.DescriptorPool()
+    try:
+        pool.AddSerializedFile(bytes(ModelProto.DESCRIPTOR.file.serialized_pb) + _PROTO3_SYNTAX)
+        return message_factory.GetMessageClass(pool.FindMessageTypeByName(ModelProto.DESCRIPTOR.full_name))
+    except Exception:  # (e.g. a default value, which proto3 does not have: the copy below drops them)
+        pass
+    from google.protobuf import descriptor_pb2
 
     fdp = descriptor_pb2.FileDescriptorProto()
     ModelProto.DESCRIPTOR.file.CopyToProto(fdp)

@@ -7,8 +7,7 @@ import functools
 import math
 import operator
 import threading
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -16,7 +15,6 @@ import onnx
 from google.protobuf.message import Message
 from onnx import (
     AttributeProto,
-    FunctionProto,
     GraphProto,
     ModelProto,
     NodeProto,
@@ -25,12 +23,15 @@ from onnx import (
     TrainingInfoProto,
 )
 
+from .places import Where, word
+
 __all__ = [
     "TensorRef",
     "WalkCache",
     "cached_walks",
     "dtype_name",
     "expected_nbytes",
+    "holders",
     "iter_graphs",
     "iter_nodes",
     "iter_tensors",
@@ -50,14 +51,50 @@ _PACKED_BITS = {
 }
 
 
-@dataclass(frozen=True)
 class TensorRef:
-    """A tensor found in the model and where it sits (for messages)."""
+    """A tensor found in the model and where it sits (for messages).
 
-    tensor: TensorProto
-    where: str  # e.g. "initializer", "sparse initializer values", "attribute 'value' of node 'c1'"
-    graph: str  # name of the graph or function that holds it
-    is_initializer: bool = False
+    ``where`` (e.g. "initializer", "sparse initializer values", "attribute 'value' of node 'c1'") and ``graph`` (the
+    graph or function that holds it) are worded when first read: a graph of 1500 Constants has as many places, which
+    only findings and the JSON document name. Compared by value.
+    """
+
+    __slots__ = ("_ctx", "_graph", "_labels", "_where", "is_initializer", "tensor")
+
+    def __init__(self, tensor: TensorProto, where: str, graph: str, is_initializer: bool = False) -> None:
+        self.tensor = tensor
+        self.is_initializer = is_initializer
+        self._where, self._graph = where, graph
+        self._ctx: Any = None  # the place, for a tensor a walk found: (parent place, parent message, field, index)
+        self._labels: dict[int, tuple[Any, Where]] | None = None  # set while the place is not worded yet
+
+    @classmethod
+    def _found(cls, tensor: TensorProto, ctx: Any, at: Where | None,
+               labels: dict[int, tuple[Any, Where]]) -> TensorRef:
+        """A tensor a walk found at ``ctx``: its place ``at``, or (None: an attribute's tensor, never an initializer,
+        core/model/places.py _in_attribute) its place worded when first read."""
+        if at is None:
+            ref = cls(tensor, "", "")
+            ref._labels = labels
+        else:
+            ref = cls(tensor, at.where, at.graph, at.init)
+        ref._ctx = ctx
+        return ref
+
+    def _worded(self) -> None:
+        if self._labels is not None:
+            at = word(self._ctx, self._labels)
+            self._where, self._graph, self._labels = at.where, at.graph, None
+
+    @property
+    def where(self) -> str:
+        self._worded()
+        return self._where
+
+    @property
+    def graph(self) -> str:
+        self._worded()
+        return self._graph
 
     @property
     def name(self) -> str:
@@ -67,6 +104,30 @@ class TensorRef:
     def label(self) -> str:
         """Human-readable name: tensor name plus its place in the model."""
         return f"{self.name} ({self.where} in {self.graph})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TensorRef):
+            return NotImplemented
+        return (self.tensor, self.where, self.graph, self.is_initializer) == (
+            other.tensor, other.where, other.graph, other.is_initializer)
+
+    __hash__ = None  # type: ignore[assignment]  # (a TensorProto is not hashable either)
+
+    def __repr__(self) -> str:
+        return (f"TensorRef(tensor={self.tensor.name!r}, where={self.where!r}, graph={self.graph!r}, "
+                f"is_initializer={self.is_initializer!r})")
+
+
+def holders(ref: TensorRef) -> list[Message] | None:
+    """The messages that hold ``ref.tensor``, innermost first, up to the model; None for a reference no walk made."""
+    ctx = ref._ctx
+    if ctx is None:
+        return None
+    out = []
+    while ctx is not None:
+        out.append(ctx[1])
+        ctx = ctx[0]
+    return out
 
 
 def dtype_name(data_type: int) -> str:
@@ -185,14 +246,24 @@ def _iter_graphs(model: ModelProto) -> Iterator[tuple[str, GraphProto | None, li
     while stack:
         label, graph, nodes = stack.pop()
         yield label, graph, nodes
-        for node in filter(_ATTRIBUTES, nodes):  # (the nodes that have attributes, found at C speed)
-            for attr in node.attribute:
-                subs = ([attr.g] if attr.HasField("g") else []) + list(attr.graphs)
-                for sub in subs:
-                    stack.append(
-                        (f"subgraph '{sub.name or attr.name}' of node '{node.name or node.op_type}'",
-                         sub, list(sub.node))
-                    )
+        for node, attr in _graph_attributes(nodes):
+            subs = ([attr.g] if attr.HasField("g") else []) + list(attr.graphs)
+            for sub in subs:
+                stack.append(
+                    (f"subgraph '{sub.name or attr.name}' of node '{node.name or node.op_type}'", sub, list(sub.node))
+                )
+
+
+def _graph_attributes(nodes: Iterable[NodeProto]) -> list[tuple[NodeProto, AttributeProto]]:
+    """``(node, attribute)`` for every attribute of ``nodes`` that holds a graph, in order."""
+    out = []
+    for node in nodes:
+        attrs = node.attribute
+        if attrs:
+            for a in attrs:
+                if a.HasField("g") or a.graphs:
+                    out.append((node, a))
+    return out
 
 
 def iter_nodes(model: ModelProto) -> Iterator[tuple[str, NodeProto]]:
@@ -219,26 +290,45 @@ def iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
 
 
 _NODE = NodeProto.DESCRIPTOR.full_name
+_ATTRIBUTE = AttributeProto.DESCRIPTOR.full_name
 _ATTRIBUTES = operator.attrgetter("attribute")
-#: Parents whose children's places do not depend on which child (core/model/tensors.py _place): their children share
+
+
+def _tensor_attributes(nodes: Iterable[NodeProto]) -> list[tuple[NodeProto, AttributeProto]]:
+    """``(node, attribute)`` for every attribute of ``nodes`` that holds a tensor or a graph, in order (the fields
+    tested are :data:`_ATTRIBUTE_HOLDERS`: a graph of 1500 convolutions has 1600 attributes, of which the Constants'
+    hold tensors; tested inline, the first field found ends the test)."""
+    out = []
+    for node in nodes:
+        attrs = node.attribute
+        if attrs:
+            for a in attrs:
+                if (a.HasField("t") or a.HasField("g") or a.tensors or a.graphs or a.HasField("sparse_tensor")
+                        or a.sparse_tensors):
+                    out.append((node, a))
+    return out
+#: Parents whose children's places do not depend on which child (core/model/places.py): their children share
 #: one context, so a graph of 100 000 initializers labels its place once.
 _SHARED_PLACE = frozenset(d.DESCRIPTOR.full_name for d in (GraphProto, NodeProto, SparseTensorProto, TrainingInfoProto))
 
 
 def _iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
     fields = _holder_fields()
+    fast = _attributes_tested()
     # A place is labelled only when a tensor is found there: ``(parent place, parent message, field, index)``.
     Ctx = tuple[Any, Message, str, int] | None
-    labels: dict[int, tuple[Any, _Where]] = {}
+    labels: dict[int, tuple[Any, Where]] = {}
     stack: list[tuple[Message, str, Ctx]] = [(model, model.DESCRIPTOR.full_name, None)]
-    last: tuple[Ctx, _Where] | None = None  # siblings share their place: 100 000 initializers look it up once
+    last: tuple[Ctx, Where] | None = None  # siblings share their place: 100 000 initializers look it up once
     while stack:
         msg, kind, ctx = stack.pop()
         if kind == _TENSOR:
+            if ctx is not None and type(ctx[1]) is AttributeProto:  # (a place of its own, worded when read)
+                yield TensorRef._found(msg, ctx, None, labels)  # type: ignore[arg-type]
+                continue
             if last is None or last[0] is not ctx:
-                last = (ctx, _label(ctx, labels))
-            at = last[1]
-            yield TensorRef(msg, at.where, at.graph, is_initializer=at.init)  # type: ignore[arg-type]
+                last = (ctx, word(ctx, labels))
+            yield TensorRef._found(msg, ctx, last[1], labels)  # type: ignore[arg-type]
             continue
         children: list[tuple[Message, str, Ctx]] = []
         shared = kind in _SHARED_PLACE
@@ -247,12 +337,16 @@ def _iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
                 seq = getattr(msg, name)
                 if not seq:
                     continue
-                if shared:
+                if sub_kind == _NODE and fast:
+                    # a node holds tensors only in attributes, and most attributes hold none: only the attributes
+                    # that do are walked (their nodes' places depend on neither index nor node: places.py _in_graph,
+                    # _in_function)
                     one = (ctx, msg, name, 0)
-                    if sub_kind == _NODE:  # a node holds tensors only in attributes: most nodes have none
-                        children.extend((sub, sub_kind, one) for sub in filter(_ATTRIBUTES, seq))
-                    else:
-                        children.extend((sub, sub_kind, one) for sub in seq)
+                    children.extend((attr, _ATTRIBUTE, (one, node, "attribute", 0))
+                                    for node, attr in _tensor_attributes(seq))
+                elif shared:
+                    one = (ctx, msg, name, 0)
+                    children.extend((sub, sub_kind, one) for sub in seq)
                 else:
                     children.extend((sub, sub_kind, (ctx, msg, name, i)) for i, sub in enumerate(seq))
             elif msg.HasField(name):
@@ -260,21 +354,18 @@ def _iter_tensors(model: ModelProto) -> Iterator[TensorRef]:
         stack.extend(reversed(children))
 
 
-def _label(ctx: Any, cache: dict[int, tuple[Any, _Where]]) -> _Where:
-    """The :class:`_Where` of a place, computed once per place from the root down (the cache keeps each place
-    alive, so an id is never reused for another place)."""
-    chain = []
-    while ctx is not None and not (id(ctx) in cache and cache[id(ctx)][0] is ctx):
-        chain.append(ctx)
-        ctx = ctx[0]
-    at = cache[id(ctx)][1] if ctx is not None else _Where()
-    for c in reversed(chain):
-        _up, parent_msg, name, index = c
-        value = getattr(parent_msg, name)
-        child = value if isinstance(value, Message) else value[index]
-        at = _place(parent_msg, name, index, child, at)
-        cache[id(c)] = (c, at)
-    return at
+#: The fields of AttributeProto through which :func:`_tensor_attributes` finds tensors and graphs.
+_ATTRIBUTE_HOLDERS = frozenset({"t", "g", "tensors", "graphs", "sparse_tensor", "sparse_tensors"})
+
+
+@functools.cache
+def _attributes_tested() -> bool:
+    """Whether onnx's descriptors lead to tensors through exactly the fields :func:`_tensor_attributes` tests (a node
+    only through its attributes): otherwise (a later onnx with another place) every attribute is walked field by
+    field."""
+    fields = _holder_fields()
+    return ([f[0] for f in fields[_NODE]] == ["attribute"]
+            and {f[0] for f in fields[_ATTRIBUTE]} == _ATTRIBUTE_HOLDERS)
 
 
 @functools.cache
@@ -292,84 +383,6 @@ def _holder_fields() -> dict[str, tuple[tuple[str, bool, str], ...]]:
         by_name[d.full_name] = tuple((f.name, kids[f.number][1], kids[f.number][0]) for f in fds)
         stack.extend(f.message_type for f in fds)
     return by_name
-
-
-@dataclass(frozen=True)
-class _Where:
-    where: str = ""
-    graph: str = ""
-    init: bool = False
-    node: str = ""  # the node (or function attribute) an attribute belongs to
-
-
-def _place(parent: Message, field: str, index: int, child: Message, at: _Where) -> _Where:
-    """Where ``child`` = ``parent.field[index]`` sits, in the words of the messages users see (any place not named
-    here is labelled by its field name, and walked all the same)."""
-    place = _PLACES.get(type(parent))
-    return place(parent, field, index, child, at) if place is not None else _elsewhere(field, at)
-
-
-def _elsewhere(field: str, at: _Where) -> _Where:
-    return _Where(f"{at.where} {field}".strip(), at.graph, at.init, at.node)
-
-
-def _in_model(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
-    if field == "graph":
-        return _Where(graph=f"graph '{parent.graph.name or 'main'}'")
-    if field == "functions":
-        return _Where(graph=f"function '{child.domain}.{child.name}'")
-    if field == "training_info":
-        return _Where(graph=f"training_info[{index}]")
-    return _elsewhere(field, at)
-
-
-def _in_training_info(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
-    return _Where(graph=f"{at.graph} {field}")
-
-
-def _in_graph(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
-    if field == "initializer":
-        return _Where("initializer", at.graph, True)
-    if field == "sparse_initializer":
-        return _Where("sparse initializer", at.graph, True)
-    return _Where(graph=at.graph)
-
-
-def _in_node(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
-    label = parent.name or parent.op_type
-    return _Where(graph=at.graph, node=f"node '{label}' ({parent.op_type})", where=label)
-
-
-def _in_function(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
-    if field == "attribute_proto":
-        return _Where(f"default of attribute '{child.name}'", at.graph, node=f"default of attribute '{child.name}'")
-    return _Where(graph=at.graph)
-
-
-def _in_attribute(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
-    attr = f"attribute '{parent.name}' of {at.node}" if at.node.startswith("node ") else at.node
-    if field in ("g", "graphs"):
-        owner = at.where if at.node.startswith("node ") else parent.name
-        return _Where(graph=f"subgraph '{child.name or parent.name}' of node '{owner}'")
-    if field in ("sparse_tensor", "sparse_tensors"):
-        return _Where(attr + " sparse", at.graph)
-    return _Where(attr, at.graph)
-
-
-def _in_sparse_tensor(parent: Any, field: str, index: int, child: Any, at: _Where) -> _Where:
-    return _Where(f"{at.where} {field}", at.graph, at.init)
-
-
-#: How each kind of message names the place of a message inside it (by the parent's exact type).
-_PLACES: dict[type, Callable[[Any, str, int, Any, _Where], _Where]] = {
-    ModelProto: _in_model,
-    TrainingInfoProto: _in_training_info,
-    GraphProto: _in_graph,
-    NodeProto: _in_node,
-    FunctionProto: _in_function,
-    AttributeProto: _in_attribute,
-    SparseTensorProto: _in_sparse_tensor,
-}
 
 
 def _repeated(fd: Any) -> bool:

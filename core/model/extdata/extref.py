@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from ... import classcodes
-from ...filehash import hash_file
 from ...findings import Finding, Severity
 from ...progress import CancelToken
 from ..layout import Layout
@@ -102,5 +101,7 @@ class ExternalTable:
 
 def sha1_file(path: Path, cancel: CancelToken | None = None) -> str:
     """SHA-1 hex digest of a whole file, read in chunks."""
+    from ...filehash import hash_file  # (only a checksum key needs it: plain inspection does not import it)
+
     return hash_file(path, "sha1", cancel).hexdigest
 

@@ -109,10 +109,11 @@ class _Resolver:
 
     def _place(self, er: ExternalRef, location: str, offset: int | None, errors: list[Finding]) -> None:
         """Check the location, its file, the tensor's range in it and its checksum."""
-        lex = check_location(er.ref, location)
-        if lex is not None:
-            errors.append(lex)
-            return
+        if location not in self.files:  # (a location already in ``files`` passed the lexical rules)
+            lex = check_location(er.ref, location)
+            if lex is not None:
+                errors.append(lex)
+                return
         fc = self.files.get(location)
         if fc is None:
             fc = self.files[location] = FileCheck(self.data_dir, location)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from operator import attrgetter
+from typing import Any
 
 from google.protobuf.message import Message
 from onnx import (
@@ -24,7 +25,7 @@ from onnx import (
 
 from ..extdata.extref import ExternalRef, ExternalTable
 from ..skeleton import INLINE_KEY, had_default_location
-from ..tensors import tensor_fields, uses_external_data
+from ..tensors import holders, tensor_fields, uses_external_data
 from ..wire import varint_size
 
 __all__ = [
@@ -159,4 +160,35 @@ def single_file_size(model: ModelProto, table: ExternalTable) -> tuple[int, bool
     its length had to be taken from the declaration or the tensor's dims.
     """
     lengths, exact = external_lengths(table)
-    return MergedSizer(lengths).size(model), exact
+    size = _size_by_holders(model, table, lengths)
+    return (size if size is not None else MergedSizer(lengths).size(model)), exact
+
+
+def _size_by_holders(model: ModelProto, table: ExternalTable, lengths: Mapping[bytes, int]) -> int | None:
+    """:class:`MergedSizer`'s size of ``model``, the same arithmetic on the messages that hold an external tensor, as
+    the walk that found it knows them (:func:`holders`), instead of a walk of every message that could hold one (every
+    node and attribute of the graph). None when a reference was not found in ``model`` by a
+    walk."""
+    # id(message) -> [message, id(its holder) or None for the model, depth, bytes its own serialization grows by]
+    grown: dict[int, list[Any]] = {}
+    for r in table.refs:
+        chain = holders(r.ref)
+        if chain is None or chain[-1] is not model:
+            return None
+        tensor = r.ref.tensor
+        d = inlined_tensor_size(tensor, lengths[length_key(tensor)]) - int(tensor.ByteSize())
+        grown[id(tensor)] = [tensor, id(chain[0]), len(chain), d]
+        for i, holder in enumerate(chain):
+            if id(holder) in grown:
+                break  # (and so are its own holders)
+            grown[id(holder)] = [holder, id(chain[i + 1]) if i + 1 < len(chain) else None, len(chain) - 1 - i, 0]
+    if not grown:
+        return int(model.ByteSize())
+    size = 0
+    for msg, holder, _depth, d in sorted(grown.values(), key=lambda e: -e[2]):  # the innermost first
+        old = int(msg.ByteSize())
+        if holder is None:
+            size = old + d
+        elif d:
+            grown[holder][3] += _embedded(old + d) - _embedded(old)
+    return size
