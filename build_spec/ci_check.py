@@ -174,12 +174,19 @@ class _Checks:
 
 
 def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float) -> tuple[int, str]:
-    try:
-        proc = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, encoding="utf-8",
-                              errors="replace", timeout=timeout)  # fmt: skip
-    except subprocess.TimeoutExpired:
-        return -1, f"timed out after {timeout:.0f} s"
-    return proc.returncode, proc.stdout + proc.stderr
+    """Run ``cmd`` and return its exit status and its stdout followed by its stderr. The output goes to files, not
+    pipes: under Wine the desktop process a GUI executable starts (``explorer.exe /desktop``) can inherit a pipe's
+    write end and keep it open after the executable has exited, so reading a pipe to its end waited for the time-out
+    (seen once: the GUI self-test wrote its report, ok, and exited; the check timed out 10 minutes later)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.run(cmd, env=env, cwd=cwd, stdout=out, stderr=err, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return -1, f"timed out after {timeout:.0f} s"
+        out.seek(0)
+        err.seek(0)
+        text = out.read().decode("utf-8", errors="replace") + err.read().decode("utf-8", errors="replace")
+    return proc.returncode, text
 
 
 def check_load_cost(c: _Checks, bundle_doc: dict) -> bool:
