@@ -10,7 +10,10 @@ import subprocess
 import sys
 import time
 
-__all__ = ["ExecProcess", "ForkProcess", "can_reset_peak", "flush_c_stdio", "frozen"]
+__all__ = ["CLEAR_REFS", "ExecProcess", "ForkProcess", "can_reset_peak", "flush_c_stdio", "frozen"]
+
+#: Linux: writing "5" here resets this process's peak resident memory to what it holds now.
+CLEAR_REFS = "/proc/self/clear_refs"
 
 
 class ExecProcess:
@@ -99,4 +102,4 @@ def can_reset_peak() -> bool:
     """Linux: a process can hand freed memory back (``malloc_trim``) and reset its peak resident memory to what it
     holds now (``clear_refs`` 5), so the smoke child measures the end user's loads itself (core/runtime/loadcost.py)
     and no load-cost process is started."""
-    return sys.platform.startswith("linux") and os.access("/proc/self/clear_refs", os.W_OK)
+    return sys.platform.startswith("linux") and os.access(CLEAR_REFS, os.W_OK)

@@ -309,8 +309,8 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
     """
     opts, merge, same = plan.opts, merged.plan, merged.same_file
     in_child = opts.load_cost and loadcost.can_reset_peak()
-    proofs: list[Background[WeightsProof]] = []  # the proof, which the source's measured load waits for
-    loads = MeasuredLoads(run.progress, in_child, lambda: proofs[0].join())
+    proof: Background[WeightsProof]  # (below) the source's measured load waits for it
+    loads = MeasuredLoads(run.progress, in_child, lambda: proof.join())
 
     def prove(stop: CancelToken) -> WeightsProof:
         if same is not None:
@@ -320,7 +320,6 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
                                 target.window)  # fmt: skip
 
     proof = Background(prove, run.cancel, "onnxpack-proof")
-    proofs.append(proof)
     cost = contextlib.ExitStack()
     shipped: Path | None = None
     try:

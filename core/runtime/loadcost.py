@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..child.childhandles import can_reset_peak
+from ..child.childhandles import CLEAR_REFS, can_reset_peak
 from ..filecopy import copy_range
 from ..findings import Finding
 from .codes import LOAD_COST_HEAVY
@@ -106,9 +106,6 @@ def _windows_peak() -> int | None:  # pragma: no cover - Windows only
         return None
 
 
-_CLEAR_REFS = "/proc/self/clear_refs"  # (can_reset_peak: core/child/childhandles.py)
-
-
 def _reset_peak() -> None:
     """Hand the memory the last session freed back to the system and start the peak from what is held now."""
     import ctypes
@@ -118,7 +115,7 @@ def _reset_peak() -> None:
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
-    with open(_CLEAR_REFS, "w", encoding="ascii") as f:
+    with open(CLEAR_REFS, "w", encoding="ascii") as f:
         f.write("5")
 
 

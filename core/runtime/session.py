@@ -162,9 +162,10 @@ def open_session(model: dict[str, Any], empty_dir: str) -> OpenedSession:
     return OpenedSession(session, time.perf_counter() - t0, given.how, given.keep, given.files)
 
 
-def open_by_path(model: dict[str, Any]) -> OpenedSession:
+def open_by_path(model: dict[str, Any], files: bool = False) -> OpenedSession:
     """A CPU session of the shipped model created from ``model["by_path"]`` as the end user's app creates it (plain
     options, ONNX Runtime finds the external data beside it), its load measured (core/runtime/loadcost.py).
+    ``files``: also name its external-data files (what the load matrix lays out beside it).
 
     Only for a layout the parent laid out itself in a private folder and validated (security.md rules 1 and 3 hold:
     every external-data reference is a file the bundle wrote beside it), never for a user's model.
@@ -178,14 +179,18 @@ def open_by_path(model: dict[str, Any]) -> OpenedSession:
     session, measured = load_by_path(ort, str(path), reset=can_reset_peak())
     if session is None:
         raise _load_failure(model, RuntimeError(measured["error"]))
-    files: dict[str, Path] = {}
-    if not model.get("inline"):
+    data: dict[str, Path] = {}
+    if files and not model.get("inline"):
         from ..model.extdata.extresolve import resolve_external_data
         from ..model.modelfile import load_structure
 
-        table = resolve_external_data(load_structure(path), path.parent)
-        files = {r.location: Path(r.path) for r in table.refs if r.location and r.path is not None and not r.inline}
-    return OpenedSession(session, float(measured["load_s"]), "by path", [], files, measured)
+        data = _data_files(resolve_external_data(load_structure(path), path.parent))
+    return OpenedSession(session, float(measured["load_s"]), "by path", [], data, measured)
+
+
+def _data_files(table: Any) -> dict[str, Path]:
+    """The validated external-data files of ``table`` by location."""
+    return {r.location: Path(r.path) for r in table.refs if r.location and r.path is not None and not r.inline}
 
 
 @dataclass
@@ -234,7 +239,7 @@ def _external_data_bytes(path: Path, proto: Any, table: Any) -> _Given:
     unused = {r.ref.tensor.name for r in as_values if r.ref.tensor.name not in consumed}
     as_values = [r for r in as_values if r.ref.tensor.name not in unused]
     given = _Given(b"", "")
-    given.files = {r.location: Path(r.path) for r in table.refs if r.location and r.path is not None and not r.inline}
+    given.files = _data_files(table)
     with ExternalDataReader(table) as reader:
         for r in inline:
             t = r.ref.tensor

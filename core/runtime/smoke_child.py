@@ -140,7 +140,8 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
     send("stage", steps.SESSION(model=_model(r.models[0])))
     # the shipped model laid out as the end user has it: loaded by its path, as an app does, and that load measured
     by_path = bool(r.models[0].get("by_path"))
-    primary = open_by_path(r.models[0]) if by_path else open_session(r.models[0], job["empty_dir"])
+    primary = (open_by_path(r.models[0], files=bool(r.opts.get("load_matrix"))) if by_path
+               else open_session(r.models[0], job["empty_dir"]))
     r.progress(steps.SESSION_CREATED(seconds=primary.create_s))
     _hook(job, "session")
     r.metas = input_metas(primary.session)
