@@ -144,3 +144,22 @@ def test_ort_conversion(tmp_path: Path) -> None:
     assert code == ExitStatus.OK and doc["layout"] == "ort"
     check(doc, code)
     shutil.rmtree(tmp_path / "ort")
+
+
+def test_a_release_folder_bundle_gives_its_document(tmp_path: Path) -> None:
+    """`bundle FOLDER --json` of a release of several files: its name and version, its models' layouts joined by
+    "+" (it ended in an internal error, KeyError 'model', reading a schema-1 manifest's model section)."""
+    import onnx
+
+    from tests.factory import add_model
+
+    folder = tmp_path / "app"
+    (folder / "models").mkdir(parents=True)
+    onnx.save(add_model(), str(folder / "models" / "a.onnx"))
+    external_model(folder / "models" / "b")
+    (folder / "config.json").write_text("{}", encoding="utf-8")
+    code, doc = run_json("bundle", str(folder), "-o", str(tmp_path / "out"), "--version", "1.2.3")
+    check(doc, code)
+    assert code == ExitStatus.OK, doc
+    assert (doc["name"], doc["version"], doc["layout"]) == ("app", "1.2.3", "single")
+    assert doc["manifest"]["schema"] == "onnxpack.manifest/2" and len(doc["manifest"]["models"]) == 2

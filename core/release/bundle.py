@@ -91,14 +91,20 @@ class BundleResult:
     prove_timings: dict[str, Any] | None = None  # --prove-ort's load/run times: the JSON result's, never the ZIP's
 
     def to_dict(self) -> dict[str, Any]:
+        """``onnxpack.bundle/1`` (docs/json-schemas.md); for a release of several files its name and version, and
+        its models' layouts joined by ``+``."""
+        from .manifest import model_views
+        from .releasediff import release_identity
+
+        name, version = release_identity(self.manifest)
         return {
             "schema": BUNDLE_SCHEMA,
             "ok": True,
             "bundle": str(self.zip_path),
             "size": self.zip_size,
-            "name": self.manifest["model"]["name"],
-            "version": self.manifest["model"]["version"],
-            "layout": self.manifest["model"]["layout"],
+            "name": name,
+            "version": version,
+            "layout": "+".join(sorted({str(v["model"]["layout"]) for v in model_views(self.manifest)})),
             "files": self.files,
             "smoke": self.smoke,
             "equal": self.equal,
