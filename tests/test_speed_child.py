@@ -428,3 +428,30 @@ def test_an_exec_child_imports_no_more_of_onnxpack_than_its_start() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == str(["onnxpack", "onnxpack.core", "onnxpack.core.child", "onnxpack.core.child.childask",
                                "onnxpack.core.child.childmain"])
+
+
+def _answer_and_end(conn: Any, job: dict[str, Any]) -> None:
+    conn.send(("result", {"ran": True}))
+
+
+def test_a_result_written_just_before_the_child_ends_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """run_in_child: a child that sends its result and exits between the parent's poll (nothing yet) and its look at
+    the process (gone) has ended well: its result is read, not reported as a crash (seen once on Linux:
+    SMOKE_CRASH "exited with status 0" for a release's model whose run had passed)."""
+    from onnxpack.core.runtime import childrun
+
+    real = childrun._receive
+    polls: list[int] = []
+
+    def late(conn: Any) -> Any:
+        if not polls:  # the first poll "misses" the result: it comes as the child ends
+            polls.append(1)
+            deadline = time.monotonic() + 30
+            while child.proc.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            return None
+        return real(conn)
+
+    child = ChildProcess(childproc.target_name(_answer_and_end), preload=())
+    monkeypatch.setattr(childrun, "_receive", late)
+    assert childrun.run_in_child(_answer_and_end, {}, timeout=60, what="ending", child=child) == {"ran": True}

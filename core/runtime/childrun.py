@@ -99,6 +99,14 @@ def run_in_child(
             if cancel is not None and cancel.cancelled:
                 raise classcodes.CANCELLED.error(variant="while", current=str(follower.current))
             message = _receive(recv_conn)
+            if message is None and not proc.is_alive():
+                proc.join(1)
+                # what it wrote between the poll above and its end (its result, then a normal exit) is still there
+                message = _receive(recv_conn)
+                if message is None:
+                    raise codes.SMOKE_CRASH.error(current=str(follower.current), what=what,
+                                                  exit=_describe_exit(proc.exitcode),
+                                                  details=f"exit code {proc.exitcode}")
             if message is not None and message[0] == "ask":
                 child.answer(answers(message[1]) if answers is not None else None)
                 continue
@@ -107,10 +115,6 @@ def run_in_child(
                 if value is not _NOTHING:
                     return value
                 continue
-            if not proc.is_alive():
-                proc.join(1)
-                raise codes.SMOKE_CRASH.error(current=str(follower.current), what=what,
-                                              exit=_describe_exit(proc.exitcode), details=f"exit code {proc.exitcode}")
             if time.monotonic() > deadline:
                 raise codes.SMOKE_TIMEOUT.error(what=what, timeout=f"{timeout:g}", current=str(follower.current))
     finally:
