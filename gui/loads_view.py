@@ -210,6 +210,11 @@ class LoadsBox(Retranslatable, QGroupBox):
             mib = f"{added / 2**20:.0f}" if isinstance(added, int) else "?"
             return self.tr("%1 s and %2 MiB").replace("%1", f"{float(one['load_s']):.2f}").replace("%2", mib)
 
+        source = cost.get("source")
+        if isinstance(source, Mapping) and source.get("same_as_shipped"):
+            return " " + self.tr("Loading %1 by its path costs the end user %2 (the memory a load adds to its "
+                                 "process); it is the file it came as, byte for byte.").replace(
+                "%1", entry).replace("%2", side("shipped"))
         text = self.tr("Loading %1 by its path costs the end user %2 as shipped, %3 as it came (the memory a load "
                        "adds to its process).").replace(
             "%1", entry).replace("%2", side("shipped")).replace("%3", side("source"))

@@ -144,3 +144,33 @@ def test_the_matrix_never_gives_the_shipped_files_a_second_name(tmp_path: Path, 
                                   str(tmp_path))  # fmt: skip
     assert _modes(rows)["path"] and _modes(rows)["non-ascii"]
     assert links and set(links) == {1}
+
+
+def test_the_reference_runs_own_load_by_path_proves_that_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The smoke run's own session was the shipped layout loaded by its path with an app's options
+    (session.open_by_path): the matrix records that mode from it and never creates the same session again."""
+    import numpy as np
+    import onnxruntime as ort
+
+    from onnxpack.core.runtime import loadmatrix
+
+    model = tmp_path / "m.onnx"
+    onnx.save(add_model(), model)
+    loaded: list[str] = []
+    real = loadmatrix._Matrix.run
+
+    def run(self, source, so=None):  # type: ignore[no-untyped-def]
+        loaded.append(source if isinstance(source, str) else "<bytes>")
+        return real(self, source, so)
+
+    monkeypatch.setattr(loadmatrix._Matrix, "run", run)
+    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    feeds = {sess.get_inputs()[0].name: np.ones((1, 64), dtype=np.float32)}
+    ref = loadmatrix.Reference(feeds, sess.run(None, feeds), ort.SessionOptions)
+    rows = loadmatrix.load_matrix(loadmatrix.Shipped("m.onnx", model, {}), ref, str(tmp_path), path_proven=True)
+    assert _modes(rows)["path"] is True and len(rows) == len(loaded) + 1  # every mode but "path" was loaded
+    assert not any(Path(s).is_absolute() and Path(s).parent.name == "bundle" for s in loaded)
+    loaded.clear()
+    rows = loadmatrix.load_matrix(loadmatrix.Shipped("m.onnx", model, {}), ref, str(tmp_path))
+    assert _modes(rows)["path"] is True and len(rows) == len(loaded)  # without it, loaded like the others
+

@@ -302,3 +302,68 @@ def test_a_layout_the_smoke_run_did_not_measure_is_recorded_as_such(tmp_path: Pa
     assert "error" in nothing["shipped"] and "error" in nothing["source"]
     jsonschema.validate(nothing, {**load_schema()["$defs"]["smoke"]["properties"]["load_cost"],
                                   "$defs": load_schema()["$defs"]})
+
+
+@pytest.mark.parametrize("measured_in_child", [True, False])
+def test_the_source_bundled_as_it_came_is_not_loaded_again(tmp_path: Path, measured_in_child: bool) -> None:
+    """The shipped file is the source file byte for byte: its one load is the source's too (recorded as such, the
+    ratios 1), whether the smoke run measured it or a load-cost process does; the source is never loaded."""
+    model = tmp_path / "m.onnx"
+    onnx.save(factory.add_model(), model)
+    shipped = {"load_s": 0.5, "peak_bytes": 400 * 2**20, "baseline_bytes": 300 * 2**20} if measured_in_child else None
+    asked: list[list[Path]] = []
+    real = loadcost._loads
+
+    def loads(cost: Any, index: int, paths: list[Path], cancel: Any) -> list[dict[str, Any]]:
+        asked.append(paths)
+        return real(cost, index, paths, cancel)
+
+    with pytest.MonkeyPatch.context() as mp, loadcost.started(1) as cost:
+        mp.setattr(loadcost, "_loads", loads)
+        doc = loadcost.measure(cost, loadcost.Layouts(model, "single", tmp_path / "elsewhere.onnx", "single",
+                                                      same=True), "1.32.0", shipped=shipped)
+    assert asked == ([] if measured_in_child else [[model]])  # the shipped file only, never the source
+    a, b = doc["shipped"], doc["source"]
+    assert "error" not in a and b == {**a, "same_as_shipped": True}
+    assert doc["time_ratio"] == 1.0 and doc["memory_ratio"] == 1.0 and loadcost.heavier(doc, "m") == []
+    assert "byte for byte" in doc["method"]
+    jsonschema.validate(doc, {**load_schema()["$defs"]["smoke"]["properties"]["load_cost"],
+                              "$defs": load_schema()["$defs"]})
+
+
+def test_a_single_file_bundled_as_it_came_records_one_load(tmp_path: Path) -> None:
+    """The bundle ships a self-contained source as it is: the manifest, README.txt and the app say its one load is
+    the source's too, without a second load or a ratio of noise."""
+    from onnxpack.core.release.readme import _load_cost
+
+    model = tmp_path / "src" / "m.onnx"
+    model.parent.mkdir()
+    onnx.save(factory.add_model(), model)
+    r = _bundle(model, tmp_path / "out")
+    cost = r.manifest["smoke"]["load_cost"]
+    assert cost["source"].get("same_as_shipped") is True, cost
+    assert {k: v for k, v in cost["source"].items() if k != "same_as_shipped"} == cost["shipped"]
+    assert cost["time_ratio"] == cost["memory_ratio"] == 1.0
+    jsonschema.validate(r.manifest, load_schema(), cls=jsonschema.Draft202012Validator)
+    text = "\n".join(_load_cost(r.manifest))
+    assert "as it came (single): the same file, byte for byte" in text and "loads as the source's" not in text
+    with zipfile.ZipFile(r.zip_path) as zf:
+        assert "the same file, byte for byte" in zf.read("README.txt").decode()
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_app_says_one_load_for_a_file_shipped_as_it_came(qapp: Any, lang: str) -> None:
+    from onnxpack.gui import i18n
+    from onnxpack.gui.loads_view import LoadsBox
+
+    i18n.install_translators(qapp, lang)
+    try:
+        doc = _doc(0.2, 0.2, 160, 160, ("single", "single"))
+        doc["source"]["same_as_shipped"] = True
+        text = LoadsBox().cost_text("m.onnx", doc)
+        assert "m.onnx" in text and "0.20" in text and "110 MiB" in text  # 160 - 50
+        assert ("byte for byte" in text) if lang == "en" else ("バイト単位で同一" in text)
+        assert "1.00x" not in text
+    finally:
+        i18n.install_translators(qapp, "en")

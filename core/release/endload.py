@@ -99,16 +99,17 @@ def source_by_path(plan: BundlePlan) -> Path | None:
 
 
 def load_cost(plan: BundlePlan, layout: Layout, target: SmokeTarget, smoked: Smoked, run: Any,
-              cost: loadcost.LoadCost | None, shipped: Path | None) -> Smoked:
+              cost: loadcost.LoadCost | None, shipped: Path | None, same: bool = False) -> Smoked:
     """``smoked`` with the end user's load cost (``load_cost``) and its finding: the shipped layout by its path
     (``shipped``) against the source by its own path. As the smoke child measured them (``smoked.shipped_load`` and
-    ``source_load``), else loaded now by ``cost``'s processes (the shipped file extracted for them)."""
+    ``source_load``), else loaded now by ``cost``'s processes (the shipped file extracted for them). ``same``: the
+    shipped file is the source file byte for byte, so the source is not loaded again (loadcost.Layouts)."""
     if cost is not None:  # the loads are made now (else the smoke child said it measured them)
         report(run.progress, "smoke", 1, 1, steps.MEASURING_LOAD_COST, unit=STEPS)
     path = shipped if shipped is not None else shipped_file(plan, target, run.work)
     loc = plan.location
     source_layout = Layout.EXTERNAL if any(p != loc.model for p in target.source_files) else Layout.SINGLE
-    layouts = loadcost.Layouts(path, layout.value, source_by_path(plan), source_layout.value)
+    layouts = loadcost.Layouts(path, layout.value, source_by_path(plan), source_layout.value, same)
     try:
         with ONE_LOAD_AT_A_TIME:
             doc = loadcost.measure(cost, layouts, str(smoked.doc.get("ort_version", "")), run.cancel,

@@ -328,8 +328,9 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
         smoked_target = target
         if in_child:
             shipped = shipped_file(plan, target, run.work)
-            smoked_target = dataclasses.replace(target, by_path=shipped, source_by_path=source_by_path(plan),
-                                                answers=loads.answer)  # fmt: skip
+            # the source is loaded after the run unless it is the shipped file itself (then that load is its)
+            smoked_target = dataclasses.replace(target, by_path=shipped, answers=loads.answer,
+                                                source_by_path=source_by_path(plan) if same is None else None)
         auto = same is None and merge.total_size <= COMPARE_AUTO_BYTES
         compare = opts.compare_outputs if opts.compare_outputs is not None else auto
         try:  # a converted model is never shipped unproven: its outputs are compared, whatever its size
@@ -346,7 +347,7 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
             report(run.progress, "smoke", 1, 1, steps.COMPARING_HASHES, unit=STEPS)
         weights = proof.join()
         if opts.load_cost:
-            smoked = load_cost(plan, merge.layout, target, smoked, run, measured, shipped)
+            smoked = load_cost(plan, merge.layout, target, smoked, run, measured, shipped, same is not None)
         report(run.progress, "smoke", 1, 1, steps.DONE, unit=STEPS)
     finally:
         loads.done()

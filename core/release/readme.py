@@ -245,6 +245,9 @@ def _load_cost(manifest: dict[str, Any]) -> list[str]:
         side = cost[key]
         if "error" in side:
             lines.append(f"  {what} ({side['layout']}): not measured ({side['error']})")
+        elif side.get("same_as_shipped"):
+            lines.append(f"  {what} ({side['layout']}): the same file, byte for byte: the same load")
+            return lines
         else:
             lines.append(f"  {what} ({side['layout']}): {side['load_s']:.2f} s, {_mib(added_bytes(side))} "
                          f"(process peak {_mib(side.get('peak_bytes'))})")

@@ -169,12 +169,15 @@ def child_main(conn: Any, job: dict[str, Any]) -> None:
 class Layouts:
     """The two files to load by path: ``shipped`` (the model as the bundle ships it, its data files beside it, in a
     private folder) and ``source`` (the source model in its own folder, None when ONNX Runtime cannot find its data
-    from its path: a --data-dir elsewhere), with what each layout is ("single", "external")."""
+    from its path: a --data-dir elsewhere), with what each layout is ("single", "external"). ``same``: the shipped
+    file is the source file byte for byte (bundled as it came), so one load stands for both: the source is not
+    loaded again."""
 
     shipped: Path
     shipped_layout: str
     source: Path | None
     source_layout: str
+    same: bool = False
 
 
 def extracted(path: Path, window: tuple[int, int], dest: Path) -> Path:
@@ -246,8 +249,12 @@ def measure(cost: LoadCost | None, layouts: Layouts, ort_version: str, cancel: A
     the shipped layout's ratios to the source's. ``shipped``/``source``: the loads as the smoke child measured them
     (Linux: its own session of the shipped layout, then the source by path; each after its peak was reset); a layout
     without one is loaded by ``cost``'s processes: the shipped layout first in a fresh process, the source then in the
-    same one after its peak was reset (Linux), else in a fresh one of its own."""
-    if shipped is not None and (source is not None or layouts.source is None or cost is None):
+    same one after its peak was reset (Linux), else in a fresh one of its own; with ``layouts.same`` the shipped
+    layout's load is the source's too."""
+    second: dict[str, Any] | None
+    if layouts.same:
+        first, second, method = _one_load(cost, layouts, shipped, cancel)
+    elif shipped is not None and (source is not None or layouts.source is None or cost is None):
         first = dict(shipped)
         second = dict(source) if source is not None else None
         if second is None and layouts.source is not None:
@@ -290,6 +297,24 @@ def measure(cost: LoadCost | None, layouts: Layouts, ort_version: str, cancel: A
             doc["memory_ratio"] = round(max(a["added_bytes"], MIN_MEMORY_BYTES) / max(b["added_bytes"],
                                                                                     MIN_MEMORY_BYTES), 2)
     return doc
+
+
+def _one_load(cost: LoadCost | None, layouts: Layouts, shipped: Mapping[str, Any] | None,
+              cancel: Any) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """Both sides and the method of a source shipped as it came (``layouts.same``): the shipped layout's one load,
+    as the smoke run measured it or loaded now in a fresh process."""
+    if shipped is not None:
+        first = dict(shipped)
+    elif cost is not None:
+        first = _loads(cost, 0, [layouts.shipped], cancel)[0]
+    else:
+        first = {"error": "not measured: the smoke run did not load it"}
+    second = {**first, "same_as_shipped": True} if "error" not in first else dict(first)
+    how = ("by the smoke run's own session, its freed memory handed back and the peak reset before"
+           if shipped is not None else "in a fresh process")
+    return first, second, ("InferenceSession(path); the memory a load adds to its process's peak: the shipped "
+                           f"layout {how}; the source is the shipped file byte for byte, so that load is the "
+                           "source's too")
 
 
 def _with_added(side: dict[str, Any]) -> dict[str, Any]:

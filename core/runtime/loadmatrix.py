@@ -191,17 +191,23 @@ class _Matrix:
         self.attempt("non-ascii", lambda: self.run(str(local)))
 
 
-def load_matrix(model: Shipped, ref: Reference, work: str, *, full: bool = True,
-                bytes_proven: bool = False) -> list[dict[str, Any]]:
+def load_matrix(model: Shipped, ref: Reference, work: str, *, full: bool = True, bytes_proven: bool = False,
+                path_proven: bool = False) -> list[dict[str, Any]]:
     """Each mode's row: ``{"mode", "ok"}``, and when not ok its ``error`` and whether the failure is ``expected``
     (from bytes with external data) or the outputs ``differs`` (the parent adds the ``remedy``: smokefindings).
     ``full``: also the modes that only move the files (another working directory, a link, a Japanese folder name);
     without it (a large graph: FULL_MATRIX_MAX_NODES) only by path and from bytes. ``bytes_proven``: the
-    reference run itself loaded the model's plain bytes (a self-contained model), which proves that mode."""
+    reference run itself loaded the model's plain bytes (a self-contained model), which proves that mode;
+    ``path_proven``: it loaded the shipped layout by its absolute path with these options (the end user's load:
+    core/runtime/session.open_by_path), which proves that one: the same load again could only give the same
+    session."""
     root = Path(tempfile.mkdtemp(prefix="onnxpack-loads-", dir=work))
     try:
         matrix = _Matrix(root, model, ref)
-        matrix.attempt("path", lambda: matrix.run(str(matrix.shipped)))
+        if path_proven:
+            matrix.rows.append(_row("path", True))  # the reference run's own load
+        else:
+            matrix.attempt("path", lambda: matrix.run(str(matrix.shipped)))
         matrix.from_bytes(bytes_proven)
         if full:
             matrix.moved()

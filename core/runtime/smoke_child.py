@@ -213,7 +213,7 @@ def _loads(job: dict[str, Any], model: dict[str, Any], primary: OpenedSession, f
         span = (int(window[0]), int(window[1])) if window else None
         nodes = node_count(load_structure(path, span).graph)
         return load_matrix(shipped, Reference(feeds, outputs, options), work, full=nodes <= FULL_MATRIX_MAX_NODES,
-                           bytes_proven=primary.how == "model bytes")
+                           bytes_proven=primary.how == "model bytes", path_proven=primary.how == "by path")
     finally:
         import shutil
 

@@ -3724,6 +3724,10 @@
         <translation>%1 秒・%2 MiB</translation>
     </message>
     <message>
+        <source>Loading %1 by its path costs the end user %2 (the memory a load adds to its process); it is the file it came as, byte for byte.</source>
+        <translation>%1 をパスで読み込むと、利用者には %2 かかります（メモリーは読み込みがプロセスに加える量）。元のファイルとバイト単位で同一です。</translation>
+    </message>
+    <message>
         <source>Loading %1 by its path costs the end user %2 as shipped, %3 as it came (the memory a load adds to its process).</source>
         <translation>%1 をパスで読み込むと、利用者には同梱した形で %2、元の形で %3 かかります（メモリーは読み込みがプロセスに加える量）。</translation>
     </message>
