@@ -53,6 +53,25 @@ def _cwd(work: str) -> tuple[str, str]:
     return os.getcwd(), work
 
 
+def _imported(work: str, names: list[str]) -> list[str]:
+    return [n for n in names if n in sys.modules]
+
+
+def test_the_smoke_child_imports_what_its_job_needs_before_the_job(method: str, sample_model: Path) -> None:
+    """The waiting smoke child has imported its module's IMPORT_AHEAD already (off a small model's critical path),
+    and the job still runs in it."""
+    from onnxpack.core.runtime.smoke_child import IMPORT_AHEAD
+
+    child = ChildProcess(SMOKE_TARGET)
+    try:
+        assert "numpy.random" in IMPORT_AHEAD
+        assert run_in_child(_imported, list(IMPORT_AHEAD), timeout=60, child=child).value == list(IMPORT_AHEAD)
+        run = smoke_test(sample_model, child=child)
+        assert run.ok and run.outputs
+    finally:
+        child.discard()
+
+
 def test_the_checker_runs_as_a_task_then_the_smoke_job_in_the_same_child(method: str, sample_model: Path) -> None:
     child = ChildProcess(SMOKE_TARGET)
     try:

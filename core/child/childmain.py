@@ -100,13 +100,17 @@ def _run_task(conn: Any, func: str, args: tuple[Any, ...], private_tmp: str) -> 
 
 def wait_for_job(target: str, job_conn: Any, conn: Any, private_tmp: str,
                  preload: tuple[str, ...] = PRELOAD, hidden: tuple[str, ...] = ()) -> None:
-    """Entry point of the child: import the heavy modules and the target's, run the tasks that come, then the job;
-    exit quietly if the parent closes the pipe first. ``hidden``: environment variables to drop first (spawn)."""
+    """Entry point of the child: import the heavy modules, the target's and those its module names in
+    ``IMPORT_AHEAD`` (what its job would import later), run the tasks that come, then the job; exit quietly if the
+    parent closes the pipe first. ``hidden``: environment variables to drop first (spawn)."""
     _no_core_files()
     enter_child(private_tmp, hidden)
     for name in preload:  # imported now, while the parent imports and validates
         importlib.import_module(name)
     run = _resolve(target) if target else None  # "": a child for tasks only
+    # and what the target's job would import later (its module's IMPORT_AHEAD), off the job's critical path
+    for name in getattr(sys.modules.get(run.__module__), "IMPORT_AHEAD", ()) if run is not None else ():
+        importlib.import_module(name)
     # What the imports made lives as long as the child: out of the collector's way, a gc.collect() in the job (the
     # smoke run's, between two sessions) walks none of it.
     gc.freeze()
