@@ -3729,7 +3729,7 @@
     </message>
     <message>
         <source>Loading %1 by its path costs the end user %2 as shipped, %3 as it came (the memory a load adds to its process).</source>
-        <translation>%1 をパスで読み込むと、利用者には同梱した形で %2、元の形で %3 かかります（メモリーは読み込みがプロセスに加える量）。</translation>
+        <translation>%1 をパスで読み込むと、利用者には配布した形式で %2、元の形式で %3 かかります（メモリーは読み込みがプロセスに加える量）。</translation>
     </message>
     <message>
         <source>The shipped layout takes %1x the time and %2x the memory.</source>
