@@ -213,7 +213,8 @@ class LoadsBox(Retranslatable, QGroupBox):
         source = cost.get("source")
         if isinstance(source, Mapping) and source.get("same_as_shipped"):
             return " " + self.tr("Loading %1 by its path costs the end user %2 (the memory a load adds to its "
-                                 "process); it is the file it came as, byte for byte.").replace(
+                                 "process), as it did as it came: the shipped file is the original, byte for "
+                                 "byte.").replace(
                 "%1", entry).replace("%2", side("shipped"))
         text = self.tr("Loading %1 by its path costs the end user %2 as shipped, %3 as it came (the memory a load "
                        "adds to its process).").replace(

@@ -3724,8 +3724,8 @@
         <translation>%1 秒・%2 MiB</translation>
     </message>
     <message>
-        <source>Loading %1 by its path costs the end user %2 (the memory a load adds to its process); it is the file it came as, byte for byte.</source>
-        <translation>%1 をパスで読み込むと、利用者には %2 かかります（メモリーは読み込みがプロセスに加える量）。元のファイルとバイト単位で同一です。</translation>
+        <source>Loading %1 by its path costs the end user %2 (the memory a load adds to its process), as it did as it came: the shipped file is the original, byte for byte.</source>
+        <translation>%1 をパスで読み込むと、利用者には %2 かかります（メモリーは読み込みがプロセスに加える量）。配布するファイルは元のファイルとバイト単位で同一なので、元の形式と同じです。</translation>
     </message>
     <message>
         <source>Loading %1 by its path costs the end user %2 as shipped, %3 as it came (the memory a load adds to its process).</source>
