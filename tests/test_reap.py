@@ -37,3 +37,15 @@ def test_bundle_leaves_no_orphan_or_zombie(tmp_path: Path) -> None:
         assert left == [], left
     finally:
         libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+
+
+def test_reaping_imports_no_tracker_that_was_never_started() -> None:
+    """A command that started no spawn child has no resource tracker: reaping at exit does not import its module
+    (about 10 ms at every command's exit) to find none."""
+    code = ("import multiprocessing, sys\n"
+            "from onnxpack.core.child.childproc import reap_children\n"
+            "reap_children()\n"
+            "print('multiprocessing.resource_tracker' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"

@@ -431,8 +431,9 @@ def reap_children(timeout: float = 5.0) -> None:
         if child.is_alive():
             child.kill()
             child.join(timeout)
-    from multiprocessing import resource_tracker
-
+    # a tracker runs only where multiprocessing started one, which imported its module (not imported here: 10 ms at
+    # every command's exit for nothing)
+    resource_tracker = sys.modules.get("multiprocessing.resource_tracker")
     tracker = getattr(resource_tracker, "_resource_tracker", None)
     stop = getattr(tracker, "_stop", None)
     if stop is not None:
