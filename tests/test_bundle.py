@@ -211,11 +211,31 @@ def test_cancel_leaves_nothing(tmp_path: Path, ext_model: Path) -> None:
         assert list(out.iterdir()) == [], stage
 
 
-def test_each_stage_counts_forward_and_finishes_once(tmp_path: Path, ext_model: Path) -> None:
+def test_each_stage_counts_forward_and_finishes_once(tmp_path: Path, ext_model: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The Validate stage stays at the checker (it runs beside the merge) until its verdict is in: its count never
-    goes back (it went "4 of 4 done" then "0 of 1"), and a stage once done stays done."""
+    goes back (it went "4 of 4 done" then "0 of 1"), and a stage once done stays done. The checker's verdict is held
+    back until the bundle says it waits for it (as on a large model), so that the wait is always there to be seen,
+    however fast or loaded the machine."""
+    import threading
+
+    from onnxpack.core.release import gate
+
     events: list[ProgressEvent] = []
-    build_bundle(_opts(ext_model, tmp_path / "out"), progress=events.append)
+    waiting = threading.Event()
+    real = gate.run_checker_child
+
+    def slow_checker(*a: Any, **k: Any) -> Any:
+        waiting.wait(60)  # (a bundle that never says it waits fails below, after a minute at most)
+        return real(*a, **k)
+
+    def progress(e: ProgressEvent) -> None:
+        events.append(e)
+        if e.stage == "validate" and e.message == "waiting for the onnx checker":
+            waiting.set()
+
+    monkeypatch.setattr(gate, "run_checker_child", slow_checker)
+    build_bundle(_opts(ext_model, tmp_path / "out"), progress=progress)
     for stage in ("inspect", "validate", "merge", "smoke", "zip"):
         mine = [e for e in events if e.stage == stage]
         assert mine, stage
