@@ -63,6 +63,10 @@ MIN_SECONDS = 0.25
 MIN_MEMORY_BYTES = 64 * 2**20
 #: A load that takes longer than this is stopped and recorded as not measured.
 TIMEOUT_S = 600.0
+#: A layout whose load the smoke run was to measure and did not, as recorded.
+_NOT_MEASURED = {"error": "not measured: the smoke run did not load it"}
+#: How every measured load is taken (the manifest's ``method`` says where after it).
+_HOW = "InferenceSession(path); the memory a load adds to its process's peak: "
 
 def peak_resident_bytes() -> int | None:
     """This process's peak resident memory so far, in bytes; None where it cannot be read."""
@@ -258,19 +262,18 @@ def measure(cost: LoadCost | None, layouts: Layouts, ort_version: str, cancel: A
         first = dict(shipped)
         second = dict(source) if source is not None else None
         if second is None and layouts.source is not None:
-            second = {"error": "not measured: the smoke run did not load it"}
-        method = ("InferenceSession(path); the memory a load adds to its process's peak: both in the smoke run's "
-                  "process, each after its freed memory was handed back and the peak reset: the shipped layout by "
-                  "the run's own session, the source after the run")
+            second = dict(_NOT_MEASURED)
+        method = (_HOW + "both in the smoke run's process, each after its freed memory was handed back and the peak "
+                  "reset: the shipped layout by the run's own session, the source after the run")
     elif cost is None:  # nothing measured either layout (never expected: recorded, not a failure of the bundle)
-        first = {"error": "not measured: the smoke run did not load it"}
+        first = dict(_NOT_MEASURED)
         second = dict(first) if layouts.source is not None else None
         method = "InferenceSession(path): not measured"
     elif shipped is not None:
         first = dict(shipped)
         second = _loads(cost, 0, [layouts.source], cancel)[0] if layouts.source is not None else None
-        method = ("InferenceSession(path); the memory a load adds to its process's peak: the shipped layout by the "
-                  "smoke run's own session (its peak reset before), the source in a fresh process")
+        method = _HOW + ("the shipped layout by the smoke run's own session (its peak reset before), the source in a "
+                         "fresh process")
     else:
         together = len(cost.children) == 1
         if layouts.source is None:
@@ -280,9 +283,9 @@ def measure(cost: LoadCost | None, layouts: Layouts, ort_version: str, cancel: A
         else:
             first = _loads(cost, 0, [layouts.shipped], cancel)[0]
             second = _loads(cost, 1, [layouts.source], cancel)[0]
-        method = ("InferenceSession(path); the memory a load adds to its process's peak: the shipped layout first "
-                  "in a fresh process, " + ("then the source in it, its freed memory handed back and the peak reset"
-                                            if together else "the source in another"))
+        method = _HOW + "the shipped layout first in a fresh process, " + (
+            "then the source in it, its freed memory handed back and the peak reset" if together
+            else "the source in another")
     if second is None:
         second = {"error": "its external data is not beside it: ONNX Runtime cannot load it by path"}
     doc: dict[str, Any] = {"method": method, "ort_version": ort_version,
@@ -308,13 +311,12 @@ def _one_load(cost: LoadCost | None, layouts: Layouts, shipped: Mapping[str, Any
     elif cost is not None:
         first = _loads(cost, 0, [layouts.shipped], cancel)[0]
     else:
-        first = {"error": "not measured: the smoke run did not load it"}
+        first = dict(_NOT_MEASURED)
     second = {**first, "same_as_shipped": True} if "error" not in first else dict(first)
     how = ("by the smoke run's own session, its freed memory handed back and the peak reset before"
            if shipped is not None else "in a fresh process")
-    return first, second, ("InferenceSession(path); the memory a load adds to its process's peak: the shipped "
-                           f"layout {how}; the source is the shipped file byte for byte, so that load is the "
-                           "source's too")
+    return first, second, (_HOW + f"the shipped layout {how}; the source is the shipped file byte for byte, so "
+                           "that load is the source's too")
 
 
 def _with_added(side: dict[str, Any]) -> dict[str, Any]:
