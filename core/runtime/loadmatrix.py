@@ -215,12 +215,12 @@ def load_matrix(model: Shipped, ref: Reference, work: str, *, full: bool = True,
             matrix.rows.append(_row("path", True))  # the reference run's own load
         else:
             matrix.attempt("path", lambda: matrix.run(str(matrix.shipped)))
-        with contextlib.ExitStack() as beside:
-            if full:  # on another core meanwhile (ONNX Runtime lets go of the GIL while it creates and runs sessions)
-                pool = beside.enter_context(ThreadPoolExecutor(1, thread_name_prefix="onnxpack-loads"))
-                absolute = pool.submit(matrix.absolute)
+        if not full:
             matrix.from_bytes(bytes_proven)
-            if full:
+        else:  # the absolute-path modes on another core meanwhile (ONNX Runtime lets go of the GIL in its sessions)
+            with ThreadPoolExecutor(1, thread_name_prefix="onnxpack-loads") as pool:
+                absolute = pool.submit(matrix.absolute)
+                matrix.from_bytes(bytes_proven)
                 matrix.other_cwd()
                 absolute.result()
         order = {m: i for i, m in enumerate(MODES)}
