@@ -20,6 +20,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import onnxpack.core.model.merge.merge as merge_mod
+from onnxpack.core import atomic
 from onnxpack.core.errors import Cancelled, ExternalDataError, InputError, ModelFormatError, OutputError
 from onnxpack.core.model.extdata.extreader import ExternalDataReader
 from onnxpack.core.model.extdata.extresolve import resolve_external_data
@@ -459,7 +460,12 @@ def _patch_full_disk(monkeypatch: pytest.MonkeyPatch, fail_on: str, limit: int) 
     @contextlib.contextmanager
     def fake(dest: Path, *, overwrite: bool = True) -> Iterator[Any]:
         with real(dest, overwrite=overwrite) as f:
-            yield _FullDisk(f, limit) if dest.name.endswith(fail_on) else f
+            if not dest.name.endswith(fail_on):
+                yield f
+                return
+            full = _FullDisk(f, limit)
+            atomic._PENDING[full] = atomic.pending_path(f)  # the stand-in names the same temp file as the real one
+            yield full
 
     monkeypatch.setattr(merge_mod, "atomic_file", fake)
 
@@ -512,9 +518,9 @@ def test_source_digests_hashed_beside_the_write(tmp_path: Path, monkeypatch: pyt
     seen: list[str] = []
     real = proof.hash_model_tensors
 
-    def spy(table, cancel=None, chunk=proof.CHUNK):  # type: ignore[no-untyped-def]
+    def spy(table, cancel=None, chunk=proof.CHUNK, known=None):  # type: ignore[no-untyped-def]
         seen.append(threading.current_thread().name)
-        return real(table, cancel, chunk)
+        return real(table, cancel, chunk, known=known)
 
     monkeypatch.setattr(proof, "hash_model_tensors", spy)
     res = merge_model(p, tmp_path / "o.onnx")

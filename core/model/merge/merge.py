@@ -10,7 +10,7 @@ import contextlib
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -33,6 +33,8 @@ from .mergeplan import DEFAULT_ALIGN, MergePlan, plan_merge
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
+
+    from .proof import RangeKey
 
 __all__ = [
     "DEFAULT_ALIGN",
@@ -134,14 +136,15 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], run:
     # own while the copy goes on (the copy is the kernel's work, the hashing this process's; benchmarks/merge.py).
     source_digests = Background(lambda stop: hash_model_tensors(plan.table, stop), cancel, "onnxpack-source-tensors")
 
-    def prove(written: Any) -> None:
+    def prove(written: Any, known: Mapping[RangeKey, str]) -> None:
         """The output is the source (same structure, every tensor's SHA-256: core/model/merge/proof.py) before it takes
-        its final name."""
+        its final name. ``known``: the tensors' digests read back from the output while it was written."""
         written.flush()
         check_cancel(cancel)
         pending = pending_path(written)
         try:
-            prove_same_model(plan.model, plan.table, source_digests.join(), pending, dests[0].parent, cancel)
+            prove_same_model(plan.model, plan.table, source_digests.join(), pending, dests[0].parent, cancel,
+                             known=known)  # fmt: skip
         except (InputError, ExternalDataError):
             if not pending.exists():  # not a problem of the input: the output vanished under us
                 raise errorcodes.OUTPUT_WRITE.error(variant="merge_vanished", output=dests[0]) from None
@@ -154,22 +157,33 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], run:
             source_digests.stop()  # the write failed or was cancelled: the hashing ends with it
 
 
-def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun, prove: Callable[[Any], None],
-                     start: float) -> MergeResult:
+def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun,
+                     prove: Callable[[Any, Mapping[RangeKey, str]], None], start: float) -> MergeResult:
+    """Write the output and prove it. Each tensor is read back from the written file and hashed as soon as it is
+    there (the proof's hashing on the cores the kernel's copy leaves idle, while the disk writes), so the proof after
+    the write hashes only what it finds that was not read back."""
+    from .proof import PROOF_THREADS
+    from .streamhash import RangeFollower
+
     force, progress, cancel = run.get("force", False), run.get("progress"), run.get("cancel")
     digest: str | None = None
+    threads = min(os.cpu_count() or 1, PROOF_THREADS)
     if plan.layout is Layout.SINGLE:
         with atomic_file(dests[0], overwrite=force) as f:
-            plan.write_single(f, progress, cancel)
-            prove(f)
+            with RangeFollower(pending_path(f), threads, cancel) as follow:
+                plan.write_single(f, progress, cancel, on_tensor=follow)
+                known = follow.digests()
+            prove(f, known)
     else:
         committed_data = False
         try:
             with atomic_file(dests[0], overwrite=force) as mf:
-                with atomic_file(dests[1], overwrite=force) as df:
-                    digest = plan.write_external(mf, df, progress, cancel)
+                with atomic_file(dests[1], overwrite=force) as df, RangeFollower(pending_path(df), threads,
+                                                                                  cancel) as follow:
+                    digest = plan.write_external(mf, df, progress, cancel, on_tensor=follow)
+                    known = follow.digests(dests[1])  # (its name once it is in place, as the proof parses it)
                 committed_data = True  # the data file is in place; the model's rename follows
-                prove(mf)
+                prove(mf, known)
         except BaseException:
             if committed_data:
                 with contextlib.suppress(OSError):

@@ -9,7 +9,9 @@ nor anything else in the model. So the merged model is the source model exactly 
 * the digests are honest: the source's are computed from the chunks the merge itself reads (one read,
   :class:`TensorHasher` as an :class:`ExternalDataReader` tensor observer), the merged model's by
   parsing the written file again on its own (its skeleton and validated ranges, not the merge's bookkeeping)
-  and hashing each of its tensors.
+  and hashing each of its tensors. The `merge` command reads each tensor back from the written file as soon as it
+  is there (:class:`~.streamhash.RangeFollower`), so that hashing overlaps the write; the parse still decides which
+  ranges are tensors, and a digest read back early counts only for a range it finds exactly.
 
 This proves bitwise equality of every weight and of the graph, which the two-session output comparison
 (still run for small models, see core/release/bundle.py) only samples on one input.
@@ -157,17 +159,23 @@ def _shares(keyed: list[tuple[RangeKey, ExternalRef]], n: int) -> list[list[tupl
 
 
 def hash_model_tensors(
-    table: ExternalTable, cancel: CancelToken | None = None, chunk: int = CHUNK, threads: int | None = None
+    table: ExternalTable, cancel: CancelToken | None = None, chunk: int = CHUNK, threads: int | None = None,
+    known: Mapping[RangeKey, str] | None = None,
 ) -> dict[RangeKey, str]:
     """Read every validated range of ``table`` once and return its SHA-256: the ranges in shares of about equal
     bytes, one thread each (``threads``: default every core, at most :data:`PROOF_THREADS`), each reading its share
     in file order with its own reader. A tensor is hashed whole by one thread, so a digest is the same however the
-    ranges are shared out."""
+    ranges are shared out. ``known``: digests of ranges already read from these very files (a
+    :class:`~.streamhash.RangeFollower`'s), taken for the ranges of ``table`` they name exactly."""
     import os
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
     unique = {key: r for r in table.refs if (key := _key(r)) is not None and key[2] != 0}
+    given = {key: known[key] for key in unique if key in known} if known else {}
+    unique = {key: r for key, r in unique.items() if key not in given}
+    if not unique:
+        return given
     n = max(1, min(threads or os.cpu_count() or 1, PROOF_THREADS, len(unique)))
     failed = threading.Event()  # one share failed: the others stop at their next chunk
 
@@ -189,8 +197,8 @@ def hash_model_tensors(
 
     shares = _shares(list(unique.items()), n)
     if len(shares) <= 1:
-        return run(shares[0]) if shares else {}
-    digests: dict[RangeKey, str] = {}
+        return {**given, **run(shares[0])}
+    digests: dict[RangeKey, str] = dict(given)
     with ThreadPoolExecutor(max_workers=len(shares), thread_name_prefix="onnxpack-proof-sha256") as pool:
         for part in pool.map(run, shares):  # a share's error (a short file, cancel) is raised here
             digests.update(part)
@@ -223,17 +231,20 @@ def prove_same_model(
     merged_data_dir: Path,
     cancel: CancelToken | None = None,
     window: Window | None = None,
+    known: Mapping[RangeKey, str] | None = None,
 ) -> WeightsProof:
     """Parse and hash the written ``merged`` model on its own and compare its fingerprint with the source's.
 
     ``window``: the merged model is that byte range of ``merged`` (its stored ZIP entry, read in place).
+    ``known``: digests of byte ranges of the written files, read back from them while they were written
+    (:class:`~.streamhash.RangeFollower`); one counts only for a range this parse finds, the others are hashed now.
     Raises RuntimeFailure (MERGE_NOT_EQUAL) naming the first tensor that differs, or saying that the structure does.
     """
     model = load_structure(merged, window)
     check_cancel(cancel)
     table = resolve_external_data(model, merged_data_dir, verify_checksums=False, cancel=cancel)
     table.raise_if_invalid()
-    merged_digests = hash_model_tensors(table, cancel)
+    merged_digests = hash_model_tensors(table, cancel, known=known)
     want, labels = fingerprint(source, source_table, source_digests)
     got, _ = fingerprint(model, table, merged_digests)
     if want != got:
