@@ -96,6 +96,26 @@ def test_the_peak_is_reset_between_two_loads_in_one_process(tmp_path: Path) -> N
     assert doc["shipped"]["peak_bytes"] - doc["source"]["peak_bytes"] > 48 * 2**20
 
 
+def test_resetting_the_peak_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between two measured loads the child hands freed memory back without naming the C library first (ctypes'
+    find_library runs `ldconfig -p` in a subprocess each time)."""
+    if not loadcost.can_reset_peak():
+        pytest.skip("a process cannot reset its peak here")
+    import subprocess
+
+    started: list[Any] = []
+    real = subprocess.Popen.__init__
+
+    def spy(self: Any, *args: Any, **kwargs: Any) -> None:
+        started.append(args[0] if args else kwargs.get("args"))
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", spy)
+    loadcost._reset_peak()
+    assert started == []
+    assert loadcost.peak_resident_bytes() > 0
+
+
 def test_peak_resident_bytes_reads_this_process() -> None:
     first = loadcost.peak_resident_bytes()
     assert first is not None and first > 1 << 20

@@ -113,12 +113,11 @@ def _windows_peak() -> int | None:  # pragma: no cover - Windows only
 def _reset_peak() -> None:
     """Hand the memory the last session freed back to the system and start the peak from what is held now."""
     import ctypes
-    import ctypes.util
     import gc
 
     gc.collect()
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    with contextlib.suppress(OSError, AttributeError):  # (the C library is loaded: no ctypes.util.find_library, which
+        ctypes.CDLL(None).malloc_trim(0)  # runs `ldconfig -p` in a subprocess to name it)
     with open(CLEAR_REFS, "w", encoding="ascii") as f:
         f.write("5")
 
