@@ -112,6 +112,8 @@ INTERNAL = _class_code("INTERNAL", InternalError, "Internal error in onnxpack", 
     "proof": ("Internal error in the equality proof: {detail}", _REPORT),
     "manifest_schema": ("Internal error: the manifest does not match its schema: {problems}", _REPORT),
     "entry_not_stored": ("Internal error: the model entry is not stored", _REPORT),
+    # core/release/endload.py: the end user's load measured on an entry the merge did not tee into the work folder
+    "entry_not_teed": ("Internal error: the shipped model has no copy to load by its path", _REPORT),
     # core/release/folderparallel.py: a model's entry copied from its part ZIP into the release's
     "part_changed": ("Internal error: {member} changed when copied into the bundle", _REPORT),
 })

@@ -67,14 +67,6 @@ def test_heavier_without_a_measure_of_both_sides() -> None:
     assert loadcost.heavier(None, "m") == []
 
 
-def test_extracted_copies_exactly_the_window(tmp_path: Path) -> None:
-    src = tmp_path / "archive"
-    data = bytes(range(256)) * 4096
-    src.write_bytes(data)
-    out = loadcost.extracted(src, (1000, 300_000), tmp_path / "model.onnx")
-    assert out.read_bytes() == data[1000:301_000]
-
-
 def test_the_peak_is_reset_between_two_loads_in_one_process(tmp_path: Path) -> None:
     """A large session first, a small one after it: the second's peak is its own, not the first's (Linux)."""
     if not loadcost.can_reset_peak():
@@ -212,6 +204,34 @@ def test_bundle_records_the_load_cost_in_manifest_readme_and_verifies(tmp_path: 
     assert "Loading model.onnx by its path" in readme and "as it came (external)" in readme
     report = verify_bundle(r.zip_path)
     assert report.ok, report.problems
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["model-1.0.0.zip"]
+
+
+def test_the_load_is_measured_on_the_copy_the_merge_teed_not_on_an_extraction(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped file the end user's load is measured on is written by the merge beside the ZIP entry, from the same
+    buffers: the smoke run finds it whole, with the entry's bytes, and nothing copies the entry out after the merge."""
+    import hashlib
+
+    from onnxpack.core.release import endload, modelstage
+
+    model = factory.external_model(tmp_path / "src")
+    seen: list[tuple[Path, str]] = []
+    real_shipped = endload.shipped_file
+
+    def shipped_file(target: Any, teed: Any) -> Path:
+        path = real_shipped(target, teed)
+        seen.append((path, hashlib.sha256(path.read_bytes()).hexdigest()))
+        return path
+
+    monkeypatch.setattr(modelstage, "shipped_file", shipped_file)
+    r = _bundle(model, tmp_path / "out")
+    assert len(seen) == 1
+    path, digest = seen[0]
+    assert path.parent.name == "merged" and path.name == "model.onnx"  # the work folder's copy
+    entry = next(f for f in r.files if f["path"] == "model.onnx")
+    assert digest == entry["sha256"]
+    assert "load_s" in r.manifest["smoke"]["load_cost"]["shipped"]
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["model-1.0.0.zip"]
 
 

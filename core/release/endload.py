@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import steps
+from .. import classcodes, steps
 from ..model.layout import Layout
 from ..progress import STEPS, CancelToken, ProgressCallback, ProgressEvent, report
 from ..runtime import loadcost
@@ -80,15 +80,15 @@ class MeasuredLoads:
                 ONE_LOAD_AT_A_TIME.release()
 
 
-def shipped_file(plan: BundlePlan, target: SmokeTarget, work: Path) -> Path:
-    """The shipped model as the end user has it on disk: extracted from its stored entry into the work folder (a
-    kernel copy of the entry's bytes, which the proof reads in place) when it is run in place, else the copy with its
-    data files beside it."""
+def shipped_file(target: SmokeTarget, teed: Path | None) -> Path:
+    """The shipped model as the end user has it on disk: run in place (its stored entry, which the proof reads), the
+    copy ``teed`` into the work folder from the buffers the entry was written from; else the copy the smoke run
+    reads, its data files beside it."""
     if target.window is None:
         return target.path
-    folder = work / "loadcost"
-    folder.mkdir(exist_ok=True)
-    return loadcost.extracted(target.path, target.window, folder / posixpath.basename(plan.model_entry))
+    if teed is None:
+        raise classcodes.INTERNAL.error(variant="entry_not_teed")
+    return teed
 
 
 def source_by_path(plan: BundlePlan) -> Path | None:
@@ -99,23 +99,18 @@ def source_by_path(plan: BundlePlan) -> Path | None:
 
 
 def load_cost(plan: BundlePlan, layout: Layout, target: SmokeTarget, smoked: Smoked, run: Any,
-              cost: loadcost.LoadCost | None, shipped: Path | None, same: bool = False) -> Smoked:
+              cost: loadcost.LoadCost | None, shipped: Path, same: bool = False) -> Smoked:
     """``smoked`` with the end user's load cost (``load_cost``) and its finding: the shipped layout by its path
-    (``shipped``) against the source by its own path. As the smoke child measured them (``smoked.shipped_load`` and
-    ``source_load``), else loaded now by ``cost``'s processes (the shipped file extracted for them). ``same``: the
-    shipped file is the source file byte for byte, so the source is not loaded again (loadcost.Layouts)."""
+    (``shipped``: :func:`shipped_file`) against the source by its own path. As the smoke child measured them
+    (``smoked.shipped_load`` and ``source_load``), else loaded now by ``cost``'s processes. ``same``: the shipped file
+    is the source file byte for byte, so the source is not loaded again (loadcost.Layouts)."""
     if cost is not None:  # the loads are made now (else the smoke child said it measured them)
         report(run.progress, "smoke", 1, 1, steps.MEASURING_LOAD_COST, unit=STEPS)
-    path = shipped if shipped is not None else shipped_file(plan, target, run.work)
     loc = plan.location
     source_layout = Layout.EXTERNAL if any(p != loc.model for p in target.source_files) else Layout.SINGLE
-    layouts = loadcost.Layouts(path, layout.value, source_by_path(plan), source_layout.value, same)
-    try:
-        with ONE_LOAD_AT_A_TIME:
-            doc = loadcost.measure(cost, layouts, str(smoked.doc.get("ort_version", "")), run.cancel,
-                                   shipped=smoked.shipped_load, source=smoked.source_load)  # fmt: skip
-    finally:
-        if shipped is None and path != target.path:
-            path.unlink(missing_ok=True)
+    layouts = loadcost.Layouts(shipped, layout.value, source_by_path(plan), source_layout.value, same)
+    with ONE_LOAD_AT_A_TIME:
+        doc = loadcost.measure(cost, layouts, str(smoked.doc.get("ort_version", "")), run.cancel,
+                               shipped=smoked.shipped_load, source=smoked.source_load)  # fmt: skip
     found = loadcost.heavier(doc, posixpath.basename(plan.model_entry))
     return dataclasses.replace(smoked, doc={**smoked.doc, "load_cost": doc}, findings=(*smoked.findings, *found))

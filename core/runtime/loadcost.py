@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from ..child.childhandles import CLEAR_REFS, can_reset_peak
-from ..filecopy import copy_range
 from ..findings import Finding
 from .codes import LOAD_COST_HEAVY
 
@@ -181,16 +180,6 @@ class Layouts:
     source: Path | None
     source_layout: str
     same: bool = False
-
-
-def extracted(path: Path, window: tuple[int, int], dest: Path) -> Path:
-    """The byte range ``window`` of ``path`` (a stored ZIP entry) as the file ``dest``, copied in the kernel where it
-    can (core/filecopy.copy_range): the file the end user extracts and loads."""
-    offset, size = window
-    with open(path, "rb") as src, open(dest, "xb") as out:
-        if copy_range(src, out.fileno(), offset, size) < size:
-            raise OSError(f"{path.name} ended early")
-    return dest
 
 
 @dataclass
