@@ -22,8 +22,10 @@ class FileDigest:
     hexdigest: str
 
 
-def hash_file(path: str | os.PathLike[str], algorithm: str = "sha256", cancel: CancelToken | None = None) -> FileDigest:
+def hash_file(path: str | os.PathLike[str], algorithm: str = "sha256", cancel: CancelToken | None = None, *,
+              offset: int = 0, length: int | None = None) -> FileDigest:
     """Hash ``path`` whole with ``algorithm`` (hashlib's name); raises Cancelled between chunks when ``cancel`` is set.
+    ``offset``/``length``: only that byte range (``size`` is then the bytes read: fewer when the file ended first).
 
     SHA-1 (onnx's external-data ``checksum``) is asked for as not for security: it checks integrity, and FIPS builds
     refuse it otherwise.
@@ -31,11 +33,16 @@ def hash_file(path: str | os.PathLike[str], algorithm: str = "sha256", cancel: C
     import hashlib  # (not at the top: `inspect` hashes nothing and need not import OpenSSL's module)
 
     h = hashlib.new(algorithm, usedforsecurity=algorithm != "sha1")
-    buf = bytearray(CHUNK)
+    buf = bytearray(CHUNK if length is None else min(CHUNK, length))
     view = memoryview(buf)
     size = 0
-    with open(path, "rb", buffering=0) as f:
-        while got := f.readinto(buf):
+    with open(path, "rb", buffering=0) as f:  # a file object of its own: positional reads on every system
+        if offset:
+            f.seek(offset)
+        while length is None or size < length:
+            got = f.readinto(view if length is None else view[: min(len(buf), length - size)])
+            if not got:
+                break
             check_cancel(cancel)
             h.update(view[:got])
             size += got

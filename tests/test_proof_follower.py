@@ -24,7 +24,7 @@ MIB = 1 << 20
 def test_ranges_are_read_back_from_the_file_as_it_grows(tmp_path: Path) -> None:
     path = tmp_path / "growing.bin"
     blocks = [bytes([i]) * (MIB + 3 * i) for i in range(1, 4)]
-    with open(path, "wb", buffering=0) as f, RangeFollower(path, threads=2, chunk=64 * 1024) as follow:
+    with open(path, "wb", buffering=0) as f, RangeFollower(path, threads=2) as follow:
         offset = 0
         f.write(b"x" * 10)  # a header the follower is never told about
         offset += 10

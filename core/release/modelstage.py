@@ -194,7 +194,7 @@ def model_stage(plan: BundlePlan, checked: Checked, checker: CheckerGate, run: R
     # The smoke child (started by build_bundle) has imported onnxruntime by the time the model is written.
     try:
         # 3. merge, streamed into the ZIP (and teed into the work copy when it will be run)
-        merged = dataclasses.replace(_merge(plan, merge, z, streamed, placed.tee, run), copy_needed=placed.need_copy)
+        merged = _merge(plan, placed, z, streamed, run)
         if not (opts.run_smoke and checker.separate and checker.pending):
             checker.verdict()  # in already, or the smoke child is busy with it: the gate first
         merged = dataclasses.replace(merged, same_file=_same_file(plan, checked, merged, hasher))
@@ -219,11 +219,10 @@ def _align(merge: MergePlan) -> int | None:
     return merge.align if merge.layout is Layout.EXTERNAL else None
 
 
-def _merge(plan: BundlePlan, merge: MergePlan, z: DeterministicZip, streamed: set[Path], need_copy: bool,
-           run: Run) -> _Merged:
-    """Stream the merged model into the ZIP (teed into the work copy when ``need_copy``), hashing the sources from
+def _merge(plan: BundlePlan, placed: _Placement, z: DeterministicZip, streamed: set[Path], run: Run) -> _Merged:
+    """Stream the merged model into the ZIP (teed into the work copy when ``placed.tee``), hashing the sources from
     its own reads."""
-    progress, cancel = run.progress, run.cancel
+    merge, tee, progress, cancel = placed.merge, placed.tee, run.progress, run.cancel
     copy_dir = run.work / "merged"
     report(progress, "merge", 0, merge.total_size)
     with contextlib.ExitStack() as stack:
@@ -233,23 +232,24 @@ def _merge(plan: BundlePlan, merge: MergePlan, z: DeterministicZip, streamed: se
         if plan.opts.run_smoke:  # the source side of the equality proof, from the merge's own reads
             reader.tensor_observer = stack.enter_context(TensorHasher())
         model_copy, data_copy = (copy_dir / posixpath.basename(e) for e in (plan.model_entry, plan.data_entry))
-        tee = stack.enter_context(open(model_copy, "xb")) if need_copy else None
+        model_tee = stack.enter_context(open(model_copy, "xb")) if tee else None
         members: list[Member] = []
         if merge.layout is Layout.SINGLE:
-            with z.entry(plan.model_entry, merge.model_size, tee=tee, cancel=cancel) as sink:
+            with z.entry(plan.model_entry, merge.model_size, tee=model_tee, cancel=cancel) as sink:
                 merge.write_single(sink, progress=progress, cancel=cancel, reader=reader)
         else:
-            data_tee = stack.enter_context(open(data_copy, "xb")) if need_copy else None
+            data_tee = stack.enter_context(open(data_copy, "xb")) if tee else None
             structure = io.BytesIO()
             with z.entry(plan.data_entry, merge.data_size, tee=data_tee, cancel=cancel) as sink:
                 merge.write_external(structure, sink, progress=progress, cancel=cancel, reader=reader)
             members.append(Member(Role.EXTERNAL_DATA, z.records[-1]))
-            with z.entry(plan.model_entry, merge.model_size, tee=tee, cancel=cancel) as sink:
+            with z.entry(plan.model_entry, merge.model_size, tee=model_tee, cancel=cancel) as sink:
                 sink.write(structure.getbuffer())
         members.append(Member(Role.MODEL, z.records[-1]))
         streamed_hashes = seq.finish()  # reads the tails after the last tensors
         digests = reader.tensor_observer.finish() if isinstance(reader.tensor_observer, TensorHasher) else {}
-    return _Merged(merge, tuple(members), streamed_hashes, digests, model_copy, teed=need_copy)
+    return _Merged(merge, tuple(members), streamed_hashes, digests, model_copy, teed=tee,
+                   copy_needed=placed.need_copy)
 
 
 def _copy_target(plan: BundlePlan, merged: _Merged, sources: list[Path]) -> SmokeTarget:

@@ -162,12 +162,12 @@ def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun,
     """Write the output and prove it. Each tensor is read back from the written file and hashed as soon as it is
     there (the proof's hashing on the cores the kernel's copy leaves idle, while the disk writes), so the proof after
     the write hashes only what it finds that was not read back."""
-    from .proof import PROOF_THREADS
+    from .proof import proof_threads
     from .streamhash import RangeFollower
 
     force, progress, cancel = run.get("force", False), run.get("progress"), run.get("cancel")
     digest: str | None = None
-    threads = min(os.cpu_count() or 1, PROOF_THREADS)
+    threads = proof_threads()
     if plan.layout is Layout.SINGLE:
         with atomic_file(dests[0], overwrite=force) as f:
             with RangeFollower(pending_path(f), threads, cancel) as follow:

@@ -267,7 +267,6 @@ class MergePlan:
             body = self._model.SerializeToString()
         if len(body) != self.model_size:
             raise merge_bug(f"model is {len(body)} bytes, planned {self.model_size}")
-        out.on_tensor = None
         out.switch(model_fileobj)
         out.write(body)
         out.finish(cancel)

@@ -41,7 +41,7 @@ from .streamhash import HashWorker
 
 __all__ = [
     "FILE_METHOD", "METHOD", "PROOF_THREADS", "RangeKey", "TensorHasher", "WeightsProof", "fingerprint",
-    "hash_model_tensors", "prove_same_model",
+    "hash_model_tensors", "proof_threads", "prove_same_model",
 ]
 
 #: How the manifest names this proof.
@@ -147,6 +147,13 @@ def fingerprint(model: ModelProto, table: ExternalTable, digests: Mapping[RangeK
 PROOF_THREADS = 4
 
 
+def proof_threads(threads: int | None = None) -> int:
+    """The threads that hash a proof's tensors: ``threads`` (default every core), at most :data:`PROOF_THREADS`."""
+    import os
+
+    return max(1, min(threads or os.cpu_count() or 1, PROOF_THREADS))
+
+
 def _shares(keyed: list[tuple[RangeKey, ExternalRef]], n: int) -> list[list[tuple[RangeKey, ExternalRef]]]:
     """``keyed`` in ``n`` shares of about equal bytes (largest first to the lightest share), each in file order."""
     shares: list[list[tuple[RangeKey, ExternalRef]]] = [[] for _ in range(n)]
@@ -167,7 +174,6 @@ def hash_model_tensors(
     in file order with its own reader. A tensor is hashed whole by one thread, so a digest is the same however the
     ranges are shared out. ``known``: digests of ranges already read from these very files (a
     :class:`~.streamhash.RangeFollower`'s), taken for the ranges of ``table`` they name exactly."""
-    import os
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
@@ -176,7 +182,7 @@ def hash_model_tensors(
     unique = {key: r for key, r in unique.items() if key not in given}
     if not unique:
         return given
-    n = max(1, min(threads or os.cpu_count() or 1, PROOF_THREADS, len(unique)))
+    n = min(proof_threads(threads), len(unique))
     failed = threading.Event()  # one share failed: the others stop at their next chunk
 
     def run(share: list[tuple[RangeKey, ExternalRef]]) -> dict[RangeKey, str]:

@@ -22,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ...filehash import hash_file
 from ...progress import CancelToken, check_cancel
 from ..extdata.extreader import ExternalDataReader
 from ..extdata.extref import ExternalRef
@@ -157,18 +158,17 @@ class RangeFollower:
     """SHA-256 of byte ranges of the file ``path`` while it is being written: call ``follower(offset, length)`` once
     those bytes are in the file; :meth:`digests` waits for every range told so far.
 
-    Each range is read back from the file on a helper thread (``threads`` of them, each read into one reused buffer:
-    memory stays a few chunks), while the writer goes on. Ranges under 1 MiB are left to the caller (a thread
-    hand-off costs more than hashing them). Keyed ``(path, offset, length)`` as the proof's ranges
-    (core/model/merge/proof.py): a digest proves nothing about a range until a parse of the finished file finds that
-    very range, which is the proof's to check. Use as a context manager (its threads end with it; on an error, the
-    ranges not started yet are dropped).
+    Each range is read back from the file on a helper thread (``threads`` of them, each reading as core/filehash.py
+    does, into one reused buffer: memory stays a few chunks), while the writer goes on. Ranges under 1 MiB are left
+    to the caller (a thread hand-off costs more than hashing them). Keyed ``(path, offset, length)`` as the proof's
+    ranges (core/model/merge/proof.py): a digest proves nothing about a range until a parse of the finished file finds
+    that very range, which is the proof's to check. Use as a context manager (its threads end with it; on an error,
+    the ranges not started yet are dropped).
     """
 
-    def __init__(self, path: Path, threads: int, cancel: CancelToken | None = None, chunk: int = _GAP_CHUNK) -> None:
+    def __init__(self, path: Path, threads: int, cancel: CancelToken | None = None) -> None:
         self._path = path
         self._cancel = cancel
-        self._chunk = chunk
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="onnxpack-written-sha256")
         self._futures: dict[tuple[int, int], Future[str]] = {}
 
@@ -183,20 +183,10 @@ class RangeFollower:
             self._futures[(offset, length)] = self._pool.submit(self._hash, offset, length)
 
     def _hash(self, offset: int, length: int) -> str:
-        h = hashlib.sha256()
-        buf = bytearray(min(self._chunk, length))
-        view = memoryview(buf)
-        pos, end = offset, offset + length
-        with open(self._path, "rb", buffering=0) as f:  # a file of its own: positional reads on every system
-            f.seek(offset)
-            while pos < end:
-                check_cancel(self._cancel)
-                n = f.readinto(view[: min(len(buf), end - pos)])
-                if not n:
-                    raise OSError(f"{self._path.name} ended at byte {pos}, inside the range {offset}+{length}")
-                h.update(view[:n])
-                pos += n
-        return h.hexdigest()
+        got = hash_file(self._path, "sha256", self._cancel, offset=offset, length=length)
+        if got.size < length:
+            raise OSError(f"{self._path.name} ended at byte {offset + got.size}, inside the range {offset}+{length}")
+        return got.hexdigest
 
     def digests(self, path: Path | None = None) -> dict[tuple[Path, int, int], str]:
         """``{(path, offset, length): sha256 hex}`` of every range told so far (``path``: the file's name now, when it
