@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from onnxpack.core.errors import Cancelled
-from onnxpack.core.filehash import CHUNK, sha256_file
+from onnxpack.core.filehash import CHUNK, hash_file, sha256_file
 from onnxpack.core.progress import CancelToken
 
 
@@ -44,3 +44,19 @@ def test_sha1_for_onnx_checksums(tmp_path: Path) -> None:
     p = tmp_path / "w.bin"
     p.write_bytes(b"weights" * 1000)
     assert sha1_file(p) == hashlib.sha1(b"weights" * 1000).hexdigest()
+
+
+@pytest.mark.parametrize(("offset", "length"), [(0, 5), (3, CHUNK), (CHUNK - 1, CHUNK + 2), (2 * CHUNK, 0)])
+def test_a_byte_range_hashes_only_those_bytes(tmp_path: Path, offset: int, length: int) -> None:
+    data = bytes((i * 31 + 7) % 251 for i in range(3 * CHUNK))
+    p = tmp_path / "f.bin"
+    p.write_bytes(data)
+    d = hash_file(p, "sha256", offset=offset, length=length)
+    assert (d.size, d.hexdigest) == (length, hashlib.sha256(data[offset:offset + length]).hexdigest())
+
+
+def test_a_range_past_the_end_reads_what_is_there(tmp_path: Path) -> None:
+    p = tmp_path / "f.bin"
+    p.write_bytes(b"abcdef")
+    d = hash_file(p, "sha256", offset=4, length=10)
+    assert (d.size, d.hexdigest) == (2, hashlib.sha256(b"ef").hexdigest())
