@@ -506,27 +506,42 @@ def test_cancel_mid_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.Mon
     assert 0 < events[-1].done < events[-1].total
     assert files_in(out) == []
     assert factory.snapshot(tmp_path / "m") == before
-    # the source's tensors are hashed on a thread beside the write: it ends with the merge, not after it
-    assert [t.name for t in threading.enumerate() if t.name == "onnxpack-source-tensors"] == []
+    # the proof's comparison threads end with the merge, not after it
+    assert [t.name for t in threading.enumerate() if t.name.startswith("onnxpack-proof")] == []
 
 
-def test_source_digests_hashed_beside_the_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The source's tensor digests come from a thread started before the write, and the proof uses them."""
+@pytest.mark.parametrize("layout", ["single", "external"])
+def test_the_proof_compares_every_tensor_byte_for_byte(tmp_path: Path, layout: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The merge proves its output by comparing each tensor's bytes, as the written file's own parse finds them, with
+    the source's; it hashes no tensor (a SHA-256 pass cost a core-second per 1.1-1.5 GB: issue 40)."""
+    import hashlib
+
     from onnxpack.core.model.merge import proof
 
-    p = factory.external_model(tmp_path / "m")
-    seen: list[str] = []
-    real = proof.hash_model_tensors
+    p = factory.external_model(tmp_path / "m", n=4096)
+    compared: list[tuple[int, int | None]] = []
+    real = proof.first_different
 
-    def spy(table, cancel=None, chunk=proof.CHUNK, known=None):  # type: ignore[no-untyped-def]
-        seen.append(threading.current_thread().name)
-        return real(table, cancel, chunk, known=known)
+    def spy(source, source_table, written, written_table, cancel=None, chunk=proof.COMPARE_CHUNK,  # type: ignore[no-untyped-def]
+            threads=None):
+        got = real(source, source_table, written, written_table, cancel, chunk, threads)
+        compared.append((sum(c is not None for c in written), got))
+        return got
 
-    monkeypatch.setattr(proof, "hash_model_tensors", spy)
-    res = merge_model(p, tmp_path / "o.onnx")
+    hashed: list[int] = []
+    real_sha = hashlib.sha256
+
+    def counting_sha(data: bytes = b"", **kw: Any) -> Any:
+        hashed.append(len(data))
+        return real_sha(data, **kw)
+
+    monkeypatch.setattr(proof, "first_different", spy)
+    monkeypatch.setattr(hashlib, "sha256", counting_sha)
+    res = merge_model(p, tmp_path / "o.onnx", layout=layout)
     assert res.model_path.exists()
-    # the source's on its own thread; the written file's (prove_same_model's own call) on the caller's
-    assert seen[0] == "onnxpack-source-tensors" and len(seen) == 2 and seen[1] != seen[0]
+    assert compared == [(3, None)]  # all three tensors, none different
+    assert hashed == []
 
 
 def test_cancel_before_start(tmp_path: Path) -> None:

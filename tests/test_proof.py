@@ -13,6 +13,7 @@ import onnx
 import pytest
 
 from onnxpack.core.errors import InputError, ModelFormatError, OnnxpackError
+from onnxpack.core.model.extdata.extreader import ExternalDataReader
 from onnxpack.core.model.extdata.extresolve import resolve_external_data
 from onnxpack.core.model.merge import proof
 from onnxpack.core.model.merge.merge import plan_merge
@@ -29,7 +30,17 @@ EPOCH = 1_700_000_000
 def _source(tmp_path: Path) -> tuple[Any, dict[Any, str]]:
     """An external-data model's plan and its tensor digests, read the way the merge reads them."""
     plan = plan_merge(factory.external_model(tmp_path / "src", n=512))
-    return plan, proof.hash_model_tensors(plan.table)
+    return plan, _digests(plan.table)
+
+
+def _digests(table: Any) -> dict[Any, str]:
+    """Every tensor's SHA-256, from a TensorHasher watching one read of each (as the bundle's merge reads them)."""
+    with ExternalDataReader(table) as reader, proof.TensorHasher() as hasher:
+        reader.tensor_observer = hasher
+        for ref in table.refs:
+            if ref.data_length:
+                reader.read(ref)
+        return hasher.finish()
 
 
 def _write(model: onnx.ModelProto, path: Path) -> Path:
@@ -152,15 +163,19 @@ def test_a_single_file_a_fix_changes_gets_the_tensor_proof(tmp_path: Path) -> No
 
 
 def test_a_merge_that_changes_a_weight_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    class Lying(proof.TensorHasher):
-        """The source side of the merge sees other bytes than it wrote (what a merge bug would look like)."""
+    from onnxpack.core.model.merge import mergewrite
 
-        def finish(self) -> dict[Any, str]:
-            out = super().finish()
-            out[sorted(out)[0]] = "0" * 64
-            return out
+    real = mergewrite.Writer.write
 
-    monkeypatch.setattr(bundle_mod, "TensorHasher", Lying)
+    def flipping(self: Any, data: Any) -> Any:
+        """One bit of the first large piece written differs from what was read (what a merge bug would look like)."""
+        if len(data) >= 1024 and not getattr(self, "flipped", False):
+            self.flipped = True
+            data = bytearray(data)
+            data[len(data) // 2] ^= 1
+        return real(self, data)
+
+    monkeypatch.setattr(mergewrite.Writer, "write", flipping)
     src = factory.external_model(tmp_path / "src", n=512)
     out = tmp_path / "out"
     with pytest.raises(OnnxpackError) as e:
@@ -296,11 +311,10 @@ def test_a_bundle_runs_the_shipped_model_first_and_the_source_once(tmp_path: Pat
     assert res.manifest["smoke"]["recipe"]["runs"] == 3
 
 
-def test_tensors_are_hashed_in_balanced_shares_with_the_same_digests(tmp_path: Path) -> None:
-    """hash_model_tensors shares the ranges out by bytes, one thread a share: the digests are each tensor's SHA-256
-    whatever the number of threads, and a share that fails (a data file cut short) fails the whole."""
-    import hashlib
-
+def test_tensors_are_compared_in_balanced_shares_and_the_first_difference_is_found(tmp_path: Path) -> None:
+    """first_different shares the tensors out by bytes, one thread a share: whatever the number of threads and the
+    chunk size, equal files compare equal, a changed byte in any tensor is found at that tensor, and a share that
+    fails (a data file cut short) fails the whole."""
     from onnx import helper, numpy_helper
 
     rng = np.random.default_rng(1)
@@ -309,23 +323,40 @@ def test_tensors_are_hashed_in_balanced_shares_with_the_same_digests(tmp_path: P
     nodes = [helper.make_node("Identity", [t.name], [f"o{i}"]) for i, t in enumerate(inits)]
     graph = helper.make_graph(nodes, "g", [], [helper.make_tensor_value_info(f"o{i}", onnx.TensorProto.FLOAT, None)
                                                for i in range(len(inits))], inits)
-    model = tmp_path / "m.onnx"
+    model = tmp_path / "a" / "m.onnx"
+    model.parent.mkdir()
     factory.save_with_external(helper.make_model(graph), model)
-    table = resolve_external_data(load_structure(model), tmp_path)
-    one = proof.hash_model_tensors(table, threads=1)
-    for n in (2, 3, 8):
-        assert proof.hash_model_tensors(table, threads=n, chunk=4096) == one
-    data = next(p for p in tmp_path.iterdir() if p != model)
-    body = data.read_bytes()
-    for key, digest in one.items():
-        assert hashlib.sha256(body[key[1]:key[1] + key[2]]).hexdigest() == digest
+    copy = tmp_path / "b"
+    copy.mkdir()
+    for p in model.parent.iterdir():
+        (copy / p.name).write_bytes(p.read_bytes())
+    sides = []
+    for folder in (model.parent, copy):
+        structure = load_structure(folder / "m.onnx")
+        table = resolve_external_data(structure, folder)
+        sides.append((proof._contents(structure, table), table))
+    (a, ta), (b, tb) = sides
+    assert [type(c) for c in a] == [type(c) for c in b]
+    for n in (1, 2, 3, 8):
+        assert proof.first_different(a, ta, b, tb, threads=n, chunk=4096) is None
 
-    shares = proof._shares([(k, None) for k in one], 2)  # type: ignore[misc]
-    assert sorted(k for share in shares for k, _ in share) == sorted(one)
-    assert all([k for k, _ in share] == sorted(k for k, _ in share) for share in shares)  # each in file order
-    loads = [sum(k[2] for k, _ in share) for share in shares]
-    assert max(loads) - min(loads) <= max(k[2] for k in one)
+    shares = proof._shares([(i, proof._size(c)) for i, c in enumerate(a)], 2)
+    assert sorted(i for share in shares for i in share) == list(range(len(a)))
+    assert all(share == sorted(share) for share in shares)  # each in tensor order
+    loads = [sum(proof._size(a[i]) for i in share) for share in shares]
+    assert max(loads) - min(loads) <= max(map(proof._size, a))
+
+    data = next(p for p in copy.iterdir() if p.name != "m.onnx")
+    body = data.read_bytes()
+    for i, ref in enumerate(b):
+        if ref is None or isinstance(ref, bytes):
+            continue
+        changed = bytearray(body)
+        changed[ref.offset + ref.data_length - 1] ^= 0x80  # the tensor's last byte
+        data.write_bytes(bytes(changed))
+        for n in (1, 3):
+            assert proof.first_different(a, ta, b, tb, threads=n, chunk=4096) == i
 
     data.write_bytes(body[: len(body) // 2])
     with pytest.raises(OnnxpackError):
-        proof.hash_model_tensors(table, threads=3, chunk=4096)
+        proof.first_different(a, ta, b, tb, threads=3, chunk=4096)

@@ -123,6 +123,20 @@ class ExternalDataReader:
             pos += len(data)
             yield data
 
+    def readinto(self, ref: ExternalRef, position: int, buffer: memoryview) -> None:
+        """Fill ``buffer`` with the tensor's bytes from ``position`` (counted from its first byte), into the caller's
+        reused buffer (no fresh pages per read); raise if the file is shorter than validated. No observer is called."""
+        if not ref.ok or ref.path is None or ref.data_length is None or position + len(buffer) > ref.data_length:
+            raise classcodes.EXTERNAL_DATA.error(variant="invalid_tensor", tensor=ref.ref.label)
+        f = self._open(ref.path)
+        f.seek((ref.offset or 0) + position)
+        done = 0
+        while done < len(buffer):
+            got = f.readinto(buffer[done:])  # type: ignore[attr-defined]
+            if not got:
+                raise _shrunk(ref.path, ref.ref.name)
+            done += got
+
     def view(self, ref: ExternalRef) -> memoryview:
         """A zero-copy, read-only view of the tensor's bytes: a memory map of the validated file.
 

@@ -10,7 +10,7 @@ import contextlib
 import os
 import stat
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -24,7 +24,6 @@ from ...atomic import (
     pending_path,
     refuse_inside_inputs,
 )
-from ...background import Background
 from ...errors import ExternalDataError, InputError
 from ...progress import CancelToken, ProgressCallback, check_cancel
 from ..layout import AUTO, LAYOUTS, Layout
@@ -33,8 +32,6 @@ from .mergeplan import DEFAULT_ALIGN, MergePlan, plan_merge
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
-
-    from .proof import RangeKey
 
 __all__ = [
     "DEFAULT_ALIGN",
@@ -130,60 +127,41 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], run:
     dests = [_check_target(t, inputs, force) for t in targets]
     _check_writable(dests[0].parent)
     check_free_space(dests[0].parent, plan.total_size)
-    from .proof import hash_model_tensors, prove_same_model
+    from .proof import prove_same_bytes
 
-    # The tensors are copied in the kernel, so the source's digests come from a read of their own: on a thread of its
-    # own while the copy goes on (the copy is the kernel's work, the hashing this process's; benchmarks/merge.py).
-    source_digests = Background(lambda stop: hash_model_tensors(plan.table, stop), cancel, "onnxpack-source-tensors")
-
-    def prove(written: Any, known: Mapping[RangeKey, str]) -> None:
-        """The output is the source (same structure, every tensor's SHA-256: core/model/merge/proof.py) before it takes
-        its final name. ``known``: the tensors' digests read back from the output while it was written."""
+    def prove(written: Any) -> None:
+        """The output is the source (the same structure, every tensor byte-equal: core/model/merge/proof.py) before it
+        takes its final name."""
         written.flush()
         check_cancel(cancel)
         pending = pending_path(written)
         try:
-            prove_same_model(plan.model, plan.table, source_digests.join(), pending, dests[0].parent, cancel,
-                             known=known)  # fmt: skip
+            prove_same_bytes(plan.model, plan.table, pending, dests[0].parent, cancel)
         except (InputError, ExternalDataError):
             if not pending.exists():  # not a problem of the input: the output vanished under us
                 raise errorcodes.OUTPUT_WRITE.error(variant="merge_vanished", output=dests[0]) from None
             raise
 
-    try:
-        return _write_and_prove(plan, dests, run, prove, start)
-    finally:
-        if source_digests.running:
-            source_digests.stop()  # the write failed or was cancelled: the hashing ends with it
+    return _write_and_prove(plan, dests, run, prove, start)
 
 
-def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun,
-                     prove: Callable[[Any, Mapping[RangeKey, str]], None], start: float) -> MergeResult:
-    """Write the output and prove it. Each tensor is read back from the written file and hashed as soon as it is
-    there (the proof's hashing on the cores the kernel's copy leaves idle, while the disk writes), so the proof after
-    the write hashes only what it finds that was not read back."""
-    from .proof import proof_threads
-    from .streamhash import RangeFollower
-
+def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun, prove: Callable[[Any], None],
+                     start: float) -> MergeResult:
+    """Write the output and prove it."""
     force, progress, cancel = run.get("force", False), run.get("progress"), run.get("cancel")
     digest: str | None = None
-    threads = proof_threads()
     if plan.layout is Layout.SINGLE:
         with atomic_file(dests[0], overwrite=force) as f:
-            with RangeFollower(pending_path(f), threads, cancel) as follow:
-                plan.write_single(f, progress, cancel, on_tensor=follow)
-                known = follow.digests()
-            prove(f, known)
+            plan.write_single(f, progress, cancel)
+            prove(f)
     else:
         committed_data = False
         try:
             with atomic_file(dests[0], overwrite=force) as mf:
-                with atomic_file(dests[1], overwrite=force) as df, RangeFollower(pending_path(df), threads,
-                                                                                  cancel) as follow:
-                    digest = plan.write_external(mf, df, progress, cancel, on_tensor=follow)
-                    known = follow.digests(dests[1])  # (its name once it is in place, as the proof parses it)
+                with atomic_file(dests[1], overwrite=force) as df:
+                    digest = plan.write_external(mf, df, progress, cancel)
                 committed_data = True  # the data file is in place; the model's rename follows
-                prove(mf, known)
+                prove(mf)
         except BaseException:
             if committed_data:
                 with contextlib.suppress(OSError):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -198,12 +198,10 @@ class MergePlan:
         cancel: CancelToken | None = None,
         *,
         reader: ExternalDataReader | None = None,
-        on_tensor: Callable[[int, int], Any] | None = None,
     ) -> int:
         """Stream the merged single-file model into ``fileobj`` (only ``write`` is used); return its size.
 
         ``reader``: read the external data through this one (from :meth:`open_reader`; left open).
-        ``on_tensor(offset, length)``: called once each external tensor's bytes are in the file (Writer).
         """
         if not self.fits_single_file:
             raise too_large(self.single_size)
@@ -214,7 +212,6 @@ class MergePlan:
         if total != self.single_size:
             raise merge_bug(f"computed size {self.single_size} but the wire layout gives {total}")
         out = Writer(fileobj, total, progress)
-        out.on_tensor = on_tensor
         view = memoryview(buf)
         with self._reading(reader) as reader:
             for op in ops:
@@ -237,16 +234,13 @@ class MergePlan:
         cancel: CancelToken | None = None,
         *,
         reader: ExternalDataReader | None = None,
-        on_tensor: Callable[[int, int], Any] | None = None,
     ) -> str | None:
         """Write the consolidated data file, then the model referring to it; return the data file's SHA-1
-        (hex) when ``checksum`` is on, else None. ``reader`` as for :meth:`write_single`; ``on_tensor(offset,
-        length)``: called once each tensor's bytes are in the data file."""
+        (hex) when ``checksum`` is on, else None. ``reader`` as for :meth:`write_single`."""
         check_cancel(cancel)
         total = self.data_size + self.model_size
         h = hashlib.sha1(usedforsecurity=False) if self.checksum else None
         out = Writer(data_fileobj, total, progress, h)
-        out.on_tensor = on_tensor
         zeros = bytes(min(self.align, CHUNK))
         with self._reading(reader) as reader:
             for it in self._items:

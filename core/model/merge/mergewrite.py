@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from ...atomic import WritebackPacer, plain_file_fd
@@ -32,7 +31,6 @@ class Writer:
     Tensor bytes go file-to-file in the kernel (``copy_file_range``) when the sink is a plain file
     and nothing needs to see them (no hash); otherwise they are read in large chunks and written.
     Either way a :class:`~core.atomic.WritebackPacer` starts the disk writeback as the file grows.
-    ``on_tensor(offset, length)``, when set, is called once each tensor's bytes are in the current sink.
     """
 
     def __init__(self, sink: Sink, total: int, progress: ProgressCallback | None, h: Any = None) -> None:
@@ -46,23 +44,16 @@ class Writer:
         fd = plain_file_fd(sink)
         self._fd = fd if h is None else None
         self._pacer = WritebackPacer(fd)
-        self.on_tensor: Callable[[int, int], Any] | None = None
 
     def copy(self, reader: ExternalDataReader, ref: ExternalRef, cancel: CancelToken | None) -> None:
         """Append the bytes of one external tensor."""
         self.flush_small()
-        start = self.done
         if self._fd is None or reader.observer is not None or reader.tensor_observer is not None:  # observers see them
             for chunk in reader.iter_chunks(ref, _READ_CHUNK, cancel):
                 self.write(chunk)
-            if self.on_tensor is not None:  # its bytes in the file before it is told
-                self.flush_small()
-                getattr(self.sink, "flush", lambda: None)()
         else:
             self.sink.flush()  # type: ignore[attr-defined]
             reader.copy_to_fd(ref, self._fd, _KERNEL_CHUNK, cancel, self._count)
-        if self.on_tensor is not None:
-            self.on_tensor(start, self.done - start)
 
     def _count(self, n: int) -> None:
         self.done += n

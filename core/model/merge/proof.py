@@ -1,17 +1,21 @@
-"""The bundle's equality proof without a second ONNX Runtime session: same structure, every tensor hash-equal.
+"""The equality proof without a second ONNX Runtime session: the same structure, every tensor byte-equal.
 
 A merge changes where a tensor's bytes live (external file → ``raw_data``, or a new data file), never the bytes
 nor anything else in the model. So the merged model is the source model exactly when
 
-* their *fingerprints* are equal: each model's structure (skeleton, core/model/skeleton.py) with every tensor's
-  storage (``raw_data``, ``external_data``, ``data_location``) replaced by the SHA-256 of the tensor's bytes,
-  serialized deterministically; and
-* the digests are honest: the source's are computed from the chunks the merge itself reads (one read,
-  :class:`TensorHasher` as an :class:`ExternalDataReader` tensor observer), the merged model's by
-  parsing the written file again on its own (its skeleton and validated ranges, not the merge's bookkeeping)
-  and hashing each of its tensors. The `merge` command reads each tensor back from the written file as soon as it
-  is there (:class:`~.streamhash.RangeFollower`), so that hashing overlaps the write; the parse still decides which
-  ranges are tensors, and a digest read back early counts only for a range it finds exactly.
+* their *structures* are equal: each model's structure (skeleton, core/model/skeleton.py) with every tensor's
+  storage (``raw_data``, ``external_data``, ``data_location``) replaced by its byte count, serialized
+  deterministically; and
+* every tensor's bytes are equal, compared directly (:func:`first_different`): the written model's as found by
+  parsing the written file again on its own (its skeleton and validated ranges, not the merge's bookkeeping), the
+  source's as found by the source's validated table, each read from its own files. This is stronger than comparing
+  two digests and cheaper: a memcmp of what is in the page cache runs at memory speed, where each SHA-256 pass cost
+  a core-second per 1.1-1.5 GB (issue 40). The written bytes came from the merge's first read of the source; equal
+  to a second read, the source did not change under the merge (or changed to exactly what was written).
+
+The bundle's manifest also records a *fingerprint*: the structure with every tensor's storage replaced by the
+SHA-256 of its bytes, computed from the chunks the merge itself reads (:class:`TensorHasher` as an
+:class:`ExternalDataReader` tensor observer). Equal bytes have equal digests, so it is the shipped model's too.
 
 This proves bitwise equality of every weight and of the graph, which the two-session output comparison
 (still run for small models, see core/release/bundle.py) only samples on one input.
@@ -40,8 +44,19 @@ from .mergeparts import tensor_paths
 from .streamhash import HashWorker
 
 __all__ = [
-    "FILE_METHOD", "METHOD", "PROOF_THREADS", "RangeKey", "TensorHasher", "WeightsProof", "fingerprint",
-    "hash_model_tensors", "proof_threads", "prove_same_model",
+    "COMPARE_CHUNK",
+    "FILE_METHOD",
+    "METHOD",
+    "PROOF_THREADS",
+    "Content",
+    "RangeKey",
+    "TensorHasher",
+    "WeightsProof",
+    "fingerprint",
+    "first_different",
+    "proof_threads",
+    "prove_same_bytes",
+    "prove_same_model",
 ]
 
 #: How the manifest names this proof.
@@ -143,72 +158,145 @@ def fingerprint(model: ModelProto, table: ExternalTable, digests: Mapping[RangeK
     return copy.SerializeToString(deterministic=True), labels
 
 
-#: The written model's tensors are hashed on up to this many threads (hashlib and file reads release the GIL).
+#: The written model's tensors are compared with the source's on up to this many threads (file reads release the
+#: GIL; a comparison of two 1 MiB buffers is a memcmp of some 50 µs).
 PROOF_THREADS = 4
+#: Each thread compares the two sides in buffers of this size, reused (they stay in the CPU cache).
+COMPARE_CHUNK = CHUNK
+
+#: Where one tensor's bytes are: a validated byte range of a file, its ``raw_data`` held in the structure, or None
+#: (no bytes field: ``float_data`` and the like, which the structure holds, or an empty tensor).
+Content = ExternalRef | bytes | None
 
 
 def proof_threads(threads: int | None = None) -> int:
-    """The threads that hash a proof's tensors: ``threads`` (default every core), at most :data:`PROOF_THREADS`."""
+    """The threads that compare a proof's tensors: ``threads`` (default every core), at most :data:`PROOF_THREADS`."""
     import os
 
     return max(1, min(threads or os.cpu_count() or 1, PROOF_THREADS))
 
 
-def _shares(keyed: list[tuple[RangeKey, ExternalRef]], n: int) -> list[list[tuple[RangeKey, ExternalRef]]]:
-    """``keyed`` in ``n`` shares of about equal bytes (largest first to the lightest share), each in file order."""
-    shares: list[list[tuple[RangeKey, ExternalRef]]] = [[] for _ in range(n)]
+def _contents(model: ModelProto, table: ExternalTable) -> list[Content]:
+    """Per tensor of ``model`` (in :func:`~core.merge.tensor_paths` order): where its bytes are."""
+    by_id = {id(r.ref.tensor): r for r in table.refs}
+    out: list[Content] = []
+    for _path, t in tensor_paths(model):
+        ref = by_id.get(id(t))
+        if ref is None:
+            out.append(t.raw_data or None)
+        elif _key(ref) is None:
+            raise _internal(f"tensor {ref.ref.label} has no valid range")
+        else:
+            out.append(ref if ref.data_length else None)
+    return out
+
+
+def _size(c: Content) -> int:
+    return 0 if c is None else len(c) if isinstance(c, bytes) else c.data_length or 0
+
+
+def _structure(model: ModelProto, contents: list[Content]) -> tuple[bytes, list[str]]:
+    """The model with each tensor's storage replaced by its byte count, serialized deterministically; and the tensor
+    labels in the same order. Equal structures with byte-equal tensors = the same model, bit for bit."""
+    copy = ModelProto()
+    copy.CopyFrom(model)
+    labels: list[str] = []
+    for (_path, t), c in zip(tensor_paths(copy), contents, strict=True):
+        labels.append(t.name or "(unnamed tensor)")
+        del t.external_data[:]
+        t.data_location = TensorProto.DEFAULT
+        t.raw_data = b"" if c is None else b"bytes:%d" % _size(c)
+    return copy.SerializeToString(deterministic=True), labels
+
+
+def _shares(pairs: list[tuple[int, int]], n: int) -> list[list[int]]:
+    """``pairs`` ((index, bytes)) in ``n`` shares of about equal bytes (largest first to the lightest share), each share
+    in index order."""
+    shares: list[list[int]] = [[] for _ in range(n)]
     loads = [0] * n
-    for key, ref in sorted(keyed, key=lambda kr: -kr[0][2]):
+    for index, size in sorted(pairs, key=lambda p: -p[1]):
         i = loads.index(min(loads))
-        shares[i].append((key, ref))
-        loads[i] += key[2]
-    return [sorted(share, key=lambda kr: kr[0]) for share in shares if share]
+        shares[i].append(index)
+        loads[i] += size
+    return [sorted(share) for share in shares if share]
 
 
-def hash_model_tensors(
-    table: ExternalTable, cancel: CancelToken | None = None, chunk: int = CHUNK, threads: int | None = None,
-    known: Mapping[RangeKey, str] | None = None,
-) -> dict[RangeKey, str]:
-    """Read every validated range of ``table`` once and return its SHA-256: the ranges in shares of about equal
-    bytes, one thread each (``threads``: default every core, at most :data:`PROOF_THREADS`), each reading its share
-    in file order with its own reader. A tensor is hashed whole by one thread, so a digest is the same however the
-    ranges are shared out. ``known``: digests of ranges already read from these very files (a
-    :class:`~.streamhash.RangeFollower`'s), taken for the ranges of ``table`` they name exactly."""
+class _Comparer:
+    """One thread's side of the comparison: a reader of each model's files and two reused buffers."""
+
+    def __init__(self, a: ExternalDataReader, b: ExternalDataReader, chunk: int, cancel: CancelToken | None) -> None:
+        self._readers = (a, b)
+        self._bufs = (bytearray(chunk), bytearray(chunk))
+        self._cancel = cancel
+
+    def same(self, a: Content, b: Content) -> bool:
+        """Whether ``a`` (the source's) and ``b`` (the written model's) hold the same bytes."""
+        if isinstance(a, bytes) and isinstance(b, bytes):
+            return a == b
+        if a is None or b is None or _size(a) != _size(b):
+            return a is b
+        if isinstance(a, bytes) or isinstance(b, bytes):  # one side held in the structure (a small tensor, mostly)
+            ref, raw, reader = (b, a, self._readers[1]) if isinstance(a, bytes) else (a, b, self._readers[0])
+            assert isinstance(ref, ExternalRef) and isinstance(raw, bytes)
+            pos = 0
+            for data in reader.iter_chunks(ref, len(self._bufs[0]), self._cancel):
+                if data != raw[pos : pos + len(data)]:
+                    return False
+                pos += len(data)
+            return True
+        (ra, rb), (ba, bb) = self._readers, self._bufs
+        n, pos, chunk = _size(a), 0, len(ba)
+        va, vb = memoryview(ba), memoryview(bb)
+        while pos < n:
+            check_cancel(self._cancel)
+            k = min(chunk, n - pos)
+            ra.readinto(a, pos, va[:k])
+            rb.readinto(b, pos, vb[:k])
+            if (ba != bb) if k == chunk else (ba[:k] != bb[:k]):  # (bytearrays compare with memcmp; memoryviews don't)
+                return False
+            pos += k
+        return True
+
+
+def first_different(source: list[Content], source_table: ExternalTable, written: list[Content],
+                    written_table: ExternalTable, cancel: CancelToken | None = None, chunk: int = COMPARE_CHUNK,
+                    threads: int | None = None) -> int | None:
+    """The index of the first tensor whose bytes differ between ``source`` and ``written`` (the same count), each read
+    from its own files; None when every tensor is byte-equal. The tensors are compared in shares of about equal
+    bytes, one thread each (``threads``: default every core, at most :data:`PROOF_THREADS`); a thread that finds a
+    difference stops the others at their next tensor, so the index is the first of those seen."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    unique = {key: r for r in table.refs if (key := _key(r)) is not None and key[2] != 0}
-    given = {key: known[key] for key in unique if key in known} if known else {}
-    unique = {key: r for key, r in unique.items() if key not in given}
-    if not unique:
-        return given
-    n = min(proof_threads(threads), len(unique))
-    failed = threading.Event()  # one share failed: the others stop at their next chunk
+    pairs = [(i, _size(a)) for i, (a, b) in enumerate(zip(source, written, strict=True))
+             if a is not None or b is not None]
+    if not pairs:
+        return None
+    found = threading.Event()  # a share found a difference or failed: the others stop at their next tensor
 
-    def run(share: list[tuple[RangeKey, ExternalRef]]) -> dict[RangeKey, str]:
-        out: dict[RangeKey, str] = {}
+    def run(share: list[int]) -> list[int]:
         try:
-            with ExternalDataReader(table) as reader:
-                for key, ref in share:
-                    h = hashlib.sha256()
-                    for data in reader.iter_chunks(ref, chunk, cancel):
-                        if failed.is_set():
-                            return out
-                        h.update(data)
-                    out[key] = h.hexdigest()
+            with ExternalDataReader(source_table) as ra, ExternalDataReader(written_table) as rb:
+                compare = _Comparer(ra, rb, chunk, cancel)
+                for i in share:
+                    if found.is_set():
+                        break
+                    if not compare.same(source[i], written[i]):
+                        found.set()
+                        return [i]
         except BaseException:
-            failed.set()
+            found.set()
             raise
-        return out
+        return []
 
-    shares = _shares(list(unique.items()), n)
-    if len(shares) <= 1:
-        return {**given, **run(shares[0])}
-    digests: dict[RangeKey, str] = dict(given)
-    with ThreadPoolExecutor(max_workers=len(shares), thread_name_prefix="onnxpack-proof-sha256") as pool:
-        for part in pool.map(run, shares):  # a share's error (a short file, cancel) is raised here
-            digests.update(part)
-    return digests
+    shares = _shares(pairs, min(proof_threads(threads), len(pairs)))
+    if len(shares) == 1:
+        differ = run(shares[0])
+    else:
+        with ThreadPoolExecutor(max_workers=len(shares), thread_name_prefix="onnxpack-proof-compare") as pool:
+            # a share's error (a data file cut short) is raised here
+            differ = [i for part in pool.map(run, shares) for i in part]
+    return min(differ, default=None)
 
 
 @dataclass
@@ -229,6 +317,37 @@ class WeightsProof:
         }
 
 
+def prove_same_bytes(
+    source: ModelProto,
+    source_table: ExternalTable,
+    merged: Path,
+    merged_data_dir: Path,
+    cancel: CancelToken | None = None,
+    window: Window | None = None,
+) -> tuple[int, int]:
+    """Parse the written ``merged`` model on its own and compare it with the source: the same structure, and every
+    tensor's bytes read from the written files equal to its bytes read from the source's. Returns (tensors, bytes).
+
+    ``window``: the merged model is that byte range of ``merged`` (its stored ZIP entry, read in place).
+    Raises RuntimeFailure (MERGE_NOT_EQUAL) naming the first tensor that differs, or saying that the count or the
+    structure does.
+    """
+    model = load_structure(merged, window)
+    check_cancel(cancel)
+    table = resolve_external_data(model, merged_data_dir, verify_checksums=False, cancel=cancel)
+    table.raise_if_invalid()
+    want, got = _contents(source, source_table), _contents(model, table)
+    if len(want) != len(got):
+        raise codes.MERGE_NOT_EQUAL.error(variant="count", count=len(got), expected=len(want))
+    (a, labels), (b, _) = _structure(source, want), _structure(model, got)
+    diff = first_different(want, source_table, got, table, cancel)  # (first: a tensor named is the more telling)
+    if diff is not None:
+        raise codes.MERGE_NOT_EQUAL.error(variant="tensor", tensor=labels[diff])
+    if a != b:
+        raise codes.MERGE_NOT_EQUAL.error()
+    return len(labels), sum(map(_size, got))
+
+
 def prove_same_model(
     source: ModelProto,
     source_table: ExternalTable,
@@ -237,34 +356,13 @@ def prove_same_model(
     merged_data_dir: Path,
     cancel: CancelToken | None = None,
     window: Window | None = None,
-    known: Mapping[RangeKey, str] | None = None,
 ) -> WeightsProof:
-    """Parse and hash the written ``merged`` model on its own and compare its fingerprint with the source's.
-
-    ``window``: the merged model is that byte range of ``merged`` (its stored ZIP entry, read in place).
-    ``known``: digests of byte ranges of the written files, read back from them while they were written
-    (:class:`~.streamhash.RangeFollower`); one counts only for a range this parse finds, the others are hashed now.
-    Raises RuntimeFailure (MERGE_NOT_EQUAL) naming the first tensor that differs, or saying that the structure does.
-    """
-    model = load_structure(merged, window)
-    check_cancel(cancel)
-    table = resolve_external_data(model, merged_data_dir, verify_checksums=False, cancel=cancel)
-    table.raise_if_invalid()
-    merged_digests = hash_model_tensors(table, cancel, known=known)
-    want, labels = fingerprint(source, source_table, source_digests)
-    got, _ = fingerprint(model, table, merged_digests)
-    if want != got:
-        a = _digests_by_tensor(source, source_table, source_digests)
-        b = _digests_by_tensor(model, table, merged_digests)
-        diff = next((labels[i] for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
-        if diff is not None:
-            raise codes.MERGE_NOT_EQUAL.error(variant="tensor", tensor=diff)
-        if len(a) != len(b):
-            raise codes.MERGE_NOT_EQUAL.error(variant="count", count=len(b), expected=len(a))
-        raise codes.MERGE_NOT_EQUAL.error()
-    total = sum(r.data_length or 0 for r in table.refs)
-    total += sum(len(t.raw_data) for _p, t in tensor_paths(model))
-    return WeightsProof(len(labels), total, hashlib.sha256(got).hexdigest())
+    """:func:`prove_same_bytes`, and the fingerprint both models share, from the source's digests (computed from the
+    chunks the merge read: equal bytes, equal digests). Raises as :func:`prove_same_bytes`, and InternalError for a
+    source tensor that was not read whole."""
+    want, _ = fingerprint(source, source_table, source_digests)  # first: a missing digest is our bug, said as such
+    tensors, total = prove_same_bytes(source, source_table, merged, merged_data_dir, cancel, window)
+    return WeightsProof(tensors, total, hashlib.sha256(want).hexdigest())
 
 
 def _internal(message: str) -> InternalError:

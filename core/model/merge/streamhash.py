@@ -8,10 +8,6 @@ tail after the last tensor in :meth:`SequentialHasher.finish`. A file whose chun
 Large chunks are hashed on a helper thread (SHA-256 releases the GIL) while the caller writes them, so
 the hash adds no time to the read → write path; at most one chunk is pending at a time.
 Hand-written because no library hashes a file from out-of-band pieces while checking their order.
-
-:class:`RangeFollower` hashes byte ranges of a file being written, each as soon as the writer says it is there,
-read back from the file (never from the writer's buffers), so that a proof over the written file need not wait for
-the whole write before it starts.
 """
 
 from __future__ import annotations
@@ -22,12 +18,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ...filehash import hash_file
 from ...progress import CancelToken, check_cancel
 from ..extdata.extreader import ExternalDataReader
 from ..extdata.extref import ExternalRef
 
-__all__ = ["HashWorker", "RangeFollower", "SequentialHasher", "read_in_order"]
+__all__ = ["HashWorker", "SequentialHasher", "read_in_order"]
 
 _GAP_CHUNK = 2**20
 _PARALLEL_MIN = 2**20  # smaller chunks are hashed at once (a thread hand-off costs more)
@@ -152,48 +147,3 @@ class SequentialHasher:
         self._files.clear()
         self.close()
         return out
-
-
-class RangeFollower:
-    """SHA-256 of byte ranges of the file ``path`` while it is being written: call ``follower(offset, length)`` once
-    those bytes are in the file; :meth:`digests` waits for every range told so far.
-
-    Each range is read back from the file on a helper thread (``threads`` of them, each reading as core/filehash.py
-    does, into one reused buffer: memory stays a few chunks), while the writer goes on. Ranges under 1 MiB are left
-    to the caller (a thread hand-off costs more than hashing them). Keyed ``(path, offset, length)`` as the proof's
-    ranges (core/model/merge/proof.py): a digest proves nothing about a range until a parse of the finished file finds
-    that very range, which is the proof's to check. Use as a context manager (its threads end with it; on an error,
-    the ranges not started yet are dropped).
-    """
-
-    def __init__(self, path: Path, threads: int, cancel: CancelToken | None = None) -> None:
-        self._path = path
-        self._cancel = cancel
-        self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="onnxpack-written-sha256")
-        self._futures: dict[tuple[int, int], Future[str]] = {}
-
-    def __enter__(self) -> RangeFollower:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __call__(self, offset: int, length: int) -> None:
-        if length >= _PARALLEL_MIN and (offset, length) not in self._futures:
-            self._futures[(offset, length)] = self._pool.submit(self._hash, offset, length)
-
-    def _hash(self, offset: int, length: int) -> str:
-        got = hash_file(self._path, "sha256", self._cancel, offset=offset, length=length)
-        if got.size < length:
-            raise OSError(f"{self._path.name} ended at byte {offset + got.size}, inside the range {offset}+{length}")
-        return got.hexdigest
-
-    def digests(self, path: Path | None = None) -> dict[tuple[Path, int, int], str]:
-        """``{(path, offset, length): sha256 hex}`` of every range told so far (``path``: the file's name now, when it
-        was renamed since; default the name it was followed under). Re-raises a range's error."""
-        key = path if path is not None else self._path
-        return {(key, off, n): f.result() for (off, n), f in self._futures.items()}
-
-    def close(self) -> None:
-        """End the threads (ranges not started yet are dropped)."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
