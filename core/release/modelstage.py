@@ -322,8 +322,13 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
         if same is not None:
             return same
         loads.wait(stop)
-        return prove_same_model(merge.model, merge.table, merged.source_digests, target.path, merged.copy_dir, stop,
-                                target.window)  # fmt: skip
+        try:
+            return prove_same_model(merge.model, merge.table, merged.source_digests, target.path, merged.copy_dir,
+                                    stop, target.window)  # fmt: skip
+        except RuntimeFailure as e:
+            if e.code == "MERGE_NOT_EQUAL":  # compared with the source read again: one that changed since explains it
+                watch.check()
+            raise
 
     proof = Background(prove, run.cancel, "onnxpack-proof")
     cost = contextlib.ExitStack()
