@@ -147,14 +147,21 @@ def fingerprint(model: ModelProto, table: ExternalTable, digests: Mapping[RangeK
     """The model with each tensor's storage replaced by its bytes' SHA-256, serialized deterministically; and the
     tensor labels in the same order (for messages). Equal fingerprints = the same model, bit for bit."""
     per_tensor = _digests_by_tensor(model, table, digests)
+    return _storage_replaced(model, [b"" if d is None else b"sha256:" + d.encode("ascii") for d in per_tensor])
+
+
+def _storage_replaced(model: ModelProto, stand_ins: list[bytes]) -> tuple[bytes, list[str]]:
+    """``model`` with each tensor's storage (``raw_data``, ``external_data``, ``data_location``) replaced by its
+    stand-in as ``raw_data``, in :func:`~core.merge.tensor_paths` order, serialized deterministically; and the tensor
+    labels in the same order."""
     copy = ModelProto()
     copy.CopyFrom(model)
     labels: list[str] = []
-    for (_path, t), digest in zip(tensor_paths(copy), per_tensor, strict=True):
+    for (_path, t), stand_in in zip(tensor_paths(copy), stand_ins, strict=True):
         labels.append(t.name or "(unnamed tensor)")
         del t.external_data[:]
         t.data_location = TensorProto.DEFAULT
-        t.raw_data = b"" if digest is None else b"sha256:" + digest.encode("ascii")
+        t.raw_data = stand_in
     return copy.SerializeToString(deterministic=True), labels
 
 
@@ -198,15 +205,7 @@ def _size(c: Content) -> int:
 def _structure(model: ModelProto, contents: list[Content]) -> tuple[bytes, list[str]]:
     """The model with each tensor's storage replaced by its byte count, serialized deterministically; and the tensor
     labels in the same order. Equal structures with byte-equal tensors = the same model, bit for bit."""
-    copy = ModelProto()
-    copy.CopyFrom(model)
-    labels: list[str] = []
-    for (_path, t), c in zip(tensor_paths(copy), contents, strict=True):
-        labels.append(t.name or "(unnamed tensor)")
-        del t.external_data[:]
-        t.data_location = TensorProto.DEFAULT
-        t.raw_data = b"" if c is None else b"bytes:%d" % _size(c)
-    return copy.SerializeToString(deterministic=True), labels
+    return _storage_replaced(model, [b"" if c is None else b"bytes:%d" % _size(c) for c in contents])
 
 
 def _shares(pairs: list[tuple[int, int]], n: int) -> list[list[int]]:
