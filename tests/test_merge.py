@@ -514,19 +514,28 @@ def test_cancel_mid_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.Mon
 def test_the_proof_compares_every_tensor_byte_for_byte(tmp_path: Path, layout: str,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The merge proves its output by comparing each tensor's bytes, as the written file's own parse finds them, with
-    the source's; it hashes no tensor (a SHA-256 pass cost a core-second per 1.1-1.5 GB: issue 40)."""
+    the source's: those written from the source's data files as each is written (earlycompare.py), the rest after the
+    write; it hashes no tensor (a SHA-256 pass cost a core-second per 1.1-1.5 GB: issue 40)."""
     import hashlib
 
-    from onnxpack.core.model.merge import proof
+    from onnxpack.core.model.merge import earlycompare, proof
 
     p = factory.external_model(tmp_path / "m", n=4096)
-    compared: list[tuple[int, int | None]] = []
+    compared: list[tuple[int, int, int | None]] = []
     real = proof.first_different
 
     def spy(source, source_table, written, written_table, cancel=None, chunk=proof.COMPARE_CHUNK,  # type: ignore[no-untyped-def]
-            threads=None):
-        got = real(source, source_table, written, written_table, cancel, chunk, threads)
-        compared.append((sum(c is not None for c in written), got))
+            threads=None, skip=()):
+        got = real(source, source_table, written, written_table, cancel, chunk, threads, skip)
+        compared.append((sum(c is not None for c in written), len(skip), got))
+        return got
+
+    early: list[str] = []
+    real_compare = earlycompare.EarlyComparison._compare
+
+    def spy_early(self, source, ref, path, offset, bufs):  # type: ignore[no-untyped-def]
+        got = real_compare(self, source, ref, path, offset, bufs)
+        early.append(ref.ref.name if got is not None else "different")
         return got
 
     hashed: list[int] = []
@@ -537,10 +546,12 @@ def test_the_proof_compares_every_tensor_byte_for_byte(tmp_path: Path, layout: s
         return real_sha(data, **kw)
 
     monkeypatch.setattr(proof, "first_different", spy)
+    monkeypatch.setattr(earlycompare.EarlyComparison, "_compare", spy_early)
     monkeypatch.setattr(hashlib, "sha256", counting_sha)
     res = merge_model(p, tmp_path / "o.onnx", layout=layout)
     assert res.model_path.exists()
-    assert compared == [(3, None)]  # all three tensors, none different
+    assert sorted(early) == ["W1", "W2"]  # the two tensors in the data file, each as it was written
+    assert compared == [(3, 2, None)]  # all three tensors, the two compared early not read again, none different
     assert hashed == []
 
 

@@ -33,6 +33,8 @@ from .mergeplan import DEFAULT_ALIGN, MergePlan, plan_merge
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from .earlycompare import EarlyComparison
+
 __all__ = [
     "DEFAULT_ALIGN",
     "LAYOUTS",
@@ -127,39 +129,42 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], run:
     dests = [_check_target(t, inputs, force) for t in targets]
     _check_writable(dests[0].parent)
     check_free_space(dests[0].parent, plan.total_size)
+    from .earlycompare import EarlyComparison
     from .proof import prove_same_bytes
 
-    def prove(written: Any) -> None:
-        """The output is the source (the same structure, every tensor byte-equal: core/model/merge/proof.py) before it
-        takes its final name."""
-        written.flush()
-        check_cancel(cancel)
-        pending = pending_path(written)
-        try:
-            prove_same_bytes(plan.model, plan.table, pending, dests[0].parent, cancel)
-        except (InputError, ExternalDataError):
-            if not pending.exists():  # not a problem of the input: the output vanished under us
-                raise errorcodes.OUTPUT_WRITE.error(variant="merge_vanished", output=dests[0]) from None
-            raise
+    with EarlyComparison(plan.table, cancel) as early:  # the proof's comparison, begun as each tensor is written
 
-    return _write_and_prove(plan, dests, run, prove, start)
+        def prove(written: Any) -> None:
+            """The output is the source (the same structure, every tensor byte-equal: core/model/merge/proof.py)
+            before it takes its final name."""
+            written.flush()
+            check_cancel(cancel)
+            pending = pending_path(written)
+            try:
+                prove_same_bytes(plan.model, plan.table, pending, dests[0].parent, cancel, compared=early.finish())
+            except (InputError, ExternalDataError):
+                if not pending.exists():  # not a problem of the input: the output vanished under us
+                    raise errorcodes.OUTPUT_WRITE.error(variant="merge_vanished", output=dests[0]) from None
+                raise
+
+        return _write_and_prove(plan, dests, run, prove, start, early)
 
 
 def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun, prove: Callable[[Any], None],
-                     start: float) -> MergeResult:
-    """Write the output and prove it."""
+                     start: float, early: EarlyComparison) -> MergeResult:
+    """Write the output (``early`` told of each tensor written) and prove it."""
     force, progress, cancel = run.get("force", False), run.get("progress"), run.get("cancel")
     digest: str | None = None
     if plan.layout is Layout.SINGLE:
         with atomic_file(dests[0], overwrite=force) as f:
-            plan.write_single(f, progress, cancel)
+            plan.write_single(f, progress, cancel, copied=_told(early, pending_path(f)))
             prove(f)
     else:
         committed_data = False
         try:
             with atomic_file(dests[0], overwrite=force) as mf:
                 with atomic_file(dests[1], overwrite=force) as df:
-                    digest = plan.write_external(mf, df, progress, cancel)
+                    digest = plan.write_external(mf, df, progress, cancel, copied=_told(early, pending_path(df)))
                 committed_data = True  # the data file is in place; the model's rename follows
                 prove(mf)
         except BaseException:
@@ -181,6 +186,11 @@ def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun, prove: C
         seconds=time.perf_counter() - start,
         plan=plan.to_dict(),
     )
+
+
+def _told(early: EarlyComparison, written: Path) -> Callable[[Any, int], None]:
+    """The merge's ``copied`` callback: each tensor written into ``written`` is compared at once."""
+    return lambda ref, offset: early.copied(ref, written, offset)
 
 
 def _check_writable(folder: Path) -> None:

@@ -36,7 +36,7 @@ from ..skeleton import INLINE_KEY, inline_source
 from ..tensors import uses_external_data
 from .mergeparts import MergeItem, merge_bug, tensor_paths, too_large
 from .mergesize import inline_tensor, inlined_tensor_size, single_file_size
-from .mergewrite import Sink, Writer
+from .mergewrite import Copied, Sink, Writer
 from .splice import splice
 
 __all__ = ["DEFAULT_ALIGN", "MergeOutput", "MergePlan", "plan_merge"]
@@ -198,10 +198,12 @@ class MergePlan:
         cancel: CancelToken | None = None,
         *,
         reader: ExternalDataReader | None = None,
+        copied: Copied | None = None,
     ) -> int:
         """Stream the merged single-file model into ``fileobj`` (only ``write`` is used); return its size.
 
-        ``reader``: read the external data through this one (from :meth:`open_reader`; left open).
+        ``reader``: read the external data through this one (from :meth:`open_reader`; left open). ``copied``: told
+        of each external tensor written (mergewrite.Copied).
         """
         if not self.fits_single_file:
             raise too_large(self.single_size)
@@ -211,7 +213,7 @@ class MergePlan:
         ops, total = splice(buf, self._items)
         if total != self.single_size:
             raise merge_bug(f"computed size {self.single_size} but the wire layout gives {total}")
-        out = Writer(fileobj, total, progress)
+        out = Writer(fileobj, total, progress, copied=copied)
         view = memoryview(buf)
         with self._reading(reader) as reader:
             for op in ops:
@@ -234,13 +236,15 @@ class MergePlan:
         cancel: CancelToken | None = None,
         *,
         reader: ExternalDataReader | None = None,
+        copied: Copied | None = None,
     ) -> str | None:
         """Write the consolidated data file, then the model referring to it; return the data file's SHA-1
-        (hex) when ``checksum`` is on, else None. ``reader`` as for :meth:`write_single`."""
+        (hex) when ``checksum`` is on, else None. ``reader``, ``copied`` (offsets in the data file) as for
+        :meth:`write_single`."""
         check_cancel(cancel)
         total = self.data_size + self.model_size
         h = hashlib.sha1(usedforsecurity=False) if self.checksum else None
-        out = Writer(data_fileobj, total, progress, h)
+        out = Writer(data_fileobj, total, progress, h, copied)
         zeros = bytes(min(self.align, CHUNK))
         with self._reading(reader) as reader:
             for it in self._items:

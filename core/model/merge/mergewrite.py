@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ...atomic import WritebackPacer, plain_file_fd
@@ -10,13 +11,18 @@ from ..extdata.extreader import ExternalDataReader
 from ..extdata.extref import ExternalRef
 from .mergeparts import merge_bug
 
-__all__ = ["STAGE", "Sink", "Writer"]
+__all__ = ["STAGE", "Copied", "Sink", "Writer"]
 
 #: The progress stage of a merge.
 STAGE = "merge"
 _READ_CHUNK = 16 * 2**20  # large reads: fewer syscalls; memory stays a few chunks
 _KERNEL_CHUNK = 16 * 2**20  # file-to-file copies in the kernel: cancellation/progress/writeback granularity
 _SMALL_WRITE = 256 * 1024  # header pieces below this are gathered into one write
+
+
+#: Told of each tensor written, as ``copied(ref, offset)``: its bytes are in the sink from ``offset`` (and reached the
+#: file: a read sees them). The equality proof compares them then (core/model/merge/earlycompare.py).
+Copied = Callable[[ExternalRef, int], Any]
 
 
 class Sink(Protocol):
@@ -33,8 +39,10 @@ class Writer:
     Either way a :class:`~core.atomic.WritebackPacer` starts the disk writeback as the file grows.
     """
 
-    def __init__(self, sink: Sink, total: int, progress: ProgressCallback | None, h: Any = None) -> None:
+    def __init__(self, sink: Sink, total: int, progress: ProgressCallback | None, h: Any = None,
+                 copied: Copied | None = None) -> None:
         self.total = total
+        self.copied = copied
         self.progress = progress
         self.hash = h
         self.done = 0  # bytes written to the current sink
@@ -48,12 +56,20 @@ class Writer:
     def copy(self, reader: ExternalDataReader, ref: ExternalRef, cancel: CancelToken | None) -> None:
         """Append the bytes of one external tensor."""
         self.flush_small()
+        start = self.done
         if self._fd is None or reader.observer is not None or reader.tensor_observer is not None:  # observers see them
             for chunk in reader.iter_chunks(ref, _READ_CHUNK, cancel):
                 self.write(chunk)
+            if self.copied is not None:  # (what it is told of must be in the file)
+                self.flush_small()
+                flush = getattr(self.sink, "flush", None)
+                if flush is not None:
+                    flush()
         else:
             self.sink.flush()  # type: ignore[attr-defined]
             reader.copy_to_fd(ref, self._fd, _KERNEL_CHUNK, cancel, self._count)
+        if self.copied is not None:
+            self.copied(ref, start)
 
     def _count(self, n: int) -> None:
         self.done += n

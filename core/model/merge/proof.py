@@ -25,7 +25,7 @@ Hand-written: no library compares two ONNX models modulo tensor storage.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ from ..extdata.extreader import ExternalDataReader
 from ..extdata.extref import CHUNK, ExternalRef, ExternalTable
 from ..extdata.extresolve import resolve_external_data
 from ..modelfile import Window, load_structure
+from .earlycompare import WrittenKey, written_key
 from .mergeparts import tensor_paths
 from .streamhash import HashWorker
 
@@ -259,16 +260,17 @@ class _Comparer:
 
 def first_different(source: list[Content], source_table: ExternalTable, written: list[Content],
                     written_table: ExternalTable, cancel: CancelToken | None = None, chunk: int = COMPARE_CHUNK,
-                    threads: int | None = None) -> int | None:
+                    threads: int | None = None, skip: Collection[int] = ()) -> int | None:
     """The index of the first tensor whose bytes differ between ``source`` and ``written`` (the same count), each read
     from its own files; None when every tensor is byte-equal. The tensors are compared in shares of about equal
     bytes, one thread each (``threads``: default every core, at most :data:`PROOF_THREADS`); a thread that finds a
-    difference stops the others at their next tensor, so the index is the first of those seen."""
+    difference stops the others at their next tensor, so the index is the first of those seen. ``skip``: indices
+    already found byte-equal (:func:`_compared_already`)."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
     pairs = [(i, _size(a)) for i, (a, b) in enumerate(zip(source, written, strict=True))
-             if a is not None or b is not None]
+             if (a is not None or b is not None) and i not in skip]
     if not pairs:
         return None
     found = threading.Event()  # a share found a difference or failed: the others stop at their next tensor
@@ -298,6 +300,32 @@ def first_different(source: list[Content], source_table: ExternalTable, written:
     return min(differ, default=None)
 
 
+def _compared_already(source: list[Content], written: list[Content],
+                      compared: Collection[tuple[RangeKey, WrittenKey]]) -> set[int]:
+    """The tensors whose bytes were found equal while the merge wrote them: the source range and the range the
+    written model's parse finds (in the file now at its path: device and inode) are a pair compared."""
+    if not compared:
+        return set()
+    import os
+
+    identity: dict[Path, tuple[int, int] | None] = {}
+    done: set[int] = set()
+    for i, (a, b) in enumerate(zip(source, written, strict=True)):
+        if not isinstance(a, ExternalRef) or not isinstance(b, ExternalRef) or b.path is None:
+            continue
+        if b.path not in identity:
+            try:
+                st = os.stat(b.path)
+                identity[b.path] = (st.st_dev, st.st_ino)
+            except OSError:
+                identity[b.path] = None
+        ident, skey = identity[b.path], _key(a)
+        wkey = written_key(ident, b) if ident is not None else None
+        if skey is not None and wkey is not None and (skey, wkey) in compared:
+            done.add(i)
+    return done
+
+
 @dataclass
 class WeightsProof:
     """What the fingerprint comparison established (for the manifest)."""
@@ -323,11 +351,14 @@ def prove_same_bytes(
     merged_data_dir: Path,
     cancel: CancelToken | None = None,
     window: Window | None = None,
+    compared: Collection[tuple[RangeKey, WrittenKey]] = (),
 ) -> tuple[int, int]:
     """Parse the written ``merged`` model on its own and compare it with the source: the same structure, and every
     tensor's bytes read from the written files equal to its bytes read from the source's. Returns (tensors, bytes).
 
     ``window``: the merged model is that byte range of ``merged`` (its stored ZIP entry, read in place).
+    ``compared``: (source range, written range) pairs found byte-equal while the merge wrote (earlycompare.py); a
+    tensor the parse finds at such a pair is not read again.
     Raises RuntimeFailure (MERGE_NOT_EQUAL) naming the first tensor that differs, or saying that the count or the
     structure does.
     """
@@ -339,7 +370,8 @@ def prove_same_bytes(
     if len(want) != len(got):
         raise codes.MERGE_NOT_EQUAL.error(variant="count", count=len(got), expected=len(want))
     (a, labels), (b, _) = _structure(source, want), _structure(model, got)
-    diff = first_different(want, source_table, got, table, cancel)  # (first: a tensor named is the more telling)
+    done = _compared_already(want, got, compared)
+    diff = first_different(want, source_table, got, table, cancel, skip=done)  # (first: a tensor named tells more)
     if diff is not None:
         raise codes.MERGE_NOT_EQUAL.error(variant="tensor", tensor=labels[diff])
     if a != b:
