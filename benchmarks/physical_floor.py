@@ -1,6 +1,7 @@
 """`onnxpack bundle` of real and large models against the physical floor, side by side in one run (issue 40).
 
     python benchmarks/physical_floor.py [--model PATH ...] [--pairs 3] [--gpt2 DIR] [--synthetic-gb 1.9]
+                                        [--merge | --merge-only] [--before COMMIT]
 
 For each model, alternating pairs (floor, ours, floor, ours, ...) on a warm page cache:
 
@@ -151,7 +152,7 @@ def _merge_rows(model: Path, files: list[Path], pairs: int, work: Path, before: 
 
 
 def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str], before: Path | None = None,
-              merge: bool = False) -> None:
+              merge: bool = False, bundle: bool = True) -> None:
     files = _files(model)
     size = sum(f.stat().st_size for f in files)
     print(f"\n{label}: {model} ({size / 1e9:.3f} GB in {len(files)} file(s)); {pairs} alternating pairs"
@@ -160,6 +161,15 @@ def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str],
         with open(f, "rb") as fh:
             while fh.read(64 << 20):
                 pass
+    if bundle:
+        _bundle_rows(model, files, pairs, work, extra, before)
+    if merge and len(files) > 1:
+        _merge_rows(model, files, pairs, work, before)
+
+
+def _bundle_rows(model: Path, files: list[Path], pairs: int, work: Path, extra: list[str],
+                 before: Path | None) -> None:
+    """``bundle`` against the floor, alternating (and ``before`` when given)."""
     floors, orts, cps, ours, trees = [], [], [], [], []
     olds: list[tuple[Measurement, float]] = []
     for i in range(pairs):
@@ -201,8 +211,6 @@ def run_model(label: str, model: Path, pairs: int, work: Path, extra: list[str],
         print(f"  before: bundle {b_s:.2f} s -> time {b_s / f_s:.2f}x the floor; memory: largest process "
               f"{b_big:.0f} MB = {b_big / ort_mb:.2f}x, tree {b_tree:.0f} MB = {b_tree / ort_mb:.2f}x; "
               f"now / before {o_s / b_s:.2f}x")
-    if merge and len(files) > 1:
-        _merge_rows(model, files, pairs, work, before)
 
 
 def main() -> None:
@@ -218,6 +226,7 @@ def main() -> None:
     ap.add_argument("--bundle-arg", action="append", default=[], help="extra argument for bundle (repeatable)")
     ap.add_argument("--merge", action="store_true", help="also time `onnxpack merge` of each model with external "
                     "data against cp + sync of its files")
+    ap.add_argument("--merge-only", action="store_true", help="time only `onnxpack merge` (implies --merge)")
     ap.add_argument("--before", metavar="COMMIT", help="also bundle with onnxpack as of COMMIT (git archive into a "
                     "temporary folder put first on PYTHONPATH), in the same alternating rounds")
     args = ap.parse_args()
@@ -237,7 +246,8 @@ def main() -> None:
 
             models.append((f"synthetic {args.synthetic_gb} GB", build_external(work / "synthetic", args.synthetic_gb)))
         for label, model in models:
-            run_model(label, model, args.pairs, work, args.bundle_arg, before, args.merge)
+            run_model(label, model, args.pairs, work, args.bundle_arg, before, args.merge or args.merge_only,
+                      bundle=not args.merge_only)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
