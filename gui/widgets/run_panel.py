@@ -766,7 +766,7 @@ class ResultPanel(Retranslatable, QWidget):
             self.proof.set_status(
                 status_icon("warning"),
                 self.tr("Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) "
-                        "with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.", "",
+                        "compared byte for byte); but its smoke run gave warnings (onnxruntime %1, %2): see below.", "",
                         tensors)
                 .replace("%1", str(ort)).replace("%2", str(provider)),
             )
@@ -775,7 +775,7 @@ class ResultPanel(Retranslatable, QWidget):
             self.proof.set_status(
                 status_icon("ok"),
                 self.tr("Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) "
-                        "with equal SHA-256); its smoke run passed (onnxruntime %1, %2).", "", tensors)
+                        "compared byte for byte); its smoke run passed (onnxruntime %1, %2).", "", tensors)
                 .replace("%1", str(ort)).replace("%2", str(provider)),
             )
         elif ok and equal.get("bitwise", False):

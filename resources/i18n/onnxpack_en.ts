@@ -222,10 +222,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) with equal SHA-256); its smoke run passed (onnxruntime %1, %2).</source>
+        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) compared byte for byte); its smoke run passed (onnxruntime %1, %2).</source>
         <translation>
-            <numerusform>Proof: the bundled model is the original bit for bit (same structure, its %n tensor with an equal SHA-256); its smoke run passed (onnxruntime %1, %2).</numerusform>
-            <numerusform>Proof: the bundled model is the original bit for bit (same structure, all %n tensors with equal SHA-256); its smoke run passed (onnxruntime %1, %2).</numerusform>
+            <numerusform>Proof: the bundled model is the original bit for bit (same structure, its %n tensor compared byte for byte); its smoke run passed (onnxruntime %1, %2).</numerusform>
+            <numerusform>Proof: the bundled model is the original bit for bit (same structure, all %n tensors compared byte for byte); its smoke run passed (onnxruntime %1, %2).</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -278,10 +278,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</source>
+        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) compared byte for byte); but its smoke run gave warnings (onnxruntime %1, %2): see below.</source>
         <translation>
-            <numerusform>Proof: the bundled model is the original bit for bit (same structure, its %n tensor with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</numerusform>
-            <numerusform>Proof: the bundled model is the original bit for bit (same structure, all %n tensors with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</numerusform>
+            <numerusform>Proof: the bundled model is the original bit for bit (same structure, its %n tensor compared byte for byte); but its smoke run gave warnings (onnxruntime %1, %2): see below.</numerusform>
+            <numerusform>Proof: the bundled model is the original bit for bit (same structure, all %n tensors compared byte for byte); but its smoke run gave warnings (onnxruntime %1, %2): see below.</numerusform>
         </translation>
     </message>
 </context>

@@ -5172,9 +5172,9 @@ Qt %1、Python %2</translation>
         <translation>証明: バンドルされたモデルファイルは元のファイルとバイト単位で同一です（SHA-256 が一致）。スモーク実行にも成功しました（onnxruntime %1、%2）。</translation>
     </message>
     <message numerus="yes">
-        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) with equal SHA-256); its smoke run passed (onnxruntime %1, %2).</source>
+        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) compared byte for byte); its smoke run passed (onnxruntime %1, %2).</source>
         <translation>
-            <numerusform>証明: バンドルされたモデルは元のモデルとビット単位で同一です（構造が同じで、全 %n 個のテンソルの SHA-256 が一致）。スモーク実行にも成功しました（onnxruntime %1、%2）。</numerusform>
+            <numerusform>証明: バンドルされたモデルは元のモデルとビット単位で同一です（構造が同じで、全 %n 個のテンソルをバイト単位で比較して一致）。スモーク実行にも成功しました（onnxruntime %1、%2）。</numerusform>
         </translation>
     </message>
     <message>
@@ -5234,9 +5234,9 @@ Qt %1、Python %2</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) with equal SHA-256); but its smoke run gave warnings (onnxruntime %1, %2): see below.</source>
+        <source>Proof: the bundled model is the original bit for bit (same structure, all %n tensor(s) compared byte for byte); but its smoke run gave warnings (onnxruntime %1, %2): see below.</source>
         <translation>
-            <numerusform>証明: バンドルされたモデルは元のモデルとビット単位で同一です（同じ構造、%n 個のテンソルすべての SHA-256 が一致）。ただしスモーク実行で警告が出ました（onnxruntime %1、%2）: 下を参照してください。</numerusform>
+            <numerusform>証明: バンドルされたモデルは元のモデルとビット単位で同一です（構造が同じで、全 %n 個のテンソルをバイト単位で比較して一致）。ただしスモーク実行で警告が出ました（onnxruntime %1、%2）: 下を参照してください。</numerusform>
         </translation>
     </message>
 </context>
