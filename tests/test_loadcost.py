@@ -407,3 +407,33 @@ def test_the_app_says_one_load_for_a_file_shipped_as_it_came(qapp: Any, lang: st
         assert "1.00x" not in text
     finally:
         i18n.install_translators(qapp, "en")
+
+
+
+@pytest.mark.skipif(not loadcost.can_reset_peak(), reason="the smoke run measures the loads itself only on Linux")
+@pytest.mark.parametrize("answer", [True, False])
+def test_the_original_compared_is_the_measured_load_of_the_source(tmp_path: Path, answer: bool) -> None:
+    """The bundle compares the outputs of a model merged from external data with the original's: the original's
+    session is the end user's measured load of the source by its path, not one more session of it (issue 40 §4).
+    When the parent says not to measure, the original is opened the child's own way, and nothing is measured."""
+    from onnxpack.core.model.merge.merge import merge_model
+    from onnxpack.core.model.modelfile import locate_model
+    from onnxpack.core.runtime.smoke import KnownModel, compare_models
+
+    src = factory.external_model(tmp_path / "src", n=4096)
+    shipped = tmp_path / "shipped" / "m.onnx"
+    shipped.parent.mkdir()
+    merge_model(src, shipped)
+    asked: list[Any] = []
+    bundled = KnownModel(locate_model(shipped), (shipped,), by_path=shipped, source_by_path=src, role="bundled")
+    original = KnownModel(locate_model(src), (src, src.with_name("model.onnx.data")), role="original")
+    res = compare_models(bundled, original, answers=lambda q: asked.append(q) or answer)
+    assert res.ok and res.outputs and all(row["bitwise_equal"] for row in res.outputs)
+    assert asked == ["measure-source"]  # asked once: one load of the source
+    assert res.other is not None
+    measured = res.original.source_load_measured
+    if answer:
+        assert res.other.load == "by path" and measured is not None and "error" not in measured
+        assert res.other.session_create_s == measured["load_s"]  # the measured load is the original's session
+    else:
+        assert res.other.load.startswith("model bytes") and measured is None

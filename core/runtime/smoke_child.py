@@ -14,6 +14,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -195,9 +196,28 @@ def run_job(job: dict[str, Any], send: Send) -> dict[str, Any]:
         first_outputs = dict(zip(names, outputs, strict=True))
         del primary
         gc.collect()
-        result["compare"] = _compare_other(job, r.models[1], gen, first_outputs, r.compare_runs, r.progress, send)
+        # The original is the source the end user's load is measured on: that one load is its session too
+        measured = _measured_original(job, r.models[1], result, send)
+        result["compare"] = _compare_other(job, r.models[1], gen, first_outputs, r.compare_runs, r.progress, send,
+                                           measured)  # fmt: skip
         result["models"].append(result["compare"].pop("model"))
     return result
+
+
+def _measured_original(job: dict[str, Any], original: dict[str, Any], result: dict[str, Any],
+                       send: Send) -> OpenedSession | None:
+    """The source's measured load (:func:`_source_load`) as the original's session when the original compared is
+    that file (ONNX Runtime finds its data beside it, as the bundle validated): one session, not two. Recorded in
+    ``result["source_load_measured"]``; None when the source is not measured here, or not that file."""
+    source = job["models"][0].get("source_by_path")
+    if (not source or result.get("load_measured") is None or original.get("kind") != "onnx"
+            or original.get("window") or Path(original["path"]) != Path(source)):
+        return None
+    session, measured = _source_load(source, send)
+    result["source_load_measured"] = measured
+    if session is None or measured is None:
+        return None
+    return OpenedSession(session, float(measured["load_s"]), "by path", measured=measured)
 
 
 def _loads(job: dict[str, Any], model: dict[str, Any], primary: OpenedSession, feeds: dict[str, Any],
@@ -374,11 +394,14 @@ def _elem_name(ort_type: str) -> str:
 
 def _compare_other(
     job: dict[str, Any], model: dict[str, Any], gen: GeneratedInputs, first: dict[str, Any], runs: int,
-    progress: Callable[[Said], None], send: Send,
+    progress: Callable[[Said], None], send: Send, opened: OpenedSession | None = None,
 ) -> dict[str, Any]:
+    """Run the original (``opened``: its session already made, else opened now) on the same inputs and compare."""
     opts = job["options"]
-    send("stage", steps.SESSION(model=_model(model)))
-    other = open_session(model, job["empty_dir"])
+    if opened is None:
+        send("stage", steps.SESSION(model=_model(model)))
+        opened = open_session(model, job["empty_dir"])
+    other = opened
     progress(steps.SESSION_CREATED(seconds=other.create_s))
     metas = input_metas(other.session)
     wanted = {m.name for m in metas if not m.overridable and m.kind != "optional"}
@@ -423,8 +446,10 @@ def child_main(conn: Any, job: dict[str, Any]) -> None:
     try:
         result = run_job(job, send)
         source = job["models"][0].get("source_by_path")
-        if source and result.get("load_measured") is not None and result.get("failure") is None:
-            result["source_load_measured"] = _source_load(source, send)
+        if (source and result.get("load_measured") is not None and result.get("failure") is None
+                and "source_load_measured" not in result):  # (not made already as the original's session)
+            session, result["source_load_measured"] = _source_load(source, send)
+            del session
         send("result", result)
     except OnnxpackError as e:
         send("error", {"class": type(e).__name__, **e.to_dict()})
@@ -437,10 +462,10 @@ def child_main(conn: Any, job: dict[str, Any]) -> None:
             sys.stdout.flush()
 
 
-def _source_load(path: str, send: Send) -> dict[str, Any] | None:
+def _source_load(path: str, send: Send) -> tuple[Any, dict[str, Any] | None]:
     """The end user's load of the source by its path, measured as the shipped model's was (loadcost.load_by_path),
-    once the run's sessions are gone and the parent says its own work is done (core/child/childask.py); None when
-    the parent says not to."""
+    once the run's sessions are gone and the parent says its own work is done (core/child/childask.py): (its
+    session or None when ONNX Runtime refused it, the measurement); (None, None) when the parent says not to."""
     import onnxruntime as ort
 
     from ..child.childask import ask_parent
@@ -448,11 +473,9 @@ def _source_load(path: str, send: Send) -> dict[str, Any] | None:
 
     gc.collect()
     if not ask_parent("measure-source"):
-        return None
+        return None, None
     send("stage", steps.MEASURING_LOAD_COST())
-    session, measured = load_by_path(ort, path, reset=can_reset_peak())
-    del session
-    return measured
+    return load_by_path(ort, path, reset=can_reset_peak())
 
 
 def _error_message(e: BaseException) -> dict[str, Any]:
