@@ -141,3 +141,31 @@ def test_a_cancelled_merge_ends_the_comparison_thread(tmp_path: Path) -> None:
     import threading
 
     assert [t.name for t in threading.enumerate() if t.name == "onnxpack-proof-early"] == []
+
+
+@pytest.mark.parametrize("layout", ["single", "external"])
+def test_no_written_file_is_held_open_when_it_takes_its_name(tmp_path: Path, layout: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows renames no file another handle holds open: the comparison lets go of each written file before the
+    merge gives it its final name."""
+    from onnxpack.core import atomic
+
+    made: list[earlycompare.EarlyComparison] = []
+    real_init = earlycompare.EarlyComparison.__init__
+
+    def init(self: earlycompare.EarlyComparison, *args: Any, **kw: Any) -> None:
+        real_init(self, *args, **kw)
+        made.append(self)
+
+    held: list[int] = []
+    real_commit = atomic._commit
+
+    def commit(tmp: Path, dest: Path, overwrite: bool) -> None:
+        held.append(sum(len(e._files) for e in made))
+        real_commit(tmp, dest, overwrite)
+
+    monkeypatch.setattr(earlycompare.EarlyComparison, "__init__", init)
+    monkeypatch.setattr(atomic, "_commit", commit)
+    src = factory.external_model(tmp_path / "m", n=4096)
+    merge_model(src, tmp_path / "o.onnx", layout=layout)
+    assert len(made) == 1 and held == ([0] if layout == "single" else [0, 0])

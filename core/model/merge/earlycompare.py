@@ -82,7 +82,8 @@ class EarlyComparison:
         self._queue.put((ref, written, offset))
 
     def finish(self) -> Collection[tuple[_SourceKey, WrittenKey]]:
-        """Wait for the comparisons asked for; the (source range, written range) pairs found byte-equal."""
+        """Wait for the comparisons asked for and let go of the written files (Windows renames no file held open); the
+        (source range, written range) pairs found byte-equal (the same again on a second call)."""
         self.close()
         return frozenset(self._equal)
 

@@ -165,6 +165,7 @@ def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun, prove: C
             with atomic_file(dests[0], overwrite=force) as mf:
                 with atomic_file(dests[1], overwrite=force) as df:
                     digest = plan.write_external(mf, df, progress, cancel, copied=_told(early, pending_path(df)))
+                    early.finish()  # its comparisons done and the data file let go of before it is renamed (Windows)
                 committed_data = True  # the data file is in place; the model's rename follows
                 prove(mf)
         except BaseException:
