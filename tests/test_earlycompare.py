@@ -169,3 +169,51 @@ def test_no_written_file_is_held_open_when_it_takes_its_name(tmp_path: Path, lay
     src = factory.external_model(tmp_path / "m", n=4096)
     merge_model(src, tmp_path / "o.onnx", layout=layout)
     assert len(made) == 1 and held == ([0] if layout == "single" else [0, 0])
+
+
+@pytest.mark.parametrize("layout", ["single", "external"])
+def test_a_cancelled_merge_lets_go_of_its_files_before_they_are_removed(tmp_path: Path, layout: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A merge cancelled while it writes removes its temporaries, which no comparison holds open by then (Windows
+    removes no file held open: a partial file would stay)."""
+    from onnxpack.core.errors import Cancelled
+    from onnxpack.core.model.merge import mergewrite
+    from onnxpack.core.progress import CancelToken, ProgressEvent
+
+    monkeypatch.setattr(mergewrite, "_KERNEL_CHUNK", 1024)
+    made: list[earlycompare.EarlyComparison] = []
+    real_init = earlycompare.EarlyComparison.__init__
+
+    def init(self: earlycompare.EarlyComparison, *args: Any, **kw: Any) -> None:
+        real_init(self, *args, **kw)
+        made.append(self)
+
+    held: list[int] = []
+    real_unlink = Path.unlink
+
+    def unlink(self: Path, missing_ok: bool = False) -> None:
+        if self.name.startswith(".onnxpack-tmp"):
+            held.append(sum(len(e._files) for e in made))
+        real_unlink(self, missing_ok=missing_ok)
+
+    monkeypatch.setattr(earlycompare.EarlyComparison, "__init__", init)
+    monkeypatch.setattr(Path, "unlink", unlink)
+    src = factory.external_model(tmp_path / "m", n=20000)
+    token = CancelToken()
+
+    def progress(ev: ProgressEvent) -> None:
+        if ev.done > 100_000 and not token.cancelled:  # inside the second tensor, once the first is being compared
+            import time
+
+            deadline = time.monotonic() + 5
+            while not any(e._files for e in made) and time.monotonic() < deadline:
+                time.sleep(0.001)
+            assert any(e._files for e in made)
+            token.cancel()
+
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(Cancelled):
+        merge_model(src, out / "o.onnx", layout=layout, progress=progress, cancel=token)
+    assert made and held and set(held) == {0}
+    assert _files_in(out) == []

@@ -10,7 +10,7 @@ import contextlib
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -129,45 +129,48 @@ def _write_merged(plan: MergePlan, targets: list[Path], inputs: list[Path], run:
     dests = [_check_target(t, inputs, force) for t in targets]
     _check_writable(dests[0].parent)
     check_free_space(dests[0].parent, plan.total_size)
-    from .earlycompare import EarlyComparison
     from .proof import prove_same_bytes
 
-    with EarlyComparison(plan.table, cancel) as early:  # the proof's comparison, begun as each tensor is written
+    def prove(written: Any, compared: Collection[Any]) -> None:
+        """The output is the source (the same structure, every tensor byte-equal: core/model/merge/proof.py) before it
+        takes its final name (``compared``: the tensors compared as they were written, earlycompare.py)."""
+        written.flush()
+        check_cancel(cancel)
+        pending = pending_path(written)
+        try:
+            prove_same_bytes(plan.model, plan.table, pending, dests[0].parent, cancel, compared=compared)
+        except (InputError, ExternalDataError):
+            if not pending.exists():  # not a problem of the input: the output vanished under us
+                raise errorcodes.OUTPUT_WRITE.error(variant="merge_vanished", output=dests[0]) from None
+            raise
 
-        def prove(written: Any) -> None:
-            """The output is the source (the same structure, every tensor byte-equal: core/model/merge/proof.py)
-            before it takes its final name."""
-            written.flush()
-            check_cancel(cancel)
-            pending = pending_path(written)
-            try:
-                prove_same_bytes(plan.model, plan.table, pending, dests[0].parent, cancel, compared=early.finish())
-            except (InputError, ExternalDataError):
-                if not pending.exists():  # not a problem of the input: the output vanished under us
-                    raise errorcodes.OUTPUT_WRITE.error(variant="merge_vanished", output=dests[0]) from None
-                raise
-
-        return _write_and_prove(plan, dests, run, prove, start, early)
+    return _write_and_prove(plan, dests, run, prove, start)
 
 
-def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun, prove: Callable[[Any], None],
-                     start: float, early: EarlyComparison) -> MergeResult:
-    """Write the output (``early`` told of each tensor written) and prove it."""
+def _write_and_prove(plan: MergePlan, dests: list[Path], run: MergeRun,
+                     prove: Callable[[Any, Collection[Any]], None], start: float) -> MergeResult:
+    """Write the output, each tensor compared with the source as soon as it is written (earlycompare.py: its thread
+    and its handles on the written files end before a file takes its name or is removed, which Windows refuses for
+    a file held open), and prove it."""
+    from .earlycompare import EarlyComparison
+
     force, progress, cancel = run.get("force", False), run.get("progress"), run.get("cancel")
     digest: str | None = None
     if plan.layout is Layout.SINGLE:
         with atomic_file(dests[0], overwrite=force) as f:
-            plan.write_single(f, progress, cancel, copied=_told(early, pending_path(f)))
-            prove(f)
+            with EarlyComparison(plan.table, cancel) as early:
+                plan.write_single(f, progress, cancel, copied=_told(early, pending_path(f)))
+                compared = early.finish()
+            prove(f, compared)
     else:
         committed_data = False
         try:
             with atomic_file(dests[0], overwrite=force) as mf:
-                with atomic_file(dests[1], overwrite=force) as df:
+                with atomic_file(dests[1], overwrite=force) as df, EarlyComparison(plan.table, cancel) as early:
                     digest = plan.write_external(mf, df, progress, cancel, copied=_told(early, pending_path(df)))
-                    early.finish()  # its comparisons done and the data file let go of before it is renamed (Windows)
+                    compared = early.finish()
                 committed_data = True  # the data file is in place; the model's rename follows
-                prove(mf)
+                prove(mf, compared)
         except BaseException:
             if committed_data:
                 with contextlib.suppress(OSError):
