@@ -174,3 +174,37 @@ def test_the_reference_runs_own_load_by_path_proves_that_mode(tmp_path: Path, mo
     rows = loadmatrix.load_matrix(loadmatrix.Shipped("m.onnx", model, {}), ref, str(tmp_path))
     assert _modes(rows)["path"] is True and len(rows) == len(loaded)  # without it, loaded like the others
 
+
+
+def test_the_matrix_sessions_wait_without_spinning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The smoke child's matrix sessions (two at a time) have their idle threads block, not spin: a spinning pool
+    burns the core the other session needs (docs/performance.md). Nothing else of their options differs from an
+    app's, and the reference load (the end user's, measured) keeps ONNX Runtime's defaults."""
+    import numpy as np
+    import onnxruntime as ort
+
+    from onnxpack.core.runtime import loadmatrix, smoke_child
+    from onnxpack.core.runtime.session import OpenedSession
+
+    model = tmp_path / "m.onnx"
+    onnx.save(add_model(), model)
+    seen: list[tuple[str, int, int]] = []
+    real = loadmatrix._Matrix.run
+
+    def run(self, source, so=None):  # type: ignore[no-untyped-def]
+        opts = so or self.ref.options()
+        seen.append((opts.get_session_config_entry(loadmatrix.NO_SPINNING[0]), opts.intra_op_num_threads,
+                     int(opts.graph_optimization_level)))
+        return real(self, source, opts)
+
+    monkeypatch.setattr(loadmatrix._Matrix, "run", run)
+    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    feeds = {sess.get_inputs()[0].name: np.ones((1, 64), dtype=np.float32)}
+    primary = OpenedSession(sess, 0.0, "by path")
+    rows = smoke_child._loads({}, {"path": str(model), "window": None, "file_name": "m.onnx"}, primary, feeds,
+                              sess.run(None, feeds))
+    assert all(r["ok"] for r in rows) and len(seen) == len(rows) - 1  # every mode but "path" (the reference's own)
+    plain = ort.SessionOptions()
+    assert set(seen) == {("0", plain.intra_op_num_threads, int(plain.graph_optimization_level))}
+    with pytest.raises(RuntimeError):  # an app's options name no such entry: ONNX Runtime's default, spinning
+        plain.get_session_config_entry(loadmatrix.NO_SPINNING[0])

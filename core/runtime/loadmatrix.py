@@ -18,7 +18,10 @@ it, hard links where the file system allows, else copies) in a private temporary
 Every session uses the reference run's options (one thread count, the same optimizations), so a difference in the
 outputs is a difference in what was loaded. The modes by an absolute path (``symlink``, ``non-ascii``) run in a
 second thread beside those that change the working directory: ONNX Runtime lets go of the GIL while it creates and
-runs a session, so a graph that is slow to create takes the two cores (measured: docs/performance.md).
+runs a session, so a graph that is slow to create takes the two cores (measured: docs/performance.md). Their idle
+intra-op threads wait without spinning (:data:`NO_SPINNING`): a spinning pool burns a core while its session is
+created, so that two sessions at once took as long as one after the other; how a thread waits changes neither what is
+loaded nor how it computes.
 """
 
 from __future__ import annotations
@@ -35,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["FOLDER_OPTION", "FULL_MATRIX_MAX_NODES", "MODES", "NON_ASCII_FOLDER", "Reference", "Shipped",
-           "load_matrix", "node_count"]
+__all__ = ["FOLDER_OPTION", "FULL_MATRIX_MAX_NODES", "MODES", "NON_ASCII_FOLDER", "NO_SPINNING", "Reference",
+           "Shipped", "load_matrix", "node_count"]
 
 MODES = ("path", "other-cwd", "bytes", "bytes-folder", "symlink", "non-ascii")
 #: The modes that only move the model's files (another working directory, a link, a Japanese folder name) are run
@@ -56,6 +59,9 @@ def node_count(graph: Any) -> int:
                 n += node_count(a.g)
             n += sum(node_count(g) for g in a.graphs)
     return n
+#: ONNX Runtime's session option by which idle intra-op threads block instead of spinning (the matrix's sessions:
+#: four sessions of nudenet/320n with their runs on two threads 0.22 s spinning, 0.12 s not; docs/performance.md).
+NO_SPINNING = ("session.intra_op.allow_spinning", "0")
 #: ONNX Runtime's session option naming the folder external data is read from (a model loaded from bytes).
 FOLDER_OPTION = "session.model_external_initializers_file_folder_path"
 NON_ASCII_FOLDER = "モデル フォルダ"

@@ -222,19 +222,21 @@ def _measured_original(job: dict[str, Any], original: dict[str, Any], result: di
 
 def _loads(job: dict[str, Any], model: dict[str, Any], primary: OpenedSession, feeds: dict[str, Any],
            outputs: list[Any]) -> list[dict[str, Any]]:
-    """The load matrix of the primary model (core/runtime/loadmatrix.py), with plain session options as an app's."""
+    """The load matrix of the primary model (core/runtime/loadmatrix.py), with plain session options as an app's (their
+    idle threads blocking, not spinning: loadmatrix.NO_SPINNING)."""
     import tempfile
     from pathlib import Path
 
     import onnxruntime as ort
 
     from ..model.modelfile import load_structure
-    from .loadmatrix import FULL_MATRIX_MAX_NODES, Reference, Shipped, load_matrix, node_count
+    from .loadmatrix import FULL_MATRIX_MAX_NODES, NO_SPINNING, Reference, Shipped, load_matrix, node_count
     from .session import _read_model_bytes
 
     def options() -> Any:
         so = ort.SessionOptions()
         so.log_severity_level = 4
+        so.add_session_config_entry(*NO_SPINNING)  # (loadmatrix.py: two sessions at once, each on its core)
         return so
 
     window = model.get("window")
