@@ -647,3 +647,28 @@ def test_a_window_restored_below_the_screen_is_fitted_back_where_it_is_put(qtbot
         w.fit_to_screen()
         QApplication.processEvents()
     assert w.geometry() == first
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_tensor_proof_says_the_tensors_were_compared_byte_for_byte(qtbot, tmp_path, language):
+    """A model merged from external data and proven by its structure and tensors (no output comparison, as above
+    256 MiB) is said to be the original bit for bit with its tensors compared byte for byte (the proof compares
+    bytes; the SHA-256 digests are the fingerprint's), in English and Japanese."""
+    from onnxpack.core.release.bundle import BundleOptions, build_bundle
+    from tests.factory import external_model
+
+    src = external_model(tmp_path / "src", n=4096)
+    result = build_bundle(BundleOptions(model=src, out_dir=tmp_path / "rel", version="1.0.0", compare_outputs=False))
+    assert result.equal["methods"] == ["structure+tensor-sha256"]
+    w = make_window(qtbot, tmp_path)
+    try:
+        w.set_language(language)
+        w.result_panel.show_result(result)
+        text = w.result_panel.proof.plain_text()
+        tensors = result.equal["weights"]["tensors"]
+        if language == "en":
+            assert f"all {tensors} tensors compared byte for byte" in text and "SHA-256" not in text, text
+        else:
+            assert f"全 {tensors} 個のテンソルをバイト単位で比較して一致" in text and "SHA-256" not in text, text
+    finally:
+        w.set_language("en")
