@@ -217,3 +217,21 @@ def test_a_cancelled_merge_lets_go_of_its_files_before_they_are_removed(tmp_path
         merge_model(src, out / "o.onnx", layout=layout, progress=progress, cancel=token)
     assert made and held and set(held) == {0}
     assert _files_in(out) == []
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_an_unexpected_failure_while_comparing_leaves_the_proof_to_compare(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A failure of the early comparison itself (a bug) prints no traceback and loses nothing: every tensor is then
+    compared after the write, and the merge succeeds."""
+
+    def broken(*args: Any) -> Any:
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(earlycompare.EarlyComparison, "_compare", broken)
+    skips = _spy_skips(monkeypatch)
+    src = factory.external_model(tmp_path / "m", n=4096)
+    merge_model(src, tmp_path / "o.onnx")
+    assert skips == [()]  # nothing trusted: all compared after the write
+    assert "Traceback" not in capsys.readouterr().err
