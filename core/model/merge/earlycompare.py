@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import BinaryIO
 
@@ -26,13 +26,37 @@ from ...progress import CancelToken
 from ..extdata.extreader import ExternalDataReader
 from ..extdata.extref import ExternalRef, ExternalTable
 
-__all__ = ["EarlyComparison", "WrittenKey", "written_key"]
+__all__ = ["EarlyComparison", "WrittenKey", "same_bytes", "written_key"]
 
 #: A written byte range: (device, inode, offset, length) of the file that holds it.
 WrittenKey = tuple[int, int, int, int]
 #: The source side: (file, offset, length) of a validated reference (core/model/merge/proof.py RangeKey).
 _SourceKey = tuple[Path, int, int]
 _CHUNK = 2**20
+
+
+class _Stopped(Exception):
+    """The comparison is no longer wanted (the merge failed or was cancelled)."""
+
+
+def same_bytes(n: int, read_a: Callable[[int, memoryview], object], read_b: Callable[[int, memoryview], object],
+               bufs: tuple[bytearray, bytearray], check: Callable[[], None]) -> bool:
+    """Whether two ranges of ``n`` bytes are equal, read chunk by chunk into two reused buffers (no fresh pages per
+    read): ``read_a(pos, view)`` and ``read_b`` fill ``view`` with their bytes from ``pos`` (False: the range is short,
+    so not equal); ``check()`` before each chunk (it raises to stop: cancellation). Bytearrays compare with memcmp;
+    memoryviews would compare element by element (2.7 s for GPT-2's 1.42 GB against 0.38 s)."""
+    ba, bb = bufs
+    va, vb = memoryview(ba), memoryview(bb)
+    pos, chunk = 0, len(ba)
+    while pos < n:
+        check()
+        k = min(chunk, n - pos)
+        if read_a(pos, va[:k]) is False or read_b(pos, vb[:k]) is False:
+            return False
+        if (ba != bb) if k == chunk else (ba[:k] != bb[:k]):
+            return False
+        pos += k
+    return True
 
 
 def written_key(identity: tuple[int, int], ref: ExternalRef) -> WrittenKey | None:
@@ -131,22 +155,24 @@ class EarlyComparison:
             return None
         n = skey[2]
         f, identity = self._written(path)
-        ba, bb = bufs
-        va, vb = memoryview(ba), memoryview(bb)
-        pos = 0
-        f.seek(offset)
-        while pos < n:
-            if self._stop.is_set():
-                return None
-            k = min(len(ba), n - pos)
-            source.readinto(ref, pos, va[:k])
+
+        def written(pos: int, view: memoryview) -> bool:
+            f.seek(offset + pos)
             got = 0
-            while got < k:
-                r = f.readinto(vb[got:k])  # type: ignore[attr-defined]
+            while got < len(view):
+                r = f.readinto(view[got:])  # type: ignore[attr-defined]
                 if not r:
-                    return None  # shorter than written: the proof says what is wrong
+                    return False  # shorter than written: the proof says what is wrong
                 got += r
-            if (ba != bb) if k == len(ba) else (ba[:k] != bb[:k]):
+            return True
+
+        def going_on() -> None:
+            if self._stop.is_set():
+                raise _Stopped
+
+        try:
+            if not same_bytes(n, lambda pos, view: source.readinto(ref, pos, view), written, bufs, going_on):
                 return None
-            pos += k
+        except _Stopped:
+            return None
         return skey, (*identity, offset, n)

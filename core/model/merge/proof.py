@@ -40,7 +40,7 @@ from ..extdata.extreader import ExternalDataReader
 from ..extdata.extref import CHUNK, ExternalRef, ExternalTable
 from ..extdata.extresolve import resolve_external_data
 from ..modelfile import Window, load_structure
-from .earlycompare import WrittenKey, written_key
+from .earlycompare import WrittenKey, same_bytes, written_key
 from .mergeparts import tensor_paths
 from .streamhash import HashWorker
 
@@ -244,18 +244,9 @@ class _Comparer:
                     return False
                 pos += len(data)
             return True
-        (ra, rb), (ba, bb) = self._readers, self._bufs
-        n, pos, chunk = _size(a), 0, len(ba)
-        va, vb = memoryview(ba), memoryview(bb)
-        while pos < n:
-            check_cancel(self._cancel)
-            k = min(chunk, n - pos)
-            ra.readinto(a, pos, va[:k])
-            rb.readinto(b, pos, vb[:k])
-            if (ba != bb) if k == chunk else (ba[:k] != bb[:k]):  # (bytearrays compare with memcmp; memoryviews don't)
-                return False
-            pos += k
-        return True
+        ra, rb = self._readers
+        return same_bytes(_size(a), lambda pos, view: ra.readinto(a, pos, view),
+                          lambda pos, view: rb.readinto(b, pos, view), self._bufs, lambda: check_cancel(self._cancel))
 
 
 def first_different(source: list[Content], source_table: ExternalTable, written: list[Content],
