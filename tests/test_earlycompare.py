@@ -37,6 +37,19 @@ def _spy_skips(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
     return skips
 
 
+def _instances(monkeypatch: pytest.MonkeyPatch) -> list[earlycompare.EarlyComparison]:
+    """Every EarlyComparison made from now on (to look at the files it holds)."""
+    made: list[earlycompare.EarlyComparison] = []
+    real_init = earlycompare.EarlyComparison.__init__
+
+    def init(self: earlycompare.EarlyComparison, *args: Any, **kw: Any) -> None:
+        real_init(self, *args, **kw)
+        made.append(self)
+
+    monkeypatch.setattr(earlycompare.EarlyComparison, "__init__", init)
+    return made
+
+
 @pytest.mark.parametrize("layout", ["single", "external"])
 def test_a_tensor_written_wrong_is_compared_again_and_named(tmp_path: Path, layout: str,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
@@ -150,13 +163,7 @@ def test_no_written_file_is_held_open_when_it_takes_its_name(tmp_path: Path, lay
     merge gives it its final name."""
     from onnxpack.core import atomic
 
-    made: list[earlycompare.EarlyComparison] = []
-    real_init = earlycompare.EarlyComparison.__init__
-
-    def init(self: earlycompare.EarlyComparison, *args: Any, **kw: Any) -> None:
-        real_init(self, *args, **kw)
-        made.append(self)
-
+    made = _instances(monkeypatch)
     held: list[int] = []
     real_commit = atomic._commit
 
@@ -164,7 +171,6 @@ def test_no_written_file_is_held_open_when_it_takes_its_name(tmp_path: Path, lay
         held.append(sum(len(e._files) for e in made))
         real_commit(tmp, dest, overwrite)
 
-    monkeypatch.setattr(earlycompare.EarlyComparison, "__init__", init)
     monkeypatch.setattr(atomic, "_commit", commit)
     src = factory.external_model(tmp_path / "m", n=4096)
     merge_model(src, tmp_path / "o.onnx", layout=layout)
@@ -181,13 +187,7 @@ def test_a_cancelled_merge_lets_go_of_its_files_before_they_are_removed(tmp_path
     from onnxpack.core.progress import CancelToken, ProgressEvent
 
     monkeypatch.setattr(mergewrite, "_KERNEL_CHUNK", 1024)
-    made: list[earlycompare.EarlyComparison] = []
-    real_init = earlycompare.EarlyComparison.__init__
-
-    def init(self: earlycompare.EarlyComparison, *args: Any, **kw: Any) -> None:
-        real_init(self, *args, **kw)
-        made.append(self)
-
+    made = _instances(monkeypatch)
     held: list[int] = []
     real_unlink = Path.unlink
 
@@ -196,7 +196,6 @@ def test_a_cancelled_merge_lets_go_of_its_files_before_they_are_removed(tmp_path
             held.append(sum(len(e._files) for e in made))
         real_unlink(self, missing_ok=missing_ok)
 
-    monkeypatch.setattr(earlycompare.EarlyComparison, "__init__", init)
     monkeypatch.setattr(Path, "unlink", unlink)
     src = factory.external_model(tmp_path / "m", n=20000)
     token = CancelToken()
