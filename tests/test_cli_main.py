@@ -223,3 +223,35 @@ def test_the_console_script_imports_the_command_with_the_collector_paused(monkey
     finally:
         gc.unfreeze()
     assert seen[1] == ("onnxpack.cli.cmd_inspect", False) and gc.isenabled()
+
+
+def _run_console_script(tmp_path: Path, before: str, argv: list[str]) -> Any:
+    """The console script's entry point (``onnxpack.cli:run``) in a fresh interpreter, ``before`` run first."""
+    import subprocess
+    import sys
+
+    code = f"import sys\n{before}\nsys.argv = {['onnxpack', *argv]!r}\nfrom onnxpack.cli import run\nrun()\n"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+
+
+def test_the_console_script_ends_at_once_after_what_an_exit_runs(tmp_path: Path) -> None:
+    """The process ends without tearing its modules down (os._exit), but only after what Python's exit runs for
+    others: the atexit handlers, the flushed output; the exit status is the command's."""
+    mark = tmp_path / "atexit-ran"
+    before = f"import atexit\natexit.register(lambda: open({str(mark)!r}, 'w').write('ran'))\nprint('buffered', end='')"
+    done = _run_console_script(tmp_path, before, ["inspect", str(ROOT / "resources" / "sample" / "victory.onnx")])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("buffered") and "victory.onnx" in done.stdout
+    assert mark.read_text() == "ran"
+    missing = _run_console_script(tmp_path, "", ["inspect", str(tmp_path / "none.onnx")])
+    assert missing.returncode == 2 and "No such file" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_the_console_script_waits_for_a_thread_still_running(tmp_path: Path) -> None:
+    """Where another thread still runs, the process ends as Python ends it: after that thread."""
+    mark = tmp_path / "thread-done"
+    before = (f"import threading, time\n"
+              f"threading.Thread(target=lambda: (time.sleep(0.5), open({str(mark)!r}, 'w').write('done'))).start()")
+    done = _run_console_script(tmp_path, before, ["--version"])
+    assert done.returncode == 0, done.stderr
+    assert mark.read_text() == "done"
