@@ -225,7 +225,6 @@ def _loads(job: dict[str, Any], model: dict[str, Any], primary: OpenedSession, f
     """The load matrix of the primary model (core/runtime/loadmatrix.py), with plain session options as an app's (their
     idle threads blocking, not spinning: loadmatrix.NO_SPINNING)."""
     import tempfile
-    from pathlib import Path
 
     import onnxruntime as ort
 
@@ -396,14 +395,13 @@ def _elem_name(ort_type: str) -> str:
 
 def _compare_other(
     job: dict[str, Any], model: dict[str, Any], gen: GeneratedInputs, first: dict[str, Any], runs: int,
-    progress: Callable[[Said], None], send: Send, opened: OpenedSession | None = None,
+    progress: Callable[[Said], None], send: Send, other: OpenedSession | None = None,
 ) -> dict[str, Any]:
-    """Run the original (``opened``: its session already made, else opened now) on the same inputs and compare."""
+    """Run the original (``other``: its session already made, else opened now) on the same inputs and compare."""
     opts = job["options"]
-    if opened is None:
+    if other is None:
         send("stage", steps.SESSION(model=_model(model)))
-        opened = open_session(model, job["empty_dir"])
-    other = opened
+        other = open_session(model, job["empty_dir"])
     progress(steps.SESSION_CREATED(seconds=other.create_s))
     metas = input_metas(other.session)
     wanted = {m.name for m in metas if not m.overridable and m.kind != "optional"}

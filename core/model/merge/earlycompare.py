@@ -26,12 +26,12 @@ from ...progress import CancelToken
 from ..extdata.extreader import ExternalDataReader
 from ..extdata.extref import ExternalRef, ExternalTable
 
-__all__ = ["EarlyComparison", "WrittenKey", "same_bytes", "written_key"]
+__all__ = ["EarlyComparison", "RangeKey", "WrittenKey", "range_key", "same_bytes", "written_key"]
 
+#: One stored byte range of a validated reference: (file, offset, length).
+RangeKey = tuple[Path, int, int]
 #: A written byte range: (device, inode, offset, length) of the file that holds it.
 WrittenKey = tuple[int, int, int, int]
-#: The source side: (file, offset, length) of a validated reference (core/model/merge/proof.py RangeKey).
-_SourceKey = tuple[Path, int, int]
 _CHUNK = 2**20
 
 
@@ -59,18 +59,18 @@ def same_bytes(n: int, read_a: Callable[[int, memoryview], object], read_b: Call
     return True
 
 
-def written_key(identity: tuple[int, int], ref: ExternalRef) -> WrittenKey | None:
-    """The written range of ``ref`` (a reference the written model's parse found) in the file ``identity``
-    (device, inode), or None when it has no valid range."""
-    if not ref.ok or ref.path is None or ref.data_length is None:
-        return None
-    return (*identity, ref.offset or 0, ref.data_length)
-
-
-def _source_key(ref: ExternalRef) -> _SourceKey | None:
+def range_key(ref: ExternalRef) -> RangeKey | None:
+    """The byte range of ``ref``, or None when it has no valid range."""
     if not ref.ok or ref.path is None or ref.data_length is None:
         return None
     return (ref.path, ref.offset or 0, ref.data_length)
+
+
+def written_key(identity: tuple[int, int], ref: ExternalRef) -> WrittenKey | None:
+    """The written range of ``ref`` (a reference the written model's parse found) in the file ``identity``
+    (device, inode), or None when it has no valid range."""
+    key = range_key(ref)
+    return None if key is None else (*identity, key[1], key[2])
 
 
 class EarlyComparison:
@@ -85,7 +85,7 @@ class EarlyComparison:
         self._cancel = cancel
         self._chunk = chunk
         self._queue: queue.SimpleQueue[tuple[ExternalRef, Path, int] | None] = queue.SimpleQueue()
-        self._equal: set[tuple[_SourceKey, WrittenKey]] = set()
+        self._equal: set[tuple[RangeKey, WrittenKey]] = set()
         self._files: dict[Path, tuple[BinaryIO, tuple[int, int]]] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -105,7 +105,7 @@ class EarlyComparison:
             self._thread.start()
         self._queue.put((ref, written, offset))
 
-    def finish(self) -> Collection[tuple[_SourceKey, WrittenKey]]:
+    def finish(self) -> Collection[tuple[RangeKey, WrittenKey]]:
         """Wait for the comparisons asked for and let go of the written files (Windows renames no file held open); the
         (source range, written range) pairs found byte-equal (the same again on a second call)."""
         self.close()
@@ -148,9 +148,9 @@ class EarlyComparison:
         return got  # type: ignore[return-value]
 
     def _compare(self, source: ExternalDataReader, ref: ExternalRef, path: Path, offset: int,
-                 bufs: tuple[bytearray, bytearray]) -> tuple[_SourceKey, WrittenKey] | None:
+                 bufs: tuple[bytearray, bytearray]) -> tuple[RangeKey, WrittenKey] | None:
         """The pair when the written range equals the source's, else None."""
-        skey = _source_key(ref)
+        skey = range_key(ref)
         if skey is None:
             return None
         n = skey[2]

@@ -40,7 +40,7 @@ from ..extdata.extreader import ExternalDataReader
 from ..extdata.extref import CHUNK, ExternalRef, ExternalTable
 from ..extdata.extresolve import resolve_external_data
 from ..modelfile import Window, load_structure
-from .earlycompare import WrittenKey, same_bytes, written_key
+from .earlycompare import RangeKey, WrittenKey, range_key, same_bytes, written_key
 from .mergeparts import tensor_paths
 from .streamhash import HashWorker
 
@@ -66,14 +66,6 @@ METHOD = "structure+tensor-sha256"
 #: our own reads): nothing is parsed again, and ``fingerprint_sha256`` is the file's SHA-256.
 FILE_METHOD = "file-sha256"
 
-RangeKey = tuple[Path, int, int]  # (file, offset, length): one stored byte range
-
-
-def _key(ref: ExternalRef) -> RangeKey | None:
-    if not ref.ok or ref.path is None or ref.data_length is None:
-        return None
-    return (ref.path, ref.offset or 0, ref.data_length)
-
 
 class TensorHasher:
     """SHA-256 of every tensor an :class:`ExternalDataReader` reads whole: install as ``reader.tensor_observer``.
@@ -94,7 +86,7 @@ class TensorHasher:
         self.close()
 
     def __call__(self, ref: ExternalRef, position: int, data: bytes) -> None:
-        key = _key(ref)
+        key = range_key(ref)
         if key is None:
             return
         if position == 0:
@@ -132,7 +124,7 @@ def _digests_by_tensor(model: ModelProto, table: ExternalTable, digests: Mapping
     for _path, t in tensor_paths(model):
         ref = by_id.get(id(t))
         if ref is not None:
-            key = _key(ref)
+            key = range_key(ref)
             if key is None:
                 raise _internal(f"tensor {ref.ref.label} has no valid range")
             digest = _EMPTY if key[2] == 0 else digests.get(key)
@@ -192,7 +184,7 @@ def _contents(model: ModelProto, table: ExternalTable) -> list[Content]:
         ref = by_id.get(id(t))
         if ref is None:
             out.append(t.raw_data or None)
-        elif _key(ref) is None:
+        elif range_key(ref) is None:
             raise _internal(f"tensor {ref.ref.label} has no valid range")
         else:
             out.append(ref if ref.data_length else None)
@@ -310,7 +302,7 @@ def _compared_already(source: list[Content], written: list[Content],
                 identity[b.path] = (st.st_dev, st.st_ino)
             except OSError:
                 identity[b.path] = None
-        ident, skey = identity[b.path], _key(a)
+        ident, skey = identity[b.path], range_key(a)
         wkey = written_key(ident, b) if ident is not None else None
         if skey is not None and wkey is not None and (skey, wkey) in compared:
             done.add(i)
