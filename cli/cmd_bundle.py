@@ -106,7 +106,7 @@ def _print_proofs(env: Environment, smoke: dict[str, Any] | None, equal: dict[st
                              f"{w['fingerprint_sha256'][:16]}…)")
         else:
             env.stdout.write(f"  equality proof: same structure and {plural(w['tensors'], 'tensor')} "
-                             f"({format_bytes(w['tensor_bytes'])}) with equal SHA-256 as the original")
+                             f"({format_bytes(w['tensor_bytes'])}) compared byte for byte with the original's")
         if "outputs" in equal["methods"]:
             env.stdout.write("; bitwise-equal outputs of both models")
         env.stdout.write("\n")

@@ -39,6 +39,17 @@ def test_bundle_sample_then_verify(tmp_path: Path) -> None:
     assert code == 0 and "OK: the bundle is intact." in out
 
 
+def test_the_tensor_proof_says_the_tensors_were_compared_byte_for_byte(tmp_path: Path) -> None:
+    """A model merged from external data is proven by its structure and its tensors' bytes: the output says they were
+    compared byte for byte (the SHA-256 digests are only the manifest's fingerprint)."""
+    model = factory.external_model(tmp_path / "m", n=4096)
+    code, text, err = _run(["bundle", str(model), "-o", str(tmp_path / "out"), "--version", "1.0.0",
+                            "--compare-outputs", "never"])
+    assert code == 0, err
+    assert "equality proof: same structure and 3 tensors" in text
+    assert "compared byte for byte with the original's" in text and "SHA-256" not in text.split("equality proof")[1]
+
+
 def test_human_output_and_options(tmp_path: Path) -> None:
     model = factory.external_model(tmp_path / "m")
     out = tmp_path / "out"
