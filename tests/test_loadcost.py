@@ -391,6 +391,103 @@ def test_a_single_file_bundled_as_it_came_records_one_load(tmp_path: Path) -> No
         assert "the same file, byte for byte" in zf.read("README.txt").decode()
 
 
+class _Spies:
+    """What the bundle's model stage did: the files the smoke run loaded the shipped model from, the tensor hashers
+    made, the entries copied out after the merge."""
+
+    def __init__(self, mp: pytest.MonkeyPatch) -> None:
+        from onnxpack.core.release import modelstage
+
+        self.by_path: list[Path | None] = []
+        self.hashers = 0
+        self.copied: list[int] = []
+        real_run, real_copy, real_hasher = modelstage.run_smoke, modelstage.copy_range, modelstage.TensorHasher
+        spies = self
+
+        def run_smoke(plan: Any, target: Any, *a: Any) -> Any:
+            spies.by_path.append(target.by_path)
+            return real_run(plan, target, *a)
+
+        def copy_range(src: Any, fd: int, offset: int, length: int, *a: Any, **k: Any) -> int:
+            spies.copied.append(length)
+            return real_copy(src, fd, offset, length, *a, **k)
+
+        class Hasher(real_hasher):  # type: ignore[misc, valid-type]
+            def __init__(self) -> None:
+                spies.hashers += 1
+                super().__init__()
+
+        mp.setattr(modelstage, "run_smoke", run_smoke)
+        mp.setattr(modelstage, "copy_range", copy_range)
+        mp.setattr(modelstage, "TensorHasher", Hasher)
+
+
+def test_a_single_file_that_ships_as_it_came_is_measured_on_itself(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A self-contained source bundled as one file comes out as the source byte for byte: its end user's load is
+    measured on the source file itself (no copy teed beside the entry, none copied out after), and no tensor is
+    hashed one by one (the file's SHA-256 is the proof). The source stays where and as it was."""
+    from onnxpack.core.model.merge import proof
+
+    model = tmp_path / "src" / "m.onnx"
+    model.parent.mkdir()
+    onnx.save(factory.add_model(n=4096), model)
+    before = (model.read_bytes(), model.stat().st_mtime_ns)
+    spies = _Spies(monkeypatch)
+    r = _bundle(model, tmp_path / "out")
+    assert r.equal["weights"]["method"] == proof.FILE_METHOD
+    assert spies.by_path == [model] and spies.hashers == 0 and spies.copied == []
+    cost = r.manifest["smoke"]["load_cost"]
+    assert "load_s" in cost["shipped"] and cost["source"].get("same_as_shipped") is True
+    assert (model.read_bytes(), model.stat().st_mtime_ns) == before
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["m-1.0.0.zip"]
+    assert verify_bundle(r.zip_path, smoke=True).ok
+
+
+def _out_of_order(model: onnx.ModelProto) -> bytes:
+    """``model`` as protobuf parses it but never writes it: its opset imports before the other fields (protobuf
+    merges the two pieces). The same size as ``model.SerializeToString()``, other bytes."""
+    rest = onnx.ModelProto()
+    rest.CopyFrom(model)
+    rest.ClearField("opset_import")
+    opsets = onnx.ModelProto()
+    opsets.opset_import.extend(model.opset_import)
+    return opsets.SerializeToString() + rest.SerializeToString()
+
+
+def test_a_single_file_that_does_not_come_out_as_it_came_is_proven_and_measured_the_long_way(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Predicted to ship as it came (self-contained, no fix, the same size), a file protobuf would write otherwise
+    does not: its tensors are hashed for the fingerprint after the merge, the entry is copied out for the end user's
+    load, and the source is loaded too. The fingerprint is the model's whatever its layout: that of the same model
+    with external data."""
+    from onnxpack.core.model.merge import proof
+
+    m = factory.add_model(n=4096)
+    body = _out_of_order(m)
+    assert len(body) == len(m.SerializeToString()) and body != m.SerializeToString()
+    model = tmp_path / "src" / "m.onnx"
+    model.parent.mkdir()
+    model.write_bytes(body)
+    spies = _Spies(monkeypatch)
+    r = _bundle(model, tmp_path / "out")
+    weights = r.equal["weights"]
+    assert weights["method"] == proof.METHOD and weights["tensors"] == 3
+    assert spies.hashers == 1 and len(spies.copied) == (1 if loadcost.can_reset_peak() else 0)
+    cost = r.manifest["smoke"]["load_cost"]
+    assert "load_s" in cost["shipped"] and "load_s" in cost["source"] and "same_as_shipped" not in cost["source"]
+    assert model.read_bytes() == body
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["m-1.0.0.zip"]
+    assert verify_bundle(r.zip_path, smoke=True).ok
+
+    ext = tmp_path / "ext" / "m.onnx"
+    ext.parent.mkdir()
+    onnx.save(m, ext, save_as_external_data=True, all_tensors_to_one_file=True, location="m.onnx.data",
+              size_threshold=0)
+    other = _bundle(ext, tmp_path / "out-ext", load_cost=False)
+    assert other.equal["weights"]["fingerprint_sha256"] == weights["fingerprint_sha256"]
+
+
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_app_says_one_load_for_a_file_shipped_as_it_came(qapp: Any, lang: str) -> None:

@@ -28,6 +28,7 @@ from ..atomic import (
 from ..background import Background
 from ..child.childproc import ChildProcess
 from ..errors import Cancelled, OnnxpackError, RuntimeFailure
+from ..filecopy import copy_range
 from ..filehash import sha256_file
 from ..findings import Finding
 from ..model.layout import KEEP, Layout
@@ -133,9 +134,27 @@ class _Placement:
     in_place: bool
     need_copy: bool
     tee: bool
+    verbatim: bool = False  # the bundled file should be the source file byte for byte (:func:`_verbatim`)
 
 
-def _place(plan: BundlePlan, fixed: Fixed, run: Run) -> _Placement:
+def _verbatim(plan: BundlePlan, checked: Checked, fixed: Fixed, merge: MergePlan) -> bool:
+    """Whether the bundled model file should come out as the source file byte for byte: a self-contained source, no
+    fix, bundled as one file of the source's size (a merge of a self-contained file writes what protobuf writes, which
+    is what nearly every exporter wrote). Then its end user's load is measured on the source file itself, not on a
+    copy teed beside the entry (1.4 GB more written for GPT-2 medium), and its tensors are not hashed one by one
+    (the proof is the file's SHA-256). Only a prediction: :func:`_same_file` decides, and :func:`_not_verbatim`
+    makes up for a wrong one."""
+    if checked.val.inspection.layout is not Layout.SINGLE or merge.layout is not Layout.SINGLE:
+        return False
+    if fixed.fixes or fixed.retarget is not None or fixed.source.model is not checked.val.inspection.model:
+        return False
+    try:
+        return plan.location.model.stat().st_size == merge.model_size
+    except OSError:
+        return False
+
+
+def _place(plan: BundlePlan, checked: Checked, fixed: Fixed, run: Run) -> _Placement:
     opts = plan.opts
     # The skeleton and ranges validated above: the model is not read again (the plan owns the skeleton from here).
     merge = plan_merge(fixed.source, layout=opts.layout, data_location=posixpath.basename(plan.data_entry),
@@ -150,9 +169,13 @@ def _place(plan: BundlePlan, fixed: Fixed, run: Run) -> _Placement:
     # A copy beside the ZIP: the work copy, or the file the end user's load is measured on. That one is teed too,
     # written from the buffers the entry is written from while the merge goes on, not extracted from the entry after
     # it (a kernel copy of the whole file, on the bundle's critical path: 0.6-0.7 s for GPT-2 medium's 1.4 GB).
-    measured = in_place and opts.load_cost
-    check_free_space(run.zip_path.parent, merge.total_size * (2 if need_copy or measured else 1) + (1 << 20))
-    return _Placement(merge, in_place, need_copy, need_copy or measured)
+    # Not for a file that should come out as the source byte for byte: the source is that file already.
+    verbatim = _verbatim(plan, checked, fixed, merge)
+    measured = in_place and opts.load_cost and not verbatim
+    # (room for the copy either way: a wrong prediction extracts it after the write, _not_verbatim)
+    copy = need_copy or (in_place and opts.load_cost)
+    check_free_space(run.zip_path.parent, merge.total_size * (2 if copy else 1) + (1 << 20))
+    return _Placement(merge, in_place, need_copy, need_copy or measured, verbatim)
 
 
 @dataclass(frozen=True)
@@ -184,7 +207,7 @@ def model_stage(plan: BundlePlan, checked: Checked, checker: CheckerGate, run: R
         return keep_stage(plan, checked, checker, run, f, z, child)
     fixed = apply_fixes(plan, checked.val, progress, cancel)
     check_cancel(cancel)
-    placed = _place(plan, fixed, run)
+    placed = _place(plan, checked, fixed, run)
     merge = placed.merge
     sources = [plan.location.model, *source_files_of(checked.val)]
     watch = SourceWatch.of(sources)
@@ -198,6 +221,8 @@ def model_stage(plan: BundlePlan, checked: Checked, checker: CheckerGate, run: R
         if not (opts.run_smoke and checker.separate and checker.pending):
             checker.verdict()  # in already, or the smoke child is busy with it: the gate first
         merged = dataclasses.replace(merged, same_file=_same_file(plan, checked, merged, hasher))
+        if placed.verbatim and merged.same_file is None:
+            merged = _not_verbatim(plan, placed, merged, f, z, run)
         # 4. smoke run of the merged copy; meanwhile the proof that it is the source model, bit for bit
         target = (_smoke_target(plan, merged, f, z, sources) if placed.in_place
                   else _copy_target(plan, merged, sources))  # fmt: skip
@@ -229,7 +254,8 @@ def _merge(plan: BundlePlan, placed: _Placement, z: DeterministicZip, streamed: 
         reader = stack.enter_context(merge.open_reader())
         seq = stack.enter_context(SequentialHasher(reader, streamed, cancel))
         reader.observer = seq
-        if plan.opts.run_smoke:  # the source side of the equality proof, from the merge's own reads
+        # the source side of the equality proof, from the merge's own reads (not needed for the source file itself)
+        if plan.opts.run_smoke and not placed.verbatim:
             reader.tensor_observer = stack.enter_context(TensorHasher())
         model_copy, data_copy = (copy_dir / posixpath.basename(e) for e in (plan.model_entry, plan.data_entry))
         model_tee = stack.enter_context(open(model_copy, "xb")) if tee else None
@@ -250,6 +276,34 @@ def _merge(plan: BundlePlan, placed: _Placement, z: DeterministicZip, streamed: 
         digests = reader.tensor_observer.finish() if isinstance(reader.tensor_observer, TensorHasher) else {}
     return _Merged(merge, tuple(members), streamed_hashes, digests, model_copy, teed=tee,
                    copy_needed=placed.need_copy)
+
+
+def _not_verbatim(plan: BundlePlan, placed: _Placement, merged: _Merged, f: BinaryIO, z: DeterministicZip,
+                  run: Run) -> _Merged:
+    """A file predicted to come out as the source (:func:`_verbatim`) that did not (a source protobuf would write
+    otherwise, same size): what the prediction left out is made now. Each source tensor is hashed for the
+    fingerprint, read again; and when the end user's load is measured, the entry is copied out to the work copy (in
+    the kernel), the file it is measured on."""
+    merge = placed.merge
+    digests: dict[RangeKey, str] = dict(merged.source_digests)
+    if plan.opts.run_smoke:
+        with merge.open_reader() as reader, TensorHasher() as hasher:
+            reader.tensor_observer = hasher
+            for ref in merge.read_order:
+                for _chunk in reader.iter_chunks(ref, cancel=run.cancel):
+                    pass
+            digests.update(hasher.finish())
+    teed = merged.teed
+    if placed.in_place and plan.opts.load_cost and not teed:
+        f.flush()
+        rec = z.records[-1]
+        if rec.name != plan.model_entry or rec.data_offset is None:
+            raise classcodes.INTERNAL.error(variant="entry_not_stored")
+        with open(pending_path(f), "rb") as src, open(merged.copy, "xb") as dst:
+            if copy_range(src, dst.fileno(), rec.data_offset, merge.model_size, cancel=run.cancel) != merge.model_size:
+                raise classcodes.INTERNAL.error(variant="entry_not_stored")
+        teed = True
+    return dataclasses.replace(merged, source_digests=digests, teed=teed)
 
 
 def _copy_target(plan: BundlePlan, merged: _Merged, sources: list[Path]) -> SmokeTarget:
@@ -333,7 +387,9 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
     proof = Background(prove, run.cancel, "onnxpack-proof")
     cost = contextlib.ExitStack()
     # the file the end user's load is measured on (the copy teed by the merge when the smoke run reads the entry)
-    shipped = shipped_file(target, merged.copy if merged.teed else None) if opts.load_cost else None
+    # (or the source file itself, when the bundled file is it byte for byte and no copy was teed: _verbatim)
+    shipped = (plan.location.model if same is not None and target.window is not None and not merged.teed
+               else shipped_file(target, merged.copy if merged.teed else None)) if opts.load_cost else None
     try:
         # elsewhere, the load-cost processes import onnxruntime while the smoke run goes on (loadcost.py)
         measured = cost.enter_context(loadcost.started()) if opts.load_cost and not in_child else None
@@ -364,7 +420,7 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
         loads.done()
         proof.stop()
         cost.close()
-        if shipped is not None and shipped != target.path and not merged.copy_needed:  # (its disk space back now)
+        if shipped is not None and shipped == merged.copy and not merged.copy_needed:  # (its disk space back now)
             shipped.unlink(missing_ok=True)
     equal = equality(plan.location.model.name, plan.model_entry, weights, smoked.rows)
     return Proven({**smoked.doc, "equal": equal}, equal, smoked.extra, smoked.findings)
