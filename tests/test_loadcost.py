@@ -444,6 +444,28 @@ def test_a_single_file_that_ships_as_it_came_is_measured_on_itself(tmp_path: Pat
     assert verify_bundle(r.zip_path, smoke=True).ok
 
 
+@pytest.mark.parametrize("as_it_came", [True, False])
+def test_where_one_process_cannot_measure_two_loads_a_file_shipped_as_it_came_starts_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_it_came: bool) -> None:
+    """Where a process's peak cannot be reset (Windows, macOS) each measured load has a process of its own, started
+    while the smoke run goes on: one when the shipped file is the source byte for byte, two otherwise."""
+    if as_it_came:
+        model = tmp_path / "src" / "m.onnx"
+        model.parent.mkdir()
+        onnx.save(factory.add_model(), model)
+    else:
+        model = factory.external_model(tmp_path / "src")
+    counts: list[int | None] = []
+    real = loadcost.started
+    monkeypatch.setattr(loadcost, "can_reset_peak", lambda: False)
+    monkeypatch.setattr(loadcost, "started", lambda count=None: counts.append(count) or real(count))
+    r = _bundle(model, tmp_path / "out")
+    cost = r.manifest["smoke"]["load_cost"]
+    assert "load_s" in cost["shipped"] and "load_s" in cost["source"]
+    assert counts == ([1] if as_it_came else [None])
+    assert (cost["source"].get("same_as_shipped") is True) == as_it_came
+
+
 def _out_of_order(model: onnx.ModelProto) -> bytes:
     """``model`` as protobuf parses it but never writes it: its opset imports before the other fields (protobuf
     merges the two pieces). The same size as ``model.SerializeToString()``, other bytes."""

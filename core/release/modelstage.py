@@ -391,8 +391,10 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
     shipped = (plan.location.model if same is not None and target.window is not None and not merged.teed
                else shipped_file(target, merged.copy if merged.teed else None)) if opts.load_cost else None
     try:
-        # elsewhere, the load-cost processes import onnxruntime while the smoke run goes on (loadcost.py)
-        measured = cost.enter_context(loadcost.started()) if opts.load_cost and not in_child else None
+        # elsewhere, the load-cost processes import onnxruntime while the smoke run goes on (loadcost.py); one
+        # process when the shipped file is the source byte for byte (one load measures both)
+        measured = (cost.enter_context(loadcost.started(1 if same is not None else None))
+                    if opts.load_cost and not in_child else None)  # fmt: skip
         smoked_target = target
         if in_child:
             # the source is loaded after the run unless it is the shipped file itself (then that load is its)
