@@ -256,6 +256,9 @@ class MainWindow(Retranslatable, QMainWindow):
     # --- language -------------------------------------------------------------------------
     def retranslate(self) -> None:
         retranslate_window(self)
+        # the selected row's own words (why it cannot be bundled, its failure, its result) in the new language too
+        self.render_selected()
+
     def set_language(self, code: str) -> bool:
         """Switch the UI language live ('system', 'en', 'ja') and remember the choice."""
         self.settings.language = code

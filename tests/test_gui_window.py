@@ -322,6 +322,19 @@ def test_a_model_with_error_findings_cannot_be_queued(qtbot, tmp_path):
     assert "error finding" in reason and "model.onnx.data" in reason and "How to fix" in reason
     assert w.start_bundles() == [] and w.start_bundles(all_ready=True) == []
     assert item.state == "invalid"
+    # the Result tab says so too, never "fill in the Bundle tab and press Bundle"
+    said = w.result_panel.status.plain_text()
+    assert said == reason and "model.onnx.data" in said
+    assert "press Bundle" not in said
+    # switched to Japanese with the row selected: its reasons are said again in Japanese (they stayed English)
+    w.set_language("ja")
+    try:
+        qtbot.waitUntil(lambda: "バンドルできません" in w.result_panel.status.plain_text())
+        said = w.result_panel.status.plain_text()
+        assert said == w.bundle_panel.blocked.text() and "model.onnx.data" in said and "How to fix" not in said
+    finally:
+        w.set_language("en")
+    qtbot.waitUntil(lambda: w.result_panel.status.plain_text() == reason)
 
 
 def _mnemonic(text: str) -> str | None:

@@ -109,8 +109,11 @@ class Session:
             gate, title = bundle_gate(scan.validations[index], fix_ir), self.release_title(item)
             warnings = [f for f in item.warnings if not f.subject or f.subject == scan.member(index)]
         read = scan is not None if item.kind is Kind.RELEASE else item.validation is not None
-        return RowView(item, gate, self.model.can_bundle(item, fix_ir), read and not item.busy, title, warnings,
-                       failure, self.no_result_text(item))
+        can = self.model.can_bundle(item, fix_ir)
+        no_result = self.no_result_text(item)
+        if no_result is None and read and not item.busy and gate is not None and not gate.ok:
+            no_result = self.blocked_reason(item, fix_ir)  # (why the Bundle button is off: not "press Bundle")
+        return RowView(item, gate, can, read and not item.busy, title, warnings, failure, no_result)
 
     # --- opening ----------------------------------------------------------------------------
     @staticmethod
