@@ -71,6 +71,7 @@ def test_a_release_folder_is_one_row_listing_its_models_and_assets(qtbot: Any, t
     assert panel.interface.rowCount() == 2  # the sample's input and output
     # Bundle is on for the release as a whole; the Bundle tab names the release
     assert w.act_bundle.isEnabled() and item.draft.name == "victory"
+    assert w.bundle_panel.form_box.title() == f"This release: {root.name}"  # (it said "This model")
     # another row selected: nothing of the release stays in the panels
     sample = w.open_paths([resource_path(*SAMPLE_MODEL)])[0]
     wait_state(qtbot, sample, ("ready",))
@@ -189,6 +190,7 @@ def test_release_words_in_japanese(qtbot: Any, tmp_path: Path) -> None:
         assert panel.tabs.tabText(4) != "Release"
         assert panel.release_assets.cell_text(0, 1) != "label map"
         assert "Showing" not in panel.title.text()
+        assert w.bundle_panel.form_box.title().startswith("このリリース: ")
         assert w.act_split.text() != "Bundle each model of the release on i&ts own"
     finally:
         from PySide6.QtWidgets import QApplication

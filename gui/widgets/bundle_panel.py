@@ -33,7 +33,7 @@ from onnxpack.core.release.versions import SEMVER_PATTERN
 
 from ..hints import option_label
 from ..model.rowview import RowView
-from ..model.state import PROVE_ORT_PATTERN, BundleDraft, symbolic_dims
+from ..model.state import PROVE_ORT_PATTERN, BundleDraft, Kind, symbolic_dims
 from ..settings import AppSettings
 
 if TYPE_CHECKING:
@@ -399,6 +399,9 @@ class BundlePanel(Retranslatable, QWidget):
 
     def _title_row(self) -> None:
         owner = self.draft_owner
+        if owner is not None and owner.kind is Kind.RELEASE:  # a folder's models and assets: one release
+            self.form_box.setTitle(self.tr("This release: %1").replace("%1", owner.path.name))
+            return
         self.form_box.setTitle(self.tr("This model: %1").replace("%1", owner.path.name) if owner is not None
                                else self.tr("This model"))  # fmt: skip
 

@@ -245,6 +245,10 @@
         <translation>次元 %1 のサイズ</translation>
     </message>
     <message>
+        <source>This release: %1</source>
+        <translation>このリリース: %1</translation>
+    </message>
+    <message>
         <source>This model: %1</source>
         <translation>このモデル: %1</translation>
     </message>
