@@ -11,7 +11,8 @@ For each model, alternating pairs (floor, ours, floor, ours, ...) on a warm page
   peak memory the whole process tree (the smoke and proof children count; polled) and its largest process;
 * the memory reference: bare ORT's peak (GNU time).
 
-With ``--before COMMIT`` the bundle of that commit runs in each round too (floor, before, now). Printed: the median
+With ``--before COMMIT`` the bundle of that commit runs in each round too; the order of a round's runs rotates (floor,
+before, now; before, now, floor; now, floor, before), so that none always follows the same one. Printed: the median
 of each, and ours / floor as ratios (time; tree and largest-process memory / bare ORT's).
 Default models: the sample (resources/sample), a corpus model (``--corpus``, /work/realexports/bert/model.onnx from
 ``benchmarks/make_real_exports.py``) and GPT-2 medium (``benchmarks/make_gpt2_medium.py``,
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
@@ -176,13 +178,23 @@ def _bundle_rows(model: Path, files: list[Path], pairs: int, work: Path, extra: 
         avg = Path("/proc/loadavg")
         if avg.exists():
             print(f"  pair {i + 1}: load average {' '.join(avg.read_text().split()[:3])}")
-        ort, cp, floor = _floor(model, files, work)
+        # The order rotates each round (floor, before, now; then before, now, floor; …): on this machine a process
+        # that follows one which just freed gigabytes gets its memory cheaper (docs/performance.md), so a fixed
+        # order favoured whichever side came after the floor's bare ORT session.
+        runs: dict[str, Any] = {}
+        order = ["floor", "before", "now"] if before is not None else ["floor", "now"]
+        for side in order[i % len(order):] + order[:i % len(order)]:
+            if side == "floor":
+                runs[side] = _floor(model, files, work)
+            else:
+                runs[side] = _ours(model, work / "out", i, extra, before if side == "before" else None)
+        ort, cp, floor = runs["floor"]
         if before is not None:
-            old, old_tree, _ = _ours(model, work / "out", i, extra, before)
+            old, old_tree, _ = runs["before"]
             olds.append((old, old_tree))
             print(f"  pair {i + 1}: before: bundle {old.seconds:6.2f} s, largest process {old.peak_rss_mb:7.0f} MB, "
                   f"tree {old_tree:7.0f} MB | ratio {old.seconds / floor.seconds:.2f}x")
-        m, tree, smoke = _ours(model, work / "out", i, extra)
+        m, tree, smoke = runs["now"]
         cost = smoke.get("load_cost") if isinstance(smoke, dict) else None
         if isinstance(cost, dict):  # the end user's load of each layout, as the bundle measured it
             sides = [(k, cost.get(k) or {}) for k in ("shipped", "source")]
