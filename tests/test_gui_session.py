@@ -160,3 +160,27 @@ def test_every_panel_renders_the_row_view_the_session_makes(tmp_path: Path) -> N
     failed = session.row_view(model, False)
     assert failed.failure == "not a model\nHow to fix: export it again"
     assert not failed.editable  # nothing was read: the form stays off
+
+
+def test_the_result_tab_of_a_failed_bundle_says_how_to_fix_it(tmp_path: Path) -> None:
+    """A row whose latest bundle failed: the Result tab says the error, what to do about it (it was only in the
+    dialog and the log), and where the bundle made before it still is."""
+    from onnxpack.gui.model.runstate import RunState
+
+    session, _ = _session()
+    row = session.model.add(tmp_path / "m.onnx", Kind.MODEL)
+    row.run = RunState()
+    row.run.finish("failed", "smoke")
+    session.failed(row, JobKind.BUNDLE, InputError("ONNX Runtime cannot load it", "install the locale"))
+    said = session.no_result_text(row)
+    assert said == "The latest bundle of this row failed: ONNX Runtime cannot load it\nHow to fix: install the locale"
+    assert session.row_view(row, False).no_result == said
+
+    class Made:
+        zip_path = tmp_path / "m-1.0.0.zip"
+
+    row.last_success = Made()  # type: ignore[assignment]
+    assert session.no_result_text(row) == said + f"\nThe bundle made before it is still there: {Made.zip_path}"
+    row.error = InputError("no hint here")
+    assert session.no_result_text(row) == ("The latest bundle of this row failed: no hint here\n"
+                                           f"The bundle made before it is still there: {Made.zip_path}")

@@ -419,6 +419,9 @@ class Session:
         text = self.translate("MainWindow", "The latest bundle of this row failed: %1").replace(
             "%1", self.view.message(item.error)
         )
+        hint = self.view.hint(item.error.code, item.error.hint, item.error.params)
+        if hint:  # what to do about it, here too (it was only in the dialog and the log)
+            text += "\n" + self.translate("MainWindow", "How to fix: %1").replace("%1", hint)
         if item.last_success is not None:
             text += "\n" + self.translate("MainWindow", "The bundle made before it is still there: %1").replace(
                 "%1", str(item.last_success.zip_path)
