@@ -201,20 +201,23 @@ class Code:
         return Finding(self.severity, self.name, message, remedy, subject, kept)
 
     def error(self, subject: str = "", *, variant: str | None = None, hint: str | None = None,
-              details: str | None = None, repeats: Finding | None = None, raised_as: type[OnnxpackError] | None = None,
-              **params: Any) -> OnnxpackError:
+              hint_variant: str | None = None, details: str | None = None, repeats: Finding | None = None,
+              raised_as: type[OnnxpackError] | None = None, **params: Any) -> OnnxpackError:
         """An exception of this code (of its ``kind``), for the call site to raise. ``repeats``: the finding this
         error repeats (its message is one of the values): the error then carries that finding's code and values, so
         the desktop app words the finding in its language. ``raised_as``: the class to raise when this call site's
-        problem is of another kind than the code's (a name given on the command line is a usage error)."""
+        problem is of another kind than the code's (a name given on the command line is a usage error).
+        ``hint_variant``: a remedy of its own, as for :meth:`finding`."""
         if self.kind is None:
             raise TypeError(f"{self.name} is a finding code, not an error")
         message = self.message(variant, subject=subject, **params)
-        remedy = (self.remedy(variant, subject=subject, **params) or None) if hint is None else hint
+        remedy = ((self.remedy(hint_variant or variant, subject=subject, **params) or None) if hint is None
+                  else hint)  # fmt: skip
         cls = raised_as or self.kind
         if repeats is not None:
             return cls(message, remedy, code=repeats.code, details=details, params=repeats.message_params())
-        kept = {"subject": subject, **params, **({"variant": variant} if variant else {})}
+        kept = {"subject": subject, **params, **({"variant": variant} if variant else {}),
+                **({"hint_variant": hint_variant} if hint_variant else {})}
         return cls(message, remedy, code=self.name, details=details, params=kept)
 
 

@@ -266,6 +266,38 @@ def test_locale_failure_of_a_string_normalizer(tmp_path: Path, inprocess: None) 
     assert e.value.code == "ORT_LOAD" and "xx_NOPE" in (e.value.hint or "")
 
 
+def test_a_refusal_from_the_smoke_child_keeps_its_values_so_the_app_says_it_in_japanese(tmp_path: Path,
+                                                                                       qapp: Any) -> None:
+    """ONNX Runtime refuses a custom operator in the smoke child: the error the parent raises keeps the values it was
+    made with (they were lost crossing the pipe), so the app words its remedy in Japanese (it stayed English); the
+    English remedy is the registered one."""
+    from onnxpack.core.errors import RuntimeFailure
+    from onnxpack.core.runtime import codes
+    from onnxpack.gui import i18n
+    from onnxpack.gui.hints import gui_hint
+    from onnxpack.gui.messages import gui_message
+
+    model = _model([helper.make_node("Mine", ["x"], ["y"], domain="my.ops")], [V("x", TensorProto.FLOAT, [2])],
+                   [V("y", TensorProto.FLOAT, [2])], extra=[helper.make_opsetid("my.ops", 1)])
+    path = tmp_path / "custom.onnx"
+    onnx.save(model, str(path))
+    with pytest.raises(RuntimeFailure) as e:
+        smoke_test(path, options=SmokeOptions(runs=1))
+    err = e.value
+    assert err.code == "ORT_LOAD"
+    assert {k: err.params.get(k) for k in ("hint_variant", "op", "domain")} == {
+        "hint_variant": "op_custom", "op": "Mine", "domain": "my.ops"}
+    assert err.hint == codes.ORT_LOAD.remedy("op_custom", op="Mine", domain="my.ops")
+    assert gui_hint(err.code, err.hint, err.params) == err.hint  # English: the engine's words
+    try:
+        i18n.install_translators(qapp, "ja")
+        hint, message = gui_hint(err.code, err.hint, err.params) or "", gui_message(err)
+        assert "Mine" in hint and "my.ops" in hint and "カスタム演算子" in hint, hint
+        assert not message.isascii(), message  # (an error's message in the app: its code's general words)
+    finally:
+        i18n.install_translators(qapp, "en")
+
+
 def _zipmap_model() -> onnx.ModelProto:
     seq_map = helper.make_sequence_type_proto(
         helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, [])))

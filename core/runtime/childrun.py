@@ -147,8 +147,9 @@ class _Follower:
             return payload
         elif kind == "error":
             cls = ERRORS.get(str(payload.get("class")), RuntimeFailure)
+            params = payload.get("params")
             raise cls(str(payload.get("message")), payload.get("hint"), code=payload.get("code"),
-                      details=payload.get("details"))
+                      details=payload.get("details"), params=params if isinstance(params, dict) else None)
         return _NOTHING
 
 

@@ -197,7 +197,41 @@ SMOKE_TOO_LARGE = define(
 #: Its hint says what ONNX Runtime's message says (session.load_failure_hint): worded at the call site.
 ORT_LOAD = define(
     "ORT_LOAD", kind=RuntimeFailure, text="ONNX Runtime cannot load {model}: {detail}",
+    hint="Run `onnxpack check` on the model; it may need a newer ONNX Runtime or be malformed.",
     summary="ONNX Runtime cannot load the model",
+    # what ONNX Runtime's reason means (session.load_failure_remedy: error(hint_variant=...)), so the app says it in
+    # its language too
+    variant_hints={
+        "locale": "The model is not at fault: it needs the locale {locale} (a StringNormalizer's), which this machine "
+                  "does not have. Install it (Debian/Ubuntu: add it to /etc/locale.gen and run locale-gen) and run "
+                  "again; every machine that runs the model needs it too.",
+        "op_training": "The model uses operator {op} of domain '{domain}', an ONNX training operator that ONNX "
+                       "Runtime's inference packages do not implement; export the model for inference (without "
+                       "training operators).",
+        "op_preview": "The model uses operator {op} of domain '{domain}', an ONNX preview operator this ONNX Runtime "
+                      "does not implement: a newer ONNX Runtime may, or re-export the model without it.",
+        "op_opset": "The model uses operator {op} of domain '{domain}', which this ONNX Runtime does not know at the "
+                    "model's opset: a newer ONNX Runtime may, or re-export the model with a lower opset.",
+        "op_custom": "The model uses operator {op} of domain '{domain}', which this ONNX Runtime does not implement. "
+                     "It needs a custom-op library (onnxpack does not load those) or a re-export with standard ONNX "
+                     "operators.",
+        "op_unnamed": "The model uses an operator this ONNX Runtime does not implement. It needs a custom-op library "
+                      "(onnxpack does not load those) or a re-export with standard ONNX operators.",
+        "kernel_old": "The model uses {op} of opset {opset}, older than ONNX Runtime implements (opset 7 and newer): "
+                      "convert it to a newer opset (onnx.version_converter.convert_version).",
+        "kernel_types": "ONNX Runtime's CPU provider has no kernel for {op} (opset {opset}) with the element types "
+                        "this model uses: a newer ONNX Runtime may have one; otherwise re-export the model with "
+                        "supported types (e.g. float instead of float8, int4 or bfloat16).",
+        "ir": "The model's IR version is newer than this ONNX Runtime reads: use a newer ONNX Runtime, or "
+              "`onnxpack bundle --target-ort X.Y --fix-ir` if `onnxpack check` says lowering it is enough.",
+        "opset": "The model's opset is newer than this ONNX Runtime supports; run `onnxpack check` for the details.",
+        "not_onnx": "The file is not a valid ONNX model (damaged or truncated); export it again.",
+        "inference": "ONNX Runtime's type and shape inference rejects the model: its graph is inconsistent. Run "
+                     "`onnxpack check` on it (the onnx checker names the node) and fix or re-export the model.",
+        "unsupported": "This ONNX Runtime does not support what the model asks of an operator (the message says "
+                       "what): a newer ONNX Runtime may, or re-export the model without it (e.g. an RNN with "
+                       "layout=0).",
+    },
 )
 
 # smoke_child.py: the smoke job

@@ -24,8 +24,8 @@ from ..model import codes as model_codes
 from .inputs import InputMeta
 
 __all__ = [
-    "MAPPED_INLINE_BYTES", "OpenedSession", "clean_ort_message", "input_metas", "load_failure_hint", "open_by_path",
-    "open_session",
+    "MAPPED_INLINE_BYTES", "OpenedSession", "clean_ort_message", "input_metas", "load_failure_hint",
+    "load_failure_remedy", "open_by_path", "open_session",
 ]
 
 #: From this size a model file the parent wrote itself with its tensors inside (``inline``, the single-file layout)
@@ -328,76 +328,65 @@ def _load_failure(model: dict[str, Any], e: BaseException) -> OnnxpackError:
 
     msg = clean_ort_message(e)
     label = model.get("label") or Path(model["path"]).name
-    return codes.ORT_LOAD.error(hint=load_failure_hint(msg), details=str(e), model=label, detail=msg)
+    variant, values = load_failure_remedy(msg)
+    params: dict[str, Any] = {"model": label, "detail": msg, **values}
+    return codes.ORT_LOAD.error(hint_variant=variant, details=str(e), **params)
 
 
 def load_failure_hint(msg: str) -> str:
     """What to do about ONNX Runtime's reason ``msg`` for refusing to create a session: the hint says what the
     message says (a missing host locale is not a malformed model)."""
+    from . import codes  # (as in _load_failure)
+
+    variant, values = load_failure_remedy(msg)
+    return codes.ORT_LOAD.remedy(variant, **values)
+
+
+def load_failure_remedy(msg: str) -> tuple[str | None, dict[str, str]]:
+    """The ORT_LOAD remedy that ONNX Runtime's reason ``msg`` calls for: its variant (None: the code's own) and
+    values."""
     low = msg.lower()
-    for hint in (_locale_hint(msg, low), _operator_hint(msg), _kernel_hint(msg)):
-        if hint is not None:
-            return hint
-    return next((hint for applies, hint in _LOAD_HINTS if applies(low)),
-                "Run `onnxpack check` on the model; it may need a newer ONNX Runtime or be malformed.")
+    for found in (_locale_remedy(msg, low), _operator_remedy(msg), _kernel_remedy(msg)):
+        if found is not None:
+            return found
+    return next(((variant, {}) for applies, variant in _LOAD_REMEDIES if applies(low)), (None, {}))
 
 
-def _locale_hint(msg: str, low: str) -> str | None:
+def _locale_remedy(msg: str, low: str) -> tuple[str, dict[str, str]] | None:
     locale = re.search(r"locale with name:\s*([^:\s]*)", msg)
     if not (locale or "_s_create_c_locale" in low):
         return None
-    name = locale.group(1) if locale and locale.group(1) else "it names"
-    return (f"The model is not at fault: it needs the locale {name} (a StringNormalizer's), which this machine "
-            "does not have. Install it (Debian/Ubuntu: add it to /etc/locale.gen and run locale-gen) and run "
-            "again; every machine that runs the model needs it too.")
+    return "locale", {"locale": locale.group(1) if locale and locale.group(1) else "it names"}
 
 
-def _operator_hint(msg: str) -> str | None:
+def _operator_remedy(msg: str) -> tuple[str, dict[str, str]] | None:
     m = re.search(r"([\w.]*):(\w+)\(-?\d+\) is not a registered function/op", msg)
-    if not (m or "not a registered function/op" in msg):
-        return None
-    domain = (m.group(1) or "ai.onnx") if m else ""
-    what = f"operator {m.group(2)} of domain '{domain}'" if m else "an operator"
+    if not m:
+        return ("op_unnamed", {}) if "not a registered function/op" in msg else None
+    values = {"op": m.group(2), "domain": m.group(1) or "ai.onnx"}
+    domain = values["domain"]
     if domain == "ai.onnx.preview.training":
-        return (f"The model uses {what}, an ONNX training operator that ONNX Runtime's inference packages do "
-                "not implement; export the model for inference (without training operators).")
+        return "op_training", values
     if domain.startswith("ai.onnx.preview"):
-        return (f"The model uses {what}, an ONNX preview operator this ONNX Runtime does not implement: a newer "
-                "ONNX Runtime may, or re-export the model without it.")
-    if domain in ("ai.onnx", "ai.onnx.ml"):
-        return (f"The model uses {what}, which this ONNX Runtime does not know at the model's opset: a newer "
-                "ONNX Runtime may, or re-export the model with a lower opset.")
-    return (f"The model uses {what}, which this ONNX Runtime does not implement. It needs a custom-op library "
-            "(onnxpack does not load those) or a re-export with standard ONNX operators.")
+        return "op_preview", values
+    return ("op_opset" if domain in ("ai.onnx", "ai.onnx.ml") else "op_custom"), values
 
 
-def _kernel_hint(msg: str) -> str | None:
+def _kernel_remedy(msg: str) -> tuple[str, dict[str, str]] | None:
     kernel = re.search(r"(?:Could not find an implementation for|Failed to find kernel for) (\w+)\((\d+)\)", msg)
-    if kernel and int(kernel.group(2)) < 7:
-        return (f"The model uses {kernel.group(1)} of opset {kernel.group(2)}, older than ONNX Runtime implements "
-                "(opset 7 and newer): convert it to a newer opset (onnx.version_converter.convert_version).")
-    if kernel:
-        return (f"ONNX Runtime's CPU provider has no kernel for {kernel.group(1)} (opset {kernel.group(2)}) with the "
-                "element types this model uses: a newer ONNX Runtime may have one; otherwise re-export the model "
-                "with supported types (e.g. float instead of float8, int4 or bfloat16).")
-    return None
+    if not kernel:
+        return None
+    values = {"op": kernel.group(1), "opset": kernel.group(2)}
+    return ("kernel_old" if int(kernel.group(2)) < 7 else "kernel_types"), values
 
 
-#: The other reasons, by words of the lower-cased message, in order: (does it apply, the hint).
-_LOAD_HINTS: tuple[tuple[Callable[[str], bool], str], ...] = (
-    (lambda low: "unsupported model ir version" in low or ("ir version" in low and "support" in low),
-     "The model's IR version is newer than this ONNX Runtime reads: use a newer ONNX Runtime, or "
-     "`onnxpack bundle --target-ort X.Y --fix-ir` if `onnxpack check` says lowering it is enough."),
-    (lambda low: "opset" in low and ("support" in low or "unknown" in low),
-     "The model's opset is newer than this ONNX Runtime supports; run `onnxpack check` for the details."),
-    (lambda low: "protobuf parsing failed" in low,
-     "The file is not a valid ONNX model (damaged or truncated); export it again."),
-    (lambda low: "shapeinferenceerror" in low or "typeinferenceerror" in low or "type error" in low,
-     "ONNX Runtime's type and shape inference rejects the model: its graph is inconsistent. Run "
-     "`onnxpack check` on it (the onnx checker names the node) and fix or re-export the model."),
-    (lambda low: "not supported" in low or "unsupported" in low,
-     "This ONNX Runtime does not support what the model asks of an operator (the message says what): a "
-     "newer ONNX Runtime may, or re-export the model without it (e.g. an RNN with layout=0)."),
+#: The other reasons, by words of the lower-cased message, in order: (does it apply, the ORT_LOAD remedy's variant).
+_LOAD_REMEDIES: tuple[tuple[Callable[[str], bool], str], ...] = (
+    (lambda low: "unsupported model ir version" in low or ("ir version" in low and "support" in low), "ir"),
+    (lambda low: "opset" in low and ("support" in low or "unknown" in low), "opset"),
+    (lambda low: "protobuf parsing failed" in low, "not_onnx"),
+    (lambda low: "shapeinferenceerror" in low or "typeinferenceerror" in low or "type error" in low, "inference"),
+    (lambda low: "not supported" in low or "unsupported" in low, "unsupported"),
 )
 
 

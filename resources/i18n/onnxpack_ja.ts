@@ -2817,6 +2817,62 @@
         <translation>このモデルでは「ORT 形式（.ort）の版も含める」をオフにしてください。</translation>
     </message>
     <message>
+        <source>Run `onnxpack check` on the model; it may need a newer ONNX Runtime or be malformed.</source>
+        <translation>モデルに `onnxpack check` を実行してください。より新しい ONNX Runtime が必要か、モデルが壊れている可能性があります。</translation>
+    </message>
+    <message>
+        <source>The model is not at fault: it needs the locale {locale} (a StringNormalizer&apos;s), which this machine does not have. Install it (Debian/Ubuntu: add it to /etc/locale.gen and run locale-gen) and run again; every machine that runs the model needs it too.</source>
+        <translation>モデルに問題はありません。モデル（StringNormalizer）がロケール {locale} を必要としていますが、このマシンにはありません。ロケールをインストールして（Debian/Ubuntu: /etc/locale.gen に追加して locale-gen を実行）やり直してください。モデルを実行するすべてのマシンにも必要です。</translation>
+    </message>
+    <message>
+        <source>The model uses operator {op} of domain &apos;{domain}&apos;, an ONNX training operator that ONNX Runtime&apos;s inference packages do not implement; export the model for inference (without training operators).</source>
+        <translation>モデルはドメイン「{domain}」の演算子 {op} を使っています。これは ONNX の学習用演算子で、ONNX Runtime の推論用パッケージには実装されていません。学習用演算子なしの推論用モデルとしてエクスポートしてください。</translation>
+    </message>
+    <message>
+        <source>The model uses operator {op} of domain &apos;{domain}&apos;, an ONNX preview operator this ONNX Runtime does not implement: a newer ONNX Runtime may, or re-export the model without it.</source>
+        <translation>モデルはドメイン「{domain}」の演算子 {op} を使っています。これは ONNX のプレビュー演算子で、この ONNX Runtime には実装されていません。より新しい ONNX Runtime なら実装されている可能性があります。またはこの演算子なしでモデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>The model uses operator {op} of domain &apos;{domain}&apos;, which this ONNX Runtime does not know at the model&apos;s opset: a newer ONNX Runtime may, or re-export the model with a lower opset.</source>
+        <translation>モデルはドメイン「{domain}」の演算子 {op} を使っていますが、この ONNX Runtime はモデルの opset でのこの演算子を知りません。より新しい ONNX Runtime なら対応している可能性があります。または低い opset でモデルをエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>The model uses operator {op} of domain &apos;{domain}&apos;, which this ONNX Runtime does not implement. It needs a custom-op library (onnxpack does not load those) or a re-export with standard ONNX operators.</source>
+        <translation>モデルはドメイン「{domain}」の演算子 {op} を使っていますが、この ONNX Runtime には実装されていません。カスタム演算子ライブラリ（onnxpack は読み込みません）が必要です。または標準の ONNX 演算子でエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>The model uses an operator this ONNX Runtime does not implement. It needs a custom-op library (onnxpack does not load those) or a re-export with standard ONNX operators.</source>
+        <translation>モデルはこの ONNX Runtime に実装されていない演算子を使っています。カスタム演算子ライブラリ（onnxpack は読み込みません）が必要です。または標準の ONNX 演算子でエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>The model uses {op} of opset {opset}, older than ONNX Runtime implements (opset 7 and newer): convert it to a newer opset (onnx.version_converter.convert_version).</source>
+        <translation>モデルは opset {opset} の {op} を使っていますが、ONNX Runtime が実装しているのは opset 7 以降です。新しい opset に変換してください（onnx.version_converter.convert_version）。</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime&apos;s CPU provider has no kernel for {op} (opset {opset}) with the element types this model uses: a newer ONNX Runtime may have one; otherwise re-export the model with supported types (e.g. float instead of float8, int4 or bfloat16).</source>
+        <translation>ONNX Runtime の CPU プロバイダーには、このモデルが使う要素型での {op}（opset {opset}）のカーネルがありません。より新しい ONNX Runtime にはある可能性があります。なければ対応する型でモデルをエクスポートし直してください（例: float8、int4、bfloat16 の代わりに float）。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s IR version is newer than this ONNX Runtime reads: use a newer ONNX Runtime, or `onnxpack bundle --target-ort X.Y --fix-ir` if `onnxpack check` says lowering it is enough.</source>
+        <translation>モデルの IR バージョンがこの ONNX Runtime で読めるものより新しいです。より新しい ONNX Runtime を使うか、`onnxpack check` が下げれば足りると言う場合は `onnxpack bundle --target-ort X.Y --fix-ir` を使ってください。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s opset is newer than this ONNX Runtime supports; run `onnxpack check` for the details.</source>
+        <translation>モデルの opset がこの ONNX Runtime の対応範囲より新しいです。詳しくは `onnxpack check` を実行してください。</translation>
+    </message>
+    <message>
+        <source>The file is not a valid ONNX model (damaged or truncated); export it again.</source>
+        <translation>このファイルは有効な ONNX モデルではありません（破損しているか途中で切れています）。エクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime&apos;s type and shape inference rejects the model: its graph is inconsistent. Run `onnxpack check` on it (the onnx checker names the node) and fix or re-export the model.</source>
+        <translation>ONNX Runtime の型・形状推論がモデルを拒否しました。グラフに矛盾があります。モデルに `onnxpack check` を実行し（onnx チェッカーがノードを示します）、修正するかエクスポートし直してください。</translation>
+    </message>
+    <message>
+        <source>This ONNX Runtime does not support what the model asks of an operator (the message says what): a newer ONNX Runtime may, or re-export the model without it (e.g. an RNN with layout=0).</source>
+        <translation>この ONNX Runtime は、モデルが演算子に求めている機能（メッセージに記載）に対応していません。より新しい ONNX Runtime なら対応している可能性があります。またはその機能なしでモデルをエクスポートし直してください（例: layout=0 の RNN）。</translation>
+    </message>
+    <message>
         <source>The file may be damaged or made by a newer ONNX Runtime than the one installed; regenerate it from the .onnx model.</source>
         <translation>ファイルが壊れているか、インストール済みより新しい ONNX Runtime で作られた可能性があります。.onnx のモデルから作り直してください。</translation>
     </message>
