@@ -219,8 +219,8 @@ def test_the_load_is_measured_on_the_copy_the_merge_teed_not_on_an_extraction(tm
     seen: list[tuple[Path, str]] = []
     real_shipped = endload.shipped_file
 
-    def shipped_file(target: Any, teed: Any) -> Path:
-        path = real_shipped(target, teed)
+    def shipped_file(target: Any, teed: Any, *source: Any) -> Path:
+        path = real_shipped(target, teed, *source)
         seen.append((path, hashlib.sha256(path.read_bytes()).hexdigest()))
         return path
 

@@ -80,15 +80,16 @@ class MeasuredLoads:
                 ONE_LOAD_AT_A_TIME.release()
 
 
-def shipped_file(target: SmokeTarget, teed: Path | None) -> Path:
+def shipped_file(target: SmokeTarget, teed: Path | None, source: Path | None = None) -> Path:
     """The shipped model as the end user has it on disk: run in place (its stored entry, which the proof reads), the
-    copy ``teed`` into the work folder from the buffers the entry was written from; else the copy the smoke run
-    reads, its data files beside it."""
+    copy ``teed`` into the work folder from the buffers the entry was written from, or (none teed) ``source``, the
+    source file when the entry is it byte for byte; else the copy the smoke run reads, its data files beside it."""
     if target.window is None:
         return target.path
-    if teed is None:
+    shipped = teed if teed is not None else source
+    if shipped is None:
         raise classcodes.INTERNAL.error(variant="entry_not_teed")
-    return teed
+    return shipped
 
 
 def source_by_path(plan: BundlePlan) -> Path | None:

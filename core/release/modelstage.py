@@ -295,12 +295,9 @@ def _not_verbatim(plan: BundlePlan, placed: _Placement, merged: _Merged, f: Bina
             digests.update(hasher.finish())
     teed = merged.teed
     if placed.in_place and plan.opts.load_cost and not teed:
-        f.flush()
-        rec = z.records[-1]
-        if rec.name != plan.model_entry or rec.data_offset is None:
-            raise classcodes.INTERNAL.error(variant="entry_not_stored")
+        offset = _stored_model_offset(plan, f, z)
         with open(pending_path(f), "rb") as src, open(merged.copy, "xb") as dst:
-            if copy_range(src, dst.fileno(), rec.data_offset, merge.model_size, cancel=run.cancel) != merge.model_size:
+            if copy_range(src, dst.fileno(), offset, merge.model_size, cancel=run.cancel) != merge.model_size:
                 raise classcodes.INTERNAL.error(variant="entry_not_stored")
         teed = True
     return dataclasses.replace(merged, source_digests=digests, teed=teed)
@@ -312,14 +309,21 @@ def _copy_target(plan: BundlePlan, merged: _Merged, sources: list[Path]) -> Smok
                        tuple(sources))  # fmt: skip
 
 
-def _smoke_target(plan: BundlePlan, merged: _Merged, f: BinaryIO, z: DeterministicZip,
-                  sources: list[Path]) -> SmokeTarget:
-    """The merged model in place: its stored entry, read back from the ZIP file while it is still being written."""
+def _stored_model_offset(plan: BundlePlan, f: BinaryIO, z: DeterministicZip) -> int:
+    """Where the model's stored entry, the last one written, starts in the ZIP file being written (flushed, so that
+    it can be read back through :func:`pending_path`)."""
     f.flush()
     rec = z.records[-1]
     if rec.name != plan.model_entry or rec.data_offset is None:
         raise classcodes.INTERNAL.error(variant="entry_not_stored")
-    return SmokeTarget(pending_path(f), (rec.data_offset, merged.plan.model_size), plan.model_entry, merged.copy_dir,
+    return rec.data_offset
+
+
+def _smoke_target(plan: BundlePlan, merged: _Merged, f: BinaryIO, z: DeterministicZip,
+                  sources: list[Path]) -> SmokeTarget:
+    """The merged model in place: its stored entry, read back from the ZIP file while it is still being written."""
+    offset = _stored_model_offset(plan, f, z)
+    return SmokeTarget(pending_path(f), (offset, merged.plan.model_size), plan.model_entry, merged.copy_dir,
                        True, tuple(sources))  # fmt: skip (in place = the single-file layout)
 
 
@@ -386,10 +390,11 @@ def _smoke_and_proof(plan: BundlePlan, fixed: Fixed, merged: _Merged, target: Sm
 
     proof = Background(prove, run.cancel, "onnxpack-proof")
     cost = contextlib.ExitStack()
-    # the file the end user's load is measured on (the copy teed by the merge when the smoke run reads the entry)
-    # (or the source file itself, when the bundled file is it byte for byte and no copy was teed: _verbatim)
-    shipped = (plan.location.model if same is not None and target.window is not None and not merged.teed
-               else shipped_file(target, merged.copy if merged.teed else None)) if opts.load_cost else None
+    # the file the end user's load is measured on (the copy teed by the merge when the smoke run reads the entry, or
+    # the source file itself when the bundled file is it byte for byte: _verbatim)
+    shipped = (shipped_file(target, merged.copy if merged.teed else None,
+                            plan.location.model if same is not None else None)
+               if opts.load_cost else None)  # fmt: skip
     try:
         # elsewhere, the load-cost processes import onnxruntime while the smoke run goes on (loadcost.py); one
         # process when the shipped file is the source byte for byte (one load measures both)

@@ -452,7 +452,7 @@ def child_main(conn: Any, job: dict[str, Any]) -> None:
             del session
         send("result", result)
     except OnnxpackError as e:
-        send("error", {"class": type(e).__name__, **e.to_dict(), "params": e.params})  # (the app words it by them)
+        send("error", _error_payload(e))
     except BaseException as e:
         send("error", _error_message(e))
     finally:
@@ -487,4 +487,9 @@ def _error_message(e: BaseException) -> dict[str, Any]:
     else:
         err = codes.SMOKE_CHILD_ERROR.error(error=f"{type(e).__name__}: {e}",
                                             details="".join(traceback.format_exception(e)))
+    return _error_payload(err)
+
+
+def _error_payload(err: OnnxpackError) -> dict[str, Any]:
+    """The ('error', ...) message of ``err``: its class, its dict and its values (the app words it by them)."""
     return {"class": type(err).__name__, **err.to_dict(), "params": err.params}

@@ -87,9 +87,7 @@ class Session:
             return RowView(None)
         failure = ""
         if item.error is not None:
-            hint = self.view.hint(item.error.code, item.error.hint, item.error.params)
-            how = "\n" + self.translate("MainWindow", "How to fix: %1").replace("%1", hint) if hint else ""
-            failure = self.view.message(item.error) + how
+            failure = self.view.message(item.error) + self._how_to_fix(item.error)
         if item.kind is Kind.BUNDLE:
             report = item.report
             return RowView(
@@ -109,11 +107,16 @@ class Session:
             gate, title = bundle_gate(scan.validations[index], fix_ir), self.release_title(item)
             warnings = [f for f in item.warnings if not f.subject or f.subject == scan.member(index)]
         read = scan is not None if item.kind is Kind.RELEASE else item.validation is not None
-        can = self.model.can_bundle(item, fix_ir)
         no_result = self.no_result_text(item)
         if no_result is None and read and not item.busy and gate is not None and not gate.ok:
             no_result = self.blocked_reason(item, fix_ir)  # (why the Bundle button is off: not "press Bundle")
-        return RowView(item, gate, can, read and not item.busy, title, warnings, failure, no_result)
+        return RowView(item, gate, self.model.can_bundle(item, fix_ir), read and not item.busy, title, warnings,
+                       failure, no_result)
+
+    def _how_to_fix(self, error: OnnxpackError) -> str:
+        """"\nHow to fix: …" with ``error``'s remedy in the app's words ("" when it has none)."""
+        hint = self.view.hint(error.code, error.hint, error.params)
+        return "\n" + self.translate("MainWindow", "How to fix: %1").replace("%1", hint) if hint else ""
 
     # --- opening ----------------------------------------------------------------------------
     @staticmethod
@@ -418,10 +421,7 @@ class Session:
             return None
         text = self.translate("MainWindow", "The latest bundle of this row failed: %1").replace(
             "%1", self.view.message(item.error)
-        )
-        hint = self.view.hint(item.error.code, item.error.hint, item.error.params)
-        if hint:  # what to do about it, here too (it was only in the dialog and the log)
-            text += "\n" + self.translate("MainWindow", "How to fix: %1").replace("%1", hint)
+        ) + self._how_to_fix(item.error)  # (what to do about it, here too: not only in the dialog and the log)
         if item.last_success is not None:
             text += "\n" + self.translate("MainWindow", "The bundle made before it is still there: %1").replace(
                 "%1", str(item.last_success.zip_path)
